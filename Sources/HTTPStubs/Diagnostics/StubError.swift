@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The failures the toolkit itself causes, each turned into the `URLError` a client receives.
+/// Every description says what happened and how to fix it.
+enum StubError: Error, Sendable {
+    case unmatched(UnmatchedRequestReport)
+    case brokenStub(String)
+    case unreadableBodyFile(URL, underlying: String)
+    case responderFailed(source: StubSource, error: String)
+    case tooManyRedirects(count: Int, lastURL: URL)
+    case downloadTaskUnsupported
+    case noResponseForAsyncCall
+    case notIntercepting
+    case registryGone
+
+    var code: URLError.Code {
+        switch self {
+        case .unmatched: return .resourceUnavailable
+        case .brokenStub, .responderFailed, .noResponseForAsyncCall: return .cannotParseResponse
+        case .unreadableBodyFile: return .fileDoesNotExist
+        case .tooManyRedirects: return .httpTooManyRedirects
+        case .downloadTaskUnsupported: return .unsupportedURL
+        case .notIntercepting, .registryGone: return .resourceUnavailable
+        }
+    }
+
+    var message: String {
+        switch self {
+        case let .unmatched(report):
+            return report.text
+        case let .brokenStub(problem):
+            return "The stub that matched is broken: \(problem)."
+        case let .unreadableBodyFile(url, underlying):
+            return "The stub's body file \(url.path) cannot be read (\(underlying)); check the path, or whether the file exists."
+        case let .responderFailed(source, error):
+            return "The computed response of the stub at \(source) threw \(error); throw a URLError to fail the request on purpose."
+        case let .tooManyRedirects(count, lastURL):
+            return "Stopped after \(count) redirects, at \(lastURL.absoluteString); a stub probably redirects in a loop."
+        case .downloadTaskUnsupported:
+            return "Download tasks cannot be stubbed on Linux: swift-corelibs-foundation crashes when a custom URLProtocol serves one. Use a data task (data(for:) or dataTask(with:)) and write the data to a file yourself."
+        case .noResponseForAsyncCall:
+            return "The stub answers with data but no URLResponse, which makes swift-corelibs-foundation's async data(for:) crash; give the stub a response (for example HTTPURLResponse with status 200)."
+        case .notIntercepting:
+            return "URLProtocolStub is not intercepting requests: call URLProtocolStub.startInterceptingRequests() before making requests through its sessions."
+        case .registryGone:
+            return "The StubRegistry this session was made from no longer exists; keep the registry alive as long as its sessions are used."
+        }
+    }
+
+    /// The `URLError` a client receives, carrying the message and the failing URL.
+    func urlError(for url: URL?) -> URLError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let url {
+            info[NSURLErrorFailingURLErrorKey] = url
+        }
+        return URLError(code, userInfo: info)
+    }
+}

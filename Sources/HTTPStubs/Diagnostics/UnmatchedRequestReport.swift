@@ -1,0 +1,106 @@
+import Foundation
+
+/// Why no stub answered a request: the request, the closest stubs ranked by WireMock's weighted
+/// distance with a verdict for every part, and a stub to paste that would answer it.
+public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
+    /// One of the closest stubs and how it differs from the request.
+    public struct NearMiss: Sendable {
+        /// The stub.
+        public let stub: StubSummary
+        /// The stub's pattern, as text.
+        public let pattern: String
+        /// The weighted distance, 0 to 1; smaller is closer.
+        public let distance: Double
+        /// Every matcher of the stub with its verdict.
+        public let rows: [PatternEvaluation.Row]
+        /// Reasons beyond the pattern: a scenario in another state, uses used up.
+        public let notes: [String]
+    }
+
+    /// How many near misses a report lists, as WireMock does.
+    static let nearMissCount = 3
+
+    /// The request no stub answered.
+    public let request: StubRequest
+    /// The closest stubs, closest first (at most three).
+    public let nearMisses: [NearMiss]
+    /// How many stubs the registry held.
+    public let stubCount: Int
+
+    /// Ranks `candidates` against `request`.
+    init(request: StubRequest, candidates: [(stub: Stub, notes: [String])]) {
+        self.request = request
+        self.stubCount = candidates.count
+        let ranked = candidates.map { candidate -> NearMiss in
+            let evaluation = candidate.stub.pattern.evaluate(request)
+            // A stub whose pattern matches but that could not answer (scenario, uses) ranks closest.
+            return NearMiss(
+                stub: StubSummary(candidate.stub),
+                pattern: candidate.stub.pattern.description,
+                distance: evaluation.distance,
+                rows: evaluation.rows,
+                notes: candidate.notes
+            )
+        }
+        self.nearMisses = Array(ranked.enumerated().sorted { left, right in
+            left.element.distance != right.element.distance
+                ? left.element.distance < right.element.distance
+                : left.offset < right.offset
+        }.map(\.element).prefix(Self.nearMissCount))
+    }
+
+    /// Swift code for a stub that would answer the request, ready to paste.
+    public var suggestedStub: String {
+        let method = request.method.rawValue.lowercased()
+        let known = ["get", "head", "post", "put", "patch", "delete", "options"]
+        var pattern = known.contains(method)
+            ? ".\(method)(#\"\(request.url.absoluteString)\"#)"
+            : ".method(\"\(request.method)\", #\"\(request.url.absoluteString)\"#)"
+        if let text = request.bodyText, !text.isEmpty, text.count <= 500 {
+            pattern += "\n        .body(.equal(#\"\(text)\"#))"
+        }
+        return "stubs.stub(\(pattern), .status(200))"
+    }
+
+    /// The whole report, as the `URLError` description and test failures show it.
+    public var text: String {
+        var lines = ["Unmatched request: \(request.method) \(request.url.absoluteString)"]
+        for field in request.headers {
+            lines.append("  \(field.name): \(field.value)")
+        }
+        if let reason = request.bodyUnavailableReason {
+            lines.append("  Body: unreadable (\(reason))")
+        } else if let body = request.body, !body.isEmpty {
+            lines.append("  Body: \(BodyMatcher.describe(body))")
+        }
+        lines.append("")
+        if nearMisses.isEmpty {
+            lines.append("No stubs are registered.")
+        } else {
+            lines.append("Closest stubs (\(nearMisses.count) of \(stubCount)):")
+            for (index, miss) in nearMisses.enumerated() {
+                lines.append("\(index + 1). \(miss.stub), distance \(Self.format(miss.distance))")
+                for row in miss.rows {
+                    let mark = row.verdict.isMatch ? "✓" : "✗"
+                    let detail = row.verdict.isMatch ? "" : ": \(row.verdict.detail)"
+                    lines.append("   \(mark) \(row.matcher.description)\(detail)")
+                }
+                for note in miss.notes {
+                    lines.append("   ✗ \(note)")
+                }
+            }
+        }
+        lines.append("")
+        lines.append("To answer it, add a stub such as:")
+        lines.append("    \(suggestedStub)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The whole report.
+    public var description: String { text }
+
+    private static func format(_ distance: Double) -> String {
+        let hundredths = Int((distance * 100).rounded())
+        return "0.\(hundredths < 10 ? "0" : "")\(hundredths)".replacingOccurrences(of: "0.100", with: "1.00")
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Turns an intercepted request into the timeline of what its caller receives: chooses the stub,
+/// computes the response, follows redirects, and lays out delays and dribbled chunks.
+struct ResponsePlanner {
+    /// URLSession's redirect limit on Apple platforms.
+    static let redirectLimit = 16
+    /// The name a 401's `WWW-Authenticate` header is delivered under on Linux (see ``deliveredHeaders(_:status:)``).
+    static let renamedAuthenticateHeader = "X-HTTPStubs-WWW-Authenticate"
+
+    let registry: StubRegistry
+    let inspection: TaskInspection
+
+    /// The events of a request whose body has been read.
+    func events(for request: StubRequest) -> [DeliveryTimeline.Event] {
+        var request = request
+        var elapsed = Duration.zero
+        var redirects = 0
+        while true {
+            let selection: StubRegistry.Selection
+            switch registry.select(request) {
+            case let .unmatched(report):
+                return [failure(StubError.unmatched(report).urlError(for: request.url), at: elapsed)]
+            case let .answered(chosen):
+                selection = chosen
+            }
+            let response: Resolved
+            do {
+                response = try resolve(selection.response, for: selection.request, source: selection.stub.source)
+            } catch {
+                return [failure(error, at: elapsed)]
+            }
+            if let delay = response.delay {
+                elapsed += registry.sample(delay)
+            }
+            switch response.answer {
+            case let .failure(error):
+                return [failure(Self.withFailingURL(error.value, request.url), at: elapsed)]
+            case let .urlResponse(urlResponse, data):
+                if urlResponse == nil, data != nil, inspection.isAsyncCall {
+                    return [failure(StubError.noResponseForAsyncCall.urlError(for: request.url), at: elapsed)]
+                }
+                return body(data ?? Data(), response: urlResponse?.value, dribble: response.dribble, at: elapsed)
+            case let .http(status, headers, body):
+                if registry.followsRedirects, let next = redirect(from: request, status: status, headers: headers) {
+                    redirects += 1
+                    if redirects > Self.redirectLimit {
+                        return [failure(StubError.tooManyRedirects(count: Self.redirectLimit, lastURL: request.url).urlError(for: request.url), at: elapsed)]
+                    }
+                    request = next
+                    continue
+                }
+                let data: Data
+                do {
+                    data = try body.load()
+                } catch {
+                    return [failure((error as? StubError)?.urlError(for: request.url) ?? error, at: elapsed)]
+                }
+                let urlResponse = HTTPURLResponse(
+                    url: request.url,
+                    statusCode: status,
+                    httpVersion: "HTTP/1.1",
+                    headerFields: Self.deliveredHeaders(headers, status: status).folded
+                )
+                return self.body(data, response: urlResponse, dribble: response.dribble, at: elapsed)
+            }
+        }
+    }
+
+    /// A response with every computation done.
+    private struct Resolved {
+        enum Answer {
+            case http(status: Int, headers: HTTPHeaders, body: ResponseBody)
+            case failure(UncheckedSendable<any Error>)
+            case urlResponse(UncheckedSendable<URLResponse>?, data: Data?)
+        }
+
+        let answer: Answer
+        let delay: StubDelay?
+        let dribble: Dribble?
+    }
+
+    /// Evaluates computed responses (which may compute further ones), at most 16 deep. Delays and
+    /// dribbles set on a computed response apply unless its result sets its own.
+    private func resolve(_ response: StubResponse, for request: StubRequest, source: StubSource) throws -> Resolved {
+        var delay = response.delay
+        var dribble = response.dribble
+        var content = response.content
+        for _ in 0...16 {
+            switch content {
+            case let .http(status, _, headers, body):
+                return Resolved(answer: .http(status: status, headers: headers, body: body), delay: delay, dribble: dribble)
+            case let .failure(error):
+                return Resolved(answer: .failure(error), delay: delay, dribble: dribble)
+            case let .urlResponse(urlResponse, data):
+                return Resolved(answer: .urlResponse(urlResponse, data: data), delay: delay, dribble: dribble)
+            case let .computed(responder):
+                let next: StubResponse
+                do {
+                    next = try responder(request)
+                } catch let error as URLError {
+                    throw error
+                } catch {
+                    throw StubError.responderFailed(source: source, error: "\(error)").urlError(for: request.url)
+                }
+                content = next.content
+                delay = next.delay ?? delay
+                dribble = next.dribble ?? dribble
+            }
+        }
+        throw StubError.responderFailed(source: source, error: "a chain of more than 16 computed responses").urlError(for: request.url)
+    }
+
+    /// The events delivering a response and its body, whole or in dribbled chunks.
+    private func body(_ data: Data, response: URLResponse?, dribble: Dribble?, at start: Duration) -> [DeliveryTimeline.Event] {
+        var events: [DeliveryTimeline.Event] = []
+        if let response {
+            events.append(.init(time: start, action: .receive(response)))
+        }
+        guard let dribble, !data.isEmpty else {
+            if !data.isEmpty { events.append(.init(time: start, action: .load(data))) }
+            events.append(.init(time: start, action: .finish))
+            return events
+        }
+        let count = min(dribble.chunks, data.count)
+        let end = start + dribble.duration
+        if inspection.delegateReceivesChunks {
+            for index in 0..<count {
+                let lower = data.startIndex + data.count * index / count
+                let upper = data.startIndex + data.count * (index + 1) / count
+                let time = start + dribble.duration * (index + 1) / count
+                events.append(.init(time: time, action: .load(data.subdata(in: lower..<upper))))
+            }
+        } else {
+            // Only the last didLoad reaches a completion handler or an async caller on Linux: send
+            // the whole body when the last chunk would arrive, keeping the timing.
+            events.append(.init(time: end, action: .load(data)))
+        }
+        events.append(.init(time: end, action: .finish))
+        return events
+    }
+
+    /// The next request when `status` and `headers` make a redirect, following the Fetch rules
+    /// URLSession applies on Apple platforms.
+    private func redirect(from request: StubRequest, status: Int, headers: HTTPHeaders) -> StubRequest? {
+        guard [301, 302, 303, 307, 308].contains(status),
+              let location = headers["Location"],
+              let url = URL(string: location, relativeTo: request.url)?.absoluteURL
+        else { return nil }
+        var next = request
+        next.url = url
+        next.pathParameters = [:]
+        let becomesGET = (status == 303 && request.method != .head)
+            || ((status == 301 || status == 302) && request.method == .post)
+        if becomesGET {
+            next.method = .get
+            next.body = nil
+            next.bodyUnavailableReason = nil
+            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location"] {
+                next.headers.remove(name)
+            }
+        }
+        return next
+    }
+
+    /// The headers as delivered. On Linux a 401 carrying `WWW-Authenticate` makes corelibs start its
+    /// own authentication: the task hangs, or, when a delegate supplies a credential, corelibs
+    /// sends the request again over the real network. The header is therefore delivered as
+    /// `X-HTTPStubs-WWW-Authenticate` there.
+    static func deliveredHeaders(_ headers: HTTPHeaders, status: Int) -> HTTPHeaders {
+        #if canImport(FoundationNetworking)
+        guard status == 401, headers.contains("WWW-Authenticate") else { return headers }
+        var renamed = HTTPHeaders()
+        for field in headers {
+            let isChallenge = field.name.lowercased() == "www-authenticate"
+            renamed.add(isChallenge ? renamedAuthenticateHeader : field.name, field.value)
+        }
+        return renamed
+        #else
+        return headers
+        #endif
+    }
+
+    private func failure(_ error: any Error, at time: Duration) -> DeliveryTimeline.Event {
+        .init(time: time, action: .fail(error))
+    }
+
+    /// A `URLError` with the failing URL filled in, as URLSession's own errors have it.
+    private static func withFailingURL(_ error: any Error, _ url: URL) -> any Error {
+        guard let urlError = error as? URLError, urlError.failingURL == nil else { return error }
+        var info = urlError.userInfo
+        info[NSURLErrorFailingURLErrorKey] = url
+        return URLError(urlError.code, userInfo: info)
+    }
+}

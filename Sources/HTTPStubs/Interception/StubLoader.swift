@@ -1,0 +1,167 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Serves one request for a `URLProtocol` instance, within the rules swift-corelibs-foundation
+/// imposes (see the README's Linux notes):
+///
+/// - the client is called only from `startLoading`, on the queue URLSession called it on: calling
+///   it from another queue while other tasks run crashes corelibs. A delay is served by asking the
+///   task to `resume()` when it is over, which makes corelibs call `startLoading` again on that queue;
+/// - the client is never called after `stopLoading` or after the load finished (corelibs traps):
+///   both are latched under the lock that is held while the client is called;
+/// - `startLoading` never blocks, because every session of the process shares one queue.
+final class StubLoader: @unchecked Sendable {
+    // Invariant: every mutable field lives in `state`, which is only touched under its lock; the
+    // client is called only while that lock is held.
+    private let registry: StubRegistry?
+    private let missingRegistry: StubError
+    private let state = Locked(State())
+
+    private struct State {
+        var timeline: DeliveryTimeline?
+        var start = Duration.zero
+        var stopped = false
+        var timer: (any StubClockTimer)?
+    }
+
+    /// Creates a loader serving from `registry`; without one, requests fail with `missingRegistry`.
+    init(registry: StubRegistry?, missingRegistry: StubError = .registryGone) {
+        self.registry = registry
+        self.missingRegistry = missingRegistry
+    }
+
+    /// Whether a request is one stubs may serve at all: anything but local `file:`, `data:` and
+    /// `about:` URLs.
+    static func isInterceptable(_ request: URLRequest) -> Bool {
+        guard let scheme = request.url?.scheme?.lowercased() else { return false }
+        return !["file", "data", "about"].contains(scheme)
+    }
+
+    /// Whether a request should bypass the stubs and go to the network: the registry's
+    /// pass-through policy allows its host and no stub would answer it.
+    static func shouldPassThrough(_ request: URLRequest, registry: StubRegistry) -> Bool {
+        guard let url = request.url, registry.passesThrough(host: url.host ?? "") else { return false }
+        let bodyReadable = request.httpBodyStream == nil
+        let stubRequest = StubRequest(request, body: request.httpBody, bodyUnavailableReason: nil)
+        guard !registry.wouldAnswer(stubRequest, bodyReadable: bodyReadable) else { return false }
+        registry.record(stubRequest, .passedThrough)
+        return true
+    }
+
+    /// `startLoading`: plans the load the first time, then delivers whatever is due.
+    func start(_ urlProtocol: URLProtocol) {
+        state.withLock { state in
+            state.stopped = false
+            if state.timeline == nil {
+                state.start = clock.now
+                state.timeline = plan(urlProtocol)
+            }
+            deliverDue(urlProtocol, &state)
+        }
+    }
+
+    /// `stopLoading`: after this, the client is not called again unless `startLoading` is (as it
+    /// is when a suspended task resumes). Cancels the pending wake-up, releasing the task.
+    func stop() {
+        state.withLock { state in
+            state.stopped = true
+            state.timer?.cancel()
+            state.timer = nil
+        }
+    }
+
+    private var clock: any StubClock {
+        registry?.clock ?? SystemStubClock()
+    }
+
+    private func deliverDue(_ urlProtocol: URLProtocol, _ state: inout State) {
+        guard !state.stopped, var timeline = state.timeline, !timeline.isFinished else { return }
+        let (due, nextWake) = timeline.advance(to: clock.now - state.start)
+        state.timeline = timeline
+        for action in due {
+            perform(action, for: urlProtocol)
+        }
+        state.timer?.cancel()
+        state.timer = nextWake.map { wake in scheduleWake(at: state.start + wake, urlProtocol) }
+    }
+
+    private func perform(_ action: DeliveryTimeline.Action, for urlProtocol: URLProtocol) {
+        guard let client = urlProtocol.client else { return }
+        switch action {
+        case let .receive(response):
+            client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
+        case let .load(data):
+            client.urlProtocol(urlProtocol, didLoad: data)
+        case .finish:
+            client.urlProtocolDidFinishLoading(urlProtocol)
+        case let .fail(error):
+            client.urlProtocol(urlProtocol, didFailWithError: error)
+        }
+    }
+
+    private func scheduleWake(at deadline: Duration, _ urlProtocol: URLProtocol) -> any StubClockTimer {
+        #if canImport(FoundationNetworking)
+        // Re-enter through the task so that the client is called on the task's own queue.
+        let task = UncheckedSendable(value: urlProtocol.task)   // URLSessionTask is thread-safe.
+        return clock.schedule(at: deadline) {
+            guard let task = task.value, task.state == .running else { return }
+            task.resume()
+        }
+        #else
+        // Apple's URL loading system accepts client calls from any thread.
+        let target = UncheckedSendable(value: urlProtocol)   // only used under this loader's lock.
+        return clock.schedule(at: deadline) { [self] in
+            state.withLock { deliverDue(target.value, &$0) }
+        }
+        #endif
+    }
+
+    /// Reads the request, tells the observers, and plans the response.
+    private func plan(_ urlProtocol: URLProtocol) -> DeliveryTimeline {
+        let urlRequest = urlProtocol.request
+        let inspection = TaskInspection(urlProtocol.task)
+        let (body, unavailable) = Self.readBody(of: urlRequest, task: urlProtocol.task, inspection: inspection)
+        let request = StubRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
+        let events: [DeliveryTimeline.Event]
+        if let registry {
+            var observed = urlRequest
+            observed.httpBodyStream = nil
+            observed.httpBody = body
+            registry.notifyObservers(observed)
+            if urlProtocol.task is URLSessionDownloadTask {
+                let error = StubError.downloadTaskUnsupported
+                registry.record(request, .refused(reason: error.message))
+                events = [.init(time: .zero, action: .fail(error.urlError(for: request.url)))]
+            } else {
+                events = ResponsePlanner(registry: registry, inspection: inspection).events(for: request)
+            }
+        } else {
+            events = [.init(time: .zero, action: .fail(missingRegistry.urlError(for: request.url)))]
+        }
+        return DeliveryTimeline(events: events, timeout: Self.timeout(of: urlRequest, inspection), url: request.url)
+    }
+
+    /// The request body: the body an upload task carries, else `httpBody`, else the body stream
+    /// read once. The second value says why there is no body when the platform hides it.
+    private static func readBody(of request: URLRequest, task: URLSessionTask?, inspection: TaskInspection) -> (Data?, String?) {
+        if let body = inspection.uploadBody { return (body, nil) }
+        if let body = request.httpBody { return (body, nil) }
+        if let stream = request.httpBodyStream { return (BodyReader.drain(stream), nil) }
+        #if canImport(FoundationNetworking)
+        if task is URLSessionUploadTask {
+            return (nil, "swift-corelibs-foundation does not show upload-task bodies to a URLProtocol, and this one could not be recovered")
+        }
+        #endif
+        return (nil, nil)
+    }
+
+    /// The idle timeout: the smaller of the request's `timeoutInterval` and the session's
+    /// `timeoutIntervalForRequest` (when it can be found); none when not positive.
+    private static func timeout(of request: URLRequest, _ inspection: TaskInspection) -> Duration? {
+        let seconds = min(request.timeoutInterval, inspection.sessionTimeout ?? .infinity)
+        guard seconds > 0, seconds.isFinite else { return nil }
+        return .seconds(seconds)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The toolkit's `URLProtocol`, with the static API of the hand-rolled `URLProtocolStub` many
+/// codebases carry, so adopting the toolkit is a matter of deleting that class and importing this
+/// module.
+///
+/// ```swift
+/// URLProtocolStub.startInterceptingRequests()
+/// defer { URLProtocolStub.stopInterceptingRequests() }
+/// URLProtocolStub.stub(data: Data("hi".utf8), response: HTTPURLResponse(...), error: nil)
+/// let client = HTTPClient(session: URLProtocolStub.makeSession())
+/// ```
+///
+/// Behind the static API sits ``registry``, a full ``StubRegistry``: stub with patterns, read the
+/// journal, and so on. On Linux only sessions whose configuration lists this class are reliably
+/// intercepted (``makeSession(configuration:delegate:delegateQueue:)``, ``configuration(basedOn:)``);
+/// ``startInterceptingRequests(fileID:filePath:line:column:)`` explains what it can do for
+/// `URLSession.shared`.
+public final class URLProtocolStub: URLProtocol {
+    /// The registry that serves every request this class intercepts.
+    public static let registry = StubRegistry()
+
+    private static let interception = Locked((isIntercepting: false, compatibilityStub: String?.none))
+
+    private lazy var loader = StubLoader(
+        registry: Self.isIntercepting ? Self.registry : nil,
+        missingRegistry: .notIntercepting
+    )
+
+    /// Whether ``startInterceptingRequests(fileID:filePath:line:column:)`` is in effect.
+    public static var isIntercepting: Bool {
+        interception.withLock { $0.isIntercepting }
+    }
+
+    // MARK: The hand-rolled API
+
+    /// Answers every request with this data, response and error, replacing the previous call's
+    /// answer (stubs added to ``registry`` in other ways stay). With an error, the request fails
+    /// with it, unchanged; otherwise the response (if any) and the data (if any) are delivered.
+    public static func stub(data: Data?, response: URLResponse?, error: (any Error)?) {
+        let answer: StubResponse = error.map(StubResponse.uncheckedFailure) ?? .raw(response: response, data: data)
+        let stub = Stub(.anyRequest, responses: [answer], source: .file("URLProtocolStub.stub(data:response:error:)")).named("URLProtocolStub.stub(data:response:error:)")
+        let previous = interception.withLock { state in
+            defer { state.compatibilityStub = stub.id }
+            return state.compatibilityStub
+        }
+        if let previous { registry.remove(previous) }
+        registry.add(stub)
+    }
+
+    /// Calls `observer` with every intercepted request before it is answered (with its body as
+    /// `httpBody`, even when URLSession streamed it).
+    public static func observeRequests(_ observer: @escaping @Sendable (URLRequest) -> Void) {
+        registry.observeRequests(observer)
+    }
+
+    /// Starts serving requests from ``registry``, and registers this class with `URLProtocol` so
+    /// that `URLSession.shared` (and sessions whose `protocolClasses` is empty) use it where the
+    /// platform allows.
+    ///
+    /// On Linux, `URLSession.shared` copies the list of registered classes when it is first used,
+    /// and that list only lets this class ahead of the built-in HTTP protocol when it is registered
+    /// before any `URLSession` exists. When it is too late, the returned status says why, and a
+    /// warning naming this call's line is reported through the registry's issue handler, because
+    /// `URLSession.shared` would send requests to the real network.
+    @discardableResult
+    public static func startInterceptingRequests(
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) -> SharedSessionInterception {
+        interception.withLock { $0.isIntercepting = true }
+        _ = URLProtocol.registerClass(URLProtocolStub.self)
+        let status = SharedSessionInterception.current
+        if case let .unavailable(reason) = status {
+            registry.report(StubIssue(message: reason, source: .code(fileID: fileID, filePath: filePath, line: line, column: column)))
+        }
+        return status
+    }
+
+    /// Stops serving requests, unregisters the class, and resets ``registry``: its stubs,
+    /// scenarios, journal and observers are gone. Requests made through this class's sessions
+    /// afterwards fail with a `URLError` saying that interception is off.
+    public static func stopInterceptingRequests() {
+        interception.withLock { state in
+            state.isIntercepting = false
+            state.compatibilityStub = nil
+        }
+        URLProtocol.unregisterClass(URLProtocolStub.self)
+        registry.reset()
+    }
+
+    // MARK: Sessions
+
+    /// A configuration whose sessions this class serves: it is put first in `protocolClasses`, and
+    /// `urlCache` is removed.
+    public static func configuration(basedOn base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
+        let configuration = base.copy() as! URLSessionConfiguration
+        configuration.protocolClasses = [URLProtocolStub.self] + (configuration.protocolClasses ?? []).filter { $0 != URLProtocolStub.self }
+        configuration.urlCache = nil
+        return configuration
+    }
+
+    /// A session this class serves.
+    public static func makeSession(
+        configuration: URLSessionConfiguration = .ephemeral,
+        delegate: (any URLSessionDelegate)? = nil,
+        delegateQueue: OperationQueue? = nil
+    ) -> URLSession {
+        URLSession(configuration: self.configuration(basedOn: configuration), delegate: delegate, delegateQueue: delegateQueue)
+    }
+
+    // MARK: URLProtocol
+
+    /// Accepts every request but local `file:`, `data:` and `about:` ones, except those the
+    /// registry's pass-through policy sends to the network.
+    override public class func canInit(with request: URLRequest) -> Bool {
+        guard StubLoader.isInterceptable(request) else { return false }
+        return !(isIntercepting && StubLoader.shouldPassThrough(request, registry: registry))
+    }
+
+    /// The request, unchanged.
+    override public class func canonicalRequest(for request: URLRequest) -> URLRequest {
+        request
+    }
+
+    /// Serves the request from ``registry``.
+    override public func startLoading() {
+        loader.start(self)
+    }
+
+    /// Stops serving the request.
+    override public func stopLoading() {
+        loader.stop()
+    }
+}

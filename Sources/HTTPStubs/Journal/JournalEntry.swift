@@ -1,0 +1,68 @@
+import Foundation
+
+/// One intercepted request in a registry's journal, and what became of it.
+public struct JournalEntry: Sendable, Identifiable, CustomStringConvertible {
+    /// What became of a request.
+    public enum Outcome: Sendable {
+        /// A stub answered it.
+        case answered(by: StubSummary)
+        /// No stub matched; the request failed with the report.
+        case unmatched(UnmatchedRequestReport)
+        /// No stub matched and the pass-through policy sent it to the network.
+        case passedThrough
+        /// The toolkit refused it (a download task on Linux, a registry that no longer exists, ...).
+        case refused(reason: String)
+    }
+
+    /// The entry's position in the journal, from 1.
+    public let id: Int
+    /// When the request was intercepted.
+    public let date: Date
+    /// The request, body included where it could be read.
+    public let request: StubRequest
+    /// What became of it.
+    public let outcome: Outcome
+
+    /// The stub that answered, if one did.
+    public var stub: StubSummary? {
+        if case let .answered(stub) = outcome { return stub }
+        return nil
+    }
+
+    /// Whether no stub matched.
+    public var isUnmatched: Bool {
+        if case .unmatched = outcome { return true }
+        return false
+    }
+
+    /// `#3 POST https://api.example.com/orders → stub-2 (File.swift:40:9)`.
+    public var description: String {
+        let result: String
+        switch outcome {
+        case let .answered(stub): result = "\(stub.id) (\(stub.source))"
+        case .unmatched: result = "unmatched"
+        case .passedThrough: result = "passed through to the network"
+        case let .refused(reason): result = "refused: \(reason)"
+        }
+        return "#\(id) \(request) → \(result)"
+    }
+}
+
+/// What the journal remembers of a stub.
+public struct StubSummary: Sendable, Hashable, CustomStringConvertible {
+    /// The stub's identity.
+    public let id: String
+    /// The stub's name, if any.
+    public let name: String?
+    /// Where the stub was written.
+    public let source: StubSource
+
+    init(_ stub: Stub) {
+        self.id = stub.id
+        self.name = stub.name
+        self.source = stub.source
+    }
+
+    /// The name, or the identity, and the source.
+    public var description: String { "\(name.map(quoted) ?? id) (\(source))" }
+}

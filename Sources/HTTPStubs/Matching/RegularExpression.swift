@@ -1,0 +1,85 @@
+import Foundation
+
+/// A regular expression that must match a whole value, as WireMock's Java `matches()` does.
+///
+/// The syntax is ICU's (`NSRegularExpression`), which agrees with Java's for everything stub files
+/// commonly use. A pattern that does not compile never matches; its ``problem`` says why and where
+/// it was written, and the registry reports it when the stub is added.
+public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
+    /// The pattern as written.
+    public let pattern: String
+    /// Why the pattern cannot be used, with the place it was written; `nil` when it compiled.
+    public let problem: String?
+    private let compiled: CompiledPattern?
+
+    /// Compiles a pattern. The location parameters record where it was written, for error messages.
+    public init(
+        _ pattern: String,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        column: UInt = #column
+    ) {
+        self.init(pattern, writtenAt: "\(fileID):\(line):\(column)")
+    }
+
+    /// Compiles a pattern; `place` names where it was written (a source line, a file and JSON path).
+    init(_ pattern: String, writtenAt place: String) {
+        self.pattern = pattern
+        do {
+            let expression = try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z", options: [])
+            self.compiled = CompiledPattern(expression: expression)
+            self.problem = nil
+        } catch {
+            self.compiled = nil
+            self.problem = "invalid regular expression \(Self.quote(pattern)) at \(place): "
+                + "it does not compile (\(Self.reason(for: pattern))); escape special characters such as ( [ { * + ? with a backslash"
+        }
+    }
+
+    /// Whether the pattern matches the whole of `value`.
+    public func matches(_ value: String) -> Bool {
+        guard let expression = compiled?.expression else { return false }
+        let range = NSRange(value.startIndex..<value.endIndex, in: value)
+        return expression.firstMatch(in: value, options: [], range: range) != nil
+    }
+
+    /// The capture groups of a whole-value match, or `nil` when the pattern does not match.
+    func captures(in value: String) -> [String]? {
+        guard let expression = compiled?.expression else { return nil }
+        let range = NSRange(value.startIndex..<value.endIndex, in: value)
+        guard let match = expression.firstMatch(in: value, options: [], range: range) else { return nil }
+        return (1..<match.numberOfRanges).map { index in
+            Range(match.range(at: index), in: value).map { String(value[$0]) } ?? ""
+        }
+    }
+
+    /// The pattern between slashes, as in `/[0-9]+/`.
+    public var description: String { "/\(pattern)/" }
+
+    /// Two expressions are equal when their patterns are.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.pattern == rhs.pattern }
+
+    /// Hashes the pattern.
+    public func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
+
+    private static func quote(_ text: String) -> String {
+        "'\(text)'"
+    }
+
+    private static func reason(for pattern: String) -> String {
+        var depth = 0
+        for character in pattern {
+            if character == "(" { depth += 1 }
+            if character == ")" { depth -= 1 }
+            if depth < 0 { return "a ')' has no matching '('" }
+        }
+        if depth > 0 { return "a '(' is never closed" }
+        if pattern.filter({ $0 == "[" }).count > pattern.filter({ $0 == "]" }).count { return "a '[' is never closed" }
+        return "ICU rejected the syntax"
+    }
+}
+
+/// An `NSRegularExpression`, which is immutable and documented as safe to use from several threads.
+private struct CompiledPattern: @unchecked Sendable {
+    let expression: NSRegularExpression
+}

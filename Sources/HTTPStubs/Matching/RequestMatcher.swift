@@ -1,0 +1,335 @@
+import Foundation
+
+/// One test on a request: its method, host, path, a header, the body, or anything a closure checks.
+///
+/// Every matcher has a readable ``description`` and explains each verdict, which is what the
+/// unmatched-request report and the `stubs match` tool print. Combine matchers with
+/// ``allOf(_:)``, ``anyOf(_:)`` and ``not(_:)``, or collect them in a ``RequestPattern``.
+public struct RequestMatcher: Sendable, CustomStringConvertible {
+    /// The part of the request a matcher looks at, and its weight when ranking near misses
+    /// (WireMock's weights: URL, host and port 10, method and scheme 3, everything else 1).
+    public struct Part: Sendable, Hashable, CustomStringConvertible {
+        /// The part's name, as printed in reports (`method`, `path`, `header Accept`).
+        public let name: String
+        /// The part's weight in the near-miss distance.
+        public let weight: Double
+
+        /// Creates a part.
+        public init(name: String, weight: Double = 1) {
+            self.name = name
+            self.weight = weight
+        }
+
+        /// The part's name.
+        public var description: String { name }
+
+        /// The request method.
+        public static let method = Part(name: "method", weight: 3)
+        /// The URL scheme.
+        public static let scheme = Part(name: "scheme", weight: 3)
+        /// The host.
+        public static let host = Part(name: "host", weight: 10)
+        /// The port.
+        public static let port = Part(name: "port", weight: 10)
+        /// The path, or the path and query.
+        public static let url = Part(name: "path", weight: 10)
+        /// The body.
+        public static let body = Part(name: "body", weight: 1)
+        /// A query parameter.
+        public static func query(_ name: String) -> Part { Part(name: "query \(name)") }
+        /// A header.
+        public static func header(_ name: String) -> Part { Part(name: "header \(name)") }
+    }
+
+    /// The part of the request this matcher looks at.
+    public let part: Part
+    /// What the matcher requires, such as `path = "/users/42"`.
+    public let description: String
+    /// Problems that make the matcher unusable, such as a regular expression that does not compile.
+    public let problems: [String]
+    /// Whether the matcher reads the body (the body of a streamed request cannot be read before loading).
+    let readsBody: Bool
+    private let evaluation: @Sendable (StubRequest) -> MatchVerdict
+    private let captureParameters: (@Sendable (StubRequest) -> [String: String])?
+
+    /// Creates a matcher from a closure that explains its verdict.
+    public init(
+        part: Part,
+        description: String,
+        evaluate: @escaping @Sendable (StubRequest) -> MatchVerdict
+    ) {
+        self.init(part: part, description: description, evaluate: evaluate, problems: [])
+    }
+
+    init(
+        part: Part,
+        description: String,
+        evaluate: @escaping @Sendable (StubRequest) -> MatchVerdict,
+        problems: [String],
+        readsBody: Bool = false,
+        captureParameters: (@Sendable (StubRequest) -> [String: String])? = nil
+    ) {
+        self.part = part
+        self.description = description
+        self.evaluation = evaluate
+        self.problems = problems
+        self.readsBody = readsBody
+        self.captureParameters = captureParameters
+    }
+
+    /// Tests a request.
+    public func evaluate(_ request: StubRequest) -> MatchVerdict {
+        evaluation(request)
+    }
+
+    /// The URI-template variables this matcher captures from a request it matches.
+    func pathParameters(of request: StubRequest) -> [String: String] {
+        captureParameters?(request) ?? [:]
+    }
+
+    /// A matcher on a text value of the request, which may be missing (`nil`).
+    static func value(
+        _ part: Part,
+        _ matcher: StringMatcher,
+        _ extract: @escaping @Sendable (StubRequest) -> String?
+    ) -> RequestMatcher {
+        RequestMatcher(
+            part: part,
+            description: "\(part) \(matcher)",
+            evaluate: { request in
+                guard let actual = extract(request) else {
+                    return MatchVerdict(isMatch: false, detail: "expected \(part) \(matcher), but it is missing")
+                }
+                if matcher.matches(actual) { return MatchVerdict(isMatch: true, detail: quoted(actual)) }
+                return MatchVerdict(
+                    isMatch: false,
+                    distance: matcher.distance(to: actual),
+                    detail: "expected \(matcher), got \(quoted(actual))"
+                )
+            },
+            problems: matcher.problems
+        )
+    }
+}
+
+extension RequestMatcher {
+    /// The method is `method`.
+    public static func method(_ method: HTTPMethod) -> RequestMatcher {
+        RequestMatcher(part: .method, description: "method \(method)") { request in
+            request.method == method
+                ? MatchVerdict(isMatch: true, detail: method.rawValue)
+                : MatchVerdict(isMatch: false, detail: "expected \(method), got \(request.method)")
+        }
+    }
+
+    /// The scheme is `scheme` (case-insensitive).
+    public static func scheme(_ scheme: String) -> RequestMatcher {
+        value(.scheme, .equal(scheme.lowercased())) { $0.scheme }
+    }
+
+    /// The host satisfies `matcher` (hosts are lower-cased before the test).
+    public static func host(_ matcher: StringMatcher) -> RequestMatcher {
+        value(.host, matcher) { $0.host }
+    }
+
+    /// The port, explicit or the scheme's default, is `port`.
+    public static func port(_ port: Int) -> RequestMatcher {
+        RequestMatcher(part: .port, description: "port \(port)") { request in
+            request.port == port
+                ? MatchVerdict(isMatch: true, detail: "\(port)")
+                : MatchVerdict(isMatch: false, detail: "expected \(port), got \(request.port.map(String.init) ?? "none")")
+        }
+    }
+
+    /// The percent-encoded path satisfies `matcher`; the query is not looked at.
+    public static func path(_ matcher: StringMatcher) -> RequestMatcher {
+        value(.url, matcher) { $0.path }
+    }
+
+    /// The path matches a URI template such as `/users/{id}`; the captured variables reach
+    /// computed responses as ``StubRequest/pathParameters``.
+    ///
+    /// `{name}` captures one path segment; `{+name}` captures the rest of the path, slashes included.
+    public static func pathTemplate(_ template: String) -> RequestMatcher {
+        let compiled = URITemplate(template)
+        return RequestMatcher(
+            part: .url,
+            description: "path template \(quoted(template))",
+            evaluate: { request in
+                compiled.match(request.path) != nil
+                    ? MatchVerdict(isMatch: true, detail: quoted(request.path))
+                    : MatchVerdict(
+                        isMatch: false,
+                        distance: Levenshtein.normalisedDistance(template, request.path),
+                        detail: "expected a path like \(quoted(template)), got \(quoted(request.path))"
+                    )
+            },
+            problems: compiled.problem.map { [$0] } ?? [],
+            captureParameters: { compiled.match($0.path) ?? [:] }
+        )
+    }
+
+    /// The path and query as sent (`/users?page=2`) satisfy `matcher`: WireMock's `url` / `urlPattern`.
+    public static func pathAndQuery(_ matcher: StringMatcher) -> RequestMatcher {
+        value(.url, matcher) { $0.pathAndQuery }
+    }
+
+    /// The full URL as sent satisfies `matcher`.
+    public static func absoluteURL(_ matcher: StringMatcher) -> RequestMatcher {
+        value(.url, matcher) { $0.url.absoluteString }
+    }
+
+    /// Some value of the decoded query parameter `name` satisfies `matcher`.
+    public static func query(_ name: String, _ matcher: StringMatcher) -> RequestMatcher {
+        anyValue(.query(name), matcher) { $0.queryValues(name) }
+    }
+
+    /// The query parameter `name` is absent.
+    public static func queryAbsent(_ name: String) -> RequestMatcher {
+        absence(.query(name)) { $0.queryValues(name) }
+    }
+
+    /// The query has exactly these decoded parameters (in any order), and no others.
+    public static func queryParameters(exactly expected: [String: String]) -> RequestMatcher {
+        let wanted = expected.map { "\($0.key)=\($0.value)" }.sorted()
+        return RequestMatcher(part: .query("(all)"), description: "query exactly \(wanted.joined(separator: "&"))") { request in
+            let actual = request.queryParameters.map { "\($0.name)=\($0.value)" }.sorted()
+            if actual == wanted { return MatchVerdict(isMatch: true, detail: actual.joined(separator: "&")) }
+            let extra = actual.filter { !wanted.contains($0) }
+            let missing = wanted.filter { !actual.contains($0) }
+            var parts: [String] = []
+            if !missing.isEmpty { parts.append("missing \(missing.joined(separator: ", "))") }
+            if !extra.isEmpty { parts.append("unexpected \(extra.joined(separator: ", "))") }
+            let total = Double(Set(actual).union(wanted).count)
+            return MatchVerdict(
+                isMatch: false,
+                distance: total == 0 ? 1 : Double(missing.count + extra.count) / total,
+                detail: parts.isEmpty ? "expected each parameter once" : parts.joined(separator: "; ")
+            )
+        }
+    }
+
+    /// Some value of the header `name` (case-insensitive) satisfies `matcher`.
+    public static func header(_ name: String, _ matcher: StringMatcher) -> RequestMatcher {
+        anyValue(.header(name), matcher) { $0.headers.values(for: name) }
+    }
+
+    /// The header `name` (case-insensitive) is absent.
+    public static func headerAbsent(_ name: String) -> RequestMatcher {
+        absence(.header(name)) { $0.headers.values(for: name) }
+    }
+
+    /// The body satisfies `matcher`.
+    public static func body(_ matcher: BodyMatcher) -> RequestMatcher {
+        RequestMatcher(
+            part: .body,
+            description: "body \(matcher)",
+            evaluate: { matcher.evaluate($0) },
+            problems: matcher.problems,
+            readsBody: true
+        )
+    }
+
+    /// A custom test. The description is what reports print for it.
+    public static func custom(
+        _ description: String,
+        _ predicate: @escaping @Sendable (StubRequest) -> Bool
+    ) -> RequestMatcher {
+        RequestMatcher(part: Part(name: "custom"), description: description, evaluate: { request in
+            predicate(request)
+                ? MatchVerdict(isMatch: true, detail: "passed")
+                : MatchVerdict(isMatch: false, detail: "\(description): not satisfied")
+        }, problems: [], readsBody: true)
+    }
+
+    /// Every matcher matches.
+    public static func allOf(_ matchers: [RequestMatcher]) -> RequestMatcher {
+        RequestMatcher(
+            part: Part(name: "all of"),
+            description: "(" + matchers.map(\.description).joined(separator: " and ") + ")",
+            evaluate: { request in
+                let verdicts = matchers.map { $0.evaluate(request) }
+                let failures = verdicts.filter { !$0.isMatch }
+                if failures.isEmpty { return MatchVerdict(isMatch: true, detail: "all matched") }
+                return MatchVerdict(
+                    isMatch: false,
+                    distance: verdicts.map(\.distance).reduce(0, +) / Double(verdicts.count),
+                    detail: failures.map(\.detail).joined(separator: "; ")
+                )
+            },
+            problems: matchers.flatMap(\.problems),
+            readsBody: matchers.contains { $0.readsBody },
+            captureParameters: { request in
+                matchers.reduce(into: [:]) { $0.merge($1.pathParameters(of: request)) { _, new in new } }
+            }
+        )
+    }
+
+    /// At least one matcher matches.
+    public static func anyOf(_ matchers: [RequestMatcher]) -> RequestMatcher {
+        RequestMatcher(
+            part: Part(name: "any of"),
+            description: "(" + matchers.map(\.description).joined(separator: " or ") + ")",
+            evaluate: { request in
+                let verdicts = matchers.map { $0.evaluate(request) }
+                if let match = verdicts.first(where: \.isMatch) { return match }
+                return MatchVerdict(
+                    isMatch: false,
+                    distance: verdicts.map(\.distance).min() ?? 1,
+                    detail: "none matched: " + verdicts.map(\.detail).joined(separator: " | ")
+                )
+            },
+            problems: matchers.flatMap(\.problems),
+            readsBody: matchers.contains { $0.readsBody },
+            captureParameters: { request in
+                matchers.first { $0.evaluate(request).isMatch }?.pathParameters(of: request) ?? [:]
+            }
+        )
+    }
+
+    /// The matcher does not match.
+    public static func not(_ matcher: RequestMatcher) -> RequestMatcher {
+        RequestMatcher(
+            part: matcher.part,
+            description: "not (\(matcher.description))",
+            evaluate: { request in
+                let verdict = matcher.evaluate(request)
+                return verdict.isMatch
+                    ? MatchVerdict(isMatch: false, detail: "expected not \(matcher.description), but it matched")
+                    : MatchVerdict(isMatch: true, detail: verdict.detail)
+            },
+            problems: matcher.problems,
+            readsBody: matcher.readsBody
+        )
+    }
+
+    private static func anyValue(
+        _ part: Part,
+        _ matcher: StringMatcher,
+        _ extract: @escaping @Sendable (StubRequest) -> [String]
+    ) -> RequestMatcher {
+        RequestMatcher(part: part, description: "\(part) \(matcher)", evaluate: { request in
+            let values = extract(request)
+            guard !values.isEmpty else {
+                return MatchVerdict(isMatch: false, detail: "expected \(matcher), but it is missing")
+            }
+            if let match = values.first(where: matcher.matches) {
+                return MatchVerdict(isMatch: true, detail: quoted(match))
+            }
+            return MatchVerdict(
+                isMatch: false,
+                distance: values.map(matcher.distance(to:)).min() ?? 1,
+                detail: "expected \(matcher), got " + values.map(quoted).joined(separator: ", ")
+            )
+        }, problems: matcher.problems)
+    }
+
+    private static func absence(_ part: Part, _ extract: @escaping @Sendable (StubRequest) -> [String]) -> RequestMatcher {
+        RequestMatcher(part: part, description: "\(part) absent") { request in
+            let values = extract(request)
+            return values.isEmpty
+                ? MatchVerdict(isMatch: true, detail: "absent")
+                : MatchVerdict(isMatch: false, detail: "expected it absent, got " + values.map(quoted).joined(separator: ", "))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/// Everything a request must satisfy for a stub to answer it: a list of ``RequestMatcher``s that
+/// must all match.
+///
+/// ```swift
+/// RequestPattern.post("https://api.example.com/orders")
+///     .header("Content-Type", .contains("json"))
+///     .body(.json(["item": "book", "quantity": 1]))
+/// ```
+public struct RequestPattern: Sendable, CustomStringConvertible {
+    /// The matchers, all of which must match.
+    public private(set) var matchers: [RequestMatcher]
+
+    /// Creates a pattern from matchers.
+    public init(_ matchers: [RequestMatcher] = []) {
+        self.matchers = matchers
+    }
+
+    private init(method: HTTPMethod?, url: URLPattern) {
+        self.matchers = (method.map { [RequestMatcher.method($0)] } ?? []) + url.matchers
+    }
+
+    /// Any request at all.
+    public static let anyRequest = RequestPattern()
+
+    /// A request with this method to a URL that fits `url`.
+    public static func method(_ method: HTTPMethod, _ url: URLPattern) -> RequestPattern {
+        RequestPattern(method: method, url: url)
+    }
+
+    /// A request with any method to a URL that fits `url`.
+    public static func any(_ url: URLPattern) -> RequestPattern { RequestPattern(method: nil, url: url) }
+    /// A `GET` request to a URL that fits `url`.
+    public static func get(_ url: URLPattern) -> RequestPattern { method(.get, url) }
+    /// A `HEAD` request to a URL that fits `url`.
+    public static func head(_ url: URLPattern) -> RequestPattern { method(.head, url) }
+    /// A `POST` request to a URL that fits `url`.
+    public static func post(_ url: URLPattern) -> RequestPattern { method(.post, url) }
+    /// A `PUT` request to a URL that fits `url`.
+    public static func put(_ url: URLPattern) -> RequestPattern { method(.put, url) }
+    /// A `PATCH` request to a URL that fits `url`.
+    public static func patch(_ url: URLPattern) -> RequestPattern { method(.patch, url) }
+    /// A `DELETE` request to a URL that fits `url`.
+    public static func delete(_ url: URLPattern) -> RequestPattern { method(.delete, url) }
+    /// An `OPTIONS` request to a URL that fits `url`.
+    public static func options(_ url: URLPattern) -> RequestPattern { method(.options, url) }
+
+    /// Adds a matcher.
+    public func matching(_ matcher: RequestMatcher) -> RequestPattern {
+        var copy = self
+        copy.matchers.append(matcher)
+        return copy
+    }
+
+    /// Requires the scheme (case-insensitive).
+    public func scheme(_ scheme: String) -> RequestPattern { matching(.scheme(scheme)) }
+    /// Requires the host to satisfy `matcher`.
+    public func host(_ matcher: StringMatcher) -> RequestPattern { matching(.host(matcher)) }
+    /// Requires the port.
+    public func port(_ port: Int) -> RequestPattern { matching(.port(port)) }
+    /// Requires some value of a header (case-insensitive name) to satisfy `matcher`.
+    public func header(_ name: String, _ matcher: StringMatcher) -> RequestPattern { matching(.header(name, matcher)) }
+    /// Requires a header to be absent.
+    public func headerAbsent(_ name: String) -> RequestPattern { matching(.headerAbsent(name)) }
+    /// Requires some value of a decoded query parameter to satisfy `matcher`.
+    public func query(_ name: String, _ matcher: StringMatcher) -> RequestPattern { matching(.query(name, matcher)) }
+    /// Requires a query parameter to be absent.
+    public func queryAbsent(_ name: String) -> RequestPattern { matching(.queryAbsent(name)) }
+    /// Requires exactly these decoded query parameters, in any order, and no others.
+    public func queryParameters(exactly parameters: [String: String]) -> RequestPattern {
+        matching(.queryParameters(exactly: parameters))
+    }
+    /// Requires the body to satisfy `matcher`.
+    public func body(_ matcher: BodyMatcher) -> RequestPattern { matching(.body(matcher)) }
+    /// Requires a custom test to pass; `description` is what reports print for it.
+    public func matching(
+        _ description: String,
+        _ predicate: @escaping @Sendable (StubRequest) -> Bool
+    ) -> RequestPattern {
+        matching(.custom(description, predicate))
+    }
+
+    /// Tests a request against every matcher.
+    public func evaluate(_ request: StubRequest) -> PatternEvaluation {
+        let results = matchers.map { PatternEvaluation.Row(matcher: $0, verdict: $0.evaluate(request)) }
+        return PatternEvaluation(rows: results)
+    }
+
+    /// Whether every matcher matches `request`.
+    public func matches(_ request: StubRequest) -> Bool {
+        matchers.allSatisfy { $0.evaluate(request).isMatch }
+    }
+
+    /// The URI-template variables captured from a request the pattern matches.
+    func pathParameters(of request: StubRequest) -> [String: String] {
+        matchers.reduce(into: [:]) { $0.merge($1.pathParameters(of: request)) { _, new in new } }
+    }
+
+    /// Problems that make the pattern unusable (regular expressions that do not compile, ...).
+    public var problems: [String] { matchers.flatMap(\.problems) }
+
+    /// Whether some matcher reads the body.
+    var readsBody: Bool { matchers.contains { $0.readsBody } }
+
+    /// The matchers' descriptions joined with `and`, or `any request`.
+    public var description: String {
+        matchers.isEmpty ? "any request" : matchers.map(\.description).joined(separator: " and ")
+    }
+}
+
+/// The verdict of every matcher of a pattern on one request.
+public struct PatternEvaluation: Sendable {
+    /// One matcher and its verdict.
+    public struct Row: Sendable {
+        /// The matcher.
+        public let matcher: RequestMatcher
+        /// Its verdict.
+        public let verdict: MatchVerdict
+    }
+
+    /// The rows, in the pattern's order.
+    public let rows: [Row]
+
+    /// Whether every matcher matched.
+    public var isMatch: Bool { rows.allSatisfy(\.verdict.isMatch) }
+
+    /// WireMock's weighted distance: Σ(weight × distance) / Σ weights, 0 for a match, up to 1.
+    public var distance: Double {
+        let totalWeight = rows.map(\.matcher.part.weight).reduce(0, +)
+        guard totalWeight > 0 else { return 0 }
+        return rows.map { $0.matcher.part.weight * $0.verdict.distance }.reduce(0, +) / totalWeight
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A request as the stubs see it: what matchers test, what computed responses read, and what the
+/// journal records.
+public struct StubRequest: Sendable, CustomStringConvertible {
+    /// The request method.
+    public var method: HTTPMethod
+    /// The full request URL.
+    public var url: URL
+    /// The request's own header fields.
+    ///
+    /// On Linux, `URLSessionConfiguration.httpAdditionalHeaders` never reach a `URLProtocol`, so they
+    /// are not here.
+    public var headers: HTTPHeaders
+    /// The request body, or `nil` when the request has none or when it could not be read
+    /// (see ``bodyUnavailableReason``).
+    public var body: Data?
+    /// Why the body could not be read, when the platform hides it; `nil` when ``body`` is accurate.
+    public var bodyUnavailableReason: String?
+    /// Values captured by the URI template of the stub that answers, such as `id` for `/users/{id}`.
+    /// Empty while matching.
+    public var pathParameters: [String: String]
+
+    /// Creates a request.
+    public init(
+        method: HTTPMethod = .get,
+        url: URL,
+        headers: HTTPHeaders = [:],
+        body: Data? = nil,
+        bodyUnavailableReason: String? = nil,
+        pathParameters: [String: String] = [:]
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.bodyUnavailableReason = bodyUnavailableReason
+        self.pathParameters = pathParameters
+    }
+
+    /// The URL's scheme, lower-cased (`https`).
+    public var scheme: String { url.scheme?.lowercased() ?? "" }
+    /// The URL's host, lower-cased.
+    public var host: String { url.host?.lowercased() ?? "" }
+    /// The URL's port, or the scheme's default port (80 for http, 443 for https).
+    public var port: Int? {
+        if let port = url.port { return port }
+        switch scheme {
+        case "http", "ws": return 80
+        case "https", "wss": return 443
+        default: return nil
+        }
+    }
+
+    /// The URL's path, still percent-encoded as sent (`/users/42`); `/` when empty.
+    public var path: String {
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+        return path.isEmpty ? "/" : path
+    }
+
+    /// The path and query as sent, without scheme and host (`/users?page=2`): what WireMock calls the URL.
+    public var pathAndQuery: String {
+        guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else {
+            return path
+        }
+        return "\(path)?\(query)"
+    }
+
+    /// The decoded query parameters in order. `+` decodes to a space, as WireMock decodes it.
+    public var queryParameters: [(name: String, value: String)] {
+        guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else {
+            return []
+        }
+        return FormURLEncoding.decode(query)
+    }
+
+    /// Every decoded value of one query parameter, in order.
+    public func queryValues(_ name: String) -> [String] {
+        queryParameters.filter { $0.name == name }.map(\.value)
+    }
+
+    /// The first value of a header (case-insensitive), or `nil`.
+    public func header(_ name: String) -> String? {
+        headers[name]
+    }
+
+    /// The body as UTF-8 text, or `nil` when there is no body or it is not valid UTF-8.
+    public var bodyText: String? {
+        body.flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    /// Decodes the JSON body.
+    public func decodeJSON<Value: Decodable>(_ type: Value.Type = Value.self, decoder: JSONDecoder = JSONDecoder()) throws -> Value {
+        try decoder.decode(Value.self, from: body ?? Data())
+    }
+
+    /// `METHOD URL`.
+    public var description: String { "\(method) \(url.absoluteString)" }
+}
+
+extension StubRequest {
+    /// Creates the stubs' view of a `URLRequest`, with a body read by the caller.
+    init(_ request: URLRequest, body: Data?, bodyUnavailableReason: String?) {
+        var headers = HTTPHeaders()
+        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+            headers.add(name, value)
+        }
+        self.init(
+            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            url: request.url ?? URL(string: "about:blank")!,
+            headers: headers,
+            body: body,
+            bodyUnavailableReason: bodyUnavailableReason
+        )
+    }
+}

@@ -1,0 +1,353 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A thread-safe set of stubs, the scenarios they share, and the journal of requests they saw.
+///
+/// Each registry has its own `URLProtocol` class, so sessions made from it (``makeSession(configuration:delegate:delegateQueue:)``)
+/// see only its stubs, even when other registries stub the same URLs in parallel tests.
+///
+/// ```swift
+/// let stubs = StubRegistry()
+/// stubs.stub(.get("https://api.example.com/users/{id}"), .computed { request in
+///     .json(User(id: Int(request.pathParameters["id"]!)!))
+/// })
+/// let client = APIClient(session: stubs.makeSession())
+/// ```
+public final class StubRegistry: Sendable {
+    /// The clock delays, dribbled bodies and timeouts run on.
+    public let clock: any StubClock
+    /// The registry's identity, which its `URLProtocol` class encodes.
+    let identity: UInt64
+    private let state: Locked<State>
+
+    private struct StoredStub {
+        var stub: Stub
+        var order: Int
+        var uses = 0
+    }
+
+    private struct State {
+        /// Sorted by priority (1 first), then newest first: the order WireMock tries stubs in.
+        var stubs: [StoredStub] = []
+        var nextOrder = 0
+        var scenarios: [String: String] = [:]
+        var journal: [JournalEntry] = []
+        var generator: SeededGenerator
+        var passThrough = PassThroughPolicy.never
+        var followsRedirects = true
+        var observers: [@Sendable (URLRequest) -> Void] = []
+        var issueHandler: @Sendable (StubIssue) -> Void = StubRegistry.printIssue
+    }
+
+    /// Creates an empty registry.
+    /// - Parameters:
+    ///   - clock: The clock delays and timeouts run on; the system clock by default.
+    ///   - randomSeed: The seed of random delays; random by default.
+    public init(clock: any StubClock = SystemStubClock(), randomSeed: UInt64? = nil) {
+        self.clock = clock
+        self.state = Locked(State(generator: SeededGenerator(seed: randomSeed ?? UInt64.random(in: .min ... .max))))
+        self.identity = RegistryDirectory.nextIdentity()
+        RegistryDirectory.attach(self, as: identity)
+    }
+
+    deinit {
+        RegistryDirectory.remove(identity)
+    }
+
+    // MARK: Adding and removing stubs
+
+    /// Adds a stub that answers every match with `response`, and returns its identity.
+    @discardableResult
+    public func stub(
+        _ pattern: RequestPattern,
+        _ response: StubResponse,
+        priority: Int = 5,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) -> String {
+        add(Stub(pattern, responses: [response], priority: priority,
+                 source: .code(fileID: fileID, filePath: filePath, line: line, column: column)))
+    }
+
+    /// Adds a stub whose response is computed from each request it matches.
+    @discardableResult
+    public func stub(
+        _ pattern: RequestPattern,
+        priority: Int = 5,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
+        respond: @escaping @Sendable (StubRequest) throws -> StubResponse
+    ) -> String {
+        add(Stub(pattern, responses: [.computed(respond)], priority: priority,
+                 source: .code(fileID: fileID, filePath: filePath, line: line, column: column)))
+    }
+
+    /// Adds a stub that serves `responses` in order, then repeats the last or stops matching.
+    @discardableResult
+    public func stub(
+        _ pattern: RequestPattern,
+        responses: [StubResponse],
+        afterLast: Stub.SequenceEnd = .repeatLast,
+        priority: Int = 5,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) -> String {
+        add(Stub(pattern, responses: responses, afterLast: afterLast, priority: priority,
+                 source: .code(fileID: fileID, filePath: filePath, line: line, column: column)))
+    }
+
+    /// Adds a stub and returns its identity. A stub with ``Stub/problems`` is added all the same
+    /// (its broken parts never match) and each problem is reported through ``onIssue(_:)``.
+    @discardableResult
+    public func add(_ stub: Stub) -> String {
+        let handler = state.withLock { state -> @Sendable (StubIssue) -> Void in
+            state.stubs.removeAll { $0.stub.id == stub.id }
+            let stored = StoredStub(stub: stub, order: state.nextOrder)
+            state.nextOrder += 1
+            let index = state.stubs.firstIndex { $0.stub.priority > stub.priority || ($0.stub.priority == stub.priority && $0.order < stored.order) }
+            state.stubs.insert(stored, at: index ?? state.stubs.endIndex)
+            return state.issueHandler
+        }
+        for problem in stub.problems {
+            handler(StubIssue(message: problem, source: stub.source))
+        }
+        return stub.id
+    }
+
+    /// Hands an issue to the issue handler.
+    func report(_ issue: StubIssue) {
+        state.withLock { $0.issueHandler }(issue)
+    }
+
+    /// Removes a stub; returns whether it was there.
+    @discardableResult
+    public func remove(_ id: String) -> Bool {
+        state.withLock { state in
+            let count = state.stubs.count
+            state.stubs.removeAll { $0.stub.id == id }
+            return state.stubs.count != count
+        }
+    }
+
+    /// Removes every stub, resets every scenario and clears the journal and the observers.
+    public func reset() {
+        state.withLock { state in
+            state.stubs.removeAll()
+            state.scenarios.removeAll()
+            state.journal.removeAll()
+            state.observers.removeAll()
+        }
+    }
+
+    /// The stubs, in the order they are tried: priority first, then newest first.
+    public var stubs: [Stub] {
+        state.withLock { $0.stubs.map(\.stub) }
+    }
+
+    // MARK: Scenarios
+
+    /// The current state of a scenario (`"Started"` until a stub moves it).
+    public func scenarioState(_ name: String) -> String {
+        state.withLock { $0.scenarios[name] ?? ScenarioRule.started }
+    }
+
+    /// Moves a scenario to a state.
+    public func setScenario(_ name: String, to newState: String) {
+        state.withLock { $0.scenarios[name] = newState }
+    }
+
+    /// Puts every scenario back in `"Started"`.
+    public func resetScenarios() {
+        state.withLock { $0.scenarios.removeAll() }
+    }
+
+    // MARK: Behaviour
+
+    /// Which unmatched requests go to the real network; ``PassThroughPolicy/never`` by default.
+    public var passThrough: PassThroughPolicy {
+        get { state.withLock { $0.passThrough } }
+        set { state.withLock { $0.passThrough = newValue } }
+    }
+
+    /// Whether redirects answered by stubs are followed (the default, as URLSession does). When
+    /// `false`, the caller receives the 3xx response itself.
+    public var followsRedirects: Bool {
+        get { state.withLock { $0.followsRedirects } }
+        set { state.withLock { $0.followsRedirects = newValue } }
+    }
+
+    /// Reseeds the generator of random delays, so the delays that follow repeat from run to run.
+    public func seedRandomDelays(_ seed: UInt64) {
+        state.withLock { $0.generator = SeededGenerator(seed: seed) }
+    }
+
+    /// Calls `observer` with every request the registry intercepts, before it is answered, with
+    /// the body it could recover set as `httpBody`.
+    public func observeRequests(_ observer: @escaping @Sendable (URLRequest) -> Void) {
+        state.withLock { $0.observers.append(observer) }
+    }
+
+    /// Replaces what happens with problems found in stubs (by default they are printed to standard error).
+    public func onIssue(_ handler: @escaping @Sendable (StubIssue) -> Void) {
+        state.withLock { $0.issueHandler = handler }
+    }
+
+    private static let printIssue: @Sendable (StubIssue) -> Void = { issue in
+        FileHandle.standardError.write(Data("\(issue)\n".utf8))
+    }
+
+    // MARK: Journal
+
+    /// Every intercepted request, oldest first.
+    public var journal: [JournalEntry] {
+        state.withLock { $0.journal }
+    }
+
+    /// The intercepted requests that satisfy `pattern`.
+    public func requests(matching pattern: RequestPattern) -> [JournalEntry] {
+        journal.filter { pattern.matches($0.request) }
+    }
+
+    /// The intercepted requests with this method to a URL fitting `url`.
+    public func requests(to method: HTTPMethod, _ url: URLPattern) -> [JournalEntry] {
+        requests(matching: .method(method, url))
+    }
+
+    /// The intercepted requests no stub answered.
+    public var unmatchedRequests: [JournalEntry] {
+        journal.filter(\.isUnmatched)
+    }
+
+    /// The stubs that have not answered any request.
+    public var unusedStubs: [Stub] {
+        state.withLock { $0.stubs.filter { $0.uses == 0 }.map(\.stub) }
+    }
+
+    /// How many requests a stub has answered.
+    public func useCount(of id: String) -> Int {
+        state.withLock { $0.stubs.first { $0.stub.id == id }?.uses ?? 0 }
+    }
+
+    /// Forgets every journal entry.
+    public func clearJournal() {
+        state.withLock { $0.journal.removeAll() }
+    }
+
+    // MARK: Serving
+
+    /// The stub chosen to answer a request, or why there is none.
+    enum Choice: Sendable {
+        case answered(Selection)
+        case unmatched(UnmatchedRequestReport)
+    }
+
+    /// A stub chosen to answer a request.
+    struct Selection: Sendable {
+        let stub: Stub
+        let response: StubResponse
+        let request: StubRequest
+    }
+
+    /// Chooses the stub that answers `request`, consumes one of its uses, advances its scenario and
+    /// records the request in the journal; journals the near-miss report when none does.
+    func select(_ request: StubRequest) -> Choice {
+        let chosen: Selection? = state.withLock { state in
+            for index in state.stubs.indices {
+                let stored = state.stubs[index]
+                guard Self.isEligible(stored, scenarios: state.scenarios), stored.stub.pattern.matches(request) else { continue }
+                let stub = stored.stub
+                let responseIndex = min(stored.uses, stub.responses.count - 1)
+                state.stubs[index].uses += 1
+                if let rule = stub.scenario, let newState = rule.newState {
+                    state.scenarios[rule.name] = newState
+                }
+                var answered = request
+                answered.pathParameters = stub.pattern.pathParameters(of: request)
+                state.journal.append(JournalEntry(id: state.journal.count + 1, date: Date(), request: request, outcome: .answered(by: StubSummary(stub))))
+                return Selection(stub: stub, response: stub.responses[responseIndex], request: answered)
+            }
+            return nil
+        }
+        if let chosen { return .answered(chosen) }
+        let report = unmatchedReport(for: request)
+        record(request, .unmatched(report))
+        return .unmatched(report)
+    }
+
+    /// Whether some stub would answer `request` now (nothing is consumed or journaled). A request
+    /// whose body is still a stream counts as answered by stubs that test the body.
+    func wouldAnswer(_ request: StubRequest, bodyReadable: Bool) -> Bool {
+        state.withLock { state in
+            state.stubs.contains { stored in
+                guard Self.isEligible(stored, scenarios: state.scenarios) else { return false }
+                if !bodyReadable && stored.stub.pattern.readsBody { return true }
+                return stored.stub.pattern.matches(request)
+            }
+        }
+    }
+
+    /// Whether unmatched requests to `host` may go to the network.
+    func passesThrough(host: String) -> Bool {
+        state.withLock { $0.passThrough.allows(host: host) }
+    }
+
+    /// Records a request that was not served by a stub.
+    func record(_ request: StubRequest, _ outcome: JournalEntry.Outcome) {
+        state.withLock { state in
+            state.journal.append(JournalEntry(id: state.journal.count + 1, date: Date(), request: request, outcome: outcome))
+        }
+    }
+
+    /// Tells the observers about a request.
+    func notifyObservers(_ request: URLRequest) {
+        let observers = state.withLock { $0.observers }
+        for observer in observers { observer(request) }
+    }
+
+    /// Draws a delay from the registry's generator.
+    func sample(_ delay: StubDelay) -> Duration {
+        state.withLock { delay.sample(using: &$0.generator) }
+    }
+
+    private static func isEligible(_ stored: StoredStub, scenarios: [String: String]) -> Bool {
+        notes(for: stored, scenarios: scenarios).isEmpty
+    }
+
+    /// Why a stub cannot answer right now, whatever the request: its scenario is in another state,
+    /// or its responses or uses are used up.
+    private static func notes(for stored: StoredStub, scenarios: [String: String]) -> [String] {
+        let stub = stored.stub
+        var notes: [String] = []
+        if let limit = stub.maxUses, stored.uses >= limit {
+            notes.append("used up: answered \(stored.uses) of \(limit) allowed times")
+        }
+        if stub.afterLastResponse == .stopMatching, stored.uses >= stub.responses.count {
+            notes.append("sequence finished: served all \(stub.responses.count) responses")
+        }
+        if stub.responses.isEmpty {
+            notes.append("the stub has no response")
+        }
+        if let rule = stub.scenario, let required = rule.requiredState {
+            let current = scenarios[rule.name] ?? ScenarioRule.started
+            if current != required {
+                notes.append("scenario \(quoted(rule.name)) is in state \(quoted(current)), the stub needs \(quoted(required))")
+            }
+        }
+        return notes
+    }
+
+    private func unmatchedReport(for request: StubRequest) -> UnmatchedRequestReport {
+        let candidates = state.withLock { state in
+            state.stubs.map { (stub: $0.stub, notes: Self.notes(for: $0, scenarios: state.scenarios)) }
+        }
+        return UnmatchedRequestReport(request: request, candidates: candidates)
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a stub answers: an HTTP response, a redirect, a `URLError`, or a response computed from the
+/// request, optionally delayed or dribbled.
+///
+/// ```swift
+/// .json(user)                                   // 200, Content-Type: application/json
+/// .status(204)
+/// .text("teapot", status: 418).header("X-Brew", "earl grey")
+/// .redirect(to: "/login")                       // followed as URLSession on Apple platforms does
+/// .error(.notConnectedToInternet)
+/// .json(feed).delayed(by: .milliseconds(300))
+/// .computed { request in .json(User(id: request.pathParameters["id"]!)) }
+/// ```
+public struct StubResponse: Sendable {
+    enum Content: Sendable {
+        case http(status: Int, reason: String?, headers: HTTPHeaders, body: ResponseBody)
+        case failure(UncheckedSendable<any Error>)
+        case computed(@Sendable (StubRequest) throws -> StubResponse)
+        /// A response object given as is, as hand-rolled `URLProtocolStub`s take it.
+        case urlResponse(UncheckedSendable<URLResponse>?, data: Data?)
+    }
+
+    var content: Content
+    /// The delay before the response (or error) is delivered; `nil` for none.
+    public var delay: StubDelay?
+    /// How the body is spread over time; `nil` to send it at once.
+    public var dribble: Dribble?
+    /// Problems found while building the response (a value that could not be encoded, ...).
+    public private(set) var problems: [String] = []
+
+    init(_ content: Content, problems: [String] = []) {
+        self.content = content
+        self.problems = problems
+    }
+
+    /// An HTTP response.
+    public static func http(status: Int = 200, headers: HTTPHeaders = [:], body: ResponseBody = .empty) -> StubResponse {
+        StubResponse(.http(status: status, reason: nil, headers: headers, body: body))
+    }
+
+    /// A response with this status and no body.
+    public static func status(_ status: Int, headers: HTTPHeaders = [:]) -> StubResponse {
+        http(status: status, headers: headers)
+    }
+
+    /// `200 OK` with no body.
+    public static var ok: StubResponse { status(200) }
+
+    /// A response with these bytes as body.
+    public static func data(_ data: Data, status: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+        http(status: status, headers: headers, body: .data(data))
+    }
+
+    /// A UTF-8 text response; `Content-Type: text/plain; charset=utf-8` unless the headers name one.
+    public static func text(_ text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+        http(status: status, headers: headers.defaulting("Content-Type", "text/plain; charset=utf-8"), body: .text(text))
+    }
+
+    /// An `Encodable` value as a JSON body; `Content-Type: application/json` unless the headers name one.
+    ///
+    /// A value that cannot be encoded makes a response that fails with `URLError(.cannotParseResponse)`
+    /// and is reported, with the line that wrote it, when the stub is added.
+    public static func json(
+        _ value: some Encodable,
+        status: Int = 200,
+        headers: HTTPHeaders = [:],
+        encoder: JSONEncoder = JSONEncoder(),
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        column: UInt = #column
+    ) -> StubResponse {
+        do {
+            return json(data: try encoder.encode(value), status: status, headers: headers)
+        } catch {
+            let problem = "the JSON body at \(fileID):\(line):\(column) could not be encoded: \(error)"
+            return StubResponse(.failure(UncheckedSendable(value: StubError.brokenStub(problem).urlError(for: nil))), problems: [problem])
+        }
+    }
+
+    /// JSON text as the body; `Content-Type: application/json` unless the headers name one.
+    public static func json(text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+        json(data: Data(text.utf8), status: status, headers: headers)
+    }
+
+    private static func json(data: Data, status: Int, headers: HTTPHeaders) -> StubResponse {
+        http(status: status, headers: headers.defaulting("Content-Type", "application/json"), body: .data(data))
+    }
+
+    /// A file's contents as the body, read when the stub answers. A file that cannot be read then
+    /// fails the request with `URLError(.fileDoesNotExist)` naming the path.
+    public static func file(_ url: URL, status: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+        http(status: status, headers: headers, body: .file(url))
+    }
+
+    /// A redirect to `location` (absolute, or relative to the request URL).
+    ///
+    /// The toolkit follows it as URLSession on Apple platforms does: `301`/`302` turn `POST` into
+    /// `GET`, `303` turns every method but `HEAD` into `GET` (dropping the body), `307`/`308` keep
+    /// the method and body; after 16 redirects the request fails with `URLError(.httpTooManyRedirects)`.
+    /// The caller receives the final response, whose `url` is the final URL.
+    public static func redirect(to location: String, status: Int = 302, headers: HTTPHeaders = [:]) -> StubResponse {
+        var headers = headers
+        headers.set("Location", location)
+        return http(status: status, headers: headers)
+    }
+
+    /// Fails the request with a `URLError` of this code, whose `failingURL` is the request URL.
+    public static func error(_ code: URLError.Code) -> StubResponse {
+        StubResponse(.failure(UncheckedSendable(value: URLError(code))))
+    }
+
+    /// Fails the request with this error, delivered unchanged.
+    ///
+    /// On Linux, build URL errors as `URLError(...)`: an `NSError` in `NSURLErrorDomain` does not
+    /// bridge to `URLError` there.
+    public static func failure(_ error: any Error & Sendable) -> StubResponse {
+        StubResponse(.failure(UncheckedSendable(value: error)))
+    }
+
+    /// A response computed from the request each time the stub answers. The request's
+    /// ``StubRequest/pathParameters`` hold the URI-template captures. An error thrown by the closure
+    /// fails the request (a `URLError` unchanged, anything else as `URLError(.cannotParseResponse)`
+    /// naming the error).
+    public static func computed(_ responder: @escaping @Sendable (StubRequest) throws -> StubResponse) -> StubResponse {
+        StubResponse(.computed(responder))
+    }
+
+    /// A response object and body given as is: the shape hand-rolled `URLProtocolStub`s take.
+    /// With neither, the request finishes with no response and no data.
+    static func raw(response: URLResponse?, data: Data?) -> StubResponse {
+        StubResponse(.urlResponse(response.map(UncheckedSendable.init), data: data))
+    }
+
+    /// Fails with an error of any type, delivered unchanged, as hand-rolled `URLProtocolStub`s take
+    /// it. The error is only handed to URLSession, never mutated.
+    static func uncheckedFailure(_ error: any Error) -> StubResponse {
+        StubResponse(.failure(UncheckedSendable(value: error)))
+    }
+
+    /// Adds a header field (a name may repeat).
+    public func header(_ name: String, _ value: String) -> StubResponse {
+        guard case let .http(status, reason, headers, body) = content else { return self }
+        var copy = self
+        var newHeaders = headers
+        newHeaders.add(name, value)
+        copy.content = .http(status: status, reason: reason, headers: newHeaders, body: body)
+        return copy
+    }
+
+    /// Sets the reason phrase (`Not Found`). URLSession does not expose reason phrases; the journal
+    /// and the `stubs` tool show it.
+    public func reason(_ phrase: String) -> StubResponse {
+        guard case let .http(status, _, headers, body) = content else { return self }
+        var copy = self
+        copy.content = .http(status: status, reason: phrase, headers: headers, body: body)
+        return copy
+    }
+
+    /// Delays the answer by a fixed duration.
+    public func delayed(by delay: Duration) -> StubResponse {
+        delayed(.fixed(delay))
+    }
+
+    /// Delays the answer by a duration drawn from a distribution.
+    public func delayed(_ delay: StubDelay) -> StubResponse {
+        var copy = self
+        copy.delay = delay
+        return copy
+    }
+
+    /// Sends the body in `chunks` pieces spread over `duration` (see ``Dribble``).
+    public func dribbled(chunks: Int, over duration: Duration) -> StubResponse {
+        var copy = self
+        copy.dribble = Dribble(chunks: chunks, over: duration)
+        return copy
+    }
+
+    /// A short description such as `200 (12 bytes)` or `error -1009`, for listings and reports.
+    var summary: String {
+        switch content {
+        case let .http(status, reason, _, body):
+            return "\(status)\(reason.map { " \($0)" } ?? "") \(body)"
+        case let .failure(error):
+            return "error \(error.value)"
+        case .computed:
+            return "computed response"
+        case let .urlResponse(response, data):
+            let status = (response?.value as? HTTPURLResponse)?.statusCode
+            return "\(status.map(String.init) ?? "no response") (\(data?.count ?? 0) bytes)"
+        }
+    }
+}
+
+extension HTTPHeaders {
+    /// These headers with `name: value` added when no field has that name.
+    func defaulting(_ name: String, _ value: String) -> HTTPHeaders {
+        guard !contains(name) else { return self }
+        var copy = self
+        copy.add(name, value)
+        return copy
+    }
+}

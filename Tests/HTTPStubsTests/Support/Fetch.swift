@@ -1,0 +1,46 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a completion handler received.
+struct Completion: @unchecked Sendable {
+    // Invariant: built once from URLSession's completion arguments and never mutated.
+    let data: Data?
+    let response: URLResponse?
+    let error: (any Error)?
+
+    var http: HTTPURLResponse? { response as? HTTPURLResponse }
+    var status: Int? { http?.statusCode }
+    var text: String? { data.flatMap { String(data: $0, encoding: .utf8) } }
+    var urlError: URLError? { error as? URLError }
+}
+
+/// Sends a request through `dataTask(with:completionHandler:)` and waits for the completion handler.
+func complete(_ session: URLSession, _ request: URLRequest) async -> Completion {
+    await withCheckedContinuation { continuation in
+        session.dataTask(with: request) { data, response, error in
+            continuation.resume(returning: Completion(data: data, response: response, error: error))
+        }.resume()
+    }
+}
+
+/// Sends a GET through `dataTask(with:completionHandler:)` and waits for the completion handler.
+func complete(_ session: URLSession, _ url: String) async -> Completion {
+    await complete(session, URLRequest(url: URL(string: url)!))
+}
+
+/// A request with a method and an optional body.
+func request(_ method: String, _ url: String, body: String? = nil, headers: [String: String] = [:]) -> URLRequest {
+    var request = URLRequest(url: URL(string: url)!)
+    request.httpMethod = method
+    request.httpBody = body.map { Data($0.utf8) }
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    return request
+}
+
+/// A user, as the example API returns it.
+struct User: Codable, Equatable, Sendable {
+    let id: Int
+    let name: String
+}
