@@ -1,0 +1,314 @@
+/// How leniently `JSONValue.matches(_:options:)` compares an actual value with an expected one,
+/// following WireMock's `equalToJson`.
+public struct JSONComparisonOptions: Sendable, Hashable {
+    /// Whether arrays match when they hold the same elements in any order.
+    public var ignoreArrayOrder: Bool
+    /// Whether actual objects, at any depth, may have members the expected objects lack.
+    /// Arrays still need the same number of elements.
+    public var ignoreExtraMembers: Bool
+
+    /// Creates options; the defaults compare strictly.
+    public init(ignoreArrayOrder: Bool = false, ignoreExtraMembers: Bool = false) {
+        self.ignoreArrayOrder = ignoreArrayOrder
+        self.ignoreExtraMembers = ignoreExtraMembers
+    }
+}
+
+extension JSONValue {
+    /// Whether `actual` matches this expected value.
+    ///
+    /// Objects compare by key in any order, numbers compare numerically (`1` matches `1.0`),
+    /// and `options` relaxes array order and extra object members.
+    public func matches(_ actual: JSONValue, options: JSONComparisonOptions = JSONComparisonOptions()) -> Bool {
+        switch (self, actual) {
+        case (.array(let expectedElements), .array(let actualElements)):
+            guard expectedElements.count == actualElements.count else { return false }
+            if options.ignoreArrayOrder {
+                return Self.pairUnordered(expectedElements, actualElements, options: options).unmatchedExpected.isEmpty
+            }
+            return zip(expectedElements, actualElements).allSatisfy { $0.matches($1, options: options) }
+        case (.object(let expectedObject), .object(let actualObject)):
+            let expectedMembers = expectedObject.dictionary
+            let actualMembers = actualObject.dictionary
+            guard options.ignoreExtraMembers || expectedMembers.count == actualMembers.count else { return false }
+            return expectedMembers.allSatisfy { key, value in
+                actualMembers[key].map { value.matches($0, options: options) } ?? false
+            }
+        default:
+            return self == actual
+        }
+    }
+
+    /// Up to `limit` human-readable reasons why `actual` does not match this expected value,
+    /// such as `$.items[1].id: expected 2, got 3`; empty exactly when it matches.
+    public func differences(
+        from actual: JSONValue,
+        options: JSONComparisonOptions = JSONComparisonOptions(),
+        limit: Int = 5
+    ) -> [String] {
+        var differences: [String] = []
+        collectDifferences(from: actual, at: .root, options: options, limit: limit, into: &differences)
+        return differences
+    }
+
+    /// How far `actual` is from matching this expected value, from 0 (it matches)
+    /// to 1 (nothing matches, for example different types at the root): the
+    /// fraction of leaf values that differ, missing or extra ones included.
+    public func distance(to actual: JSONValue, options: JSONComparisonOptions = JSONComparisonOptions()) -> Double {
+        let (differing, total) = weightedDifference(from: actual, options: options)
+        return differing / total
+    }
+
+    /// Appends the differences between this expected value and `actual`, found at `path`.
+    private func collectDifferences(
+        from actual: JSONValue,
+        at path: JSONPath,
+        options: JSONComparisonOptions,
+        limit: Int,
+        into differences: inout [String]
+    ) {
+        func report(_ difference: String) {
+            if differences.count < limit {
+                differences.append(difference)
+            }
+        }
+        switch (self, actual) {
+        case (.array(let expectedElements), .array(let actualElements)):
+            if expectedElements.count != actualElements.count {
+                report("\(path): expected \(expectedElements.count) elements, got \(actualElements.count)")
+            }
+            if options.ignoreArrayOrder {
+                let pairing = Self.pairUnordered(expectedElements, actualElements, options: options)
+                for index in pairing.unmatchedExpected {
+                    report("\(path): no element matches \(expectedElements[index].abbreviated)")
+                }
+                for index in pairing.unmatchedActual {
+                    report("\(path.appending(.index(index))): unexpected element \(actualElements[index].abbreviated)")
+                }
+            } else {
+                for (index, pair) in zip(expectedElements, actualElements).enumerated() where differences.count < limit {
+                    pair.0.collectDifferences(from: pair.1, at: path.appending(.index(index)), options: options, limit: limit, into: &differences)
+                }
+            }
+        case (.object(let expectedObject), .object(let actualObject)):
+            let expectedMembers = expectedObject.dictionary
+            let actualMembers = actualObject.dictionary
+            for member in expectedObject.uniqueMembers where differences.count < limit {
+                let memberPath = path.appending(.key(member.key))
+                if let actualValue = actualMembers[member.key] {
+                    member.value.collectDifferences(from: actualValue, at: memberPath, options: options, limit: limit, into: &differences)
+                } else {
+                    report("\(memberPath): missing")
+                }
+            }
+            if !options.ignoreExtraMembers {
+                for member in actualObject.uniqueMembers where expectedMembers[member.key] == nil {
+                    report("\(path.appending(.key(member.key))): unexpected member")
+                }
+            }
+        default:
+            if self == actual {
+                return
+            }
+            if typeName == actual.typeName {
+                report("\(path): expected \(abbreviated), got \(actual.abbreviated)")
+            } else {
+                report("\(path): expected \(typeName) \(abbreviated), got \(actual.typeName) \(actual.abbreviated)")
+            }
+        }
+    }
+
+    /// The weight of the leaves of this expected value that differ in `actual`, and the weight
+    /// of all leaves compared; every scalar weighs 1, as does an empty container.
+    private func weightedDifference(from actual: JSONValue, options: JSONComparisonOptions) -> (differing: Double, total: Double) {
+        var differing = 0.0
+        var total = 0.0
+        func add(_ part: (differing: Double, total: Double)) {
+            differing += part.differing
+            total += part.total
+        }
+        switch (self, actual) {
+        case (.array(let expectedElements), .array(let actualElements)) where options.ignoreArrayOrder:
+            let pairing = Self.pairUnordered(expectedElements, actualElements, options: options)
+            let unmatched = Set(pairing.unmatchedExpected)
+            for index in expectedElements.indices where !unmatched.contains(index) {
+                add((0, expectedElements[index].leafWeight))
+            }
+            // Pair the leftover containers greedily with their closest leftover counterparts.
+            var leftoverActual = pairing.unmatchedActual
+            for index in pairing.unmatchedExpected {
+                let expectedElement = expectedElements[index]
+                var closest: (position: Int, part: (differing: Double, total: Double))?
+                if expectedElement.isContainer {
+                    for (position, actualIndex) in leftoverActual.enumerated() where actualElements[actualIndex].isContainer {
+                        let part = expectedElement.weightedDifference(from: actualElements[actualIndex], options: options)
+                        if closest.map({ part.differing / part.total < $0.part.differing / $0.part.total }) ?? true {
+                            closest = (position, part)
+                        }
+                    }
+                }
+                if let (position, part) = closest {
+                    add(part)
+                    leftoverActual.remove(at: position)
+                } else {
+                    add((expectedElement.leafWeight, expectedElement.leafWeight))
+                }
+            }
+            for index in leftoverActual {
+                add((actualElements[index].leafWeight, actualElements[index].leafWeight))
+            }
+        case (.array(let expectedElements), .array(let actualElements)):
+            for index in 0..<max(expectedElements.count, actualElements.count) {
+                if index >= actualElements.count {
+                    add((expectedElements[index].leafWeight, expectedElements[index].leafWeight))
+                } else if index >= expectedElements.count {
+                    add((actualElements[index].leafWeight, actualElements[index].leafWeight))
+                } else {
+                    add(expectedElements[index].weightedDifference(from: actualElements[index], options: options))
+                }
+            }
+        case (.object(let expectedObject), .object(let actualObject)):
+            let expectedMembers = expectedObject.dictionary
+            let actualMembers = actualObject.dictionary
+            for member in expectedObject.uniqueMembers {
+                if let actualValue = actualMembers[member.key] {
+                    add(member.value.weightedDifference(from: actualValue, options: options))
+                } else {
+                    add((member.value.leafWeight, member.value.leafWeight))
+                }
+            }
+            if !options.ignoreExtraMembers {
+                for member in actualObject.uniqueMembers where expectedMembers[member.key] == nil {
+                    add((member.value.leafWeight, member.value.leafWeight))
+                }
+            }
+        default:
+            return (self == actual ? 0 : leafWeight, leafWeight)
+        }
+        return total == 0 ? (0, 1) : (differing, total)
+    }
+
+    /// Pairs each expected element with a distinct matching actual element, ignoring order:
+    /// scalars by counting equal values, containers by a maximum bipartite matching.
+    /// - Returns: The indices of the elements of each side that found no partner, ascending.
+    private static func pairUnordered(
+        _ expected: [JSONValue],
+        _ actual: [JSONValue],
+        options: JSONComparisonOptions
+    ) -> (unmatchedExpected: [Int], unmatchedActual: [Int]) {
+        var actualScalarIndices: [JSONValue: [Int]] = [:]
+        var actualContainerIndices: [Int] = []
+        for (index, element) in actual.enumerated() {
+            if element.isContainer {
+                actualContainerIndices.append(index)
+            } else {
+                actualScalarIndices[element, default: []].append(index)
+            }
+        }
+        var unmatchedExpected: [Int] = []
+        var expectedContainerIndices: [Int] = []
+        for (index, element) in expected.enumerated() {
+            if element.isContainer {
+                expectedContainerIndices.append(index)
+            } else if actualScalarIndices[element]?.popLast() == nil {
+                unmatchedExpected.append(index)
+            }
+        }
+        // Pair containers greedily, trying the same position first, which is linear for arrays
+        // in the same order; when that leaves one unpaired, only a maximum matching can tell.
+        var partners: [Int?] = []
+        var taken = [Bool](repeating: false, count: actualContainerIndices.count)
+        for (position, expectedIndex) in expectedContainerIndices.enumerated() {
+            let count = actualContainerIndices.count
+            let partner = (0..<count).lazy.map { (position + $0) % count }.first { right in
+                !taken[right] && expected[expectedIndex].matches(actual[actualContainerIndices[right]], options: options)
+            }
+            if let partner {
+                taken[partner] = true
+            }
+            partners.append(partner)
+        }
+        if partners.contains(nil) {
+            let candidates = expectedContainerIndices.map { expectedIndex in
+                actualContainerIndices.indices.filter { expected[expectedIndex].matches(actual[actualContainerIndices[$0]], options: options) }
+            }
+            partners = maximumMatching(candidates, rightCount: actualContainerIndices.count)
+        }
+        var matchedActualContainers: Set<Int> = []
+        for (position, partner) in partners.enumerated() {
+            if let partner {
+                matchedActualContainers.insert(partner)
+            } else {
+                unmatchedExpected.append(expectedContainerIndices[position])
+            }
+        }
+        var unmatchedActual = actualScalarIndices.values.flatMap { $0 }
+        for (position, index) in actualContainerIndices.enumerated() where !matchedActualContainers.contains(position) {
+            unmatchedActual.append(index)
+        }
+        return (unmatchedExpected.sorted(), unmatchedActual.sorted())
+    }
+
+    /// A maximum matching of a bipartite graph, found with breadth-first augmenting paths
+    /// (no recursion, polynomial time).
+    /// - Parameters:
+    ///   - candidates: For each left vertex, the right vertices it may be paired with.
+    ///   - rightCount: The number of right vertices.
+    /// - Returns: For each left vertex, its partner, or `nil`.
+    private static func maximumMatching(_ candidates: [[Int]], rightCount: Int) -> [Int?] {
+        var partnerOfLeft = [Int?](repeating: nil, count: candidates.count)
+        var partnerOfRight = [Int?](repeating: nil, count: rightCount)
+        for start in candidates.indices {
+            var reachedFrom = [Int?](repeating: nil, count: rightCount)
+            var queue = [start]
+            var head = 0
+            var freeRight: Int?
+            search: while head < queue.count {
+                let left = queue[head]
+                head += 1
+                for right in candidates[left] where reachedFrom[right] == nil {
+                    reachedFrom[right] = left
+                    guard let partner = partnerOfRight[right] else {
+                        freeRight = right
+                        break search
+                    }
+                    queue.append(partner)
+                }
+            }
+            // Flip the alternating path that ends at the free right vertex.
+            var right = freeRight
+            while let currentRight = right, let left = reachedFrom[currentRight] {
+                right = partnerOfLeft[left]
+                partnerOfLeft[left] = currentRight
+                partnerOfRight[currentRight] = left
+            }
+        }
+        return partnerOfLeft
+    }
+
+    /// Whether this is an array or an object.
+    private var isContainer: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
+        }
+    }
+
+    /// The number of scalars in this value; an empty container counts as one.
+    private var leafWeight: Double {
+        switch self {
+        case .array(let elements):
+            max(1, elements.reduce(0) { $0 + $1.leafWeight })
+        case .object(let object):
+            max(1, object.uniqueMembers.reduce(0) { $0 + $1.value.leafWeight })
+        default:
+            1
+        }
+    }
+
+    /// Compact JSON text shortened to about 40 characters, for messages.
+    private var abbreviated: String {
+        let text = serialized()
+        return text.count <= 40 ? text : text.prefix(37) + "..."
+    }
+}
