@@ -42,7 +42,7 @@ enum StubError: Error, Sendable {
         case .downloadTaskUnsupported:
             return "Download tasks cannot be stubbed on Linux: swift-corelibs-foundation crashes when a custom URLProtocol serves one. Use a data task (data(for:) or dataTask(with:)) and write the data to a file yourself."
         case .noResponseForAsyncCall:
-            return "The stub answers with data but no URLResponse, which makes swift-corelibs-foundation's async data(for:) crash; give the stub a response (for example HTTPURLResponse with status 200)."
+            return "The stub answers without a URLResponse, which makes swift-corelibs-foundation's async data(for:) crash; give the stub a response (for example HTTPURLResponse with status 200)."
         case .notIntercepting:
             return "URLProtocolStub is not intercepting requests: call URLProtocolStub.startInterceptingRequests() before making requests through its sessions."
         case .registryGone:

@@ -53,13 +53,30 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     public var suggestedStub: String {
         let method = request.method.rawValue.lowercased()
         let known = ["get", "head", "post", "put", "patch", "delete", "options"]
-        var pattern = known.contains(method)
-            ? ".\(method)(#\"\(request.url.absoluteString)\"#)"
-            : ".method(\"\(request.method)\", #\"\(request.url.absoluteString)\"#)"
+        let url = Self.swiftLiteral(request.url.absoluteString)
+        var pattern = known.contains(method) ? ".\(method)(\(url))" : ".method(\(Self.swiftLiteral(request.method.rawValue)), \(url))"
         if let text = request.bodyText, !text.isEmpty, text.count <= 500 {
-            pattern += "\n        .body(.equal(#\"\(text)\"#))"
+            pattern += "\n        .body(.equal(\(Self.swiftLiteral(text))))"
         }
         return "stubs.stub(\(pattern), .status(200))"
+    }
+
+    /// A Swift string literal spelling `text` exactly.
+    static func swiftLiteral(_ text: String) -> String {
+        var literal = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": literal += "\\\""
+            case "\\": literal += "\\\\"
+            case "\n": literal += "\\n"
+            case "\r": literal += "\\r"
+            case "\t": literal += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                literal += "\\u{\(String(scalar.value, radix: 16))}"
+            default: literal.unicodeScalars.append(scalar)
+            }
+        }
+        return literal + "\""
     }
 
     /// The whole report, as the `URLError` description and test failures show it.
@@ -100,7 +117,6 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     public var description: String { text }
 
     private static func format(_ distance: Double) -> String {
-        let hundredths = Int((distance * 100).rounded())
-        return "0.\(hundredths < 10 ? "0" : "")\(hundredths)".replacingOccurrences(of: "0.100", with: "1.00")
+        String(format: "%.2f", distance)
     }
 }

@@ -16,6 +16,9 @@ struct DeliveryTimeline {
         case load(Data)
         case finish
         case fail(any Error)
+        /// Nothing reaches the client, but the stub shows a sign of life (a chunk a completion
+        /// handler will only see at the end, a redirect hop): the idle timeout starts over.
+        case progress
     }
 
     /// An action and when it is due.
@@ -50,12 +53,12 @@ struct DeliveryTimeline {
                 break
             }
             guard event.time <= elapsed else { return (due, event.time) }
-            due.append(event.action)
+            if case .progress = event.action {} else { due.append(event.action) }
             lastActivity = event.time
             cursor += 1
             switch event.action {
             case .finish, .fail: isFinished = true
-            case .receive, .load: break
+            case .receive, .load, .progress: break
             }
         }
         return (due, nil)

@@ -18,55 +18,72 @@ struct ResponsePlanner {
     func events(for request: StubRequest) -> [DeliveryTimeline.Event] {
         var request = request
         var elapsed = Duration.zero
-        var redirects = 0
-        while true {
-            let selection: StubRegistry.Selection
-            switch registry.select(request) {
-            case let .unmatched(report):
-                return [failure(StubError.unmatched(report).urlError(for: request.url), at: elapsed)]
-            case let .answered(chosen):
-                selection = chosen
+        var hops: [DeliveryTimeline.Event] = []
+        for _ in 0...Self.redirectLimit {
+            switch hop(request, elapsed: &elapsed) {
+            case let .final(events):
+                return hops + events
+            case let .redirect(next):
+                // Each redirect response is a sign of life, as from a server: the idle timeout starts over.
+                hops.append(.init(time: elapsed, action: .progress))
+                request = next
             }
-            let response: Resolved
+        }
+        let error = StubError.tooManyRedirects(count: Self.redirectLimit, lastURL: request.url)
+        return hops + [failure(error.urlError(for: request.url), at: elapsed)]
+    }
+
+    /// What one hop of a request gets.
+    private enum Hop {
+        /// The events that end the request.
+        case final([DeliveryTimeline.Event])
+        /// A redirect to follow with this request.
+        case redirect(StubRequest)
+    }
+
+    /// Answers one hop: chooses the stub, computes its response and adds its delay to `elapsed`.
+    private func hop(_ request: StubRequest, elapsed: inout Duration) -> Hop {
+        let selection: StubRegistry.Selection
+        switch registry.select(request) {
+        case let .unmatched(report):
+            return .final([failure(StubError.unmatched(report).urlError(for: request.url), at: elapsed)])
+        case let .answered(chosen):
+            selection = chosen
+        }
+        let response: Resolved
+        do {
+            response = try resolve(selection.response, for: selection.request, source: selection.stub.source)
+        } catch {
+            return .final([failure(Self.withFailingURL(error, request.url), at: elapsed)])
+        }
+        if let delay = response.delay {
+            elapsed += registry.sample(delay)
+        }
+        switch response.answer {
+        case let .failure(error):
+            return .final([failure(Self.withFailingURL(error.value, request.url), at: elapsed)])
+        case let .urlResponse(urlResponse, data):
+            if urlResponse == nil, inspection.isAsyncCall {
+                return .final([failure(StubError.noResponseForAsyncCall.urlError(for: request.url), at: elapsed)])
+            }
+            return .final(body(data ?? Data(), response: urlResponse?.value, dribble: response.dribble, at: elapsed))
+        case let .http(status, headers, body):
+            if registry.followsRedirects, let next = redirect(from: request, status: status, headers: headers) {
+                return .redirect(next)
+            }
+            let data: Data
             do {
-                response = try resolve(selection.response, for: selection.request, source: selection.stub.source)
+                data = try body.load()
             } catch {
-                return [failure(error, at: elapsed)]
+                return .final([failure((error as? StubError)?.urlError(for: request.url) ?? error, at: elapsed)])
             }
-            if let delay = response.delay {
-                elapsed += registry.sample(delay)
-            }
-            switch response.answer {
-            case let .failure(error):
-                return [failure(Self.withFailingURL(error.value, request.url), at: elapsed)]
-            case let .urlResponse(urlResponse, data):
-                if urlResponse == nil, data != nil, inspection.isAsyncCall {
-                    return [failure(StubError.noResponseForAsyncCall.urlError(for: request.url), at: elapsed)]
-                }
-                return body(data ?? Data(), response: urlResponse?.value, dribble: response.dribble, at: elapsed)
-            case let .http(status, headers, body):
-                if registry.followsRedirects, let next = redirect(from: request, status: status, headers: headers) {
-                    redirects += 1
-                    if redirects > Self.redirectLimit {
-                        return [failure(StubError.tooManyRedirects(count: Self.redirectLimit, lastURL: request.url).urlError(for: request.url), at: elapsed)]
-                    }
-                    request = next
-                    continue
-                }
-                let data: Data
-                do {
-                    data = try body.load()
-                } catch {
-                    return [failure((error as? StubError)?.urlError(for: request.url) ?? error, at: elapsed)]
-                }
-                let urlResponse = HTTPURLResponse(
-                    url: request.url,
-                    statusCode: status,
-                    httpVersion: "HTTP/1.1",
-                    headerFields: Self.deliveredHeaders(headers, status: status).folded
-                )
-                return self.body(data, response: urlResponse, dribble: response.dribble, at: elapsed)
-            }
+            let urlResponse = HTTPURLResponse(
+                url: request.url,
+                statusCode: status,
+                httpVersion: "HTTP/1.1",
+                headerFields: Self.deliveredHeaders(headers, status: status).folded
+            )
+            return .final(self.body(data, response: urlResponse, dribble: response.dribble, at: elapsed))
         }
     }
 
@@ -136,7 +153,11 @@ struct ResponsePlanner {
             }
         } else {
             // Only the last didLoad reaches a completion handler or an async caller on Linux: send
-            // the whole body when the last chunk would arrive, keeping the timing.
+            // the whole body when the last chunk would arrive, keeping each chunk's time as a sign
+            // of life for the idle timeout.
+            for index in 1..<count {
+                events.append(.init(time: start + dribble.duration * index / count, action: .progress))
+            }
             events.append(.init(time: end, action: .load(data)))
         }
         events.append(.init(time: end, action: .finish))

@@ -43,7 +43,10 @@ final class StubLoader: @unchecked Sendable {
     /// pass-through policy allows its host and no stub would answer it.
     static func shouldPassThrough(_ request: URLRequest, registry: StubRegistry) -> Bool {
         guard let url = request.url, registry.passesThrough(host: url.host ?? "") else { return false }
-        let bodyReadable = request.httpBodyStream == nil
+        // An upload task's body is neither in httpBody nor in a stream before loading: only a
+        // request with httpBody, or a bodiless GET or HEAD, has a body that can be judged now.
+        let bodyReadable = request.httpBody != nil
+            || (request.httpBodyStream == nil && ["GET", "HEAD"].contains(request.httpMethod ?? "GET"))
         let stubRequest = StubRequest(request, body: request.httpBody, bodyUnavailableReason: nil)
         guard !registry.wouldAnswer(stubRequest, bodyReadable: bodyReadable) else { return false }
         registry.record(stubRequest, .passedThrough)
@@ -98,6 +101,8 @@ final class StubLoader: @unchecked Sendable {
             client.urlProtocolDidFinishLoading(urlProtocol)
         case let .fail(error):
             client.urlProtocol(urlProtocol, didFailWithError: error)
+        case .progress:
+            break
         }
     }
 
@@ -140,7 +145,9 @@ final class StubLoader: @unchecked Sendable {
         } else {
             events = [.init(time: .zero, action: .fail(missingRegistry.urlError(for: request.url)))]
         }
-        return DeliveryTimeline(events: events, timeout: Self.timeout(of: urlRequest, inspection), url: request.url)
+        // A timeout can only fire before an event that is not due at once.
+        let waits = events.contains { $0.time > .zero }
+        return DeliveryTimeline(events: events, timeout: waits ? Self.timeout(of: urlRequest, inspection) : nil, url: request.url)
     }
 
     /// The request body: the body an upload task carries, else `httpBody`, else the body stream
@@ -151,7 +158,7 @@ final class StubLoader: @unchecked Sendable {
         if let stream = request.httpBodyStream { return (BodyReader.drain(stream), nil) }
         #if canImport(FoundationNetworking)
         if task is URLSessionUploadTask {
-            return (nil, "swift-corelibs-foundation does not show upload-task bodies to a URLProtocol, and this one could not be recovered")
+            return (nil, "the body of this upload task could not be read: swift-corelibs-foundation hides upload bodies from a URLProtocol, and reading it from the task failed (for example because its file does not exist)")
         }
         #endif
         return (nil, nil)

@@ -8,61 +8,61 @@ import FoundationNetworking
 ///
 /// On Linux these are read from swift-corelibs-foundation's task with `Mirror`, because there is no
 /// public API for them. Every read is best-effort: when a field is not where it was in Swift 6.3
-/// the answer falls back to the safe default, never to a crash. Call only from `startLoading`,
-/// which runs on the task's work queue, the queue that owns those fields.
+/// the answer falls back to the safe default, never to a crash. Each is computed only when asked,
+/// and only from `startLoading`, which runs on the task's work queue, the queue that owns those fields.
 struct TaskInspection {
-    /// Whether the caller is `async` `data(for:)` / `upload(for:from:)`, which crashes in corelibs
-    /// when a protocol finishes without a response.
-    let isAsyncCall: Bool
-    /// Whether a delegate receives each `didLoad` chunk (a delegate-style data task). Otherwise
-    /// only the last chunk reaches the caller on Linux, so the body must be delivered whole.
-    let delegateReceivesChunks: Bool
-    /// The session's `timeoutIntervalForRequest`, when it can be found.
-    let sessionTimeout: TimeInterval?
-    /// The body an upload task carries outside its request, when it can be read.
-    let uploadBody: Data?
+    private let task: URLSessionTask?
 
     init(_ task: URLSessionTask?) {
+        self.task = task
+    }
+
+    /// Whether the caller is `async` `data(for:)` / `upload(for:from:)`, which crashes in corelibs
+    /// when a protocol finishes without a response.
+    var isAsyncCall: Bool {
         #if canImport(FoundationNetworking)
-        guard let task else {
-            self.init(isAsyncCall: false, delegateReceivesChunks: false, sessionTimeout: nil, uploadBody: nil)
-            return
-        }
-        let session = Self.unwrap(Self.field("session", of: task)) as? URLSession
-        self.init(
-            isAsyncCall: Self.field("_callCompletionHandlerInline", of: task) as? Bool ?? false,
-            delegateReceivesChunks: Self.callsDelegate(task, session: session),
-            sessionTimeout: session?.configuration.timeoutIntervalForRequest,
-            uploadBody: task is URLSessionUploadTask ? Self.knownBody(of: task) : nil
-        )
+        guard let task else { return false }
+        return Self.field("_callCompletionHandlerInline", of: task) as? Bool ?? false
         #else
-        self.init(isAsyncCall: false, delegateReceivesChunks: true, sessionTimeout: nil, uploadBody: nil)
+        return false
         #endif
     }
 
-    private init(isAsyncCall: Bool, delegateReceivesChunks: Bool, sessionTimeout: TimeInterval?, uploadBody: Data?) {
-        self.isAsyncCall = isAsyncCall
-        self.delegateReceivesChunks = delegateReceivesChunks
-        self.sessionTimeout = sessionTimeout
-        self.uploadBody = uploadBody
-    }
-
-    #if canImport(FoundationNetworking)
-    /// corelibs keeps, per session, a behaviour for each task: `callDelegate` for tasks made
-    /// without a completion handler; only those forward each chunk to the delegate.
-    private static func callsDelegate(_ task: URLSessionTask, session: URLSession?) -> Bool {
-        guard task.delegate is URLSessionDataDelegate,
+    /// Whether a delegate receives each `didLoad` chunk. On Linux only delegate-style data tasks
+    /// (made without a completion handler) forward chunks; other callers keep only the last one,
+    /// so the body must be delivered whole.
+    var delegateReceivesChunks: Bool {
+        #if canImport(FoundationNetworking)
+        // corelibs keeps, per session, a behaviour for each task: `callDelegate` for tasks made
+        // without a completion handler.
+        guard let task,
+              task.delegate is URLSessionDataDelegate,
               let session,
-              let registry = field("taskRegistry", of: session),
-              let behaviours = field("behaviours", of: registry) as? [Int: Any],
+              let registry = Self.field("taskRegistry", of: session),
+              let behaviours = Self.field("behaviours", of: registry) as? [Int: Any],
               let behaviour = behaviours[task.taskIdentifier]
         else { return false }
         return String(describing: behaviour).hasPrefix("callDelegate")
+        #else
+        return true
+        #endif
     }
 
-    /// An upload task's body lives in its `knownBody`: `.data(DispatchData)`, `.file(URL)` or `.stream(InputStream)`.
-    private static func knownBody(of task: URLSessionTask) -> Data? {
-        guard let body = unwrap(field("knownBody", of: task)),
+    /// The session's `timeoutIntervalForRequest`, when it can be found.
+    var sessionTimeout: TimeInterval? {
+        #if canImport(FoundationNetworking)
+        return session?.configuration.timeoutIntervalForRequest
+        #else
+        return nil
+        #endif
+    }
+
+    /// The body an upload task carries outside its request, when it can be read.
+    var uploadBody: Data? {
+        #if canImport(FoundationNetworking)
+        // It lives in the task's `knownBody`: `.data(DispatchData)`, `.file(URL)` or `.stream(InputStream)`.
+        guard let task = task as? URLSessionUploadTask,
+              let body = Self.unwrap(Self.field("knownBody", of: task)),
               let payload = Mirror(reflecting: body).children.first
         else { return nil }
         switch payload.value {
@@ -71,6 +71,14 @@ struct TaskInspection {
         case let stream as InputStream: return BodyReader.drain(stream)
         default: return nil
         }
+        #else
+        return nil
+        #endif
+    }
+
+    #if canImport(FoundationNetworking)
+    private var session: URLSession? {
+        task.flatMap { Self.unwrap(Self.field("session", of: $0)) as? URLSession }
     }
 
     private static func field(_ label: String, of subject: Any) -> Any? {

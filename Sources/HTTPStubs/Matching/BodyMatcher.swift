@@ -11,6 +11,8 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
         case json(JSONValue, JSONComparisonOptions)
         case form([(name: String, matcher: StringMatcher)])
         case absent
+        /// A matcher that could not be built; it never matches.
+        case broken
     }
 
     let kind: Kind
@@ -69,7 +71,7 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
         do {
             return json(try JSONValue(parsing: expected), ignoreArrayOrder: ignoreArrayOrder, ignoreExtraMembers: ignoreExtraMembers)
         } catch {
-            return BodyMatcher(.bytes(Data(expected.utf8)), problems: [
+            return BodyMatcher(.broken, problems: [
                 "the expected JSON body at \(fileID):\(line):\(column) is not JSON (\(error)); fix the text or use .equal(_:) for a literal body",
             ])
         }
@@ -88,7 +90,7 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
         do {
             return json(try JSONValue(encoding: value, encoder: encoder), ignoreArrayOrder: ignoreArrayOrder, ignoreExtraMembers: ignoreExtraMembers)
         } catch {
-            return BodyMatcher(.absent, problems: [
+            return BodyMatcher(.broken, problems: [
                 "the expected JSON body at \(fileID):\(line):\(column) could not be encoded (\(error))",
             ])
         }
@@ -106,8 +108,10 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
 
     /// Tests the body of a request.
     func evaluate(_ request: StubRequest) -> MatchVerdict {
+        if case .broken = kind {
+            return MatchVerdict(isMatch: false, detail: "this body matcher is broken: " + problems.joined(separator: "; "))
+        }
         if let reason = request.bodyUnavailableReason, request.body == nil {
-            if case .absent = kind { return MatchVerdict(isMatch: true, detail: "no readable body") }
             return MatchVerdict(isMatch: false, detail: "the body could not be read: \(reason)")
         }
         let body = request.body ?? Data()
@@ -153,6 +157,8 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
             return body.isEmpty
                 ? MatchVerdict(isMatch: true, detail: "no body")
                 : MatchVerdict(isMatch: false, detail: "expected no body, got \(Self.describe(body))")
+        case .broken:
+            return MatchVerdict(isMatch: false, detail: "this body matcher is broken")
         }
     }
 
@@ -168,6 +174,7 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
             return text
         case let .form(fields): return "form " + fields.map { "\($0.name) \($0.matcher)" }.joined(separator: ", ")
         case .absent: return "absent"
+        case .broken: return "broken (" + problems.joined(separator: "; ") + ")"
         }
     }
 

@@ -41,6 +41,9 @@ public struct URLPattern: Sendable, ExpressibleByStringLiteral, CustomStringConv
                 host = authority[..<colon]
                 port = explicit
             }
+            if host.hasPrefix("["), host.hasSuffix("]") {
+                host = host.dropFirst().dropLast()   // URL.host reports IPv6 literals without brackets
+            }
             matchers.append(.scheme(scheme))
             matchers.append(.host(.equal(host.lowercased())))
             if let port { matchers.append(.port(port)) }

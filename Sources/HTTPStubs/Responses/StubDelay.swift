@@ -11,6 +11,8 @@ public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
     }
 
     let kind: Kind
+    /// A fixed duration added to every sample (WireMock adds `fixedDelayMilliseconds` to a distribution).
+    var offset = Duration.zero
 
     /// Always the same delay.
     public static func fixed(_ delay: Duration) -> StubDelay {
@@ -28,8 +30,19 @@ public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
         StubDelay(kind: .logNormal(median: max(median, .zero), sigma: max(sigma, 0), maximum: maximum))
     }
 
+    /// This delay plus a fixed duration.
+    func adding(_ duration: Duration) -> StubDelay {
+        var copy = self
+        copy.offset += max(duration, .zero)
+        return copy
+    }
+
     /// Draws one delay.
     func sample(using generator: inout some RandomNumberGenerator) -> Duration {
+        offset + draw(using: &generator)
+    }
+
+    private func draw(using generator: inout some RandomNumberGenerator) -> Duration {
         switch kind {
         case let .fixed(delay):
             return delay
@@ -49,6 +62,10 @@ public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
 
     /// A readable form such as `fixed 200 ms`.
     public var description: String {
+        offset == .zero ? distribution : "\(offset.milliseconds) ms + \(distribution)"
+    }
+
+    private var distribution: String {
         switch kind {
         case let .fixed(delay): return "fixed \(delay.milliseconds) ms"
         case let .uniform(lower, upper): return "uniform \(lower.milliseconds)–\(upper.milliseconds) ms"

@@ -130,7 +130,8 @@ public struct StubResponse: Sendable {
     }
 
     /// A response object and body given as is: the shape hand-rolled `URLProtocolStub`s take.
-    /// With neither, the request finishes with no response and no data.
+    /// With neither, the request finishes with no response and no data; an `async` caller, which
+    /// corelibs would crash, gets `URLError(.cannotParseResponse)` instead.
     static func raw(response: URLResponse?, data: Data?) -> StubResponse {
         StubResponse(.urlResponse(response.map(UncheckedSendable.init), data: data))
     }
