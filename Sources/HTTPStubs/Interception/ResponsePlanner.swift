@@ -50,9 +50,9 @@ struct ResponsePlanner {
         case let .answered(chosen):
             selection = chosen
         }
-        let response: Resolved
+        let response: ResolvedResponse
         do {
-            response = try resolve(selection.response, for: selection.request, source: selection.stub.source)
+            response = try selection.response.resolved(for: selection.request, source: selection.stub.source)
         } catch {
             return .final([failure(Self.withFailingURL(error, request.url), at: elapsed)])
         }
@@ -61,13 +61,13 @@ struct ResponsePlanner {
         }
         switch response.answer {
         case let .failure(error):
-            return .final([failure(Self.withFailingURL(error.value, request.url), at: elapsed)])
+            return .final([failure(Self.withFailingURL(error, request.url), at: elapsed)])
         case let .urlResponse(urlResponse, data):
             if urlResponse == nil, inspection.isAsyncCall {
                 return .final([failure(StubError.noResponseForAsyncCall.urlError(for: request.url), at: elapsed)])
             }
-            return .final(body(data ?? Data(), response: urlResponse?.value, dribble: response.dribble, at: elapsed))
-        case let .http(status, headers, body):
+            return .final(body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: elapsed))
+        case let .http(status, _, headers, body):
             if registry.followsRedirects, let next = redirect(from: request, status: status, headers: headers) {
                 return .redirect(next)
             }
@@ -85,50 +85,6 @@ struct ResponsePlanner {
             )
             return .final(self.body(data, response: urlResponse, dribble: response.dribble, at: elapsed))
         }
-    }
-
-    /// A response with every computation done.
-    private struct Resolved {
-        enum Answer {
-            case http(status: Int, headers: HTTPHeaders, body: ResponseBody)
-            case failure(UncheckedSendable<any Error>)
-            case urlResponse(UncheckedSendable<URLResponse>?, data: Data?)
-        }
-
-        let answer: Answer
-        let delay: StubDelay?
-        let dribble: Dribble?
-    }
-
-    /// Evaluates computed responses (which may compute further ones), at most 16 deep. Delays and
-    /// dribbles set on a computed response apply unless its result sets its own.
-    private func resolve(_ response: StubResponse, for request: StubRequest, source: StubSource) throws -> Resolved {
-        var delay = response.delay
-        var dribble = response.dribble
-        var content = response.content
-        for _ in 0...16 {
-            switch content {
-            case let .http(status, _, headers, body):
-                return Resolved(answer: .http(status: status, headers: headers, body: body), delay: delay, dribble: dribble)
-            case let .failure(error):
-                return Resolved(answer: .failure(error), delay: delay, dribble: dribble)
-            case let .urlResponse(urlResponse, data):
-                return Resolved(answer: .urlResponse(urlResponse, data: data), delay: delay, dribble: dribble)
-            case let .computed(responder):
-                let next: StubResponse
-                do {
-                    next = try responder(request)
-                } catch let error as URLError {
-                    throw error
-                } catch {
-                    throw StubError.responderFailed(source: source, error: "\(error)").urlError(for: request.url)
-                }
-                content = next.content
-                delay = next.delay ?? delay
-                dribble = next.dribble ?? dribble
-            }
-        }
-        throw StubError.responderFailed(source: source, error: "a chain of more than 16 computed responses").urlError(for: request.url)
     }
 
     /// The events delivering a response and its body, whole or in dribbled chunks.

@@ -41,7 +41,7 @@ public final class URLProtocolStub: URLProtocol {
     /// answer (stubs added to ``registry`` in other ways stay). With an error, the request fails
     /// with it, unchanged; otherwise the response (if any) and the data (if any) are delivered.
     public static func stub(data: Data?, response: URLResponse?, error: (any Error)?) {
-        let answer: StubResponse = error.map(StubResponse.uncheckedFailure) ?? .raw(response: response, data: data)
+        let answer: StubResponse = error.map(StubResponse.failure) ?? .raw(response: response, data: data)
         let stub = Stub(.anyRequest, responses: [answer], source: .file("URLProtocolStub.stub(data:response:error:)")).named("URLProtocolStub.stub(data:response:error:)")
         let previous = interception.withLock { state in
             defer { state.compatibilityStub = stub.id }

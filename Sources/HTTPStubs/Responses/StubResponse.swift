@@ -18,10 +18,10 @@ import FoundationNetworking
 public struct StubResponse: Sendable {
     enum Content: Sendable {
         case http(status: Int, reason: String?, headers: HTTPHeaders, body: ResponseBody)
-        case failure(UncheckedSendable<any Error>)
+        case failure(any Error)
         case computed(@Sendable (StubRequest) throws -> StubResponse)
         /// A response object given as is, as hand-rolled `URLProtocolStub`s take it.
-        case urlResponse(UncheckedSendable<URLResponse>?, data: Data?)
+        case urlResponse(URLResponse?, data: Data?)
     }
 
     var content: Content
@@ -77,7 +77,7 @@ public struct StubResponse: Sendable {
             return json(data: try encoder.encode(value), status: status, headers: headers)
         } catch {
             let problem = "the JSON body at \(fileID):\(line):\(column) could not be encoded: \(error)"
-            return StubResponse(.failure(UncheckedSendable(value: StubError.brokenStub(problem).urlError(for: nil))), problems: [problem])
+            return StubResponse(.failure(StubError.brokenStub(problem).urlError(for: nil)), problems: [problem])
         }
     }
 
@@ -110,15 +110,15 @@ public struct StubResponse: Sendable {
 
     /// Fails the request with a `URLError` of this code, whose `failingURL` is the request URL.
     public static func error(_ code: URLError.Code) -> StubResponse {
-        StubResponse(.failure(UncheckedSendable(value: URLError(code))))
+        StubResponse(.failure(URLError(code)))
     }
 
     /// Fails the request with this error, delivered unchanged.
     ///
     /// On Linux, build URL errors as `URLError(...)`: an `NSError` in `NSURLErrorDomain` does not
     /// bridge to `URLError` there.
-    public static func failure(_ error: any Error & Sendable) -> StubResponse {
-        StubResponse(.failure(UncheckedSendable(value: error)))
+    public static func failure(_ error: any Error) -> StubResponse {
+        StubResponse(.failure(error))
     }
 
     /// A response computed from the request each time the stub answers. The request's
@@ -133,13 +133,7 @@ public struct StubResponse: Sendable {
     /// With neither, the request finishes with no response and no data; an `async` caller, which
     /// corelibs would crash, gets `URLError(.cannotParseResponse)` instead.
     static func raw(response: URLResponse?, data: Data?) -> StubResponse {
-        StubResponse(.urlResponse(response.map(UncheckedSendable.init), data: data))
-    }
-
-    /// Fails with an error of any type, delivered unchanged, as hand-rolled `URLProtocolStub`s take
-    /// it. The error is only handed to URLSession, never mutated.
-    static func uncheckedFailure(_ error: any Error) -> StubResponse {
-        StubResponse(.failure(UncheckedSendable(value: error)))
+        StubResponse(.urlResponse(response, data: data))
     }
 
     /// Adds a header field (a name may repeat).
@@ -180,17 +174,19 @@ public struct StubResponse: Sendable {
         return copy
     }
 
-    /// A short description such as `200 (12 bytes)` or `error -1009`, for listings and reports.
-    var summary: String {
+    /// A short description such as `200 "hello"` or `error …`, for listings and reports.
+    public var summary: String {
         switch content {
         case let .http(status, reason, _, body):
             return "\(status)\(reason.map { " \($0)" } ?? "") \(body)"
+        case let .failure(error as URLError):
+            return "URLError .\(URLErrorNames.name(of: error.code)) (\(error.code.rawValue))"
         case let .failure(error):
-            return "error \(error.value)"
+            return "error \(error)"
         case .computed:
             return "computed response"
         case let .urlResponse(response, data):
-            let status = (response?.value as? HTTPURLResponse)?.statusCode
+            let status = (response as? HTTPURLResponse)?.statusCode
             return "\(status.map(String.init) ?? "no response") (\(data?.count ?? 0) bytes)"
         }
     }

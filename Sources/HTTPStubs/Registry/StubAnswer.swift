@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a registry answers to a request, found without URLSession: for tools such as `stubs match`
+/// and for tests that check stub files. Delays are reported, not waited for, and redirects are
+/// not followed (as a server would not follow them).
+public enum StubAnswer: Sendable {
+    /// An HTTP response.
+    case response(StubbedHTTPResponse, stub: StubSummary)
+    /// The stub fails the request with this error.
+    case failure(any Error, stub: StubSummary)
+    /// No stub matched.
+    case unmatched(UnmatchedRequestReport)
+}
+
+/// An HTTP response a stub answers with.
+public struct StubbedHTTPResponse: Sendable {
+    /// The status code.
+    public let status: Int
+    /// The reason phrase the stub sets, if any.
+    public let reason: String?
+    /// The header fields, as the stub writes them.
+    public let headers: HTTPHeaders
+    /// The body.
+    public let body: Data
+    /// How long the stub waits before answering (drawn once for random delays).
+    public let delay: Duration
+}
+
+extension StubRegistry {
+    /// Answers a request as the stubs would, consuming a use of the stub and advancing its
+    /// scenario, and records it in the journal.
+    public func answer(_ request: StubRequest) -> StubAnswer {
+        switch select(request) {
+        case let .unmatched(report):
+            return .unmatched(report)
+        case let .answered(selection):
+            let stub = StubSummary(selection.stub)
+            do {
+                let resolved = try selection.response.resolved(for: selection.request, source: selection.stub.source)
+                let delay = resolved.delay.map(sample) ?? .zero
+                switch resolved.answer {
+                case let .http(status, reason, headers, body):
+                    let data = try body.load()
+                    return .response(StubbedHTTPResponse(status: status, reason: reason, headers: headers, body: data, delay: delay), stub: stub)
+                case let .failure(error):
+                    return .failure(error, stub: stub)
+                case let .urlResponse(response, data):
+                    let http = response as? HTTPURLResponse
+                    var headers = HTTPHeaders()
+                    for (name, value) in (http?.allHeaderFields ?? [:]).sorted(by: { "\($0.key)" < "\($1.key)" }) {
+                        headers.add("\(name)", "\(value)")
+                    }
+                    return .response(StubbedHTTPResponse(status: http?.statusCode ?? 200, reason: nil, headers: headers, body: data ?? Data(), delay: delay), stub: stub)
+                }
+            } catch let error as StubError {
+                return .failure(error.urlError(for: request.url), stub: stub)
+            } catch let error as URLError {
+                return .failure(error, stub: stub)
+            } catch {
+                return .failure(StubError.responderFailed(source: selection.stub.source, error: "\(error)").urlError(for: request.url), stub: stub)
+            }
+        }
+    }
+}

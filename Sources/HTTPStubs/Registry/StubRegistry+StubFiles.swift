@@ -1,0 +1,27 @@
+import Foundation
+
+extension StubRegistry {
+    /// Loads stub files (WireMock stub roots, mapping files, HAR captures) and adds their stubs,
+    /// which then behave like stubs written in code.
+    ///
+    /// When any file has an error, nothing is added and the error lists every diagnostic
+    /// (`path:line:column: error: $.json.path: message`). Warnings of a successful load go to the
+    /// issue handler (see ``onIssue(_:)``).
+    /// - Parameter paths: Stub roots, folders of mapping files, mapping files or `.har` files.
+    /// - Returns: The identities of the added stubs, in load order.
+    @discardableResult
+    public func load(_ paths: String...) throws(StubFileError) -> [String] {
+        try load(paths)
+    }
+
+    /// Loads stub files (see ``load(_:)-(String...)``).
+    @discardableResult
+    public func load(_ paths: [String]) throws(StubFileError) -> [String] {
+        let result = StubFiles.load(paths)
+        guard result.errors.isEmpty else { throw StubFileError(diagnostics: result.diagnostics) }
+        for warning in result.warnings {
+            report(StubIssue(message: warning.description, source: .file(warning.path, line: warning.line, column: warning.column)))
+        }
+        return result.stubs.map { add($0) }
+    }
+}

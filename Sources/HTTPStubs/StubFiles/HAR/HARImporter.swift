@@ -1,0 +1,249 @@
+import Foundation
+
+/// Turns a HAR capture into a WireMock stub root: `mappings/*.json` and `__files/*`, which the
+/// toolkit's loader and WireMock 3 can serve (WireMock 2 also can, unless a mapping needs
+/// `hasExactly` or an origin field, which it does not know).
+///
+/// Each distinct request (as ``StubFileDecoder/harStubs(at:)`` groups them) becomes one mapping
+/// file, `mappings/<method>-<path-slug>-<hash>.json`: the lower-cased method, a slug of the path
+/// (`[a-z0-9-]`, at most 40 characters) and 8 hex digits of an FNV-1a hash of method, URL and body,
+/// so names are readable and the same capture always gives the same files. Bodies go to
+/// `__files/<same stem>[-N].<ext>`, JSON pretty-printed.
+///
+/// The request is matched on `method`, `urlPath`, `queryParameters` (`equalTo` each, `hasExactly`
+/// for a repeated name) and, when the body tells tied entries apart, `bodyPatterns` (`equalToJson`
+/// for JSON, else `equalTo`). Only when requests to different origins would otherwise get the same
+/// pattern does a mapping also match the `scheme`, `host` or `port` that differ, so a stub root
+/// stays servable from any address. Repeated identical requests become a scenario, as WireMock's
+/// recorder writes them: `scenario-<n>-<slug>` moves from `Started` through `scenario-<n>-<slug>-2`,
+/// `-3`, … and its last response keeps answering. Failed entries (`status: 0`) answer with the
+/// `CONNECTION_RESET_BY_PEER` fault.
+struct HARImporter: Sendable {
+    /// The distinct requests, in replay order.
+    private let requests: [HARDistinctRequest]
+
+    /// Reads the HAR log at `root` (the document's root by default); problems are reported
+    /// through `decoder`, and entries with errors are left out.
+    init(decoder: StubFileDecoder, at root: JSONPath = .root) {
+        self.requests = decoder.harRecording(at: root)
+    }
+
+    /// The files of the stub root, sorted by path: for each distinct request a mapping file, and a
+    /// body file for each non-empty response body. Paths are relative to the stub root.
+    func mappingFiles() -> [(relativePath: String, contents: Data)] {
+        var files: [(relativePath: String, contents: Data)] = []
+        var usedStems: Set<String> = []
+        var scenarioCount = 0
+        let origins = distinguishingOrigins()
+        for (index, request) in requests.enumerated() {
+            let slug = Self.slug(request.request.stubRequest.path)
+            let stem = Self.uniqueStem(for: request, slug: slug, avoiding: usedStems)
+            usedStems.insert(stem)
+            let isSequence = request.exchanges.count > 1
+            if isSequence { scenarioCount += 1 }
+            let scenario = "scenario-\(scenarioCount)-\(slug)"
+            var mappings: [JSONValue] = []
+            for (position, exchange) in request.exchanges.enumerated() {
+                var mapping = JSONObject()
+                mapping["request"] = Self.requestPattern(request, origin: origins[index])
+                switch exchange.outcome {
+                case .failure:
+                    mapping["response"] = ["fault": "CONNECTION_RESET_BY_PEER"]
+                case let .response(response):
+                    var bodyFileName: String?
+                    if !response.body.isEmpty {
+                        let name = "\(stem)\(isSequence ? "-\(position + 1)" : "").\(Self.fileExtension(response.contentType))"
+                        files.append((relativePath: "__files/\(name)", contents: Self.bodyFile(response)))
+                        bodyFileName = name
+                    }
+                    mapping["response"] = Self.response(response, bodyFileName: bodyFileName)
+                }
+                if isSequence {
+                    mapping["scenarioName"] = .string(scenario)
+                    mapping["requiredScenarioState"] = .string(position == 0 ? ScenarioRule.started : "\(scenario)-\(position + 1)")
+                    if position + 1 < request.exchanges.count {
+                        mapping["newScenarioState"] = .string("\(scenario)-\(position + 2)")
+                    }
+                }
+                mappings.append(.object(mapping))
+            }
+            let document: JSONValue = mappings.count == 1 ? mappings[0] : ["mappings": .array(mappings)]
+            files.append((relativePath: "mappings/\(stem).json", contents: Data((document.serialized(pretty: true) + "\n").utf8)))
+        }
+        return files.sorted { $0.relativePath < $1.relativePath }
+    }
+
+    // MARK: Mapping JSON
+
+    /// For each request, which of `scheme`, `host` and `port` its mapping must match: those that
+    /// differ among the requests whose mappings would otherwise be the same.
+    private func distinguishingOrigins() -> [Set<String>] {
+        let routes = requests.map(Route.init)
+        var keysByRoute: [Route: [HARRequestKey]] = [:]
+        for (route, request) in zip(routes, requests) {
+            keysByRoute[route, default: []].append(request.request.key)
+        }
+        return routes.map { route in
+            let keys = keysByRoute[route] ?? []
+            var fields: Set<String> = []
+            if Set(keys.map(\.scheme)).count > 1 { fields.insert("scheme") }
+            if Set(keys.map(\.host)).count > 1 { fields.insert("host") }
+            if Set(keys.map(\.port)).count > 1 { fields.insert("port") }
+            return fields
+        }
+    }
+
+    /// What a mapping matches apart from the origin: method, path, query and, when it matters, body.
+    private struct Route: Hashable {
+        /// The upper-cased method.
+        let method: String
+        /// The percent-encoded path.
+        let path: String
+        /// The sorted query pairs.
+        let query: [HARQueryPair]
+        /// The body identity, when the mapping matches the body.
+        let body: HARBody.Key?
+
+        /// The route of a distinct request.
+        init(_ request: HARDistinctRequest) {
+            let key = request.request.key
+            method = key.method
+            path = key.path
+            query = key.query
+            body = request.matchesBody ? request.request.body?.key : nil
+        }
+    }
+
+    /// The WireMock `request` object of a distinct request, matching the `origin` fields named.
+    private static func requestPattern(_ request: HARDistinctRequest, origin: Set<String>) -> JSONValue {
+        let recorded = request.request.stubRequest
+        var pattern: JSONObject = ["method": .string(recorded.method.rawValue)]
+        if origin.contains("scheme") { pattern["scheme"] = .string(recorded.scheme) }
+        if origin.contains("host") { pattern["host"] = .string(recorded.host) }
+        if origin.contains("port"), let port = recorded.port { pattern["port"] = .number(JSONNumber(port)) }
+        pattern["urlPath"] = .string(recorded.path)
+        var names: [String] = []
+        var valuesByName: [String: [String]] = [:]
+        for pair in recorded.queryParameters {
+            if valuesByName[pair.name] == nil { names.append(pair.name) }
+            valuesByName[pair.name, default: []].append(pair.value)
+        }
+        if !names.isEmpty {
+            var query = JSONObject()
+            for name in names {
+                let values = valuesByName[name] ?? []
+                query[name] = values.count == 1
+                    ? ["equalTo": .string(values[0])]
+                    : ["hasExactly": .array(values.map { ["equalTo": .string($0)] })]
+            }
+            pattern["queryParameters"] = .object(query)
+        }
+        if request.matchesBody {
+            let bodyPattern: JSONValue = switch request.request.body?.key {
+            case let .json(value)?: ["equalToJson": value]
+            case let .text(text)?: ["equalTo": .string(text)]
+            case nil: ["equalTo": ""]
+            }
+            pattern["bodyPatterns"] = [bodyPattern]
+        }
+        return .object(pattern)
+    }
+
+    /// The WireMock `response` object of a recorded response.
+    private static func response(_ response: HARResponse, bodyFileName: String?) -> JSONValue {
+        var object: JSONObject = ["status": .number(JSONNumber(response.status))]
+        if !response.reason.isEmpty {
+            object["statusMessage"] = .string(response.reason)
+        }
+        var names: [String] = []
+        var valuesByName: [String: (name: String, values: [String])] = [:]
+        for field in response.headers {
+            let key = field.name.lowercased()
+            if valuesByName[key] == nil {
+                names.append(key)
+                valuesByName[key] = (field.name, [])
+            }
+            valuesByName[key]?.values.append(field.value)
+        }
+        if !names.isEmpty {
+            var headers = JSONObject()
+            for key in names {
+                guard let header = valuesByName[key] else { continue }
+                headers[header.name] = header.values.count == 1
+                    ? .string(header.values[0])
+                    : .array(header.values.map(JSONValue.string))
+            }
+            object["headers"] = .object(headers)
+        }
+        if let bodyFileName {
+            object["bodyFileName"] = .string(bodyFileName)
+        }
+        return .object(object)
+    }
+
+    /// The body file's bytes: JSON pretty-printed, anything else as recorded.
+    private static func bodyFile(_ response: HARResponse) -> Data {
+        guard fileExtension(response.contentType) == "json", let value = try? JSONValue(parsing: response.body) else {
+            return response.body
+        }
+        return Data((value.serialized(pretty: true) + "\n").utf8)
+    }
+
+    // MARK: Names
+
+    /// The body file extension for a media type: `json`, `html`, `xml`, `txt`, `png`, `jpg`, `gif`,
+    /// or `bin` for anything else.
+    static func fileExtension(_ contentType: String) -> String {
+        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        switch mediaType {
+        case _ where mediaType.contains("json"): return "json"
+        case _ where mediaType.contains("html"): return "html"
+        case _ where mediaType.contains("xml"): return "xml"
+        case _ where mediaType.hasPrefix("text/"): return "txt"
+        case "image/png": return "png"
+        case "image/jpeg", "image/jpg", "image/pjpeg": return "jpg"
+        case "image/gif": return "gif"
+        default: return "bin"
+        }
+    }
+
+    /// A file-name slug of a path: decoded, lower-cased, runs of anything but `[a-z0-9]` turned
+    /// into one `-`, trimmed, at most 40 characters; `root` for `/`.
+    static func slug(_ path: String) -> String {
+        var slug = ""
+        for scalar in (path.removingPercentEncoding ?? path).lowercased().unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty, !slug.hasSuffix("-") {
+                slug += "-"
+            }
+        }
+        slug = String(slug.prefix(40))
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug.isEmpty ? "root" : slug
+    }
+
+    /// `<method>-<slug>-<hash>`, rehashed with a counter in the rare case the name is taken.
+    private static func uniqueStem(for request: HARDistinctRequest, slug: String, avoiding used: Set<String>) -> String {
+        let method = request.request.stubRequest.method.rawValue
+        let identity = "\(method) \(request.request.url)\n\(request.request.body?.text ?? "")"
+        var stem = "\(method.lowercased())-\(slug)-\(hexHash(identity))"
+        var attempt = 1
+        while used.contains(stem) {
+            stem = "\(method.lowercased())-\(slug)-\(hexHash("\(identity)\n\(attempt)"))"
+            attempt += 1
+        }
+        return stem
+    }
+
+    /// The 32-bit FNV-1a hash of the UTF-8 bytes of `text`, as 8 lower-case hex digits.
+    static func hexHash(_ text: String) -> String {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in text.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+}

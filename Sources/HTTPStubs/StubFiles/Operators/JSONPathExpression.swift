@@ -1,0 +1,766 @@
+import Foundation
+
+/// A syntax error in a JSONPath expression, located by character offset.
+struct JSONPathSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong and how to fix it.
+    let message: String
+    /// The 0-based offset, in characters, of the problem in the expression.
+    let offset: Int
+
+    /// The error as `JSONPath syntax error at offset N: message`.
+    var description: String {
+        "JSONPath syntax error at offset \(offset): \(message)"
+    }
+}
+
+/// The outcome of evaluating a JSONPath expression against a document.
+enum JSONPathResult: Sendable, Equatable {
+    /// A definite path that does not exist (Jayway's `PathNotFoundException`).
+    case notFound
+    /// The value a definite path (or a path ending in a function) leads to; may be `null`.
+    case value(JSONValue)
+    /// The values an indefinite path selects, in document order; may be empty.
+    case values([JSONValue])
+}
+
+/// A JSONPath expression in the Jayway JsonPath dialect that WireMock's
+/// `matchesJsonPath` operator uses.
+///
+/// Supported: `$`, `.name`, `['name']`, `['a','b']`, `[0]`, `[-1]`, `[0,2]`,
+/// `[1:3]`, `[*]`, `.*`, `..name`, `..[0]`, `..*`, filters `[?(…)]` with
+/// `==`, `!=`, `<`, `<=`, `>`, `>=`, `=~ /regex/i`, `&&`, `||`, `!`, parentheses
+/// and existence tests, and a trailing `.length()` / `.size()`.
+struct JSONPathExpression: Sendable, CustomStringConvertible {
+    /// The expression as written.
+    let text: String
+    /// The parsed expression.
+    private let query: JSONPathQuery
+
+    /// Parses a Jayway JsonPath expression such as `$.items[?(@.price < 10)].name`.
+    init(_ text: String) throws(JSONPathSyntaxError) {
+        var parser = JSONPathParser(text)
+        self.text = text
+        self.query = try parser.parseExpression()
+    }
+
+    /// The expression as written.
+    var description: String {
+        text
+    }
+
+    /// Whether the path addresses at most one value: no wildcard, recursive
+    /// descent, filter, slice or union.
+    var isDefinite: Bool {
+        query.isDefinite
+    }
+
+    /// Evaluates the expression against `root`.
+    func evaluate(_ root: JSONValue) -> JSONPathResult {
+        query.evaluate(current: root, root: root)
+    }
+
+    /// WireMock's string form of `matchesJsonPath`: a definite path matches when
+    /// it exists and its value is not `null` (empty arrays and objects match);
+    /// an indefinite path matches when it selects at least one value.
+    func matchesExistence(in root: JSONValue) -> Bool {
+        switch evaluate(root) {
+        case .notFound: false
+        case .value(let value): value != .null
+        case .values(let values): !values.isEmpty
+        }
+    }
+
+    /// WireMock's `getExpressionResult` for the nested form
+    /// `{"expression": "…", "equalTo": …}`: the strings the nested operator is applied to.
+    ///
+    /// - Parameters:
+    ///   - root: The request body.
+    ///   - forJSONComparison: Whether the nested operator compares JSON
+    ///     (`equalToJson`); then an array result stays one compact JSON string
+    ///     instead of being split into its elements.
+    /// - Returns: An object as compact JSON; an array as compact JSON or one string
+    ///   per element; a scalar as its text (`null` as `"null"`); nothing when the
+    ///   path does not exist.
+    func stringValues(in root: JSONValue, forJSONComparison: Bool) -> [String] {
+        switch evaluate(root) {
+        case .notFound:
+            return []
+        case .value(.array(let elements)), .values(let elements):
+            return forJSONComparison ? [JSONValue.array(elements).serialized()] : elements.map(Self.plainString)
+        case .value(let value):
+            return [Self.plainString(value)]
+        }
+    }
+
+    /// A value as WireMock converts it to a string: strings unquoted, numbers as
+    /// written, `true`/`false`, `null`, containers as compact JSON.
+    static func plainString(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let string): string
+        case .number(let number): number.text
+        case .bool(let bool): bool ? "true" : "false"
+        case .null: "null"
+        case .array, .object: value.serialized()
+        }
+    }
+}
+
+// MARK: - Syntax tree
+
+/// A parsed path: where it starts, its steps and an optional trailing function.
+private struct JSONPathQuery: Sendable {
+    /// Whether the path starts at the document (`$`) or at the filtered value (`@`).
+    let startsAtRoot: Bool
+    /// The steps, outermost first.
+    let steps: [JSONPathStep]
+    /// The trailing `length()`/`size()` call, if any.
+    let endsWithLength: Bool
+
+    /// Whether every step selects at most one value.
+    var isDefinite: Bool {
+        steps.allSatisfy(\.isDefinite)
+    }
+
+    /// Evaluates the path from `current` (for `@`) or `root` (for `$`).
+    func evaluate(current: JSONValue, root: JSONValue) -> JSONPathResult {
+        let start = startsAtRoot ? root : current
+        if isDefinite {
+            var value = start
+            for step in steps {
+                guard let next = step.definiteChild(of: value) else { return .notFound }
+                value = next
+            }
+            guard endsWithLength else { return .value(value) }
+            switch value {
+            case .array(let elements): return .value(.number(JSONNumber(elements.count)))
+            case .object(let object): return .value(.number(JSONNumber(object.keys.count)))
+            case .string(let string): return .value(.number(JSONNumber(string.utf16.count)))
+            default: return .notFound
+            }
+        }
+        var nodes = [start]
+        for step in steps {
+            nodes = nodes.flatMap { step.select(from: $0, root: root) }
+        }
+        return endsWithLength ? .value(.number(JSONNumber(nodes.count))) : .values(nodes)
+    }
+}
+
+/// One step of a path.
+private enum JSONPathStep: Sendable {
+    /// Selects among the children of the current value (`.name`, `[…]`).
+    case child(JSONPathSelector)
+    /// Applies the selector to the current value and all its descendants (`..`).
+    case descendant(JSONPathSelector)
+
+    /// Whether this step selects at most one value.
+    var isDefinite: Bool {
+        switch self {
+        case .child(.names(let names)): names.count == 1
+        case .child(.indexes(let indexes)): indexes.count == 1
+        default: false
+        }
+    }
+
+    /// The single child a definite step selects, or `nil` when it does not exist.
+    func definiteChild(of value: JSONValue) -> JSONValue? {
+        switch (self, value) {
+        case (.child(.names(let names)), .object(let object)):
+            return names.first.flatMap { object[$0] }
+        case (.child(.indexes(let indexes)), .array(let elements)):
+            guard let index = indexes.first else { return nil }
+            let position = index < 0 ? elements.count + index : index
+            guard elements.indices.contains(position) else { return nil }
+            return elements[position]
+        default:
+            return nil
+        }
+    }
+
+    /// The values this step selects from `value`, skipping missing ones.
+    func select(from value: JSONValue, root: JSONValue) -> [JSONValue] {
+        switch self {
+        case .child(let selector):
+            return selector.select(from: value, root: root)
+        case .descendant(.filter(let filter)):
+            return Self.selfAndDescendants(of: value).filter { node in
+                if case .object = node { filter.isSatisfied(by: node, root: root) } else { false }
+            }
+        case .descendant(let selector):
+            return Self.selfAndDescendants(of: value).flatMap { selector.select(from: $0, root: root) }
+        }
+    }
+
+    /// `value` followed by all values nested in it, in document order (iterative, so deep documents are safe).
+    private static func selfAndDescendants(of value: JSONValue) -> [JSONValue] {
+        var result: [JSONValue] = []
+        var stack = [value]
+        while let node = stack.popLast() {
+            result.append(node)
+            switch node {
+            case .array(let elements): stack.append(contentsOf: elements.reversed())
+            case .object(let object): stack.append(contentsOf: object.uniqueMembers.map(\.value).reversed())
+            default: break
+            }
+        }
+        return result
+    }
+}
+
+/// What a step selects among the children of a value.
+private enum JSONPathSelector: Sendable {
+    /// Object members by name (`.a`, `['a']`, `['a','b']`).
+    case names([String])
+    /// Array elements by index, negative from the end (`[0]`, `[-1]`, `[0,2]`).
+    case indexes([Int])
+    /// A range of array elements, end exclusive (`[1:3]`, `[:2]`, `[-2:]`).
+    case slice(start: Int?, end: Int?)
+    /// Every element or member value (`*`).
+    case wildcard
+    /// The array elements, or the object itself, that satisfy a condition (`[?(…)]`).
+    case filter(JSONPathFilter)
+
+    /// The children of `value` this selector picks, skipping missing ones.
+    func select(from value: JSONValue, root: JSONValue) -> [JSONValue] {
+        switch (self, value) {
+        case (.names(let names), .object(let object)):
+            return names.compactMap { object[$0] }
+        case (.indexes(let indexes), .array(let elements)):
+            return indexes.compactMap { index -> JSONValue? in
+                let position = index < 0 ? elements.count + index : index
+                guard elements.indices.contains(position) else { return nil }
+                return elements[position]
+            }
+        case (.slice(let start, let end), .array(let elements)):
+            let count = elements.count
+            func clamp(_ bound: Int?, default defaultValue: Int) -> Int {
+                guard let bound else { return defaultValue }
+                return Swift.min(Swift.max(bound < 0 ? count + bound : bound, 0), count)
+            }
+            let lower = clamp(start, default: 0)
+            let upper = clamp(end, default: count)
+            return lower < upper ? Array(elements[lower..<upper]) : []
+        case (.wildcard, .array(let elements)):
+            return elements
+        case (.wildcard, .object(let object)):
+            return object.uniqueMembers.map(\.value)
+        case (.filter(let filter), .array(let elements)):
+            return elements.filter { filter.isSatisfied(by: $0, root: root) }
+        case (.filter(let filter), .object):
+            return filter.isSatisfied(by: value, root: root) ? [value] : []
+        default:
+            return []
+        }
+    }
+}
+
+/// A filter condition, `?(…)`.
+private indirect enum JSONPathFilter: Sendable {
+    /// Both conditions hold.
+    case and(JSONPathFilter, JSONPathFilter)
+    /// Either condition holds.
+    case or(JSONPathFilter, JSONPathFilter)
+    /// The condition does not hold.
+    case not(JSONPathFilter)
+    /// The path exists (its value may be `null`).
+    case exists(JSONPathQuery)
+    /// A comparison of two operands.
+    case comparison(JSONPathOperand, JSONPathComparison, JSONPathOperand)
+    /// The operand's string form fully matches a regular expression.
+    case matches(JSONPathOperand, JSONPathRegex)
+
+    /// Whether `current` (the value `@` stands for) satisfies the condition.
+    func isSatisfied(by current: JSONValue, root: JSONValue) -> Bool {
+        switch self {
+        case .and(let lhs, let rhs):
+            return lhs.isSatisfied(by: current, root: root) && rhs.isSatisfied(by: current, root: root)
+        case .or(let lhs, let rhs):
+            return lhs.isSatisfied(by: current, root: root) || rhs.isSatisfied(by: current, root: root)
+        case .not(let condition):
+            return !condition.isSatisfied(by: current, root: root)
+        case .exists(let query):
+            switch query.evaluate(current: current, root: root) {
+            case .notFound: return false
+            case .value: return true
+            case .values(let values): return !values.isEmpty
+            }
+        case .comparison(let lhs, let comparison, let rhs):
+            return comparison.holds(lhs.resolve(current: current, root: root), rhs.resolve(current: current, root: root))
+        case .matches(let operand, let regex):
+            guard let value = operand.resolve(current: current, root: root), value != .null else { return false }
+            return regex.fullyMatches(JSONPathExpression.plainString(value))
+        }
+    }
+}
+
+/// One side of a comparison.
+private enum JSONPathOperand: Sendable {
+    /// A path from `@` or `$`.
+    case query(JSONPathQuery)
+    /// A string, number, Boolean or `null` literal.
+    case literal(JSONValue)
+
+    /// The operand's value, or `nil` when its path does not exist.
+    /// An indefinite path yields the array of the values it selects.
+    func resolve(current: JSONValue, root: JSONValue) -> JSONValue? {
+        switch self {
+        case .literal(let value):
+            return value
+        case .query(let query):
+            switch query.evaluate(current: current, root: root) {
+            case .notFound: return nil
+            case .value(let value): return value
+            case .values(let values): return .array(values)
+            }
+        }
+    }
+}
+
+/// A comparison operator of a filter.
+private enum JSONPathComparison: String, Sendable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case lessOrEqual = "<="
+    case greaterOrEqual = ">="
+    case less = "<"
+    case greater = ">"
+
+    /// Whether the comparison holds; a missing operand only satisfies `!=`.
+    /// Numbers compare numerically, strings by UTF-16 code units (as Java does);
+    /// values of different types are never equal nor ordered.
+    func holds(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
+        guard let lhs, let rhs else { return self == .notEqual }
+        switch self {
+        case .equal: return lhs == rhs
+        case .notEqual: return lhs != rhs
+        default: break
+        }
+        let order: Int
+        switch (lhs, rhs) {
+        case (.number(let left), .number(let right)):
+            order = left == right ? 0 : (left.doubleValue < right.doubleValue ? -1 : 1)
+        case (.string(let left), .string(let right)):
+            order = left == right ? 0 : (left.utf16.lexicographicallyPrecedes(right.utf16) ? -1 : 1)
+        default:
+            return false
+        }
+        switch self {
+        case .less: return order < 0
+        case .lessOrEqual: return order <= 0
+        case .greater: return order > 0
+        default: return order >= 0
+        }
+    }
+}
+
+/// A `/pattern/flags` literal; matching is anchored at both ends like Java's `Matcher.matches()`.
+private struct JSONPathRegex: @unchecked Sendable {
+    /// The compiled, anchored pattern. `NSRegularExpression` is immutable and thread-safe.
+    let regex: NSRegularExpression
+
+    /// Whether the whole of `string` matches.
+    func fullyMatches(_ string: String) -> Bool {
+        let range = NSRange(string.startIndex..., in: string)
+        return regex.firstMatch(in: string, options: [.anchored], range: range) != nil
+    }
+}
+
+// MARK: - Parser
+
+/// A recursive-descent parser over the characters of an expression.
+private struct JSONPathParser {
+    /// The deepest nesting of filters and parentheses accepted.
+    private static let maximumDepth = 32
+    /// The expression's characters, so offsets count characters.
+    private let characters: [Character]
+    /// The offset of the next character to read.
+    private var position = 0
+    /// The current nesting of filters and parentheses.
+    private var depth = 0
+
+    /// Prepares to parse `text`.
+    init(_ text: String) {
+        characters = Array(text)
+    }
+
+    /// Parses a whole expression, which must start with `$`.
+    mutating func parseExpression() throws(JSONPathSyntaxError) -> JSONPathQuery {
+        skipWhitespace()
+        guard peek() == "$" else {
+            if position == characters.count {
+                throw error("the expression is empty; write a path such as `$.name`", at: position)
+            }
+            throw error("a JSONPath must start with `$` (the document root), for example `$.\(String(characters[position...]).prefix(20))`", at: position)
+        }
+        let query = try parseQuery()
+        skipWhitespace()
+        guard position == characters.count else {
+            throw error("unexpected `\(characters[position])`; steps are written `.name`, `['name']`, `[0]`, `[*]` or `[?(…)]`", at: position)
+        }
+        return query
+    }
+
+    /// Parses `$` or `@` followed by steps.
+    private mutating func parseQuery() throws(JSONPathSyntaxError) -> JSONPathQuery {
+        let startsAtRoot = characters[position] == "$"
+        position += 1
+        var steps: [JSONPathStep] = []
+        while let character = peek() {
+            if character == "[" {
+                steps.append(.child(try parseBracket()))
+            } else if character == "." {
+                let dotOffset = position
+                position += 1
+                if peek() == "." {
+                    position += 1
+                    steps.append(.descendant(try parseSelectorAfterDot(dotOffset: dotOffset)))
+                    continue
+                }
+                if let name = try parseFunctionName() {
+                    guard name == "length" || name == "size" else {
+                        throw error("unsupported function `\(name)()`; only `length()` and `size()` are supported", at: dotOffset + 1)
+                    }
+                    if let next = peek(), next == "." || next == "[" {
+                        throw error("`\(name)()` must be the last step of the path", at: position)
+                    }
+                    return JSONPathQuery(startsAtRoot: startsAtRoot, steps: steps, endsWithLength: true)
+                }
+                steps.append(.child(try parseSelectorAfterDot(dotOffset: dotOffset)))
+            } else {
+                break
+            }
+        }
+        return JSONPathQuery(startsAtRoot: startsAtRoot, steps: steps, endsWithLength: false)
+    }
+
+    /// After a `.`: reads `name(` and returns the name when a function call follows; otherwise reads nothing.
+    private mutating func parseFunctionName() throws(JSONPathSyntaxError) -> String? {
+        var end = position
+        while end < characters.count, Self.isNameCharacter(characters[end]) { end += 1 }
+        guard end > position, end < characters.count, characters[end] == "(" else { return nil }
+        let name = String(characters[position..<end])
+        guard end + 1 < characters.count, characters[end + 1] == ")" else {
+            throw error("functions take no arguments; write `\(name)()`", at: end + 1)
+        }
+        position = end + 2
+        return name
+    }
+
+    /// Parses what follows `.` or `..`: a name, `*` or a bracket.
+    private mutating func parseSelectorAfterDot(dotOffset: Int) throws(JSONPathSyntaxError) -> JSONPathSelector {
+        switch peek() {
+        case "[":
+            return try parseBracket()
+        case "*":
+            position += 1
+            return .wildcard
+        default:
+            let start = position
+            while let character = peek(), Self.isNameCharacter(character) { position += 1 }
+            guard position > start else {
+                throw error("expected a property name, `*` or `[` after `.`; quote unusual names as `['my name']`", at: start)
+            }
+            return .names([String(characters[start..<position])])
+        }
+    }
+
+    /// Parses `[…]`: quoted names, indexes, a slice, `*` or a filter.
+    private mutating func parseBracket() throws(JSONPathSyntaxError) -> JSONPathSelector {
+        let open = position
+        position += 1
+        skipWhitespace()
+        let selector: JSONPathSelector
+        switch peek() {
+        case "*":
+            position += 1
+            selector = .wildcard
+        case "?":
+            position += 1
+            guard peek() == "(" else {
+                throw error("a filter is written `[?(condition)]`; add `(` after `?`", at: position)
+            }
+            position += 1
+            selector = .filter(try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseOr() })
+            skipWhitespace()
+            guard peek() == ")" else {
+                throw error("expected `)` to close the filter opened at offset \(open + 2)", at: position)
+            }
+            position += 1
+        case "'", "\"":
+            var names = [try parseString()]
+            skipWhitespace()
+            while peek() == "," {
+                position += 1
+                skipWhitespace()
+                guard let quote = peek(), quote == "'" || quote == "\"" else {
+                    throw error("expected a quoted property name after `,`", at: position)
+                }
+                names.append(try parseString())
+                skipWhitespace()
+            }
+            selector = .names(names)
+        case let character? where character == "-" || character == ":" || character.isASCII && character.isNumber:
+            selector = try parseIndexes()
+        default:
+            throw error("expected a quoted name, an index, a slice, `*` or `?(` after `[`", at: position)
+        }
+        skipWhitespace()
+        guard peek() == "]" else {
+            throw error("expected `]` to close the `[` at offset \(open)", at: position)
+        }
+        position += 1
+        return selector
+    }
+
+    /// Parses `0`, `-1`, `0,2` or a slice `1:3`, `:2`, `-2:`.
+    private mutating func parseIndexes() throws(JSONPathSyntaxError) -> JSONPathSelector {
+        let first = try parseOptionalInteger()
+        skipWhitespace()
+        if peek() == ":" {
+            position += 1
+            skipWhitespace()
+            let end = try parseOptionalInteger()
+            skipWhitespace()
+            if peek() == ":" {
+                throw error("slice steps are not supported; write `[start:end]`", at: position)
+            }
+            return .slice(start: first, end: end)
+        }
+        guard let first else {
+            throw error("expected an array index", at: position)
+        }
+        var indexes = [first]
+        while peek() == "," {
+            position += 1
+            skipWhitespace()
+            guard let index = try parseOptionalInteger() else {
+                throw error("expected an array index after `,`", at: position)
+            }
+            indexes.append(index)
+            skipWhitespace()
+        }
+        return .indexes(indexes)
+    }
+
+    /// Parses an optionally negative integer, or returns `nil` when none starts here.
+    private mutating func parseOptionalInteger() throws(JSONPathSyntaxError) -> Int? {
+        let start = position
+        if peek() == "-" { position += 1 }
+        let digitsStart = position
+        while let character = peek(), character.isASCII, character.isNumber { position += 1 }
+        guard position > digitsStart else {
+            if position > start { throw error("expected digits after `-`", at: position) }
+            return nil
+        }
+        guard let value = Int(String(characters[start..<position])) else {
+            throw error("the index is too large", at: start)
+        }
+        return value
+    }
+
+    /// Parses a quoted string with backslash escapes.
+    private mutating func parseString() throws(JSONPathSyntaxError) -> String {
+        let open = position
+        let quote = characters[position]
+        position += 1
+        var result = ""
+        while let character = peek() {
+            position += 1
+            if character == quote { return result }
+            guard character == "\\" else {
+                result.append(character)
+                continue
+            }
+            guard let escaped = peek() else { break }
+            position += 1
+            switch escaped {
+            case "n": result.append("\n")
+            case "t": result.append("\t")
+            case "r": result.append("\r")
+            case "b": result.append("\u{8}")
+            case "f": result.append("\u{C}")
+            case "u":
+                let hexEnd = position + 4
+                guard hexEnd <= characters.count,
+                      let code = UInt32(String(characters[position..<hexEnd]), radix: 16),
+                      let scalar = Unicode.Scalar(code) else {
+                    throw error("`\\u` must be followed by four hexadecimal digits", at: position - 2)
+                }
+                result.unicodeScalars.append(scalar)
+                position = hexEnd
+            default: result.append(escaped)
+            }
+        }
+        throw error("unterminated string; close it with \(quote)", at: open)
+    }
+
+    /// Runs `body` one nesting level deeper, refusing absurdly deep expressions.
+    private mutating func nested<T>(
+        _ body: (inout JSONPathParser) throws(JSONPathSyntaxError) -> T
+    ) throws(JSONPathSyntaxError) -> T {
+        guard depth < Self.maximumDepth else {
+            throw error("filters and parentheses are nested too deeply (more than \(Self.maximumDepth) levels)", at: position)
+        }
+        depth += 1
+        defer { depth -= 1 }
+        return try body(&self)
+    }
+
+    /// Parses `a || b || …`.
+    private mutating func parseOr() throws(JSONPathSyntaxError) -> JSONPathFilter {
+        var result = try parseAnd()
+        while consume("||") {
+            result = .or(result, try parseAnd())
+        }
+        return result
+    }
+
+    /// Parses `a && b && …`.
+    private mutating func parseAnd() throws(JSONPathSyntaxError) -> JSONPathFilter {
+        var result = try parseUnary()
+        while consume("&&") {
+            result = .and(result, try parseUnary())
+        }
+        return result
+    }
+
+    /// Parses `!condition`, `(condition)`, a comparison or an existence test.
+    private mutating func parseUnary() throws(JSONPathSyntaxError) -> JSONPathFilter {
+        skipWhitespace()
+        if consume("!") {
+            return .not(try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseUnary() })
+        }
+        if peek() == "(" {
+            let open = position
+            position += 1
+            let inner = try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseOr() }
+            skipWhitespace()
+            guard peek() == ")" else {
+                throw error("expected `)` to close the `(` at offset \(open)", at: position)
+            }
+            position += 1
+            return inner
+        }
+        let operandStart = position
+        let lhs = try parseOperand()
+        skipWhitespace()
+        if consume("=~") {
+            skipWhitespace()
+            return .matches(lhs, try parseRegex())
+        }
+        let operatorStart = position
+        guard let comparison = JSONPathComparison.allCases.first(where: { consume($0.rawValue) }) else {
+            if let character = peek(), character.isLetter || character == "=" {
+                var end = position
+                while end < characters.count, characters[end].isLetter || characters[end] == "=" { end += 1 }
+                throw error("unsupported operator `\(String(characters[position..<end]))`; use ==, !=, <, <=, >, >= or =~", at: position)
+            }
+            guard case .query(let query) = lhs else {
+                throw error("a literal alone is not a condition; compare it with ==, !=, <, <=, >, >= or =~", at: operandStart)
+            }
+            return .exists(query)
+        }
+        skipWhitespace()
+        if peek() == "/" {
+            throw error("a regular expression needs the `=~` operator, not `\(comparison.rawValue)`", at: operatorStart)
+        }
+        return .comparison(lhs, comparison, try parseOperand())
+    }
+
+    /// Parses `@…`, `$…`, a quoted string, a number, `true`, `false` or `null`.
+    private mutating func parseOperand() throws(JSONPathSyntaxError) -> JSONPathOperand {
+        skipWhitespace()
+        let start = position
+        switch peek() {
+        case "@", "$":
+            return .query(try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseQuery() })
+        case "'", "\"":
+            return .literal(.string(try parseString()))
+        case let character? where character == "-" || character.isASCII && character.isNumber:
+            while let next = peek(), next.isASCII, next.isNumber || "-+.eE".contains(next) { position += 1 }
+            guard let number = JSONNumber(text: String(characters[start..<position])) else {
+                throw error("`\(String(characters[start..<position]))` is not a valid number", at: start)
+            }
+            return .literal(.number(number))
+        default:
+            for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)] where consume(word) {
+                return .literal(value)
+            }
+            if position == characters.count {
+                throw error("the filter is incomplete; expected a value such as `@.name`, 'text', 42, true or null", at: position)
+            }
+            throw error("expected `@.path`, `$.path`, a quoted string, a number, true, false or null", at: position)
+        }
+    }
+
+    /// Parses `/pattern/` with an optional `i` flag.
+    private mutating func parseRegex() throws(JSONPathSyntaxError) -> JSONPathRegex {
+        let open = position
+        guard peek() == "/" else {
+            throw error("`=~` must be followed by a regular expression such as /abc.*/ or /abc/i", at: position)
+        }
+        position += 1
+        var pattern = ""
+        var closed = false
+        while let character = peek() {
+            position += 1
+            if character == "/" {
+                closed = true
+                break
+            }
+            if character == "\\", let escaped = peek() {
+                position += 1
+                if escaped != "/" { pattern.append("\\") }
+                pattern.append(escaped)
+            } else {
+                pattern.append(character)
+            }
+        }
+        guard closed else {
+            throw error("unterminated regular expression; close it with `/`", at: open)
+        }
+        var options: NSRegularExpression.Options = []
+        while let flag = peek(), flag.isLetter {
+            guard flag == "i" else {
+                throw error("unsupported regular expression flag `\(flag)`; only `i` (ignore case) is supported", at: position)
+            }
+            options.insert(.caseInsensitive)
+            position += 1
+        }
+        do {
+            return JSONPathRegex(regex: try NSRegularExpression(pattern: "(?:\(pattern))\\z", options: options))
+        } catch {
+            throw self.error("invalid regular expression /\(pattern)/", at: open)
+        }
+    }
+
+    /// The next character, if any.
+    private func peek() -> Character? {
+        position < characters.count ? characters[position] : nil
+    }
+
+    /// Skips `token` when it comes next (after whitespace) and reports whether it did.
+    private mutating func consume(_ token: String) -> Bool {
+        skipWhitespace()
+        let tokenCharacters = Array(token)
+        guard position + tokenCharacters.count <= characters.count,
+              Array(characters[position..<position + tokenCharacters.count]) == tokenCharacters else { return false }
+        position += tokenCharacters.count
+        return true
+    }
+
+    /// Skips spaces, tabs and line breaks.
+    private mutating func skipWhitespace() {
+        while let character = peek(), character.isWhitespace { position += 1 }
+    }
+
+    /// Whether `character` may appear in a dot-notation property name.
+    private static func isNameCharacter(_ character: Character) -> Bool {
+        !character.isWhitespace && !".[]()'\",=!<>&|~/".contains(character)
+    }
+
+    /// An error at `offset`.
+    private func error(_ message: String, at offset: Int) -> JSONPathSyntaxError {
+        JSONPathSyntaxError(message: message, offset: offset)
+    }
+}

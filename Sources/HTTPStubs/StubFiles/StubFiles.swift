@@ -1,0 +1,135 @@
+import Foundation
+
+/// Loads stub files: WireMock stub roots (`mappings/**/*.json` + `__files/`), folders of mapping
+/// files, single mapping files, and HAR captures.
+///
+/// Files load in lexicographic path order, so when two stubs tie on priority the one from the
+/// later file wins (WireMock itself leaves the order unspecified).
+public enum StubFiles {
+    /// Loads every stub file under `paths`. Nothing is thrown: every problem, with its file,
+    /// line, column and JSON path, is in the result's ``StubFileLoad/diagnostics``; a file with an
+    /// error contributes the stubs that had none.
+    public static func load(_ paths: [String]) -> StubFileLoad {
+        var stubs: [Stub] = []
+        var diagnostics: [StubFileDiagnostic] = []
+        var files: [String] = []
+        for path in paths {
+            let (found, problems) = stubFiles(at: path)
+            diagnostics += problems
+            for file in found {
+                files.append(file.path)
+                let result = load(file)
+                stubs += result.stubs
+                diagnostics += result.diagnostics
+            }
+        }
+        return StubFileLoad(stubs: stubs, diagnostics: diagnostics, files: files)
+    }
+
+    /// A file to load, and the `__files` folder its body files live in.
+    struct File {
+        let path: String
+        let filesRoot: URL
+    }
+
+    /// The files under `path`, sorted, with their `__files` folders.
+    static func stubFiles(at path: String) -> ([File], [StubFileDiagnostic]) {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return ([], [StubFileDiagnostic(severity: .error, path: path, message: "no such file or directory; give a stub root (a folder with mappings/), a folder of mapping files, a mapping file or a .har file")])
+        }
+        let url = URL(fileURLWithPath: path)
+        guard isDirectory.boolValue else {
+            let directory = url.deletingLastPathComponent()
+            return ([File(path: path, filesRoot: filesRoot(for: directory, fallback: directory))], [])
+        }
+        let mappings = url.appendingPathComponent("mappings")
+        var mappingsIsDirectory: ObjCBool = false
+        let isStubRoot = manager.fileExists(atPath: mappings.path, isDirectory: &mappingsIsDirectory) && mappingsIsDirectory.boolValue
+        let folder = isStubRoot ? mappings : url
+        let prefix = isStubRoot ? (path as NSString).appendingPathComponent("mappings") : path
+        let relative = (manager.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".json") || $0.hasSuffix(".har") }
+            .filter { !$0.split(separator: "/").contains("__files") }
+            .sorted()
+        let files = relative.map { name in
+            // In a folder of stub roots, each file's body files sit beside its own mappings folder.
+            let file = (prefix as NSString).appendingPathComponent(name)
+            let directory = URL(fileURLWithPath: file).deletingLastPathComponent()
+            return File(path: file, filesRoot: isStubRoot ? url.appendingPathComponent("__files") : filesRoot(for: directory, fallback: url))
+        }
+        if files.isEmpty {
+            return ([], [StubFileDiagnostic(severity: .warning, path: path, message: "no .json or .har files found\(isStubRoot ? " in mappings/" : "")")])
+        }
+        return (files, [])
+    }
+
+    /// The `__files` folder for mapping files in `directory`: beside the nearest enclosing
+    /// `mappings` folder, else inside `fallback`.
+    private static func filesRoot(for directory: URL, fallback: URL) -> URL {
+        var current = directory.standardizedFileURL
+        while current.pathComponents.count > 1 {
+            if current.lastPathComponent == "mappings" {
+                return current.deletingLastPathComponent().appendingPathComponent("__files")
+            }
+            current = current.deletingLastPathComponent()
+        }
+        return fallback.appendingPathComponent("__files")
+    }
+
+    /// Loads one file: a HAR capture (by its `.har` extension or its `log` member) or WireMock mappings.
+    static func load(_ file: File) -> (stubs: [Stub], diagnostics: [StubFileDiagnostic]) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file.path))
+        } catch {
+            return ([], [StubFileDiagnostic(severity: .error, path: file.path, message: "cannot be read: \(error.localizedDescription)")])
+        }
+        let document: JSONDocument
+        do {
+            document = try JSONValue.parseDocument(data)
+        } catch {
+            return ([], [StubFileDiagnostic(severity: .error, path: file.path, line: error.line, column: error.column, message: "invalid JSON: \(error.message)")])
+        }
+        let decoder = StubFileDecoder(path: file.path, document: document)
+        for duplicate in document.duplicateKeys {
+            decoder.warning(key: duplicate, "this key appears more than once in its object; the last value wins")
+        }
+        let isHAR = file.path.hasSuffix(".har") || document.root.objectValue?["log"] != nil
+        let stubs = isHAR ? decoder.harStubs() : decoder.mappingStubs(filesRoot: file.filesRoot)
+        return (stubs, decoder.diagnostics)
+    }
+}
+
+extension StubFiles {
+    /// A file to write into a stub root.
+    public struct OutputFile: Sendable {
+        /// The path relative to the stub root (`mappings/get-users-1a2b3c4d.json`).
+        public let relativePath: String
+        /// The contents.
+        public let contents: Data
+    }
+
+    /// Converts a HAR capture into WireMock mappings and `__files/` bodies, ready to check in: one
+    /// mapping per distinct request, JSON bodies pretty-printed, repeated requests as a scenario.
+    /// - Returns: The files to write, or nothing and the diagnostics when the capture has errors.
+    public static func importHAR(_ path: String) -> (files: [OutputFile], diagnostics: [StubFileDiagnostic]) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            return ([], [StubFileDiagnostic(severity: .error, path: path, message: "cannot be read: \(error.localizedDescription)")])
+        }
+        let document: JSONDocument
+        do {
+            document = try JSONValue.parseDocument(data)
+        } catch {
+            return ([], [StubFileDiagnostic(severity: .error, path: path, line: error.line, column: error.column, message: "invalid JSON: \(error.message)")])
+        }
+        let decoder = StubFileDecoder(path: path, document: document)
+        let files = HARImporter(decoder: decoder).mappingFiles()
+        guard !decoder.diagnostics.contains(where: { $0.severity == .error }) else { return ([], decoder.diagnostics) }
+        return (files.map { OutputFile(relativePath: $0.relativePath, contents: $0.contents) }, decoder.diagnostics)
+    }
+}

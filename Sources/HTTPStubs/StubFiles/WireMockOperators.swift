@@ -1,0 +1,344 @@
+import Foundation
+
+/// WireMock's value operators, read from stub files with the semantics of WireMock's Java
+/// implementation (`StringValuePatternJsonDeserializer` and the pattern classes).
+extension StubFileDecoder {
+    /// The operators this toolkit implements.
+    static let supportedOperators: Set<String> = [
+        "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "anything",
+        "equalToJson", "matchesJsonPath", "equalToXml", "matchesXPath", "binaryEqualTo", "and", "or", "not",
+    ]
+
+    /// WireMock operators this toolkit does not implement: a stub using one is a load error, never
+    /// a stub that silently never matches.
+    static let unsupportedOperators: Set<String> = [
+        "before", "after", "equalToDateTime", "matchesJsonSchema", "equalToNumber", "greaterThanNumber",
+        "greaterThanEqualNumber", "lessThanNumber", "lessThanEqualNumber", "matchesPathTemplate",
+    ]
+
+    static let multiValueOperators: Set<String> = ["hasExactly", "includes"]
+
+    /// Keys that modify an operator.
+    static let operatorModifiers: Set<String> = [
+        "caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements", "xPathNamespaces", "enablePlaceholders",
+        "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex", "exemptedComparisons",
+        "ignoreOrderOfSameNode", "namespaceAwareness", "jsonCompareMode", "schemaVersion",
+    ]
+
+    /// Reads a multi-value matcher (headers, query and form parameters).
+    func multiValueTest(_ value: JSONValue, at jsonPath: JSONPath) -> MultiValueTest? {
+        guard let object = object(value, at: jsonPath, "a matcher") else { return nil }
+        for name in Self.multiValueOperators {
+            guard let operand = object[name] else { continue }
+            let operandPath = jsonPath.appending(.key(name))
+            guard let items = operand.arrayValue else {
+                error("'\(name)' takes an array of matchers such as [{\"equalTo\": \"a\"}], found \(operand.article)", at: operandPath)
+                return nil
+            }
+            let tests = items.enumerated().compactMap { index, item in valueTest(item, at: operandPath.appending(.index(index))) }
+            guard tests.count == items.count else { return nil }
+            return MultiValueTest(tests: tests, exactly: name == "hasExactly")
+        }
+        return valueTest(value, at: jsonPath).map(MultiValueTest.init)
+    }
+
+    /// Reads a single-value matcher.
+    func valueTest(_ value: JSONValue, at jsonPath: JSONPath) -> ValueTest? {
+        guard let object = object(value, at: jsonPath, "a matcher") else { return nil }
+        let operators = object.keys.filter { !Self.operatorModifiers.contains($0) && $0 != "expression" }
+        guard let name = operators.first else {
+            error("no operator: a matcher needs one of \(Self.supportedOperators.sorted().joined(separator: ", "))", at: jsonPath)
+            return nil
+        }
+        if operators.count > 1 {
+            error("more than one operator (\(operators.joined(separator: ", "))): a matcher takes exactly one; combine them with \"and\" or \"or\"", at: jsonPath)
+            return nil
+        }
+        let operandPath = jsonPath.appending(.key(name))
+        let operand = object[name] ?? .null
+        if Self.unsupportedOperators.contains(name) {
+            error("the operator '\(name)' is not supported by swift-http-stubs; use another operator (for example 'matches' with a regular expression) or a stub written in Swift", at: operandPath)
+            return nil
+        }
+        if Self.multiValueOperators.contains(name) {
+            error("'\(name)' applies only to headers, query parameters and form parameters", at: operandPath)
+            return nil
+        }
+        guard Self.supportedOperators.contains(name) else {
+            error("unknown operator '\(name)'; use one of \(Self.supportedOperators.sorted().joined(separator: ", "))", at: operandPath)
+            return nil
+        }
+        switch name {
+        case "equalTo":
+            guard let expected = text(operand, at: operandPath, name) else { return nil }
+            let caseInsensitive = flag("caseInsensitive", in: object, at: jsonPath)
+            return stringTest(.equal(expected, caseInsensitive: caseInsensitive))
+        case "contains":
+            return text(operand, at: operandPath, name).map { stringTest(.contains($0)) }
+        case "doesNotContain":
+            return text(operand, at: operandPath, name).map { stringTest(.doesNotContain($0)) }
+        case "matches", "doesNotMatch":
+            guard let pattern = text(operand, at: operandPath, name), let expression = regex(pattern, at: operandPath) else { return nil }
+            return stringTest(name == "matches" ? .matches(expression) : .doesNotMatch(expression))
+        case "absent":
+            guard let absent = operand.boolValue else {
+                error("'absent' must be true or false, found \(operand.article)", at: operandPath)
+                return nil
+            }
+            return absent ? Self.absentTest : Self.anythingTest
+        case "anything":
+            return Self.anythingTest
+        case "equalToJson":
+            return jsonEqualityTest(operand, in: object, at: jsonPath)
+        case "matchesJsonPath":
+            return jsonPathTest(operand, at: operandPath)
+        case "equalToXml":
+            return xmlEqualityTest(operand, in: object, at: jsonPath)
+        case "matchesXPath":
+            return xPathTest(operand, in: object, at: jsonPath)
+        case "binaryEqualTo":
+            return binaryTest(operand, at: operandPath)
+        case "and", "or":
+            guard let items = operand.arrayValue, !items.isEmpty else {
+                error("'\(name)' takes a non-empty array of matchers, found \(operand.article)", at: operandPath)
+                return nil
+            }
+            let tests = items.enumerated().compactMap { index, item in valueTest(item, at: operandPath.appending(.index(index))) }
+            guard tests.count == items.count else { return nil }
+            return name == "and" ? Self.allTest(tests) : Self.anyTest(tests)
+        default: // "not"
+            return valueTest(operand, at: operandPath).map(Self.notTest)
+        }
+    }
+
+    // MARK: Operands
+
+    /// A text operand; numbers and booleans are taken as their text, as Jackson would.
+    private func text(_ operand: JSONValue, at jsonPath: JSONPath, _ name: String) -> String? {
+        switch operand {
+        case let .string(text): return text
+        case let .number(number): return number.text
+        case let .bool(flag): return flag ? "true" : "false"
+        default:
+            error("'\(name)' takes a string, found \(operand.article)", at: jsonPath)
+            return nil
+        }
+    }
+
+    /// A regular expression operand, or an error saying why it does not compile.
+    func regex(_ pattern: String, at jsonPath: JSONPath) -> RegularExpression? {
+        let location = self.location(of: jsonPath)
+        let place = "\(path):\(location?.line ?? 0):\(location?.column ?? 0)"
+        let expression = RegularExpression(pattern, writtenAt: place)
+        if let problem = expression.problem {
+            error(problem, at: jsonPath)
+            return nil
+        }
+        return expression
+    }
+
+    private func stringTest(_ matcher: StringMatcher) -> ValueTest {
+        ValueTest(matcher.description) { value in
+            guard let value else { return MatchVerdict(isMatch: false, detail: "expected \(matcher), but it is absent") }
+            return matcher.matches(value)
+                ? MatchVerdict(isMatch: true, detail: quoted(value))
+                : MatchVerdict(isMatch: false, distance: matcher.distance(to: value), detail: "expected \(matcher), got \(quoted(value))")
+        }
+    }
+
+    private func jsonEqualityTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {
+        let operandPath = jsonPath.appending(.key("equalToJson"))
+        var expected = operand
+        if case let .string(text) = operand {
+            do {
+                expected = try JSONValue(parsing: text)
+            } catch {
+                self.error("'equalToJson' holds a string that is not JSON (\(error.message) at column \(error.column)); write the JSON itself or fix the string", at: operandPath)
+                return nil
+            }
+        }
+        let options = JSONComparisonOptions(
+            ignoreArrayOrder: flag("ignoreArrayOrder", in: object, at: jsonPath),
+            ignoreExtraMembers: flag("ignoreExtraElements", in: object, at: jsonPath)
+        )
+        let expectedJSON = expected
+        var description = "equal to JSON \(expected)"
+        if options.ignoreArrayOrder { description += " (ignoring array order)" }
+        if options.ignoreExtraMembers { description += " (ignoring extra elements)" }
+        return ValueTest(description) { value in
+            let expected = expectedJSON
+            guard let value else { return MatchVerdict(isMatch: false, detail: "expected JSON, but the value is absent") }
+            guard let actual = try? JSONValue(parsing: value) else {
+                return MatchVerdict(isMatch: false, detail: "expected JSON \(expected), got \(quoted(value)), which is not JSON")
+            }
+            if expected.matches(actual, options: options) { return MatchVerdict(isMatch: true, detail: "JSON equal") }
+            return MatchVerdict(
+                isMatch: false,
+                distance: expected.distance(to: actual, options: options),
+                detail: "JSON differs: " + expected.differences(from: actual, options: options).joined(separator: "; ")
+            )
+        }
+    }
+
+    private func jsonPathTest(_ operand: JSONValue, at operandPath: JSONPath) -> ValueTest? {
+        let expressionText: String
+        var nested: ValueTest?
+        var nestedIsJSON = false
+        switch operand {
+        case let .string(text):
+            expressionText = text
+        case let .object(object):
+            guard let text = string("expression", in: object, at: operandPath) else {
+                error("the object form of 'matchesJsonPath' needs an \"expression\" and an operator, such as {\"expression\": \"$.id\", \"equalTo\": \"1\"}", at: operandPath)
+                return nil
+            }
+            expressionText = text
+            guard let test = valueTest(operand, at: operandPath) else { return nil }
+            nested = test
+            nestedIsJSON = object["equalToJson"] != nil
+        default:
+            error("'matchesJsonPath' takes a JSONPath string or {\"expression\": …, <operator>}, found \(operand.article)", at: operandPath)
+            return nil
+        }
+        let expression: JSONPathExpression
+        do {
+            expression = try JSONPathExpression(expressionText)
+        } catch {
+            self.error("the JSONPath \(quoted(expressionText)) is invalid: \(error)", at: operandPath)
+            return nil
+        }
+        if let nested {
+            let forJSON = nestedIsJSON
+            return ValueTest("JSON path \(expressionText) \(nested.description)") { value in
+                guard let value, let document = try? JSONValue(parsing: value) else {
+                    return MatchVerdict(isMatch: false, detail: "expected a JSON document for JSON path \(expressionText)")
+                }
+                let results = expression.stringValues(in: document, forJSONComparison: forJSON)
+                return results.isEmpty ? nested.test(nil) : nested.testAny(results)
+            }
+        }
+        return ValueTest("matches JSON path \(expressionText)") { value in
+            guard let value, let document = try? JSONValue(parsing: value) else {
+                return MatchVerdict(isMatch: false, detail: "expected a JSON document with \(expressionText)")
+            }
+            return expression.matchesExistence(in: document)
+                ? MatchVerdict(isMatch: true, detail: "\(expressionText) found")
+                : MatchVerdict(isMatch: false, detail: "\(expressionText) selects nothing")
+        }
+    }
+
+    private func xmlEqualityTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {
+        let operandPath = jsonPath.appending(.key("equalToXml"))
+        guard let text = text(operand, at: operandPath, "equalToXml") else { return nil }
+        let equality: XMLEquality
+        do {
+            equality = try XMLEquality(expected: text, ignoreOrderOfSameNode: flag("ignoreOrderOfSameNode", in: object, at: jsonPath))
+        } catch {
+            self.error("'equalToXml' holds invalid XML: \(error)", at: operandPath)
+            return nil
+        }
+        return ValueTest("equal to XML \(quoted(text))") { value in
+            guard let value else { return MatchVerdict(isMatch: false, detail: "expected XML, but the value is absent") }
+            let result = equality.compare(value)
+            return result.isMatch
+                ? MatchVerdict(isMatch: true, detail: "XML equal")
+                : MatchVerdict(isMatch: false, detail: "XML differs: " + result.differences.joined(separator: "; "))
+        }
+    }
+
+    private func xPathTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {
+        let operandPath = jsonPath.appending(.key("matchesXPath"))
+        var namespaces: [String: String] = [:]
+        if let declared = object["xPathNamespaces"] {
+            guard let map = declared.objectValue else {
+                error("'xPathNamespaces' must map prefixes to namespace URIs, found \(declared.article)", at: jsonPath.appending(.key("xPathNamespaces")))
+                return nil
+            }
+            for member in map.members {
+                namespaces[member.key] = member.value.stringValue ?? ""
+            }
+        }
+        let expressionText: String
+        var nested: ValueTest?
+        switch operand {
+        case let .string(text):
+            expressionText = text
+        case let .object(inner):
+            guard let text = string("expression", in: inner, at: operandPath) else {
+                error("the object form of 'matchesXPath' needs an \"expression\" and an operator", at: operandPath)
+                return nil
+            }
+            expressionText = text
+            guard let test = valueTest(operand, at: operandPath) else { return nil }
+            nested = test
+        default:
+            error("'matchesXPath' takes an XPath string or {\"expression\": …, <operator>}, found \(operand.article)", at: operandPath)
+            return nil
+        }
+        let expression: XPathExpression
+        do {
+            expression = try XPathExpression(expressionText, namespaces: namespaces)
+        } catch {
+            self.error("the XPath \(quoted(expressionText)) is invalid: \(error)", at: operandPath)
+            return nil
+        }
+        let nestedTest = nested
+        return ValueTest("matches XPath \(expressionText)\(nested.map { " \($0.description)" } ?? "")") { value in
+            guard let value, let results = expression.evaluate(value) else {
+                return MatchVerdict(isMatch: false, detail: "expected an XML document for XPath \(expressionText)")
+            }
+            if let nested = nestedTest { return results.isEmpty ? nested.test(nil) : nested.testAny(results) }
+            return results.isEmpty
+                ? MatchVerdict(isMatch: false, detail: "\(expressionText) selects nothing")
+                : MatchVerdict(isMatch: true, detail: "\(expressionText) found")
+        }
+    }
+
+    private func binaryTest(_ operand: JSONValue, at operandPath: JSONPath) -> ValueTest? {
+        guard let text = operand.stringValue, let expected = Data(base64Encoded: text) else {
+            error("'binaryEqualTo' takes base64 text, found \(operand.article)", at: operandPath)
+            return nil
+        }
+        let description = "equal to \(expected.count) bytes"
+        let compare: @Sendable (Data) -> MatchVerdict = { actual in
+            actual == expected
+                ? MatchVerdict(isMatch: true, detail: "\(actual.count) bytes")
+                : MatchVerdict(isMatch: false, detail: "expected \(expected.count) bytes (base64 \(text.prefix(40))), got \(actual.count) different bytes")
+        }
+        return ValueTest(description, bytesTest: compare) { value in compare(Data((value ?? "").utf8)) }
+    }
+
+    // MARK: Combinators
+
+    static let absentTest = ValueTest("absent") { value in
+        value == nil ? MatchVerdict(isMatch: true, detail: "absent") : MatchVerdict(isMatch: false, detail: "expected it absent, got \(quoted(value!))")
+    }
+
+    static let anythingTest = ValueTest("anything") { _ in MatchVerdict(isMatch: true, detail: "anything") }
+
+    static func allTest(_ tests: [ValueTest]) -> ValueTest {
+        ValueTest("(" + tests.map(\.description).joined(separator: " and ") + ")") { value in
+            let verdicts = tests.map { $0.test(value) }
+            let failures = verdicts.filter { !$0.isMatch }
+            return failures.isEmpty
+                ? MatchVerdict(isMatch: true, detail: value.map(quoted) ?? "absent")
+                : MatchVerdict(isMatch: false, distance: verdicts.map(\.distance).reduce(0, +) / Double(verdicts.count), detail: failures.map(\.detail).joined(separator: "; "))
+        }
+    }
+
+    static func anyTest(_ tests: [ValueTest]) -> ValueTest {
+        ValueTest("(" + tests.map(\.description).joined(separator: " or ") + ")") { value in
+            let verdicts = tests.map { $0.test(value) }
+            if let match = verdicts.first(where: \.isMatch) { return match }
+            return MatchVerdict(isMatch: false, distance: verdicts.map(\.distance).min() ?? 1, detail: verdicts.map(\.detail).joined(separator: " | "))
+        }
+    }
+
+    static func notTest(_ test: ValueTest) -> ValueTest {
+        ValueTest("not (\(test.description))") { value in
+            test.test(value).isMatch
+                ? MatchVerdict(isMatch: false, detail: "expected not \(test.description), got \(value.map(quoted) ?? "absent")")
+                : MatchVerdict(isMatch: true, detail: value.map(quoted) ?? "absent")
+        }
+    }
+}

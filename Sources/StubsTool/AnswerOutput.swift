@@ -1,0 +1,84 @@
+import Foundation
+import HTTPStubs
+
+/// The JSON line `stubs match --requests` prints for an answer.
+enum AnswerJSON {
+    static func line(for answer: StubAnswer) -> String {
+        var object = JSONObject()
+        switch answer {
+        case let .response(response, stub):
+            object["status"] = .number(JSONNumber(response.status))
+            var headers = JSONObject()
+            for (name, value) in response.headers.folded.sorted(by: { $0.key < $1.key }) {
+                headers[name] = .string(value)
+            }
+            object["headers"] = .object(headers)
+            if let text = String(data: response.body, encoding: .utf8) {
+                object["body"] = .string(text)
+            } else {
+                object["bodyBase64"] = .string(response.body.base64EncodedString())
+            }
+            object["stub"] = .string(stub.source.description)
+        case let .failure(error, stub):
+            var details = JSONObject()
+            details["code"] = .number(JSONNumber((error as? URLError)?.code.rawValue ?? (error as NSError).code))
+            details["description"] = .string((error as? URLError)?.localizedDescription ?? "\(error)")
+            object["error"] = .object(details)
+            object["stub"] = .string(stub.source.description)
+        case let .unmatched(report):
+            object["unmatched"] = true
+            object["message"] = .string(report.text)
+            object["nearMisses"] = .array(report.nearMisses.map { miss in
+                var near = JSONObject()
+                near["stub"] = .string(miss.stub.source.description)
+                if let name = miss.stub.name { near["name"] = .string(name) }
+                near["distance"] = .number(JSONNumber((miss.distance * 10_000).rounded() / 10_000) ?? JSONNumber(1))
+                near["pattern"] = .string(miss.pattern)
+                near["mismatches"] = .array(miss.rows.filter { !$0.verdict.isMatch }.map { .string("\($0.matcher.description): \($0.verdict.detail)") } + miss.notes.map { .string($0) })
+                return .object(near)
+            })
+        }
+        return JSONValue.object(object).serialized()
+    }
+}
+
+/// What `stubs match METHOD URL` prints: the answer like `curl -i`, then the stub's source.
+enum AnswerText {
+    static func text(for answer: StubAnswer) -> String {
+        switch answer {
+        case let .response(response, stub):
+            var text = "HTTP/1.1 \(response.status) \(response.reason ?? reasonPhrase(response.status))\n"
+            for field in response.headers {
+                text += "\(field.name): \(field.value)\n"
+            }
+            text += "\n"
+            if let body = String(data: response.body, encoding: .utf8) {
+                text += body.hasSuffix("\n") || body.isEmpty ? body : body + "\n"
+            } else {
+                text += "(\(response.body.count) bytes of binary data)\n"
+            }
+            if response.delay > .zero {
+                text += "\n(after a delay of \(response.delay))\n"
+            }
+            return text + "\n(answered by \(stub))\n"
+        case let .failure(error, stub):
+            let code = (error as? URLError).map { "URLError \($0.code.rawValue)" } ?? "\(type(of: error))"
+            return "The stub fails the request with \(code): \((error as? URLError)?.localizedDescription ?? "\(error)")\n\n(answered by \(stub))\n"
+        case let .unmatched(report):
+            return report.text + "\n"
+        }
+    }
+
+    /// The standard reason phrase of common status codes.
+    static func reasonPhrase(_ status: Int) -> String {
+        let phrases = [
+            100: "Continue", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 206: "Partial Content",
+            301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified", 307: "Temporary Redirect",
+            308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+            405: "Method Not Allowed", 409: "Conflict", 410: "Gone", 415: "Unsupported Media Type", 418: "I'm a teapot",
+            422: "Unprocessable Entity", 429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented",
+            502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+        ]
+        return phrases[status] ?? ""
+    }
+}

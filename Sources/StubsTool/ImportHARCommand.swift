@@ -1,0 +1,69 @@
+import Foundation
+import HTTPStubs
+
+/// `stubs import-har FILE.har --into ROOT`
+enum ImportHARCommand {
+    static let help = """
+    Usage: stubs import-har FILE.har --into ROOT [--force]
+
+    Writes a HAR capture as a WireMock stub root ready to check in: one mapping per distinct
+    request in ROOT/mappings/, bodies in ROOT/__files/ (JSON pretty-printed), and repeated
+    requests as a scenario that replays their answers in order. File names are deterministic
+    (method, path, short hash), so importing again gives the same files.
+
+    An existing file with different contents is not overwritten unless --force is given.
+
+    Exit status: 0 when the files were written, 1 when existing files were kept, 2 when the capture
+    cannot be read or on wrong usage.
+
+    """
+
+    static func run(_ arguments: [String], io: inout some CommandIO) throws -> Int32 {
+        var capture: String?
+        var root: String?
+        var force = false
+        var index = 0
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--into":
+                index += 1
+                guard index < arguments.count else { throw UsageError("--into needs a folder", command: "import-har") }
+                root = arguments[index]
+            case "--force":
+                force = true
+            case let argument where argument.hasPrefix("-"):
+                throw UsageError("unknown option '\(argument)'", command: "import-har")
+            case let argument:
+                guard capture == nil else { throw UsageError("give one HAR file", command: "import-har") }
+                capture = argument
+            }
+            index += 1
+        }
+        guard let capture else { throw UsageError("give the HAR file to import", command: "import-har") }
+        guard let root else { throw UsageError("give the stub root to write with --into ROOT", command: "import-har") }
+
+        let (files, diagnostics) = StubFiles.importHAR(capture)
+        for diagnostic in diagnostics {
+            io.err("\(diagnostic)\n")
+        }
+        guard !diagnostics.contains(where: { $0.severity == .error }) else { return 2 }
+        var kept = 0
+        for file in files {
+            let url = URL(fileURLWithPath: root).appendingPathComponent(file.relativePath)
+            if let existing = FileManager.default.contents(atPath: url.path), existing != file.contents, !force {
+                io.err("\(url.path): error: exists with other contents; kept (use --force to overwrite)\n")
+                kept += 1
+                continue
+            }
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try file.contents.write(to: url, options: .atomic)
+            } catch {
+                io.err("\(url.path): error: cannot be written: \(error.localizedDescription)\n")
+                return 2
+            }
+            io.out("wrote \(url.path)\n")
+        }
+        return kept == 0 ? 0 : 1
+    }
+}

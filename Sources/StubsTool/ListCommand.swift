@@ -1,0 +1,62 @@
+import Foundation
+import HTTPStubs
+
+/// `stubs list PATH...`
+enum ListCommand {
+    static let help = """
+    Usage: stubs list PATH...
+
+    Prints one line per stub, in load order: source (path:line:column), priority, method, URL
+    pattern, first response, and scenario. Problems go to standard error.
+
+    Exit status: 0 when every file loaded, 1 when some had errors (the stubs that loaded are listed), 2 on wrong usage.
+
+    """
+
+    static func run(_ arguments: [String], io: inout some CommandIO) throws -> Int32 {
+        let result = StubFiles.load(try StubsCommand.paths(arguments, command: "list"))
+        let rows = result.stubs.map { stub -> [String] in
+            [
+                stub.source.description,
+                "P\(stub.priority)",
+                method(of: stub.pattern),
+                url(of: stub.pattern),
+                stub.responses.first?.summary ?? "",
+                stub.scenario?.description ?? "",
+            ]
+        }
+        for row in rows {
+            io.out(Table.line(row, widths: Table.widths(rows)) + "\n")
+        }
+        for diagnostic in result.diagnostics {
+            io.err("\(diagnostic)\n")
+        }
+        return result.errors.isEmpty ? 0 : 1
+    }
+
+    private static func method(of pattern: RequestPattern) -> String {
+        let methods = pattern.matchers.filter { $0.part == .method }.map { String($0.description.dropFirst("method ".count)) }
+        if let method = methods.first { return method }
+        return pattern.matchers.first { $0.description.hasPrefix("(method ") }.map { $0.description } ?? "ANY"
+    }
+
+    private static func url(of pattern: RequestPattern) -> String {
+        let parts: [RequestMatcher.Part] = [.scheme, .host, .port, .url]
+        let described = pattern.matchers.filter { parts.contains($0.part) }.map(\.description)
+        return described.isEmpty ? "any URL" : described.joined(separator: " ")
+    }
+}
+
+/// Left-aligned columns.
+enum Table {
+    static func widths(_ rows: [[String]]) -> [Int] {
+        guard let columns = rows.first?.count else { return [] }
+        return (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
+    }
+
+    static func line(_ row: [String], widths: [Int]) -> String {
+        zip(row, widths).map { cell, width in cell.padding(toLength: width, withPad: " ", startingAt: 0) }
+            .joined(separator: "  ")
+            .trimmingCharacters(in: .whitespaces)
+    }
+}

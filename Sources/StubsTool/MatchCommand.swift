@@ -1,0 +1,120 @@
+import Foundation
+import HTTPStubs
+
+/// `stubs match`
+enum MatchCommand {
+    static let help = """
+    Usage: stubs match --stubs PATH [--stubs PATH]... METHOD URL [-H 'Name: value']... [--data TEXT]
+           stubs match --stubs PATH [--stubs PATH]... --requests FILE|-
+
+    The first form prints the answer like 'curl -i' (status line, headers, body) followed by the
+    stub's source, or the near-miss report when no stub answers.
+
+    The second form reads JSON Lines (FILE, or standard input for '-'), one request per line:
+      {"method": "POST", "url": "https://host/path?q=1", "headers": {"Name": "value"}, "body": "text"}
+    ("headers" and "body" are optional; "bodyBase64" replaces "body" for binary). All requests go,
+    in order, through one registry, so sequences and scenarios advance from line to line. It prints
+    exactly one JSON line per request:
+      {"status": 200, "headers": {"Name": "value"}, "body": "text", "stub": "<source>"}
+      ("bodyBase64" instead of "body" when the body is not UTF-8)
+      {"error": {"code": -1005, "description": "..."}, "stub": "<source>"}   a stub answering with an error
+      {"unmatched": true, "message": "...", "nearMisses": [...]}              no stub answered
+
+    Delays are not waited for, and redirects are not followed: the stub's own answer is printed.
+
+    Exit status: 0 when every request was answered by a stub (errors served by stubs count), 1 when
+    any was not, 2 when the stubs or the requests cannot be loaded, or on wrong usage.
+
+    """
+
+    static func run(_ arguments: [String], io: inout some CommandIO) throws -> Int32 {
+        var stubPaths: [String] = []
+        var requestsFile: String?
+        var headers = HTTPHeaders()
+        var data: String?
+        var positional: [String] = []
+        var index = 0
+        func value(of option: String) throws -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError("\(option) needs a value", command: "match") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--stubs": stubPaths.append(try value(of: argument))
+            case "--requests": requestsFile = try value(of: argument)
+            case "-H", "--header":
+                let header = try value(of: argument)
+                guard let colon = header.firstIndex(of: ":") else {
+                    throw UsageError("the header \(quoted(header)) must be written 'Name: value'", command: "match")
+                }
+                headers.add(String(header[..<colon]).trimmingCharacters(in: .whitespaces), String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            case "-d", "--data": data = try value(of: argument)
+            default:
+                if argument.hasPrefix("-"), argument != "-" { throw UsageError("unknown option '\(argument)'", command: "match") }
+                positional.append(argument)
+            }
+            index += 1
+        }
+        guard !stubPaths.isEmpty else { throw UsageError("give the stubs with --stubs PATH", command: "match") }
+
+        let requests: [(request: StubRequest, line: Int)]
+        if let requestsFile {
+            guard positional.isEmpty, headers.isEmpty, data == nil else {
+                throw UsageError("--requests takes each request's method, URL, headers and body from FILE; drop METHOD, URL, -H and --data", command: "match")
+            }
+            let text: Data
+            if requestsFile == "-" {
+                text = io.readInput()
+            } else {
+                guard let contents = FileManager.default.contents(atPath: requestsFile) else {
+                    io.err("\(requestsFile): error: cannot be read; check the path\n")
+                    return 2
+                }
+                text = contents
+            }
+            switch RequestLines.parse(text, file: requestsFile == "-" ? "<stdin>" : requestsFile) {
+            case let .success(parsed): requests = parsed
+            case let .failure(problem):
+                io.err("\(problem.message)\n")
+                return 2
+            }
+        } else {
+            guard positional.count == 2 else { throw UsageError("give METHOD and URL (or --requests FILE)", command: "match") }
+            guard let url = URL(string: positional[1]), url.scheme != nil else {
+                throw UsageError("\(quoted(positional[1])) is not an absolute URL", command: "match")
+            }
+            requests = [(StubRequest(method: HTTPMethod(rawValue: positional[0]), url: url, headers: headers, body: data.map { Data($0.utf8) }), 0)]
+        }
+
+        let loaded = StubFiles.load(stubPaths)
+        for diagnostic in loaded.diagnostics {
+            io.err("\(diagnostic)\n")
+        }
+        guard loaded.errors.isEmpty else {
+            io.err("stubs: error: the stubs cannot be loaded (\(loaded.errors.count) \(plural(loaded.errors.count, "error")) above)\n")
+            return 2
+        }
+        let registry = StubRegistry()
+        registry.onIssue { _ in }   // warnings were printed above
+        for stub in loaded.stubs { registry.add(stub) }
+
+        var allAnswered = true
+        for (request, _) in requests {
+            let answer = registry.answer(request)
+            if case .unmatched = answer { allAnswered = false }
+            if requestsFile != nil {
+                io.out(AnswerJSON.line(for: answer) + "\n")
+            } else {
+                io.out(AnswerText.text(for: answer))
+            }
+        }
+        return allAnswered ? 0 : 1
+    }
+}
+
+/// `"text"`, quoted for messages.
+func quoted(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+}
