@@ -81,11 +81,11 @@ extension StubFileDecoder {
             guard let pattern = text(operand, at: operandPath, name), let expression = regex(pattern, at: operandPath) else { return nil }
             return stringTest(name == "matches" ? .matches(expression) : .doesNotMatch(expression))
         case "absent":
-            guard let absent = operand.boolValue else {
-                error("'absent' must be true or false, found \(operand.article)", at: operandPath)
-                return nil
+            // WireMock reads any "absent" key as absent, whatever its value.
+            if operand.boolValue != true {
+                warning("'absent' is \(operand.article), but WireMock treats any 'absent' as true: the value must be absent", at: operandPath)
             }
-            return absent ? Self.absentTest : Self.anythingTest
+            return Self.absentTest
         case "anything":
             return Self.anythingTest
         case "equalToJson":
@@ -137,9 +137,20 @@ extension StubFileDecoder {
         return expression
     }
 
+    /// A text operator; as in WireMock, the negative ones (`doesNotContain`, `doesNotMatch`) accept
+    /// an absent value.
     private func stringTest(_ matcher: StringMatcher) -> ValueTest {
-        ValueTest(matcher.description) { value in
-            guard let value else { return MatchVerdict(isMatch: false, detail: "expected \(matcher), but it is absent") }
+        let acceptsAbsent: Bool
+        switch matcher.kind {
+        case .doesNotContain, .doesNotMatch: acceptsAbsent = true
+        default: acceptsAbsent = false
+        }
+        return ValueTest(matcher.description) { value in
+            guard let value else {
+                return acceptsAbsent
+                    ? MatchVerdict(isMatch: true, detail: "absent")
+                    : MatchVerdict(isMatch: false, detail: "expected \(matcher), but it is absent")
+            }
             return matcher.matches(value)
                 ? MatchVerdict(isMatch: true, detail: quoted(value))
                 : MatchVerdict(isMatch: false, distance: matcher.distance(to: value), detail: "expected \(matcher), got \(quoted(value))")

@@ -18,6 +18,9 @@ extension StubFileDecoder {
         var matchers: [RequestMatcher] = []
 
         if let method = string("method", in: request, at: jsonPath) {
+            if method != method.uppercased() {
+                warning("the method \(quoted(method)) is not upper-case: WireMock compares methods case-sensitively and would never match it; write \(quoted(method.uppercased()))", at: jsonPath.appending(.key("method")))
+            }
             switch method.uppercased() {
             case "ANY": break
             case "GET_OR_HEAD": matchers.append(.anyOf([.method(.get), .method(.head)]))
@@ -55,7 +58,11 @@ extension StubFileDecoder {
             })
         }
         for (name, test) in namedValueTests("cookies", in: request, at: jsonPath) {
-            matchers.append(single(RequestMatcher.Part(name: "cookie \(name)"), test) { request in
+            // WireMock matches a missing cookie only with `absent`, even for negative operators.
+            let cookieTest = test.description == Self.absentTest.description ? test : ValueTest(test.description) { value in
+                value == nil ? MatchVerdict(isMatch: false, detail: "expected \(test.description), but the cookie is absent") : test.test(value)
+            }
+            matchers.append(single(RequestMatcher.Part(name: "cookie \(name)"), cookieTest) { request in
                 Self.cookies(of: request).first { $0.name == name }?.value
             })
         }

@@ -121,7 +121,7 @@ extension StubFileDecoder {
         case "jsonBody":
             return .text(value.serialized())
         case "base64Body":
-            guard let text = value.stringValue, let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+            guard let text = value.stringValue, let data = Data(base64Encoded: text) else {
                 error("'base64Body' must be base64 text, found \(value.article)", at: keyPath)
                 return nil
             }
