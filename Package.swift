@@ -6,20 +6,23 @@ let package = Package(
     name: "swift-http-stubs",
     products: [
         .library(name: "HTTPStubs", targets: ["HTTPStubs"]),
+        .library(name: "HTTPStubsTesting", targets: ["HTTPStubsTesting"]),
         .executable(name: "stubs", targets: ["stubs"]),
     ],
     targets: [
         .target(name: "HTTPStubs"),
+        .target(name: "HTTPStubsTesting", dependencies: ["HTTPStubs"]),
         .target(name: "ExampleClients"),
         .target(name: "StubsTool", dependencies: ["HTTPStubs"]),
         .executableTarget(name: "stubs", dependencies: ["StubsTool"]),
+        .executableTarget(name: "stubs-bench", dependencies: ["HTTPStubs"]),
         .testTarget(
             name: "HTTPStubsTests",
-            dependencies: ["HTTPStubs", "ExampleClients", "StubsTool", "stubs"]
+            dependencies: ["HTTPStubs", "HTTPStubsTesting", "ExampleClients", "StubsTool", "stubs"]
         ),
         .testTarget(
             name: "HTTPStubsXCTests",
-            dependencies: ["HTTPStubs", "ExampleClients"]
+            dependencies: ["HTTPStubs", "HTTPStubsTesting", "ExampleClients"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -323,6 +323,7 @@ private func outcomeName(_ entry: JournalEntry) -> String {
     switch entry.outcome {
     case .answered: return "answered"
     case .unmatched: return "unmatched"
+    case .recorded: return "recorded"
     case .passedThrough: return "passedThrough"
     case .refused: return "refused"
     }

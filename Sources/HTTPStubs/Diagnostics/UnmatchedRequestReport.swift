@@ -26,10 +26,13 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     public let nearMisses: [NearMiss]
     /// How many stubs the registry held.
     public let stubCount: Int
+    /// What else to do, such as the environment variable that records the request.
+    public let hint: String?
 
     /// Ranks `candidates` against `request`.
-    init(request: StubRequest, candidates: [(stub: Stub, notes: [String])]) {
+    init(request: StubRequest, candidates: [(stub: Stub, notes: [String])], hint: String? = nil) {
         self.request = request
+        self.hint = hint
         self.stubCount = candidates.count
         let ranked = candidates.map { candidate -> NearMiss in
             let evaluation = candidate.stub.pattern.evaluate(request)
@@ -110,6 +113,10 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         lines.append("")
         lines.append("To answer it, add a stub such as:")
         lines.append("    \(suggestedStub)")
+        if let hint {
+            lines.append("")
+            lines.append(hint)
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -14,15 +14,26 @@ struct ResponsePlanner {
     let registry: StubRegistry
     let inspection: TaskInspection
 
-    /// The events of a request whose body has been read.
-    func events(for request: StubRequest) -> [DeliveryTimeline.Event] {
+    /// What a request gets.
+    enum Plan {
+        /// These events, from the stubs.
+        case events([DeliveryTimeline.Event])
+        /// The real server's answer to this request (no stub answered it and the registry
+        /// records), after these events.
+        case record(StubRequest, after: [DeliveryTimeline.Event])
+    }
+
+    /// The plan for a request whose body has been read.
+    func plan(for request: StubRequest) -> Plan {
         var request = request
         var elapsed = Duration.zero
         var hops: [DeliveryTimeline.Event] = []
         for _ in 0...Self.redirectLimit {
             switch hop(request, elapsed: &elapsed) {
             case let .final(events):
-                return hops + events
+                return .events(hops + events)
+            case let .record(unanswered):
+                return .record(unanswered, after: hops)
             case let .redirect(next):
                 // Each redirect response is a sign of life, as from a server: the idle timeout starts over.
                 hops.append(.init(time: elapsed, action: .progress))
@@ -30,7 +41,7 @@ struct ResponsePlanner {
             }
         }
         let error = StubError.tooManyRedirects(count: Self.redirectLimit, lastURL: request.url)
-        return hops + [failure(error.urlError(for: request.url), at: elapsed)]
+        return .events(hops + [failure(error.urlError(for: request.url), at: elapsed)])
     }
 
     /// What one hop of a request gets.
@@ -39,6 +50,8 @@ struct ResponsePlanner {
         case final([DeliveryTimeline.Event])
         /// A redirect to follow with this request.
         case redirect(StubRequest)
+        /// No stub answers this request; the registry records the real server's answer.
+        case record(StubRequest)
     }
 
     /// Answers one hop: chooses the stub, computes its response and adds its delay to `elapsed`.
@@ -46,6 +59,7 @@ struct ResponsePlanner {
         let selection: StubRegistry.Selection
         switch registry.select(request) {
         case let .unmatched(report):
+            if registry.recorder != nil { return .record(request) }
             return .final([failure(StubError.unmatched(report).urlError(for: request.url), at: elapsed)])
         case let .answered(chosen):
             selection = chosen
@@ -68,7 +82,7 @@ struct ResponsePlanner {
             }
             return .final(body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: elapsed))
         case let .http(status, _, headers, body):
-            if registry.followsRedirects, let next = redirect(from: request, status: status, headers: headers) {
+            if registry.followsRedirects, let next = Self.redirect(from: request, status: status, headers: headers) {
                 return .redirect(next)
             }
             let data: Data
@@ -83,6 +97,9 @@ struct ResponsePlanner {
                 httpVersion: "HTTP/1.1",
                 headerFields: Self.deliveredHeaders(headers, status: status).folded
             )
+            if let urlResponse {
+                registry.attach(urlResponse, body: data, toEntry: selection.journalID)
+            }
             return .final(self.body(data, response: urlResponse, dribble: response.dribble, at: elapsed))
         }
     }
@@ -122,7 +139,7 @@ struct ResponsePlanner {
 
     /// The next request when `status` and `headers` make a redirect, following the Fetch rules
     /// URLSession applies on Apple platforms.
-    private func redirect(from request: StubRequest, status: Int, headers: HTTPHeaders) -> StubRequest? {
+    static func redirect(from request: StubRequest, status: Int, headers: HTTPHeaders) -> StubRequest? {
         guard [301, 302, 303, 307, 308].contains(status),
               let location = headers["Location"],
               let url = URL(string: location, relativeTo: request.url)?.absoluteURL

@@ -21,15 +21,26 @@ final class StubLoader: @unchecked Sendable {
 
     private struct State {
         var timeline: DeliveryTimeline?
+        var planned = false
         var start = Duration.zero
         var stopped = false
         var timer: (any StubClockTimer)?
     }
 
+    /// How many loaders exist: one per `URLProtocol` instance that has started loading. Tests
+    /// use it to prove that no instance, and no scheduled delivery holding one, outlives its request.
+    static var liveCount: Int { live.withLock { $0 } }
+    private static let live = Locked(0)
+
     /// Creates a loader serving from `registry`; without one, requests fail with `missingRegistry`.
     init(registry: StubRegistry?, missingRegistry: StubError = .registryGone) {
         self.registry = registry
         self.missingRegistry = missingRegistry
+        Self.live.withLock { $0 += 1 }
+    }
+
+    deinit {
+        Self.live.withLock { $0 -= 1 }
     }
 
     /// Whether a request is one stubs may serve at all: anything but local `file:`, `data:` and
@@ -57,7 +68,8 @@ final class StubLoader: @unchecked Sendable {
     func start(_ urlProtocol: URLProtocol) {
         state.withLock { state in
             state.stopped = false
-            if state.timeline == nil {
+            if !state.planned {
+                state.planned = true
                 state.start = clock.now
                 state.timeline = plan(urlProtocol)
             }
@@ -123,8 +135,9 @@ final class StubLoader: @unchecked Sendable {
         #endif
     }
 
-    /// Reads the request, tells the observers, and plans the response.
-    private func plan(_ urlProtocol: URLProtocol) -> DeliveryTimeline {
+    /// Reads the request, tells the observers, and plans the response; `nil` while the answer is
+    /// being recorded from the real server.
+    private func plan(_ urlProtocol: URLProtocol) -> DeliveryTimeline? {
         let urlRequest = urlProtocol.request
         let inspection = TaskInspection(urlProtocol.task)
         let (body, unavailable) = Self.readBody(of: urlRequest, task: urlProtocol.task, inspection: inspection)
@@ -140,7 +153,15 @@ final class StubLoader: @unchecked Sendable {
                 registry.record(request, .refused(reason: error.message))
                 events = [.init(time: .zero, action: .fail(error.urlError(for: request.url)))]
             } else {
-                events = ResponsePlanner(registry: registry, inspection: inspection).events(for: request)
+                let planner = ResponsePlanner(registry: registry, inspection: inspection)
+                switch planner.plan(for: request) {
+                case let .events(planned):
+                    events = planned
+                case let .record(unanswered, _):
+                    let timeout = Self.timeout(of: urlRequest, inspection).map(\.seconds)
+                    record(unanswered, registry: registry, planner: planner, timeout: timeout, hops: 0, for: urlProtocol)
+                    return nil
+                }
             }
         } else {
             events = [.init(time: .zero, action: .fail(missingRegistry.urlError(for: request.url)))]
@@ -148,6 +169,59 @@ final class StubLoader: @unchecked Sendable {
         // A timeout can only fire before an event that is not due at once.
         let waits = events.contains { $0.time > .zero }
         return DeliveryTimeline(events: events, timeout: waits ? Self.timeout(of: urlRequest, inspection) : nil, url: request.url)
+    }
+
+    /// Sends a request no stub answers to the real server, records the exchange, and delivers the
+    /// real answer unchanged once it arrives (waking the task as a delay does). A redirect is
+    /// recorded as such and then followed like a stubbed one, so every hop is recorded.
+    private func record(_ request: StubRequest, registry: StubRegistry, planner: ResponsePlanner, timeout: TimeInterval?, hops: Int, for urlProtocol: URLProtocol) {
+        let target = UncheckedSendable(value: urlProtocol)   // only used under this loader's lock.
+        LiveRequest.send(request, timeout: timeout) { [self] result in
+            let outcome: StubRecorder.Outcome
+            switch result {
+            case let .success((response, body)): outcome = .response(response, body)
+            case let .failure(error): outcome = .failure((error as? URLError)?.code ?? .unknown)
+            }
+            if let recorder = registry.recorder {
+                do {
+                    let id = registry.record(request, .recorded(file: try recorder.record(request, outcome: outcome)))
+                    if case let .response(response, body) = outcome { registry.attach(response, body: body, toEntry: id) }
+                } catch {
+                    registry.record(request, .passedThrough)
+                    registry.report(StubIssue(
+                        message: "the answer to \(request) could not be recorded into \(recorder.root.path): \(error.localizedDescription)",
+                        source: .file(recorder.root.path)
+                    ))
+                }
+            }
+            let actions: [DeliveryTimeline.Action]
+            switch result {
+            case let .success((response, body)):
+                var headers = HTTPHeaders()
+                for (name, value) in response.allHeaderFields { headers.add("\(name)", "\(value)") }
+                if registry.followsRedirects, hops < ResponsePlanner.redirectLimit,
+                   let next = ResponsePlanner.redirect(from: request, status: response.statusCode, headers: headers) {
+                    switch planner.plan(for: next) {
+                    case let .record(unanswered, _):
+                        record(unanswered, registry: registry, planner: planner, timeout: timeout, hops: hops + 1, for: target.value)
+                        return
+                    case let .events(events):
+                        actions = events.map(\.action)
+                    }
+                } else {
+                    actions = [.receive(response), .load(body), .finish]
+                }
+            case let .failure(error):
+                actions = [.fail(error)]
+            }
+            state.withLock { state in
+                let now = clock.now - state.start
+                state.timeline = DeliveryTimeline(events: actions.map { .init(time: now, action: $0) }, timeout: nil, url: request.url)
+                guard !state.stopped else { return }
+                state.timer?.cancel()
+                state.timer = scheduleWake(at: clock.now, target.value)
+            }
+        }
     }
 
     /// The request body: the body an upload task carries, else `httpBody`, else the body stream

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// One intercepted request in a registry's journal, and what became of it.
 public struct JournalEntry: Sendable, Identifiable, CustomStringConvertible {
@@ -12,6 +15,8 @@ public struct JournalEntry: Sendable, Identifiable, CustomStringConvertible {
         case passedThrough
         /// The toolkit refused it (a download task on Linux, a registry that no longer exists, ...).
         case refused(reason: String)
+        /// No stub matched; it went to the real server and was recorded into this mapping file.
+        case recorded(file: String)
     }
 
     /// The entry's position in the journal, from 1.
@@ -22,6 +27,8 @@ public struct JournalEntry: Sendable, Identifiable, CustomStringConvertible {
     public let request: StubRequest
     /// What became of it.
     public let outcome: Outcome
+    /// The HTTP response the caller received, when there was one.
+    public internal(set) var response: RecordedResponse?
 
     /// The stub that answered, if one did.
     public var stub: StubSummary? {
@@ -43,8 +50,29 @@ public struct JournalEntry: Sendable, Identifiable, CustomStringConvertible {
         case .unmatched: result = "unmatched"
         case .passedThrough: result = "passed through to the network"
         case let .refused(reason): result = "refused: \(reason)"
+        case let .recorded(file): result = "recorded into \(file)"
         }
         return "#\(id) \(request) → \(result)"
+    }
+}
+
+/// An HTTP response as the journal keeps it.
+public struct RecordedResponse: Sendable {
+    /// The response object the caller received.
+    public let urlResponse: HTTPURLResponse
+    /// The body.
+    public let body: Data
+
+    /// The status code.
+    public var status: Int { urlResponse.statusCode }
+
+    /// The header fields, sorted by name.
+    public var headers: HTTPHeaders {
+        var headers = HTTPHeaders()
+        for (name, value) in urlResponse.allHeaderFields.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+            headers.add("\(name)", "\(value)")
+        }
+        return headers
     }
 }
 

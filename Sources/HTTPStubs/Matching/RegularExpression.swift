@@ -27,6 +27,14 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
         self.pattern = pattern
         do {
             let expression = try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z", options: [])
+            if let group = Self.repeatedRepetition(in: pattern) {
+                // ICU's backtracking can take exponential time on such patterns, with no way to
+                // bound it: refuse them rather than let a test run hang.
+                self.compiled = nil
+                self.problem = "the regular expression \(Self.quote(pattern)) at \(place) repeats a group that itself repeats (\(Self.quote(group))), "
+                    + "which can make matching take exponential time (catastrophic backtracking); rewrite it without the nested repetition, for example '(a+)+' as 'a+'"
+                return
+            }
             self.compiled = CompiledPattern(expression: expression)
             self.problem = nil
         } catch {
@@ -61,6 +69,59 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
 
     /// Hashes the pattern.
     public func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
+
+    /// The first group that is repeated without bound (`*`, `+`, `{n,}`) while containing an
+    /// unbounded repetition itself, such as `(a+)+` or `(\\w+\\s?)*`; `nil` when there is none.
+    static func repeatedRepetition(in pattern: String) -> String? {
+        let characters = Array(pattern)
+        var groups: [(start: Int, repeats: Bool)] = []
+        var index = 0
+        var inClass = false
+        func unboundedQuantifier(at position: Int) -> Bool {
+            guard position < characters.count else { return false }
+            switch characters[position] {
+            case "*", "+": return true
+            case "{":
+                guard let close = characters[position...].firstIndex(of: "}") else { return false }
+                return String(characters[position...close]).hasSuffix(",}")
+            default: return false
+            }
+        }
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\\" {
+                index += 2
+                continue
+            }
+            if inClass {
+                if character == "]" { inClass = false }
+                index += 1
+                continue
+            }
+            switch character {
+            case "[":
+                inClass = true
+            case "(":
+                groups.append((index, false))
+            case ")":
+                guard let group = groups.popLast() else { break }
+                if group.repeats && unboundedQuantifier(at: index + 1) {
+                    return String(characters[group.start...index + 1])
+                }
+                if group.repeats || unboundedQuantifier(at: index + 1), !groups.isEmpty {
+                    groups[groups.count - 1].repeats = true
+                }
+            case "*", "+":
+                if !groups.isEmpty { groups[groups.count - 1].repeats = true }
+            case "{" where unboundedQuantifier(at: index):
+                if !groups.isEmpty { groups[groups.count - 1].repeats = true }
+            default:
+                break
+            }
+            index += 1
+        }
+        return nil
+    }
 
     private static func quote(_ text: String) -> String {
         "'\(text)'"

@@ -49,7 +49,11 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public let problems: [String]
     /// Whether the matcher reads the body (the body of a streamed request cannot be read before loading).
     let readsBody: Bool
+    /// The exact path the matcher requires, when it requires one: lets a registry index its stubs.
+    var literalPath: String?
     private let evaluation: @Sendable (StubRequest) -> MatchVerdict
+    /// A yes-or-no test that builds no explanation: what selection uses, for speed.
+    private let predicate: (@Sendable (StubRequest) -> Bool)?
     private let captureParameters: (@Sendable (StubRequest) -> [String: String])?
 
     /// Creates a matcher from a closure that explains its verdict.
@@ -67,6 +71,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         evaluate: @escaping @Sendable (StubRequest) -> MatchVerdict,
         problems: [String],
         readsBody: Bool = false,
+        predicate: (@Sendable (StubRequest) -> Bool)? = nil,
         captureParameters: (@Sendable (StubRequest) -> [String: String])? = nil
     ) {
         self.part = part
@@ -74,12 +79,18 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         self.evaluation = evaluate
         self.problems = problems
         self.readsBody = readsBody
+        self.predicate = predicate
         self.captureParameters = captureParameters
     }
 
-    /// Tests a request.
+    /// Tests a request, explaining the verdict.
     public func evaluate(_ request: StubRequest) -> MatchVerdict {
         evaluation(request)
+    }
+
+    /// Whether a request matches (the verdict without its explanation).
+    public func matches(_ request: StubRequest) -> Bool {
+        predicate?(request) ?? evaluation(request).isMatch
     }
 
     /// The URI-template variables this matcher captures from a request it matches.
@@ -107,7 +118,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
                     detail: "expected \(matcher), got \(quoted(actual))"
                 )
             },
-            problems: matcher.problems
+            problems: matcher.problems,
+            predicate: { request in extract(request).map(matcher.matches) ?? false }
         )
     }
 }
@@ -115,11 +127,11 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 extension RequestMatcher {
     /// The method is `method`.
     public static func method(_ method: HTTPMethod) -> RequestMatcher {
-        RequestMatcher(part: .method, description: "method \(method)") { request in
+        RequestMatcher(part: .method, description: "method \(method)", evaluate: { request in
             request.method == method
                 ? MatchVerdict(isMatch: true, detail: method.rawValue)
                 : MatchVerdict(isMatch: false, detail: "expected \(method), got \(request.method)")
-        }
+        }, problems: [], predicate: { $0.method == method })
     }
 
     /// The scheme is `scheme` (case-insensitive).
@@ -134,16 +146,20 @@ extension RequestMatcher {
 
     /// The port, explicit or the scheme's default, is `port`.
     public static func port(_ port: Int) -> RequestMatcher {
-        RequestMatcher(part: .port, description: "port \(port)") { request in
+        RequestMatcher(part: .port, description: "port \(port)", evaluate: { request in
             request.port == port
                 ? MatchVerdict(isMatch: true, detail: "\(port)")
                 : MatchVerdict(isMatch: false, detail: "expected \(port), got \(request.port.map(String.init) ?? "none")")
-        }
+        }, problems: [], predicate: { $0.port == port })
     }
 
     /// The percent-encoded path satisfies `matcher`; the query is not looked at.
     public static func path(_ matcher: StringMatcher) -> RequestMatcher {
-        value(.url, matcher) { $0.path }
+        var path = value(.url, matcher) { $0.path }
+        if case let .equal(literal, caseInsensitive: false) = matcher.kind {
+            path.literalPath = literal.isEmpty ? "/" : literal
+        }
+        return path
     }
 
     /// The path matches a URI template such as `/users/{id}`; the captured variables reach
@@ -165,13 +181,18 @@ extension RequestMatcher {
                     )
             },
             problems: compiled.problem.map { [$0] } ?? [],
+            predicate: { compiled.match($0.path) != nil },
             captureParameters: { compiled.match($0.path) ?? [:] }
         )
     }
 
     /// The path and query as sent (`/users?page=2`) satisfy `matcher`: WireMock's `url` / `urlPattern`.
     public static func pathAndQuery(_ matcher: StringMatcher) -> RequestMatcher {
-        value(.url, matcher) { $0.pathAndQuery }
+        var pathAndQuery = value(.url, matcher) { $0.pathAndQuery }
+        if case let .equal(literal, caseInsensitive: false) = matcher.kind, !literal.isEmpty {
+            pathAndQuery.literalPath = String(literal.prefix { $0 != "?" })
+        }
+        return pathAndQuery
     }
 
     /// The full URL as sent satisfies `matcher`.
@@ -259,6 +280,7 @@ extension RequestMatcher {
             },
             problems: matchers.flatMap(\.problems),
             readsBody: matchers.contains { $0.readsBody },
+            predicate: { request in matchers.allSatisfy { $0.matches(request) } },
             captureParameters: { request in
                 matchers.reduce(into: [:]) { $0.merge($1.pathParameters(of: request)) { _, new in new } }
             }
@@ -281,8 +303,9 @@ extension RequestMatcher {
             },
             problems: matchers.flatMap(\.problems),
             readsBody: matchers.contains { $0.readsBody },
+            predicate: { request in matchers.contains { $0.matches(request) } },
             captureParameters: { request in
-                matchers.first { $0.evaluate(request).isMatch }?.pathParameters(of: request) ?? [:]
+                matchers.first { $0.matches(request) }?.pathParameters(of: request) ?? [:]
             }
         )
     }
@@ -299,7 +322,8 @@ extension RequestMatcher {
                     : MatchVerdict(isMatch: true, detail: verdict.detail)
             },
             problems: matcher.problems,
-            readsBody: matcher.readsBody
+            readsBody: matcher.readsBody,
+            predicate: { !matcher.matches($0) }
         )
     }
 
@@ -321,15 +345,15 @@ extension RequestMatcher {
                 distance: values.map(matcher.distance(to:)).min() ?? 1,
                 detail: "expected \(matcher), got " + values.map(quoted).joined(separator: ", ")
             )
-        }, problems: matcher.problems)
+        }, problems: matcher.problems, predicate: { extract($0).contains(where: matcher.matches) })
     }
 
     private static func absence(_ part: Part, _ extract: @escaping @Sendable (StubRequest) -> [String]) -> RequestMatcher {
-        RequestMatcher(part: part, description: "\(part) absent") { request in
+        RequestMatcher(part: part, description: "\(part) absent", evaluate: { request in
             let values = extract(request)
             return values.isEmpty
                 ? MatchVerdict(isMatch: true, detail: "absent")
                 : MatchVerdict(isMatch: false, detail: "expected it absent, got " + values.map(quoted).joined(separator: ", "))
-        }
+        }, problems: [], predicate: { extract($0).isEmpty })
     }
 }

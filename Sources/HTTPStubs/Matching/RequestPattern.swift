@@ -87,7 +87,7 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
 
     /// Whether every matcher matches `request`.
     public func matches(_ request: StubRequest) -> Bool {
-        matchers.allSatisfy { $0.evaluate(request).isMatch }
+        matchers.allSatisfy { $0.matches(request) }
     }
 
     /// The URI-template variables captured from a request the pattern matches.
@@ -100,6 +100,9 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
 
     /// Whether some matcher reads the body.
     var readsBody: Bool { matchers.contains { $0.readsBody } }
+
+    /// The exact path the pattern requires, if one of its matchers requires one.
+    var literalPath: String? { matchers.lazy.compactMap(\.literalPath).first }
 
     /// The matchers' descriptions joined with `and`, or `any request`.
     public var description: String {

@@ -1,7 +1,7 @@
 /// A test on one text value: a header value, a query parameter, a host, a path, a body.
 ///
 /// A string literal means equality: `.header("Accept", "application/json")`.
-public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     indirect enum Kind: Sendable, Hashable {
         case equal(String, caseInsensitive: Bool)
         case contains(String)

@@ -10,7 +10,7 @@ import Foundation
 ///   responses as ``StubRequest/pathParameters``;
 /// - query items (`"/search?q=swift"`) must be present with those decoded values; other query
 ///   items may be present too. Use ``RequestPattern/queryParameters(exactly:)`` to forbid others.
-public struct URLPattern: Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct URLPattern: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
     let matchers: [RequestMatcher]
     /// The pattern as written.
     public let description: String
@@ -20,7 +20,7 @@ public struct URLPattern: Sendable, ExpressibleByStringLiteral, CustomStringConv
         self.description = description
     }
 
-    /// Reads a URL pattern from a string literal.
+    /// Reads a URL pattern from a string literal, interpolations included.
     public init(stringLiteral value: String) {
         self.init(value)
     }

@@ -9,7 +9,11 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     /// The request method.
     public var method: HTTPMethod
     /// The full request URL.
-    public var url: URL
+    public var url: URL {
+        didSet { parts = URLParts(url) }
+    }
+    /// The parts of `url` matchers read, computed once per URL rather than on every match attempt.
+    private var parts: URLParts
     /// The request's own header fields.
     ///
     /// On Linux, `URLSessionConfiguration.httpAdditionalHeaders` never reach a `URLProtocol`, so they
@@ -35,6 +39,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     ) {
         self.method = method
         self.url = url
+        self.parts = URLParts(url)
         self.headers = headers
         self.body = body
         self.bodyUnavailableReason = bodyUnavailableReason
@@ -56,26 +61,13 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     }
 
     /// The URL's path, still percent-encoded as sent (`/users/42`); `/` when empty.
-    public var path: String {
-        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
-        return path.isEmpty ? "/" : path
-    }
+    public var path: String { parts.path }
 
     /// The path and query as sent, without scheme and host (`/users?page=2`): what WireMock calls the URL.
-    public var pathAndQuery: String {
-        guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else {
-            return path
-        }
-        return "\(path)?\(query)"
-    }
+    public var pathAndQuery: String { parts.pathAndQuery }
 
     /// The decoded query parameters in order. `+` decodes to a space, as WireMock decodes it.
-    public var queryParameters: [(name: String, value: String)] {
-        guard let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery else {
-            return []
-        }
-        return FormURLEncoding.decode(query)
-    }
+    public var queryParameters: [(name: String, value: String)] { parts.queryParameters }
 
     /// Every decoded value of one query parameter, in order.
     public func queryValues(_ name: String) -> [String] {
@@ -115,5 +107,25 @@ extension StubRequest {
             body: body,
             bodyUnavailableReason: bodyUnavailableReason
         )
+    }
+}
+
+/// The parts of a URL that matchers read.
+private struct URLParts: Sendable {
+    let path: String
+    let pathAndQuery: String
+    let queryParameters: [(name: String, value: String)]
+
+    init(_ url: URL) {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let path = components?.percentEncodedPath ?? ""
+        self.path = path.isEmpty ? "/" : path
+        if let query = components?.percentEncodedQuery {
+            self.pathAndQuery = "\(self.path)?\(query)"
+            self.queryParameters = FormURLEncoding.decode(query)
+        } else {
+            self.pathAndQuery = self.path
+            self.queryParameters = []
+        }
     }
 }

@@ -34,6 +34,9 @@ public struct Stub: Sendable, Identifiable, CustomStringConvertible {
     public var scenario: ScenarioRule?
     /// Where the stub was written.
     public var source: StubSource
+    /// How many requests the stub is expected to answer, checked when a test's stub scope ends;
+    /// `nil` for no expectation.
+    public var expectation: UseExpectation?
 
     /// Creates a stub that answers every match with `response`.
     public init(
@@ -95,6 +98,14 @@ public struct Stub: Sendable, Identifiable, CustomStringConvertible {
     public func inScenario(_ name: String, whenIn state: String? = nil, moveTo newState: String? = nil) -> Stub {
         var copy = self
         copy.scenario = ScenarioRule(name, requiredState: state, newState: newState)
+        return copy
+    }
+
+    /// This stub with an expectation on how many requests it answers, checked when a test's stub
+    /// scope ends (a failure then points at the line that declared the stub).
+    public func expect(_ expectation: UseExpectation) -> Stub {
+        var copy = self
+        copy.expectation = expectation
         return copy
     }
 

@@ -25,3 +25,18 @@ extension StubRegistry {
         return result.stubs.map { add($0) }
     }
 }
+
+extension StubRegistry {
+    /// Loads stub files whose paths are relative to the folder of a source file: pass `#filePath`
+    /// to keep fixtures beside the test that uses them.
+    ///
+    /// ```swift
+    /// try stubs.load("Fixtures/Checkout", relativeTo: #filePath)
+    /// ```
+    /// (For resources bundled with a test target, pass `Bundle.module` paths to ``load(_:)-(String...)``.)
+    @discardableResult
+    public func load(_ paths: String..., relativeTo file: StaticString) throws(StubFileError) -> [String] {
+        let folder = URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
+        return try load(paths.map { $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path })
+    }
+}

@@ -22,16 +22,9 @@ public final class StubRegistry: Sendable {
     let identity: UInt64
     private let state: Locked<State>
 
-    private struct StoredStub {
-        var stub: Stub
-        var order: Int
-        var uses = 0
-    }
-
     private struct State {
-        /// Sorted by priority (1 first), then newest first: the order WireMock tries stubs in.
-        var stubs: [StoredStub] = []
-        var nextOrder = 0
+        /// The stubs, in the order WireMock tries them: priority (1 first), then newest first.
+        var index = StubIndex()
         var scenarios: [String: String] = [:]
         var journal: [JournalEntry] = []
         var generator: SeededGenerator
@@ -39,6 +32,8 @@ public final class StubRegistry: Sendable {
         var followsRedirects = true
         var observers: [@Sendable (URLRequest) -> Void] = []
         var issueHandler: @Sendable (StubIssue) -> Void = StubRegistry.printIssue
+        var recorder: StubRecorder?
+        var replayRoot: String?
     }
 
     /// Creates an empty registry.
@@ -59,18 +54,22 @@ public final class StubRegistry: Sendable {
     // MARK: Adding and removing stubs
 
     /// Adds a stub that answers every match with `response`, and returns its identity.
+    /// `expecting` sets how many requests it must answer before the test's stub scope ends.
     @discardableResult
     public func stub(
         _ pattern: RequestPattern,
         _ response: StubResponse,
         priority: Int = 5,
+        expecting expectation: UseExpectation? = nil,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column
     ) -> String {
-        add(Stub(pattern, responses: [response], priority: priority,
-                 source: .code(fileID: fileID, filePath: filePath, line: line, column: column)))
+        var stub = Stub(pattern, responses: [response], priority: priority,
+                        source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
+        stub.expectation = expectation
+        return add(stub)
     }
 
     /// Adds a stub whose response is computed from each request it matches.
@@ -78,14 +77,17 @@ public final class StubRegistry: Sendable {
     public func stub(
         _ pattern: RequestPattern,
         priority: Int = 5,
+        expecting expectation: UseExpectation? = nil,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column,
         respond: @escaping @Sendable (StubRequest) throws -> StubResponse
     ) -> String {
-        add(Stub(pattern, responses: [.computed(respond)], priority: priority,
-                 source: .code(fileID: fileID, filePath: filePath, line: line, column: column)))
+        var stub = Stub(pattern, responses: [.computed(respond)], priority: priority,
+                        source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
+        stub.expectation = expectation
+        return add(stub)
     }
 
     /// Adds a stub that serves `responses` in order, then repeats the last or stops matching.
@@ -95,13 +97,16 @@ public final class StubRegistry: Sendable {
         responses: [StubResponse],
         afterLast: Stub.SequenceEnd = .repeatLast,
         priority: Int = 5,
+        expecting expectation: UseExpectation? = nil,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column
     ) -> String {
-        add(Stub(pattern, responses: responses, afterLast: afterLast, priority: priority,
-                 source: .code(fileID: fileID, filePath: filePath, line: line, column: column)))
+        var stub = Stub(pattern, responses: responses, afterLast: afterLast, priority: priority,
+                        source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
+        stub.expectation = expectation
+        return add(stub)
     }
 
     /// Adds a stub and returns its identity. A stub with ``Stub/problems`` is added all the same
@@ -109,11 +114,7 @@ public final class StubRegistry: Sendable {
     @discardableResult
     public func add(_ stub: Stub) -> String {
         let handler = state.withLock { state -> @Sendable (StubIssue) -> Void in
-            state.stubs.removeAll { $0.stub.id == stub.id }
-            let stored = StoredStub(stub: stub, order: state.nextOrder)
-            state.nextOrder += 1
-            let index = state.stubs.firstIndex { $0.stub.priority > stub.priority || ($0.stub.priority == stub.priority && $0.order < stored.order) }
-            state.stubs.insert(stored, at: index ?? state.stubs.endIndex)
+            state.index.insert(stub)
             return state.issueHandler
         }
         for problem in stub.problems {
@@ -130,17 +131,13 @@ public final class StubRegistry: Sendable {
     /// Removes a stub; returns whether it was there.
     @discardableResult
     public func remove(_ id: String) -> Bool {
-        state.withLock { state in
-            let count = state.stubs.count
-            state.stubs.removeAll { $0.stub.id == id }
-            return state.stubs.count != count
-        }
+        state.withLock { $0.index.remove(id: id) }
     }
 
     /// Removes every stub, resets every scenario and clears the journal and the observers.
     public func reset() {
         state.withLock { state in
-            state.stubs.removeAll()
+            state.index.removeAll()
             state.scenarios.removeAll()
             state.journal.removeAll()
             state.observers.removeAll()
@@ -149,7 +146,7 @@ public final class StubRegistry: Sendable {
 
     /// The stubs, in the order they are tried: priority first, then newest first.
     public var stubs: [Stub] {
-        state.withLock { $0.stubs.map(\.stub) }
+        state.withLock { $0.index.all.map(\.stub) }
     }
 
     // MARK: Scenarios
@@ -228,12 +225,22 @@ public final class StubRegistry: Sendable {
 
     /// The stubs that have not answered any request.
     public var unusedStubs: [Stub] {
-        state.withLock { $0.stubs.filter { $0.uses == 0 }.map(\.stub) }
+        state.withLock { $0.index.all.filter { $0.uses == 0 }.map(\.stub) }
+    }
+
+    /// The stubs whose use count does not meet their ``Stub/expectation``, in the order they are tried.
+    public var unmetExpectations: [UnmetExpectation] {
+        state.withLock { state in
+            state.index.all.compactMap { stored in
+                guard let expectation = stored.stub.expectation, !expectation.isSatisfied(by: stored.uses) else { return nil }
+                return UnmetExpectation(stub: StubSummary(stored.stub), expectation: expectation, uses: stored.uses, pattern: stored.stub.pattern.description)
+            }
+        }
     }
 
     /// How many requests a stub has answered.
     public func useCount(of id: String) -> Int {
-        state.withLock { $0.stubs.first { $0.stub.id == id }?.uses ?? 0 }
+        state.withLock { $0.index.all.first { $0.stub.id == id }?.uses ?? 0 }
     }
 
     /// Forgets every journal entry.
@@ -254,31 +261,35 @@ public final class StubRegistry: Sendable {
         let stub: Stub
         let response: StubResponse
         let request: StubRequest
+        /// The journal entry of the request.
+        let journalID: Int
     }
 
     /// Chooses the stub that answers `request`, consumes one of its uses, advances its scenario and
     /// records the request in the journal; journals the near-miss report when none does.
     func select(_ request: StubRequest) -> Choice {
         let chosen: Selection? = state.withLock { state in
-            for index in state.stubs.indices {
-                let stored = state.stubs[index]
+            for stored in state.index.candidates(forPath: request.path) {
                 guard Self.isEligible(stored, scenarios: state.scenarios), stored.stub.pattern.matches(request) else { continue }
                 let stub = stored.stub
                 let responseIndex = min(stored.uses, stub.responses.count - 1)
-                state.stubs[index].uses += 1
+                stored.uses += 1
                 if let rule = stub.scenario, let newState = rule.newState {
                     state.scenarios[rule.name] = newState
                 }
                 var answered = request
                 answered.pathParameters = stub.pattern.pathParameters(of: request)
-                state.journal.append(JournalEntry(id: state.journal.count + 1, date: Date(), request: request, outcome: .answered(by: StubSummary(stub))))
-                return Selection(stub: stub, response: stub.responses[responseIndex], request: answered)
+                let id = state.journal.count + 1
+                state.journal.append(JournalEntry(id: id, date: Date(), request: request, outcome: .answered(by: StubSummary(stub))))
+                return Selection(stub: stub, response: stub.responses[responseIndex], request: answered, journalID: id)
             }
             return nil
         }
         if let chosen { return .answered(chosen) }
         let report = unmatchedReport(for: request)
-        record(request, .unmatched(report))
+        if recorder == nil {
+            record(request, .unmatched(report))
+        }
         return .unmatched(report)
     }
 
@@ -286,7 +297,7 @@ public final class StubRegistry: Sendable {
     /// whose body is still a stream counts as answered by stubs that test the body.
     func wouldAnswer(_ request: StubRequest, bodyReadable: Bool) -> Bool {
         state.withLock { state in
-            state.stubs.contains { stored in
+            state.index.candidates(forPath: request.path).contains { stored in
                 guard Self.isEligible(stored, scenarios: state.scenarios) else { return false }
                 if !bodyReadable && stored.stub.pattern.readsBody { return true }
                 return stored.stub.pattern.matches(request)
@@ -299,10 +310,22 @@ public final class StubRegistry: Sendable {
         state.withLock { $0.passThrough.allows(host: host) }
     }
 
-    /// Records a request that was not served by a stub.
-    func record(_ request: StubRequest, _ outcome: JournalEntry.Outcome) {
+    /// Records a request that was not served by a stub; returns its journal entry's id.
+    @discardableResult
+    func record(_ request: StubRequest, _ outcome: JournalEntry.Outcome) -> Int {
         state.withLock { state in
-            state.journal.append(JournalEntry(id: state.journal.count + 1, date: Date(), request: request, outcome: outcome))
+            let id = state.journal.count + 1
+            state.journal.append(JournalEntry(id: id, date: Date(), request: request, outcome: outcome))
+            return id
+        }
+    }
+
+    /// Remembers the response a journaled request received.
+    func attach(_ response: HTTPURLResponse, body: Data, toEntry id: Int) {
+        let recorded = RecordedResponse(urlResponse: response, body: body)
+        state.withLock { state in
+            guard state.journal.indices.contains(id - 1) else { return }
+            state.journal[id - 1].response = recorded
         }
     }
 
@@ -317,13 +340,13 @@ public final class StubRegistry: Sendable {
         state.withLock { delay.sample(using: &$0.generator) }
     }
 
-    private static func isEligible(_ stored: StoredStub, scenarios: [String: String]) -> Bool {
+    private static func isEligible(_ stored: StubIndex.Entry, scenarios: [String: String]) -> Bool {
         notes(for: stored, scenarios: scenarios).isEmpty
     }
 
     /// Why a stub cannot answer right now, whatever the request: its scenario is in another state,
     /// or its responses or uses are used up.
-    private static func notes(for stored: StoredStub, scenarios: [String: String]) -> [String] {
+    private static func notes(for stored: StubIndex.Entry, scenarios: [String: String]) -> [String] {
         let stub = stored.stub
         var notes: [String] = []
         if let limit = stub.maxUses, stored.uses >= limit {
@@ -345,9 +368,25 @@ public final class StubRegistry: Sendable {
     }
 
     private func unmatchedReport(for request: StubRequest) -> UnmatchedRequestReport {
-        let candidates = state.withLock { state in
-            state.stubs.map { (stub: $0.stub, notes: Self.notes(for: $0, scenarios: state.scenarios)) }
+        let (candidates, replayRoot) = state.withLock { state in
+            (state.index.all.map { (stub: $0.stub, notes: Self.notes(for: $0, scenarios: state.scenarios)) }, state.replayRoot)
         }
-        return UnmatchedRequestReport(request: request, candidates: candidates)
+        let hint = replayRoot.map { root in
+            "It was not recorded in \(root). To record it from the real server, run the tests with \(RecordMode.environmentVariable)=\(RecordMode.newEpisodes.rawValue) (or \(RecordMode.environmentVariable)=\(RecordMode.all.rawValue) to record everything again)."
+        }
+        return UnmatchedRequestReport(request: request, candidates: candidates, hint: hint)
+    }
+
+    /// The recorder that unmatched requests go to, when the registry records.
+    var recorder: StubRecorder? {
+        state.withLock { $0.recorder }
+    }
+
+    /// Sets what happens to unmatched requests when replaying from stub files.
+    func setRecording(_ recorder: StubRecorder?, replayRoot: String?) {
+        state.withLock { state in
+            state.recorder = recorder
+            state.replayRoot = replayRoot
+        }
     }
 }

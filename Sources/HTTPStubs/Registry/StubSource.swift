@@ -1,5 +1,8 @@
 /// Where a stub was written: a line of Swift code, or an entry of a stub file.
 public struct StubSource: Sendable, Hashable, CustomStringConvertible {
+    /// The `#filePath` of the code that declared the stub, as XCTest's failure functions take it;
+    /// `nil` for stubs from files.
+    public let staticFilePath: StaticString?
     /// The `#fileID` of the code that declared the stub, or the path of the stub file.
     public let file: String
     /// The `#filePath` of the code that declared the stub (for test-failure reporting); the path of a stub file.
@@ -13,12 +16,26 @@ public struct StubSource: Sendable, Hashable, CustomStringConvertible {
 
     /// The place in Swift code where a stub was declared.
     public static func code(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) -> StubSource {
-        StubSource(file: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column), index: nil)
+        StubSource(staticFilePath: filePath, file: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column), index: nil)
     }
 
     /// An entry of a stub file.
     public static func file(_ path: String, index: Int? = nil, line: Int? = nil, column: Int? = nil) -> StubSource {
-        StubSource(file: path, filePath: path, line: line, column: column, index: index)
+        StubSource(staticFilePath: nil, file: path, filePath: path, line: line, column: column, index: index)
+    }
+
+    /// Two sources are equal when they name the same place.
+    public static func == (lhs: StubSource, rhs: StubSource) -> Bool {
+        (lhs.file, lhs.filePath, lhs.line, lhs.column, lhs.index) == (rhs.file, rhs.filePath, rhs.line, rhs.column, rhs.index)
+    }
+
+    /// Hashes the place.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(filePath)
+        hasher.combine(line)
+        hasher.combine(column)
+        hasher.combine(index)
     }
 
     /// `File.swift:12:5`, or `mappings/users.json[2]`.

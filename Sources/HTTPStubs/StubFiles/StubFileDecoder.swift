@@ -8,6 +8,8 @@ final class StubFileDecoder {
     let document: JSONDocument
     /// What was found wrong so far.
     private(set) var diagnostics: [StubFileDiagnostic] = []
+    /// Whether integers may be written as strings (`"201"`), as Jackson reads WireMock mappings.
+    var acceptsIntegerStrings = false
 
     init(path: String, document: JSONDocument) {
         self.path = path
@@ -78,8 +80,7 @@ final class StubFileDecoder {
     /// The integer member `key` of `object`, if present; an error if it is not an integer in `range`.
     func integer(_ key: String, in object: JSONObject, at jsonPath: JSONPath, in range: ClosedRange<Int64> = Int64.min...Int64.max) -> Int? {
         guard let value = object[key] else { return nil }
-        // Jackson also takes an integer written as a string ("201").
-        let number = value.numberValue?.int64Value ?? value.stringValue.flatMap { Int64($0) }
+        let number = value.numberValue?.int64Value ?? (acceptsIntegerStrings ? value.stringValue.flatMap { Int64($0) } : nil)
         guard let number, range.contains(number) else {
             let bounds = range.lowerBound == Int64.min ? "an integer" : "an integer from \(range.lowerBound)\(range.upperBound == Int64.max ? " up" : " to \(range.upperBound)")"
             error("'\(key)' must be \(bounds), found \(value.article)", at: jsonPath.appending(.key(key)))

@@ -9,6 +9,7 @@ extension StubFileDecoder {
 
     /// The stubs of a mapping file; `filesRoot` is the stub root's `__files` folder.
     func mappingStubs(filesRoot: URL) -> [Stub] {
+        acceptsIntegerStrings = true   // Jackson reads "201" as 201
         let root = document.root
         if let object = root.objectValue, let list = object["mappings"] {
             let listPath = JSONPath.root.appending(.key("mappings"))

@@ -28,17 +28,30 @@ struct HARImporter: Sendable {
         self.requests = decoder.harRecording(at: root)
     }
 
+    /// Writes these distinct requests (recorded live rather than read from a HAR file).
+    init(requests: [HARDistinctRequest]) {
+        self.requests = requests
+    }
+
     /// The files of the stub root, sorted by path: for each distinct request a mapping file, and a
-    /// body file for each non-empty response body. Paths are relative to the stub root.
-    func mappingFiles() -> [(relativePath: String, contents: Data)] {
+    /// body file for each non-empty response body. Paths are relative to the stub root; file names
+    /// never take one of the `avoiding` stems.
+    func mappingFiles(avoiding taken: Set<String> = []) -> [(relativePath: String, contents: Data)] {
+        layout(avoiding: taken).files
+    }
+
+    /// The files, and for each distinct request (in order) the stem of its mapping file.
+    func layout(avoiding taken: Set<String> = []) -> (files: [(relativePath: String, contents: Data)], stems: [String]) {
         var files: [(relativePath: String, contents: Data)] = []
-        var usedStems: Set<String> = []
+        var stems: [String] = []
+        var usedStems = taken
         var scenarioCount = 0
         let origins = distinguishingOrigins()
         for (index, request) in requests.enumerated() {
             let slug = Self.slug(request.request.stubRequest.path)
             let stem = Self.uniqueStem(for: request, slug: slug, avoiding: usedStems)
             usedStems.insert(stem)
+            stems.append(stem)
             let isSequence = request.exchanges.count > 1
             if isSequence { scenarioCount += 1 }
             let scenario = "scenario-\(scenarioCount)-\(slug)"
@@ -49,6 +62,8 @@ struct HARImporter: Sendable {
                 switch exchange.outcome {
                 case .failure:
                     mapping["response"] = ["fault": "CONNECTION_RESET_BY_PEER"]
+                case let .urlError(code):
+                    mapping["response"] = [StubFileDecoder.extensionKey: ["urlError": .string(URLErrorNames.name(of: code))]]
                 case let .response(response):
                     var bodyFileName: String?
                     if !response.body.isEmpty {
@@ -70,7 +85,7 @@ struct HARImporter: Sendable {
             let document: JSONValue = mappings.count == 1 ? mappings[0] : ["mappings": .array(mappings)]
             files.append((relativePath: "mappings/\(stem).json", contents: Data((document.serialized(pretty: true) + "\n").utf8)))
         }
-        return files.sorted { $0.relativePath < $1.relativePath }
+        return (files.sorted { $0.relativePath < $1.relativePath }, stems)
     }
 
     // MARK: Mapping JSON
@@ -133,13 +148,15 @@ struct HARImporter: Sendable {
             for name in names {
                 let values = valuesByName[name] ?? []
                 query[name] = values.count == 1
-                    ? ["equalTo": .string(values[0])]
-                    : ["hasExactly": .array(values.map { ["equalTo": .string($0)] })]
+                    ? Self.valuePattern(values[0])
+                    : ["hasExactly": .array(values.map(Self.valuePattern))]
             }
             pattern["queryParameters"] = .object(query)
         }
         if request.matchesBody {
             let bodyPattern: JSONValue = switch request.request.body?.key {
+            case let .json(value)? where Self.containsRedaction(value):
+                ["equalToJson": Self.removingRedactions(value), "ignoreExtraElements": true]
             case let .json(value)?: ["equalToJson": value]
             case let .text(text)?: ["equalTo": .string(text)]
             case nil: ["equalTo": ""]
@@ -147,6 +164,33 @@ struct HARImporter: Sendable {
             pattern["bodyPatterns"] = [bodyPattern]
         }
         return .object(pattern)
+    }
+
+    /// `equalTo` the value, or any value when it was redacted.
+    private static func valuePattern(_ value: String) -> JSONValue {
+        value == Redaction.placeholder ? ["matches": ".*"] : ["equalTo": .string(value)]
+    }
+
+    /// Whether a JSON body had members redacted.
+    private static func containsRedaction(_ value: JSONValue) -> Bool {
+        switch value {
+        case let .string(text): return text == Redaction.placeholder
+        case let .array(items): return items.contains(where: containsRedaction)
+        case let .object(object): return object.members.contains { containsRedaction($0.value) }
+        default: return false
+        }
+    }
+
+    /// A JSON body without its redacted members, to be matched ignoring extra members.
+    private static func removingRedactions(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case let .array(items): return .array(items.map(removingRedactions))
+        case let .object(object):
+            return .object(JSONObject(members: object.members
+                .filter { $0.value != .string(Redaction.placeholder) }
+                .map { JSONMember(key: $0.key, value: removingRedactions($0.value)) }))
+        default: return value
+        }
     }
 
     /// The WireMock `response` object of a recorded response.
@@ -225,8 +269,12 @@ struct HARImporter: Sendable {
 
     /// `<method>-<slug>-<hash>`, rehashed with a counter in the rare case the name is taken.
     private static func uniqueStem(for request: HARDistinctRequest, slug: String, avoiding used: Set<String>) -> String {
-        let method = request.request.stubRequest.method.rawValue
-        let identity = "\(method) \(request.request.url)\n\(request.request.body?.text ?? "")"
+        // Only what the mapping matches goes into the name, so a capture from another host or port
+        // of the same API gives the same files.
+        let recorded = request.request.stubRequest
+        let method = recorded.method.rawValue
+        let query = recorded.queryParameters.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "&")
+        let identity = "\(method) \(recorded.path)?\(query)\n\(request.request.body?.text ?? "")"
         var stem = "\(method.lowercased())-\(slug)-\(hexHash(identity))"
         var attempt = 1
         while used.contains(stem) {

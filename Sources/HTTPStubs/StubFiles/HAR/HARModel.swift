@@ -141,6 +141,8 @@ enum HAROutcome: Sendable {
     case response(HARResponse)
     /// A request that failed (`status: 0`), with the browser's error name (`net::ERR_…`) if recorded.
     case failure(errorName: String?)
+    /// A request that failed with this `URLError` when it was recorded live.
+    case urlError(URLError.Code)
 
     /// The stub response that replays it.
     var stubResponse: StubResponse {
@@ -154,6 +156,8 @@ enum HAROutcome: Sendable {
             return response.reason.isEmpty ? answer : answer.reason(response.reason)
         case let .failure(errorName):
             return .error(HARReader.urlErrorCode(forBrowserError: errorName))
+        case let .urlError(code):
+            return .error(code)
         }
     }
 }

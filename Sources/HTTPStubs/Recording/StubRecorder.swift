@@ -1,0 +1,138 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Writes the exchanges that reached the real server into a WireMock stub root, as the HAR
+/// importer and WireMock's recorder write them: one mapping file per distinct request
+/// (`mappings/<method>-<path-slug>-<hash>.json`), bodies in `__files/` (JSON pretty-printed, binary
+/// bodies as files), and identical requests that got several answers as a scenario.
+///
+/// Secrets are redacted before anything is written. Files are written atomically (a temporary file,
+/// then a rename); a file that existed before recording started is never overwritten unless
+/// ``overwrites`` (mode `all`); recordings from many threads are serialized, so none clobbers another.
+final class StubRecorder: Sendable {
+    /// The stub root.
+    let root: URL
+    /// What is redacted.
+    let redaction: Redaction
+    /// Whether files that existed before may be overwritten (`all`).
+    let overwrites: Bool
+    private let state: Locked<State>
+
+    private struct State {
+        /// The recorded requests, in order, each with its exchanges.
+        var requests: [Recorded] = []
+        /// The mapping stems that existed before recording and must not be reused.
+        var takenStems: Set<String>
+        /// The files this recorder wrote, relative to the root.
+        var written: Set<String> = []
+    }
+
+    /// The exchanges of one distinct request.
+    private struct Recorded {
+        let request: HARRequest
+        var exchanges: [HARExchange]
+    }
+
+    init(root: URL, redaction: Redaction, overwrites: Bool) {
+        self.root = root
+        self.redaction = redaction
+        self.overwrites = overwrites
+        let existing = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("mappings").path)) ?? []
+        let taken = overwrites ? [] : Set(existing.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) })
+        self.state = Locked(State(takenStems: taken))
+    }
+
+    /// Records one exchange and writes the files it changes; returns the mapping file's path.
+    func record(_ request: StubRequest, outcome: Outcome) throws -> String {
+        let recordedRequest = redacted(request)
+        let exchange = HARExchange(entryIndex: 0, jsonPath: .root, request: recordedRequest, outcome: redacted(outcome), startedAt: nil, order: nil)
+        return try state.withLock { state in
+            let key = (recordedRequest.key, recordedRequest.body?.key)
+            let index: Int
+            if let existing = state.requests.firstIndex(where: { ($0.request.key, $0.request.body?.key) == key }) {
+                index = existing
+                state.requests[index].exchanges.append(exchange)
+            } else {
+                index = state.requests.count
+                state.requests.append(Recorded(request: recordedRequest, exchanges: [exchange]))
+            }
+            let distinct = state.requests.map { HARDistinctRequest(request: $0.request, matchesBody: $0.request.body != nil, exchanges: $0.exchanges) }
+            let layout = HARImporter(requests: distinct).layout(avoiding: state.takenStems)
+            for file in layout.files where file.relativePath.hasPrefix("mappings/") && !state.written.contains(file.relativePath) {
+                // Re-recording over an earlier recording (mode all): its body files are this
+                // recorder's to replace too.
+                state.written.formUnion(Self.bodyFiles(referencedBy: root.appendingPathComponent(file.relativePath)))
+            }
+            for file in layout.files {
+                try write(file.contents, to: root.appendingPathComponent(file.relativePath))
+            }
+            // A request answered a second time becomes a scenario whose bodies are numbered: the
+            // files this recorder wrote earlier and no longer needs go.
+            let current = Set(layout.files.map(\.relativePath))
+            for stale in state.written.subtracting(current) {
+                try? FileManager.default.removeItem(at: root.appendingPathComponent(stale))
+            }
+            state.written = current
+            return root.appendingPathComponent("mappings/\(layout.stems[index]).json").path
+        }
+    }
+
+    /// What answered a recorded request.
+    enum Outcome {
+        case response(HTTPURLResponse, Data)
+        case failure(URLError.Code)
+    }
+
+    /// The `__files/` paths a mapping file on disk refers to, if it exists and parses.
+    private static func bodyFiles(referencedBy mapping: URL) -> Set<String> {
+        guard let data = try? Data(contentsOf: mapping), let value = try? JSONValue(parsing: data) else { return [] }
+        let mappings = value.objectValue?["mappings"]?.arrayValue ?? [value]
+        return Set(mappings.compactMap { $0.objectValue?["response"]?.objectValue?["bodyFileName"]?.stringValue }.map { "__files/\($0)" })
+    }
+
+    private func write(_ data: Data, to url: URL) throws {
+        if (try? Data(contentsOf: url)) == data { return }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url, options: .atomic)
+    }
+
+    private func redacted(_ request: StubRequest) -> HARRequest {
+        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        if let items = components?.percentEncodedQueryItems {
+            components?.percentEncodedQueryItems = items.map { item in
+                redaction.redactsQuery(item.name) ? URLQueryItem(name: item.name, value: Redaction.placeholder) : item
+            }
+        }
+        var recorded = request
+        recorded.url = components?.url ?? request.url
+        recorded.headers = HTTPHeaders()
+        let body = request.body.flatMap { String(data: $0, encoding: .utf8) }.flatMap { $0.isEmpty ? nil : $0 }
+        return HARRequest(url: recorded.url.absoluteString, stubRequest: recorded, body: body.map { HARBody(text: redactedJSONText($0)) })
+    }
+
+    private func redacted(_ outcome: Outcome) -> HAROutcome {
+        switch outcome {
+        case let .failure(code):
+            return .urlError(code)
+        case let .response(response, body):
+            var headers = HTTPHeaders()
+            for (name, value) in response.allHeaderFields.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+                let name = "\(name)"
+                guard !["content-length", "content-encoding", "transfer-encoding"].contains(name.lowercased()) else { continue }
+                headers.add(name, redaction.redactsHeader(name) ? Redaction.placeholder : "\(value)")
+            }
+            let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? ""
+            let redactedBody = String(data: body, encoding: .utf8).map { Data(redactedJSONText($0).utf8) } ?? body
+            return .response(HARResponse(status: response.statusCode, reason: "", headers: headers, body: redactedBody, contentType: contentType))
+        }
+    }
+
+    /// JSON text with its secret members replaced; other text unchanged.
+    private func redactedJSONText(_ text: String) -> String {
+        guard let value = try? JSONValue(parsing: text), value.objectValue != nil || value.arrayValue != nil else { return text }
+        let redactedValue = redaction.redactingJSON(value)
+        return redactedValue == value ? text : redactedValue.serialized()
+    }
+}

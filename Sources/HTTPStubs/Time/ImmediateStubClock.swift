@@ -1,0 +1,41 @@
+import Dispatch
+
+/// A clock on which waiting takes no time: every scheduled action runs at once, in deadline order,
+/// and ``now`` jumps to its deadline. Delays, dribbles and timeouts keep their order and their
+/// outcome (a stub slower than the timeout still times out), but a test does not wait for them.
+public final class ImmediateStubClock: StubClock, @unchecked Sendable {
+    // Invariant: `state` is only touched under its lock; actions run on `queue`, one at a time.
+    private let state = Locked((now: Duration.zero, sequence: 0, pending: [(deadline: Duration, sequence: Int, timer: ReleasingTimer)]()))
+    private let queue = DispatchQueue(label: "swift-http-stubs.immediate-clock")
+
+    /// Creates a clock that starts at zero.
+    public init() {}
+
+    /// The virtual time: the deadline of the latest action run.
+    public var now: Duration {
+        state.withLock { $0.now }
+    }
+
+    /// Schedules `action`; it runs promptly, on another thread, after earlier-deadline actions.
+    public func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> any StubClockTimer {
+        let timer = ReleasingTimer(action)
+        state.withLock { state in
+            state.sequence += 1
+            state.pending.append((deadline, state.sequence, timer))
+        }
+        queue.async { [self] in runEarliest() }
+        return timer
+    }
+
+    private func runEarliest() {
+        let next = state.withLock { state -> ReleasingTimer? in
+            guard let index = state.pending.indices.min(by: {
+                (state.pending[$0].deadline, state.pending[$0].sequence) < (state.pending[$1].deadline, state.pending[$1].sequence)
+            }) else { return nil }
+            let entry = state.pending.remove(at: index)
+            state.now = max(state.now, entry.deadline)
+            return entry.timer
+        }
+        next?.fire()
+    }
+}

@@ -1,0 +1,70 @@
+#if canImport(Testing)
+import HTTPStubs
+import Testing
+
+/// A Swift Testing trait that gives each test (each test case of a parameterized test) its own
+/// ``HTTPStubsScope``, available as ``HTTPStubsScope/current`` and `StubRegistry.current()`.
+///
+/// ```swift
+/// @Test(.httpStubs { stubs in
+///     try stubs.load("Fixtures/Feed", relativeTo: #filePath)
+/// })
+/// func loadsTheFeed() async throws {
+///     let stubs = StubRegistry.current()
+///     let model = FeedModel(session: stubs.makeSession())
+///     try await model.load()
+/// }
+/// ```
+/// On a suite, every test in it gets its own scope.
+public struct HTTPStubsTrait: TestTrait, SuiteTrait, TestScoping {
+    let clock: @Sendable () -> any StubClock
+    let configure: @Sendable (StubRegistry) throws -> Void
+    /// Where failures are reported; the test's own place when `nil`.
+    let location: SourceCodeLocation?
+
+    /// Every test of a suite gets its own scope.
+    public var isRecursive: Bool { true }
+
+    /// Runs the test inside a fresh scope, then reports its failures from the test's task.
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        let scope = HTTPStubsScope(clock: clock(), location: location ?? SourceCodeLocation(test.sourceLocation))
+        defer { scope.end() }
+        try configure(scope.stubs)
+        try await HTTPStubsScope.$current.withValue(scope) {
+            try await function()
+        }
+    }
+
+    /// A scope for each test case (a test function has one, a parameterized test one per argument),
+    /// never for a suite as a whole.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+}
+
+extension Trait where Self == HTTPStubsTrait {
+    /// Gives the test stubs of its own, on real time.
+    public static var httpStubs: Self {
+        HTTPStubsTrait(clock: { SystemStubClock() }, configure: { _ in }, location: nil)
+    }
+
+    /// Gives the test stubs of its own, set up by `configure` (which may load stub files).
+    /// - Parameters:
+    ///   - clock: Makes the clock delays and timeouts run on; real time by default.
+    ///   - fileID: The source `#fileID` associated with failures.
+    ///   - filePath: The source `#filePath` associated with failures.
+    ///   - line: The source `#line` associated with failures.
+    ///   - column: The source `#column` associated with failures.
+    ///   - configure: Adds the test's stubs.
+    public static func httpStubs(
+        clock: @escaping @Sendable () -> any StubClock = { SystemStubClock() },
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
+        _ configure: @escaping @Sendable (StubRegistry) throws -> Void
+    ) -> Self {
+        HTTPStubsTrait(clock: clock, configure: configure, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+}
+#endif

@@ -1,0 +1,52 @@
+import HTTPStubs
+#if canImport(Testing)
+import Testing
+#endif
+#if canImport(XCTest)
+import XCTest
+#endif
+
+/// Reports test failures to the framework that runs the current test.
+///
+/// The framework is decided on the test's own task, when a stub scope starts: Swift Testing
+/// attributes an issue only when it is recorded from the test's task (from URLSession's threads it
+/// shows as an unknown test), and it ignores `XCTFail`. Scopes therefore collect problems and
+/// report them from the test's task when they end.
+enum TestFailureReporter {
+    /// The framework running the current test.
+    enum Framework: Sendable {
+        case swiftTesting
+        case xcTest
+    }
+
+    /// The framework running the calling task's test: Swift Testing when it has a current test.
+    static var current: Framework {
+        #if canImport(Testing)
+        if Test.current != nil { return .swiftTesting }
+        #endif
+        return .xcTest
+    }
+
+    /// Records a failure at `location`; for XCTest, `testCase` lets a failure point into any file.
+    static func fail(_ message: String, at location: SourceCodeLocation, framework: Framework, testCase: AnyObject? = nil) {
+        switch framework {
+        case .swiftTesting:
+            #if canImport(Testing)
+            Issue.record(
+                Comment(rawValue: message),
+                sourceLocation: SourceLocation(fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
+            )
+            #endif
+        case .xcTest:
+            #if canImport(XCTest)
+            if let testCase = testCase as? XCTestCase {
+                testCase.recordFailure(withDescription: message, inFile: location.filePath, atLine: location.line, expected: true)
+            } else if let file = location.staticFilePath {
+                XCTFail(message, file: file, line: UInt(location.line))
+            } else {
+                XCTFail("\(location): \(message)")
+            }
+            #endif
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import HTTPStubs
+
+/// Runs `body` with stubs of its own, then fails the test for unmatched requests, broken stubs and
+/// unmet stub expectations — whatever way `body` ends (returning, throwing, or being cancelled).
+///
+/// ```swift
+/// @Test func loadsTheFeed() async throws {
+///     try await withHTTPStubs { stubs in
+///         stubs.stub(.get("https://api.example.com/feed"), .json(feed), expecting: .once)
+///         let model = FeedModel(session: stubs.makeSession())
+///         try await model.load()
+///         #expect(model.items.count == 3)
+///     }
+/// }
+/// ```
+/// - Parameters:
+///   - clock: The clock delays and timeouts run on; real time by default.
+///   - fileID: The source `#fileID` associated with failures.
+///   - filePath: The source `#filePath` associated with failures.
+///   - line: The source `#line` associated with failures.
+///   - column: The source `#column` associated with failures.
+///   - body: The test code, given the scope's registry.
+public func withHTTPStubs<Result>(
+    clock: any StubClock = SystemStubClock(),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    _ body: (StubRegistry) async throws -> Result
+) async rethrows -> Result {
+    let scope = HTTPStubsScope(clock: clock, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    defer { scope.end() }
+    return try await HTTPStubsScope.$current.withValue(scope) {
+        try await body(scope.stubs)
+    }
+}
+
+/// Runs synchronous `body` with stubs of its own (see the `async` form).
+public func withHTTPStubs<Result>(
+    clock: any StubClock = SystemStubClock(),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    _ body: (StubRegistry) throws -> Result
+) rethrows -> Result {
+    let scope = HTTPStubsScope(clock: clock, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    defer { scope.end() }
+    return try HTTPStubsScope.$current.withValue(scope) {
+        try body(scope.stubs)
+    }
+}

@@ -1,0 +1,36 @@
+#if canImport(XCTest)
+import HTTPStubs
+import XCTest
+
+extension XCTestCase {
+    /// A registry of stubs for this test, checked when the test ends (in a teardown block):
+    /// unmatched requests, broken stubs and unmet stub expectations fail the test, the latter at
+    /// the line that declared the stub.
+    ///
+    /// ```swift
+    /// func test_loadsTheFeed() async throws {
+    ///     let stubs = makeStubRegistry()
+    ///     stubs.stub(.get("https://api.example.com/feed"), .json(feed), expecting: .once)
+    ///     let model = FeedModel(session: stubs.makeSession())
+    ///     try await model.load()
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - clock: The clock delays and timeouts run on; real time by default.
+    ///   - fileID: The source `#fileID` associated with failures.
+    ///   - filePath: The source `#filePath` associated with failures.
+    ///   - line: The source `#line` associated with failures.
+    ///   - column: The source `#column` associated with failures.
+    public func makeStubRegistry(
+        clock: any StubClock = SystemStubClock(),
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) -> StubRegistry {
+        let scope = HTTPStubsScope(clock: clock, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column), testCase: self)
+        addTeardownBlock { scope.end() }
+        return scope.stubs
+    }
+}
+#endif

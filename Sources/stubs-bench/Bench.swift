@@ -1,0 +1,387 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPStubs
+
+/// `stubs-bench`: how fast the toolkit answers through URLSession, next to the floor URLSession
+/// imposes and to a real loopback HTTP server. See BENCHMARKS.md.
+@main
+struct Bench {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == LargeBody.childFlag, arguments.count == 3 {
+            exit(await LargeBody.runChild(root: arguments[1], mode: arguments[2]))
+        }
+        let options: Options
+        do {
+            options = try Options(arguments)
+        } catch {
+            FileHandle.standardError.write(Data("stubs-bench: \(error)\n\n\(Options.usage)\n".utf8))
+            exit(2)
+        }
+        if options.help {
+            print(Options.usage)
+            return
+        }
+        do {
+            let results = try await Runner(options: options).run()
+            if options.json {
+                print(Report.json(results))
+            } else {
+                print(Report.table(results, options: options))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("stubs-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+}
+
+/// Command-line options.
+struct Options {
+    static let workloads = ["floor", "stub", "stub_10k", "loopback", "concurrent", "files", "large_body", "virtual_time"]
+
+    var json = false
+    var quick = false
+    var help = false
+    var only: Set<String> = Set(Options.workloads)
+    var rounds = 5
+    /// Requests per sequential batch (one batch = one workload, one API style, one round).
+    var requests = 2_000
+    /// Wall-time cap of one batch (each of its slices gets `batchBudget / slices`): a slice stops
+    /// early when its share is over, and its rate is computed from the requests it made.
+    var batchBudget: Duration = .seconds(2)
+    var concurrentTasks = 64
+    var concurrentRequests = 6_400
+    var fileCount = 10_000
+    var fileRounds = 3
+    var largeBodyRuns = 3
+    var virtualRequests = 1_000
+    var virtualRounds = 3
+    var warmup = 200
+    /// Slices each batch is cut into within a round (see `measureRequests`).
+    var slices = 8
+    /// Wall-time cap of each warm-up batch.
+    var warmupBudget: Duration = .seconds(1)
+
+    static let usage = """
+    usage: swift run -c release stubs-bench [--json] [--quick] [--only w1,w2,...] [--rounds N] [--requests N]
+
+      --json         print one JSON object instead of the table
+      --quick        a reduced run (fewer rounds and requests) that finishes in well under a minute
+      --only LIST    run only these workloads: \(workloads.joined(separator: ","))
+      --rounds N     rounds of the interleaved request workloads (default 5, quick 3)
+      --requests N   requests per sequential batch (default 2000, quick 400)
+    """
+
+    init(_ arguments: [String]) throws {
+        var iterator = arguments.makeIterator()
+        var rounds: Int?
+        var requests: Int?
+        while let argument = iterator.next() {
+            switch argument {
+            case "--json": json = true
+            case "--quick": quick = true
+            case "--help", "-h": help = true
+            case "--only":
+                guard let list = iterator.next() else { throw BenchFailure("--only needs a list of workloads") }
+                let names = Set(list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
+                let unknown = names.subtracting(Options.workloads)
+                guard unknown.isEmpty else { throw BenchFailure("unknown workloads: \(unknown.sorted().joined(separator: ", "))") }
+                only = names
+            case "--rounds":
+                guard let value = iterator.next().flatMap(Int.init), value > 0 else { throw BenchFailure("--rounds needs a positive number") }
+                rounds = value
+            case "--requests":
+                guard let value = iterator.next().flatMap(Int.init), value > 0 else { throw BenchFailure("--requests needs a positive number") }
+                requests = value
+            default:
+                throw BenchFailure("unknown argument \(argument)")
+            }
+        }
+        if quick {
+            self.rounds = 3
+            self.requests = 400
+            batchBudget = .milliseconds(400)
+            concurrentRequests = 1_280
+            fileRounds = 1
+            largeBodyRuns = 1
+            virtualRounds = 1
+            warmup = 50
+            slices = 4
+            warmupBudget = .milliseconds(250)
+        }
+        if let rounds { self.rounds = rounds }
+        if let requests { self.requests = requests }
+    }
+
+    func runs(_ workload: String) -> Bool { only.contains(workload) }
+}
+
+/// Every number the benchmark measured: the samples of each metric, one per round.
+struct Results {
+    var samples: [String: [Double]] = [:]
+    var notes: [String: String] = [:]
+    var machine = Machine.current()
+    var wallSeconds = 0.0
+
+    mutating func add(_ key: String, _ value: Double) {
+        samples[key, default: []].append(value)
+    }
+
+    /// Records a request batch: its rate under `key`, its CPU µs per request under `key` + `_cpu_us`.
+    mutating func add(_ key: String, _ sample: Sample) {
+        add(key, sample.perSecond)
+        add(key + "_cpu_us", sample.cpuMicroseconds)
+    }
+
+    func median(_ key: String) -> Double? {
+        guard let values = samples[key], !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The interquartile range (25th to 75th percentile, nearest rank).
+    func quartiles(_ key: String) -> (low: Double, high: Double)? {
+        guard let values = samples[key], !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        func rank(_ fraction: Double) -> Double {
+            sorted[min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))]
+        }
+        return (rank(0.25), rank(0.75))
+    }
+
+    func ratio(_ numerator: String, _ denominator: String) -> Double? {
+        guard let top = median(numerator), let bottom = median(denominator), bottom > 0 else { return nil }
+        return top / bottom
+    }
+
+    var overheadRatio: Double? { ratio("floor_rps", "stub_rps") }
+    var scaleRatio: Double? { ratio("stub_rps", "stub_10k_rps") }
+    var loopbackSpeedup: Double? { ratio("stub_rps", "loopback_rps") }
+    var loadRatio: Double? { ratio("load_10k_files_s", "json_parse_10k_files_s") }
+}
+
+/// Runs the workloads.
+struct Runner {
+    let options: Options
+
+    /// When the run started, for the progress lines.
+    let started = ContinuousClock.now
+
+    func progress(_ text: String) {
+        let elapsed = String(format: "%6.1fs", seconds(ContinuousClock.now - started))
+        FileHandle.standardError.write(Data("[stubs-bench \(elapsed)] \(text)\n".utf8))
+    }
+
+    func run() async throws -> Results {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var results = Results()
+        // The large body goes first, in a child process: its peak memory is its own.
+        if options.runs("large_body") {
+            try measureLargeBody(&results)
+        }
+        try await measureRequests(&results)
+        if options.runs("virtual_time") {
+            try await measureVirtualTime(&results)
+        }
+        if options.runs("files") {
+            try measureFiles(&results)
+        }
+        results.wallSeconds = seconds(clock.now - started)
+        progress(String(format: "done in %.1f s", results.wallSeconds))
+        return results
+    }
+
+    // MARK: Request workloads
+
+    /// A sequential workload: a session and the request it repeats.
+    struct Sequential {
+        let key: String
+        let session: URLSession
+        let request: URLRequest
+        let registry: StubRegistry?
+    }
+
+    private func measureRequests(_ results: inout Results) async throws {
+        let clock = ContinuousClock()
+        var sequential: [Sequential] = []
+        var server: LoopbackServer?
+        defer { server?.stop() }
+
+        if options.runs("floor") {
+            sequential.append(Sequential(key: "floor_rps", session: FloorProtocol.makeSession(), request: targetRequest(), registry: nil))
+        }
+        if options.runs("stub") {
+            let registry = Registries.single()
+            sequential.append(Sequential(key: "stub_rps", session: registry.makeSession(), request: targetRequest(), registry: registry))
+        }
+        if options.runs("stub_10k") {
+            let start = clock.now
+            let registry = Registries.mixed(count: 10_000)
+            let built = seconds(clock.now - start)
+            results.notes["stub_10k_build_s"] = String(format: "%.2f", built)
+            progress(String(format: "built the 10,000-stub registry in %.2f s", built))
+            sequential.append(Sequential(key: "stub_10k_rps", session: registry.makeSession(), request: targetRequest(), registry: registry))
+        }
+        if options.runs("loopback") {
+            let bound = (options.rounds * 2 + 2) * options.requests + 4 * options.warmup
+            let loopback = try LoopbackServer(maxRequests: bound, body: Payload.body, contentType: "application/json")
+            server = loopback
+            progress("loopback server on 127.0.0.1:\(loopback.port), bounded to \(bound) requests")
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.urlCache = nil
+            configuration.httpMaximumConnectionsPerHost = 1
+            sequential.append(Sequential(key: "loopback_rps", session: URLSession(configuration: configuration), request: targetRequest(host: "127.0.0.1", port: loopback.port), registry: nil))
+        }
+        var concurrentRegistry: StubRegistry?
+        var concurrentSession: URLSession?
+        if options.runs("concurrent") {
+            let registry = Registries.mixed(count: 1_000)
+            concurrentRegistry = registry
+            concurrentSession = registry.makeSession()
+        }
+        guard !sequential.isEmpty || concurrentSession != nil else { return }
+
+        // Warm-up: connections, lazy initialisation, caches. Not recorded.
+        for workload in sequential {
+            _ = try await sequentialAsync(workload.session, workload.request, count: options.warmup, budget: options.warmupBudget)
+            _ = try await sequentialCompletion(workload.session, workload.request, count: options.warmup, budget: options.warmupBudget)
+            workload.registry?.clearJournal()
+        }
+        if let concurrentSession {
+            _ = try await concurrentAsync(concurrentSession, targetRequest(), tasks: options.concurrentTasks, total: options.warmup * 4, budget: options.warmupBudget)
+            concurrentRegistry?.clearJournal()
+        }
+
+        progress("warmed up")
+
+        // The batches of one round; each slice starts one batch later, so that no workload always
+        // runs first (or right after the same neighbour).
+        enum Batch {
+            case async(Sequential)
+            case completion(Sequential)
+            case concurrent
+        }
+        var batches: [Batch] = sequential.flatMap { [Batch.async($0), Batch.completion($0)] }
+        if concurrentSession != nil { batches.append(.concurrent) }
+
+        // Each round cuts every batch into `slices` short slices and runs the slices of all
+        // workloads in turn (floor, stub, ..., floor, stub, ...), so that a burst of other work on
+        // the machine hits every workload alike; each slice is one sample of its workload.
+        let slices = max(1, options.slices)
+        let sliceRequests = max(1, options.requests / slices)
+        let sliceBudget = options.batchBudget / slices
+        for round in 0..<options.rounds {
+            var totals: [String: Sample] = [:]
+            func accumulate(_ key: String, _ sample: Sample) {
+                // Every slice is one sample: the median over all slices of all rounds shrugs off
+                // the slices a burst of other work slowed down.
+                results.add(key, sample)
+                let previous = totals[key] ?? Sample(requests: 0, seconds: 0)
+                totals[key] = Sample(requests: previous.requests + sample.requests, seconds: previous.seconds + sample.seconds,
+                                     cpuSeconds: previous.cpuSeconds + sample.cpuSeconds)
+            }
+            for slice in 0..<slices {
+                let offset = (round + slice) % batches.count
+                for batch in batches[offset...] + batches[..<offset] {
+                    switch batch {
+                    case let .async(workload):
+                        workload.registry?.clearJournal()
+                        accumulate(workload.key, try await measuringCPU {
+                            try await sequentialAsync(workload.session, workload.request, count: sliceRequests, budget: sliceBudget)
+                        })
+                    case let .completion(workload):
+                        workload.registry?.clearJournal()
+                        accumulate(workload.key + "_completion", try await measuringCPU {
+                            try await sequentialCompletion(workload.session, workload.request, count: sliceRequests, budget: sliceBudget)
+                        })
+                    case .concurrent:
+                        concurrentRegistry?.clearJournal()
+                        accumulate("concurrent_rps", try await measuringCPU {
+                            try await concurrentAsync(concurrentSession!, targetRequest(), tasks: options.concurrentTasks,
+                                                      total: max(options.concurrentTasks, options.concurrentRequests / slices), budget: sliceBudget)
+                        })
+                    }
+                }
+            }
+            var line: [String] = []
+            for (key, sample) in totals.sorted(by: { $0.key < $1.key }) {
+                line.append("\(key)=\(Int(sample.perSecond))")
+            }
+            progress("round \(round + 1)/\(options.rounds): " + line.joined(separator: " "))
+        }
+        for workload in sequential {
+            workload.session.finishTasksAndInvalidate()
+        }
+        concurrentSession?.finishTasksAndInvalidate()
+        if let server {
+            progress("loopback server answered \(server.served) requests; stopping it")
+        }
+    }
+
+    // MARK: Other workloads
+
+    private func measureVirtualTime(_ results: inout Results) async throws {
+        for round in 0..<options.virtualRounds {
+            let run = try await virtualTimeRun(count: options.virtualRequests, budget: .seconds(30))
+            guard run.virtualSeconds >= 5 * Double(run.requests) else {
+                throw BenchFailure("virtual time: the clock advanced \(run.virtualSeconds) s for \(run.requests) requests delayed 5 s")
+            }
+            results.add("virtual_time_wall_ms", run.wallMilliseconds)
+            results.notes["virtual_seconds"] = String(format: "%.0f", run.virtualSeconds)
+            progress(String(format: "virtual time %d/%d: %.1f ms wall for %d × 5 s (%.0f s virtual)", round + 1, options.virtualRounds, run.wallMilliseconds, options.virtualRequests, run.virtualSeconds))
+        }
+    }
+
+    private func measureFiles(_ results: inout Results) throws {
+        let root = try StubFileCorpus.temporaryFolder("mappings")
+        defer { StubFileCorpus.removeTree(root) }
+        let bytes = try StubFileCorpus.writeMappings(count: options.fileCount, into: root)
+        results.notes["mapping_bytes"] = "\(bytes)"
+        progress("wrote \(options.fileCount) mapping files (\(bytes / 1024) KiB) to \(root.path)")
+        let clock = ContinuousClock()
+        for round in 0..<options.fileRounds {
+            // Alternate which goes first, so that neither always gets the colder cache.
+            for step in (round % 2 == 0 ? [0, 1, 2] : [2, 1, 0]) {
+                let start = clock.now
+                switch step {
+                case 0:
+                    let count = try StubFileCorpus.loadIntoRegistry(root: root)
+                    guard count == options.fileCount else { throw BenchFailure("loaded \(count) stubs from \(options.fileCount) files") }
+                    results.add("load_10k_files_s", seconds(clock.now - start))
+                case 1:
+                    let count = try StubFileCorpus.parseWithJSONSerialization(root: root)
+                    guard count == options.fileCount else { throw BenchFailure("parsed \(count) of \(options.fileCount) files") }
+                    results.add("json_parse_10k_files_s", seconds(clock.now - start))
+                default:
+                    let count = try StubFileCorpus.decodeOnly(root: root)
+                    guard count == options.fileCount else { throw BenchFailure("decoded \(count) stubs from \(options.fileCount) files") }
+                    results.add("decode_10k_files_s", seconds(clock.now - start))
+                }
+            }
+            progress(String(format: "files %d/%d: load %.3f s (StubFiles.load alone %.3f s), JSONSerialization %.3f s", round + 1, options.fileRounds,
+                            results.samples["load_10k_files_s"]!.last!, results.samples["decode_10k_files_s"]!.last!, results.samples["json_parse_10k_files_s"]!.last!))
+        }
+    }
+
+    private func measureLargeBody(_ results: inout Results) throws {
+        let root = try StubFileCorpus.temporaryFolder("large-body")
+        defer { StubFileCorpus.removeTree(root) }
+        try StubFileCorpus.writeLargeBodyRoot(into: root)
+        for run in 0..<options.largeBodyRuns {
+            for mode in ["async", "completion"] {
+                let report = try LargeBody.measure(root: root, mode: mode)
+                let suffix = mode == "async" ? "" : "_completion"
+                results.add("large_body_peak_mb" + suffix, report.growthMiB)
+                results.add("large_body_sampled_mb" + suffix, report.sampledGrowthMiB)
+                results.add("large_body_s" + suffix, report.seconds)
+                progress("large body \(run + 1)/\(options.largeBodyRuns) (\(mode)): " + String(format: "peak RSS growth %.1f MiB (VmHWM %d kB, before %d kB, sampled peak +%.1f MiB), %.2f s",
+                                report.growthMiB, report.peakKB, report.baselineKB, report.sampledGrowthMiB, report.seconds))
+            }
+        }
+    }
+}

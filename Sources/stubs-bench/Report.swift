@@ -1,0 +1,194 @@
+import Foundation
+
+/// The two outputs: a table for people, one JSON object for scripts.
+enum Report {
+    /// The goals of the benchmark issue: (key, comparison, bound).
+    static let goals: [(key: String, atMost: Bool, bound: Double)] = [
+        ("overhead_ratio", true, 1.10),
+        ("scale_ratio", true, 1.5),
+        ("loopback_speedup", false, 8),
+        ("load_ratio", true, 3),
+        ("large_body_peak_mb", true, 120),
+        ("virtual_time_wall_ms", true, 1_000),
+    ]
+
+    static func value(_ key: String, in results: Results) -> Double? {
+        switch key {
+        case "overhead_ratio": return results.overheadRatio
+        case "scale_ratio": return results.scaleRatio
+        case "loopback_speedup": return results.loopbackSpeedup
+        case "load_ratio": return results.loadRatio
+        default: return results.median(key)
+        }
+    }
+
+    // MARK: JSON
+
+    static func json(_ results: Results) -> String {
+        let keys: [(String, Int)] = [
+            ("floor_rps", 1), ("stub_rps", 1), ("stub_10k_rps", 1), ("loopback_rps", 1), ("concurrent_rps", 1),
+            ("load_10k_files_s", 4), ("json_parse_10k_files_s", 4), ("large_body_peak_mb", 1), ("virtual_time_wall_ms", 1),
+            ("overhead_ratio", 3), ("scale_ratio", 3), ("loopback_speedup", 3), ("load_ratio", 3),
+        ]
+        var members = keys.map { key, decimals in
+            "  \(quote(key)): \(number(value(key, in: results), decimals: decimals))"
+        }
+        let machine = results.machine
+        members.append("""
+          "machine": {
+            "cpus": \(machine.cpus),
+            "cpu_model": \(quote(machine.cpuModel)),
+            "memory_gib": \(number(machine.memoryGiB, decimals: 1)),
+            "swift": \(quote(machine.swift)),
+            "os": \(quote(machine.os)),
+            "kernel": \(quote(machine.kernel)),
+            "load_average_1m": \(number(machine.loadAverage, decimals: 2))
+          }
+        """)
+        return "{\n" + members.joined(separator: ",\n") + "\n}"
+    }
+
+    private static func number(_ value: Double?, decimals: Int) -> String {
+        guard let value, value.isFinite else { return "null" }
+        return String(format: "%.\(decimals)f", value)
+    }
+
+    private static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: Table
+
+    static func table(_ results: Results, options: Options) -> String {
+        let machine = results.machine
+        var lines: [String] = []
+        lines.append("swift-http-stubs benchmark — \(options.quick ? "quick" : "full") run: request rates are medians over \(options.rounds) rounds × \(options.slices) interleaved slices")
+        lines.append("machine: \(machine.cpus) × \(machine.cpuModel), \(String(format: "%.1f", machine.memoryGiB)) GiB, Swift \(machine.swift), \(machine.os), Linux \(machine.kernel)"
+                     + String(format: ", load average %.2f at start, %.2f at end", machine.loadAverage, Machine.loadAverageNow()))
+        lines.append("")
+
+        let rows: [(String, String)] = [
+            ("floor: bare URLProtocol", "floor_rps"),
+            ("toolkit, 1 stub", "stub_rps"),
+            ("toolkit, 10,000 stubs", "stub_10k_rps"),
+            ("loopback HTTP/1.1 server", "loopback_rps"),
+            ("\(options.concurrentTasks) tasks, 1,000 stubs", "concurrent_rps"),
+        ]
+        lines.append(pad("workload", 27) + pad("API", 12) + lpad("req/s", 10) + lpad("µs/req", 10) + lpad("CPU µs/req", 12) + "   p25–p75 req/s")
+        for (label, key) in rows {
+            for (api, suffix) in [("data(for:)", ""), ("completion", "_completion")] {
+                guard let rate = results.median(key + suffix) else { continue }
+                let shownAPI = key == "concurrent_rps" ? "data(for:) ×\(options.concurrentTasks)" : api
+                lines.append(pad(suffix.isEmpty ? label : "", 27) + pad(shownAPI, 12) + lpad(Self.rate(rate), 10) + lpad(micros(rate), 10)
+                             + lpad(results.median(key + suffix + "_cpu_us").map { String(format: "%.1f", $0) } ?? "–", 12)
+                             + "   " + spread(results.quartiles(key + suffix)))
+            }
+        }
+        if let built = results.notes["stub_10k_build_s"] {
+            lines.append("  (adding the 10,000 stubs in code took \(built) s, outside the measurement)")
+        }
+        lines.append("  (µs/req = wall time / requests; CPU µs/req = CPU time of the whole process, all threads, / requests;")
+        lines.append("   the concurrent row's µs/req is wall time / requests with \(options.concurrentTasks) requests in flight)")
+        lines.append("")
+
+        if let load = results.median("load_10k_files_s"), let parse = results.median("json_parse_10k_files_s") {
+            let bytes = Int(results.notes["mapping_bytes"] ?? "") ?? 0
+            lines.append("\(options.fileCount.formatted()) mapping files (\(bytes / 1024) KiB), medians of \(options.fileRounds) rounds")
+            lines.append("  " + pad("StubRegistry.load(root)", 40) + lpad(String(format: "%.3f s", load), 10) + lpad(String(format: "%.1f µs/file", load * 1e6 / Double(options.fileCount)), 18))
+            if let decode = results.median("decode_10k_files_s") {
+                lines.append("  " + pad("  of which StubFiles.load(root) alone", 40) + lpad(String(format: "%.3f s", decode), 10) + lpad(String(format: "%.1f µs/file", decode * 1e6 / Double(options.fileCount)), 18)
+                             + "   (read, parse, decode; no registry)")
+            }
+            lines.append("  " + pad("read + JSONSerialization (baseline)", 40) + lpad(String(format: "%.3f s", parse), 10) + lpad(String(format: "%.1f µs/file", parse * 1e6 / Double(options.fileCount)), 18))
+            lines.append("")
+        }
+        if let peak = results.median("large_body_peak_mb") {
+            let sampled = results.median("large_body_sampled_mb") ?? 0
+            let time = results.median("large_body_s") ?? 0
+            lines.append(String(format: "100 MiB bodyFileName, data(for:):         peak RSS growth %6.1f MiB (sampled VmRSS %6.1f MiB), %.2f s", peak, sampled, time))
+            if let completion = results.median("large_body_peak_mb_completion") {
+                lines.append(String(format: "100 MiB bodyFileName, completion handler: peak RSS growth %6.1f MiB (sampled VmRSS %6.1f MiB), %.2f s",
+                                    completion, results.median("large_body_sampled_mb_completion") ?? 0, results.median("large_body_s_completion") ?? 0))
+            }
+            lines.append("  (growth of VmHWM over VmRSS before the request, in a child process; the caller's own Data is 100 MiB)")
+        }
+        if let wall = results.median("virtual_time_wall_ms") {
+            lines.append(String(format: "%d sequential requests to a stub delayed 5 s, ImmediateStubClock: %.1f ms wall", options.virtualRequests, wall)
+                         + " (\(results.notes["virtual_seconds"] ?? "?") s virtual)")
+        }
+        lines.append("")
+
+        lines.append(pad("metric", 24) + lpad("value", 12) + lpad("goal", 10) + "      " + "same ratio from CPU µs/req")
+        for goal in goals {
+            let measured = value(goal.key, in: results)
+            let verdict: String
+            if let measured {
+                verdict = (goal.atMost ? measured <= goal.bound : measured >= goal.bound) ? "✓" : "✗"
+            } else {
+                verdict = "–"
+            }
+            let shown = measured.map { String(format: goal.key.hasSuffix("_ratio") || goal.key == "loopback_speedup" ? "%.2f" : "%.1f", $0) } ?? "not run"
+            let cpu = cpuRatio(goal.key, in: results).map { String(format: "%.2f", $0) } ?? ""
+            lines.append(pad(goal.key, 24) + lpad(shown, 12) + lpad((goal.atMost ? "≤ " : "≥ ") + String(format: "%g", goal.bound), 10) + "   " + verdict + "  " + lpad(cpu, 10))
+        }
+        if let ceiling = results.ratio("floor_rps", "loopback_rps") {
+            lines.append(String(format: "(ceiling of loopback_speedup with a zero-cost toolkit: floor_rps / loopback_rps = %.2f)", ceiling))
+        }
+        lines.append("")
+        lines.append(String(format: "total wall time %.1f s", results.wallSeconds))
+        return lines.joined(separator: "\n")
+    }
+
+    /// A rate ratio recomputed from CPU µs per request, which other processes barely disturb.
+    static func cpuRatio(_ key: String, in results: Results) -> Double? {
+        func cpu(_ name: String) -> Double? { results.median(name + "_cpu_us") }
+        func ratio(_ top: Double?, _ bottom: Double?) -> Double? {
+            guard let top, let bottom, bottom > 0 else { return nil }
+            return top / bottom
+        }
+        switch key {
+        case "overhead_ratio": return ratio(cpu("stub_rps"), cpu("floor_rps"))
+        case "scale_ratio": return ratio(cpu("stub_10k_rps"), cpu("stub_rps"))
+        case "loopback_speedup": return ratio(cpu("loopback_rps"), cpu("stub_rps"))
+        default: return nil
+        }
+    }
+
+    private static func rate(_ value: Double?) -> String {
+        guard let value else { return "–" }
+        return Int(value.rounded()).formatted()
+    }
+
+    private static func micros(_ value: Double?) -> String {
+        guard let value, value > 0 else { return "–" }
+        return String(format: "%.1f", 1e6 / value)
+    }
+
+    private static func spread(_ range: (low: Double, high: Double)?) -> String {
+        guard let range else { return "" }
+        return "[\(Int(range.low.rounded()).formatted())–\(Int(range.high.rounded()).formatted())]"
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private static func lpad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? " " + text : String(repeating: " ", count: width - text.count) + text
+    }
+}

@@ -1,0 +1,421 @@
+import Dispatch
+import ExampleClients
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPStubs
+import HTTPStubsTesting
+import Testing
+
+/// Delays, dribbled bodies and timeouts on virtual time.
+///
+/// No test measures wall-clock time ("timing goes in benchmarks"). That no real waiting happens is
+/// proven instead by delays of an hour, which could never elapse within the test run, and by the
+/// clocks' own `now`. With `ManualStubClock`, tests observe what happens before and after time
+/// moves.
+@Suite("Virtual time")
+struct VirtualTimeTests {
+    private static let url = URL(string: "https://api.example.com/feed")!
+
+    // MARK: ImmediateStubClock
+
+    @Test("ImmediateStubClock: a 30 s stub against a 10 s timeout fails with URLError(.timedOut), via a completion handler")
+    func immediateTimeoutThroughCompletionHandler() async throws {
+        let clock = ImmediateStubClock()
+        await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get(.init(Self.url.absoluteString)), .text("too late").delayed(by: .seconds(30)))
+            let result = await virtualFetch(stubs.makeSession(), virtualRequest(Self.url, timeout: 10))
+            #expect(result.urlError?.code == .timedOut)
+            #expect(result.data == nil)
+            #expect(stubs.journal.count == 1)
+        }
+        #expect(clock.now == .seconds(10), "the timeout fired at its virtual deadline")
+    }
+
+    @Test("ImmediateStubClock: a 30 s stub against a 10 s timeout fails with URLError(.timedOut), via async data(for:)",
+          .httpStubs(clock: { ImmediateStubClock() }) { _ in })
+    func immediateTimeoutThroughAsync() async throws {
+        let stubs = StubRegistry.current()
+        stubs.stub(.get(.init(Self.url.absoluteString)), .text("too late").delayed(by: .seconds(30)))
+        let error = await #expect(throws: URLError.self) {
+            _ = try await stubs.makeSession().data(for: virtualRequest(Self.url, timeout: 10))
+        }
+        #expect(error?.code == .timedOut)
+        #expect(stubs.clock.now == .seconds(10))
+    }
+
+    @Test("ImmediateStubClock: a 30 s stub within a 60 s timeout answers")
+    func immediateDelayWithinTimeout() async throws {
+        let clock = ImmediateStubClock()
+        try await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get(.init(Self.url.absoluteString)), .text("worth the wait").delayed(by: .seconds(30)))
+            let session = stubs.makeSession()
+            let result = await virtualFetch(session, virtualRequest(Self.url, timeout: 60))
+            #expect(result.text == "worth the wait")
+            let (data, _) = try await session.data(for: virtualRequest(Self.url, timeout: 60))
+            #expect(String(decoding: data, as: UTF8.self) == "worth the wait")
+        }
+        #expect(clock.now >= .seconds(30))
+    }
+
+    @Test("ImmediateStubClock: an hour-long delay answers without anyone waiting an hour")
+    func immediateHourLongDelay() async throws {
+        let clock = ImmediateStubClock()
+        try await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get(.init(Self.url.absoluteString)), .text("an hour later").delayed(by: .seconds(3600)))
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 7200
+            let session = stubs.makeSession(configuration: configuration)
+            let result = await virtualFetch(session, virtualRequest(Self.url, timeout: 7200))
+            #expect(result.text == "an hour later")
+            let (data, _) = try await session.data(for: virtualRequest(Self.url, timeout: 7200))
+            #expect(String(decoding: data, as: UTF8.self) == "an hour later")
+        }
+        #expect(clock.now >= .seconds(3600), "virtual time moved an hour")
+    }
+
+    @Test("ImmediateStubClock: an hour-long delay against a 10 s timeout times out at 10 s of virtual time")
+    func immediateHourLongDelayTimesOut() async throws {
+        let clock = ImmediateStubClock()
+        await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get(.init(Self.url.absoluteString)), .text("never").delayed(by: .seconds(3600)))
+            let result = await virtualFetch(stubs.makeSession(), virtualRequest(Self.url, timeout: 10))
+            #expect(result.urlError?.code == .timedOut)
+        }
+        #expect(clock.now == .seconds(10))
+    }
+
+    @Test("ImmediateStubClock: a dribbled body arrives whole, its chunks spread over virtual time")
+    func immediateDribble() async throws {
+        let clock = ImmediateStubClock()
+        await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get(.init(Self.url.absoluteString)), .text("abcdefghij").dribbled(chunks: 5, over: .seconds(50)))
+            let result = await virtualFetch(stubs.makeSession(), virtualRequest(Self.url, timeout: 60))
+            #expect(result.text == "abcdefghij")
+        }
+        #expect(clock.now == .seconds(50))
+    }
+
+    @Test("ImmediateStubClock: a 2 s stub started first answers after a 1 s stub started second")
+    func immediateOrdering() async throws {
+        let clock = ImmediateStubClock()
+        let order = VirtualBox<[String]>([])
+        await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get("https://api.example.com/slow"), .text("slow").delayed(by: .seconds(2)))
+            stubs.stub(.get("https://api.example.com/fast"), .text("fast").delayed(by: .seconds(1)))
+            let session = stubs.makeSession()
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let remaining = VirtualBox(2)
+                for path in ["slow", "fast"] {
+                    session.dataTask(with: URL(string: "https://api.example.com/\(path)")!) { data, _, error in
+                        order.mutate { $0.append(virtualText(data, error)) }
+                        if remaining.mutate({ $0 -= 1; return $0 }) == 0 { done.resume() }
+                    }.resume()
+                }
+            }
+        }
+        withKnownIssue("""
+            BUG: ImmediateStubClock (Sources/HTTPStubs/Time/ImmediateStubClock.swift, schedule(at:_:)) runs \
+            an action as soon as it is scheduled and jumps `now` to its deadline, so a request that starts a \
+            moment later starts at that later virtual time: the 2 s stub started first usually answers first
+            """, isIntermittent: true) {
+            #expect(order.value == ["fast", "slow"])
+        }
+        #expect(order.value.sorted() == ["fast", "slow"])
+    }
+
+    // MARK: ManualStubClock
+
+    @Test("ManualStubClock: the model is loading until time passes the delay, then loaded",
+          .httpStubs(clock: { ManualStubClock() }) { stubs in
+              stubs.stub(.get("https://api.example.com/feed"), .text("3 items").delayed(by: .seconds(2)))
+          })
+    func manualLoadingThenLoaded() async throws {
+        let stubs = StubRegistry.current()
+        let clock = try #require(stubs.clock as? ManualStubClock)
+        let model = FeedModel(client: AsyncHTTPClient(HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)))
+        #expect(model.state == .idle)
+
+        let load = Task { await model.load() }
+        await virtualPoll { stubs.journal.count == 1 && clock.pendingCount == 1 }
+        #expect(model.state == .loading, "the request is in flight, and no time has passed")
+
+        clock.advance(by: .seconds(2))
+        await load.value
+        #expect(model.state == .loaded("3 items"))
+        #expect(clock.now == .seconds(2))
+    }
+
+    @Test("ManualStubClock: advancing less than the delay keeps the model loading")
+    func manualAdvancingLessKeepsLoading() async throws {
+        let clock = ManualStubClock()
+        await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get(.init(Self.url.absoluteString)), .text("3 items").delayed(by: .seconds(2)))
+            let model = FeedModel(client: AsyncHTTPClient(HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)))
+            let load = Task { await model.load() }
+            await virtualPoll { stubs.journal.count == 1 && clock.pendingCount == 1 }
+
+            clock.advance(by: .milliseconds(1999))
+            #expect(clock.pendingCount == 1, "nothing was due, so nothing ran")
+            #expect(model.state == .loading)
+
+            clock.advance(by: .milliseconds(1))
+            await load.value
+            #expect(model.state == .loaded("3 items"))
+        }
+    }
+
+    @Test("ManualStubClock: a failed load is observed as such")
+    func manualFailure() async throws {
+        let clock = ManualStubClock()
+        await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get(.init(Self.url.absoluteString)), .error(.notConnectedToInternet).delayed(by: .seconds(1)))
+            let model = FeedModel(client: AsyncHTTPClient(HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)))
+            let load = Task { await model.load() }
+            await virtualPoll { stubs.journal.count == 1 && clock.pendingCount == 1 }
+            #expect(model.state == .loading)
+            clock.advance(by: .seconds(1))
+            await load.value
+            #expect(model.state == .failed)
+        }
+    }
+
+    @Test("ManualStubClock: a dribbled body reaches the delegate one chunk per step of time")
+    func manualDribble() async throws {
+        let clock = ManualStubClock()
+        await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get(.init(Self.url.absoluteString)), .text("abcdefghij").dribbled(chunks: 5, over: .seconds(5)))
+            let delegate = VirtualChunkDelegate()
+            let session = URLSession(configuration: stubs.configuration(), delegate: delegate, delegateQueue: nil)
+            defer { session.finishTasksAndInvalidate() }
+            session.dataTask(with: virtualRequest(Self.url, timeout: 60)).resume()
+
+            await virtualPoll { delegate.gotResponse && clock.pendingCount == 1 }
+            #expect(delegate.chunks.isEmpty, "the headers come at once, the body only as time passes")
+            let expected = ["ab", "cd", "ef", "gh", "ij"]
+            for step in 1...5 {
+                clock.advance(by: .seconds(1))
+                await virtualPoll { delegate.chunks.count == step && (step == 5 || clock.pendingCount == 1) }
+                #expect(delegate.chunks == Array(expected.prefix(step)), "after \(step) s")
+                #expect(delegate.isComplete == (step == 5))
+            }
+            await virtualPoll { delegate.isComplete }
+            #expect(delegate.error == nil)
+            #expect(clock.now == .seconds(5))
+        }
+    }
+
+    @Test("ManualStubClock: a timeout fires exactly when time reaches it")
+    func manualTimeoutFiresExactly() async throws {
+        let clock = ManualStubClock()
+        await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get(.init(Self.url.absoluteString)), .text("too late").delayed(by: .seconds(30)))
+            let outcome = VirtualBox<VirtualResult?>(nil)
+            stubs.makeSession().dataTask(with: virtualRequest(Self.url, timeout: 10)) { data, response, error in
+                outcome.value = VirtualResult(data: data, response: response, error: error)
+            }.resume()
+            await virtualPoll { stubs.journal.count == 1 && clock.pendingCount == 1 }
+
+            clock.advance(to: .seconds(10) - .milliseconds(1))
+            #expect(clock.pendingCount == 1, "not yet due")
+            #expect(outcome.value == nil)
+
+            clock.advance(by: .milliseconds(1))
+            #expect(clock.pendingCount == 0)
+            await virtualPoll { outcome.value != nil }
+            #expect(outcome.value?.urlError?.code == .timedOut)
+            #expect(clock.now == .seconds(10))
+        }
+    }
+
+    @Test("ManualStubClock: a 2 s stub started first answers after a 1 s stub started second")
+    func manualOrdering() async throws {
+        let clock = ManualStubClock()
+        await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get("https://api.example.com/slow"), .text("slow").delayed(by: .seconds(2)))
+            stubs.stub(.get("https://api.example.com/fast"), .text("fast").delayed(by: .seconds(1)))
+            let session = stubs.makeSession()
+            let order = VirtualBox<[String]>([])
+            for path in ["slow", "fast"] {
+                session.dataTask(with: URL(string: "https://api.example.com/\(path)")!) { data, _, error in
+                    order.mutate { $0.append(virtualText(data, error)) }
+                }.resume()
+                await virtualPoll { clock.pendingCount == (path == "slow" ? 1 : 2) }
+            }
+            #expect(stubs.journal.map(\.request.url.path) == ["/slow", "/fast"])
+
+            clock.advance(by: .milliseconds(1500))
+            await virtualPoll { order.value.count == 1 }
+            #expect(order.value == ["fast"])
+            #expect(clock.pendingCount == 1, "the slow stub is still waiting")
+
+            clock.advance(by: .milliseconds(500))
+            await virtualPoll { order.value.count == 2 }
+            #expect(order.value == ["fast", "slow"])
+        }
+    }
+}
+
+// MARK: - Helpers
+
+/// A view model that loads a feed, as an app would: `.idle`, then `.loading`, then `.loaded` or `.failed`.
+private final class FeedModel: @unchecked Sendable {
+    /// What the screen shows.
+    enum State: Equatable, Sendable {
+        case idle
+        case loading
+        case loaded(String)
+        case failed
+    }
+
+    // Invariant: `current` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var current = State.idle
+    private let client: AsyncHTTPClient
+
+    init(client: AsyncHTTPClient) {
+        self.client = client
+    }
+
+    /// The current state.
+    var state: State {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+
+    /// Loads the feed, moving through `.loading` to `.loaded` or `.failed`.
+    func load() async {
+        update(.loading)
+        do {
+            update(.loaded(try await client.get("/feed", as: String.self)))
+        } catch {
+            update(.failed)
+        }
+    }
+
+    private func update(_ state: State) {
+        lock.lock()
+        current = state
+        lock.unlock()
+    }
+}
+
+/// A data delegate that records the chunks of one task as they come.
+private final class VirtualChunkDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // Invariant: every stored field is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var response = false
+    private var received: [String] = []
+    private var completed = false
+    private var failure: (any Error)?
+
+    /// Whether the response headers arrived.
+    var gotResponse: Bool { locked { response } }
+    /// The chunks so far, as text.
+    var chunks: [String] { locked { received } }
+    /// Whether the task completed.
+    var isComplete: Bool { locked { completed } }
+    /// The task's error, if any.
+    var error: (any Error)? { locked { failure } }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        locked { self.response = true }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        locked { received.append(String(decoding: data, as: UTF8.self)) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        locked {
+            completed = true
+            failure = error
+        }
+    }
+
+    private func locked<Result>(_ body: () -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+}
+
+/// What a completion handler received.
+private struct VirtualResult: @unchecked Sendable {
+    // Invariant: built once from URLSession's completion arguments and never mutated.
+    let data: Data?
+    let response: URLResponse?
+    let error: (any Error)?
+
+    var text: String? { data.flatMap { String(data: $0, encoding: .utf8) } }
+    var urlError: URLError? { error as? URLError }
+}
+
+/// A GET of `url` with a timeout.
+private func virtualRequest(_ url: URL, timeout: TimeInterval) -> URLRequest {
+    var request = URLRequest(url: url)
+    request.timeoutInterval = timeout
+    return request
+}
+
+/// Sends `request` with a completion handler and waits for it.
+private func virtualFetch(_ session: URLSession, _ request: URLRequest) async -> VirtualResult {
+    await withCheckedContinuation { continuation in
+        session.dataTask(with: request) { data, response, error in
+            continuation.resume(returning: VirtualResult(data: data, response: response, error: error))
+        }.resume()
+    }
+}
+
+/// The body as text, or `error <code>`.
+private func virtualText(_ data: Data?, _ error: (any Error)?) -> String {
+    if let error { return "error \((error as? URLError)?.code.rawValue ?? -1)" }
+    return String(decoding: data ?? Data(), as: UTF8.self)
+}
+
+/// Waits until `condition` holds, checking every millisecond; records an issue after 5 seconds
+/// rather than hanging. (Polling for an event is not a timing assertion: nothing here depends on
+/// how long the wait takes.)
+private func virtualPoll(_ condition: @Sendable () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("the condition did not hold within 5 seconds", sourceLocation: sourceLocation)
+            return
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+/// A value guarded by a lock, shared between tasks and URLSession's threads.
+private final class VirtualBox<Value>: @unchecked Sendable {
+    // Invariant: `stored` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) {
+        stored = value
+    }
+
+    /// The current value.
+    var value: Value {
+        get { mutate { $0 } }
+        set { mutate { $0 = newValue } }
+    }
+
+    /// Reads or changes the value under the lock.
+    @discardableResult
+    func mutate<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&stored)
+    }
+}
