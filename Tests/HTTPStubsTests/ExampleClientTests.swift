@@ -299,7 +299,10 @@ struct ExampleClientTests {
         #expect(stubs.journal.count == 1)
     }
 
-    @Test("a Task cancelled before the async client starts still throws .transport(.cancelled)")
+    @Test(
+        "a Task cancelled before the async client starts still throws .transport(.cancelled)",
+        .enabled(if: StressTests.cancelRaceEnabled, "races corelibs' cancel against the task's start, which can hang on 6.3 (#5412); set HTTPSTUBS_CANCEL_RACE=1 on a toolchain with the fix")
+    )
     func cancelAsyncClientEarly() async throws {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/v1/slow"), .json(User(id: 1, name: "Never")).delayed(by: .seconds(60)))

@@ -391,7 +391,10 @@ struct LinuxTrapTests {
         }
     }
 
-    @Test("a Swift Task cancelled before data(for:) starts gives URLError(.cancelled)")
+    @Test(
+        "a Swift Task cancelled before data(for:) starts gives URLError(.cancelled)",
+        .enabled(if: StressTests.cancelRaceEnabled, "races corelibs' cancel against the task's start, which can hang on 6.3 (#5412); set HTTPSTUBS_CANCEL_RACE=1 on a toolchain with the fix")
+    )
     func cancelSwiftTaskEarly() async throws {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/hang"), .text("x").delayed(by: .seconds(60)))

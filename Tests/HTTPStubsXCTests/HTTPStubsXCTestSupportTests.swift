@@ -97,16 +97,11 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
         }
         XCTAssertEqual(failures.count, 1)
         XCTAssertTrue(failures.first?.description.contains("was expected to answer exactly 2 times, but answered 1 request") == true, "\(failures)")
-        // The stub's line is named in the message; where XCTest attributes the failure is checked
-        // in test_withHTTPStubs_unmetExpectation_isAttributedToTheStubLine.
-        XCTAssertTrue(failures.first?.description.contains("\(stubLine)") == true, "\(failures)")
+        XCTAssertEqual(failures.first?.line, stubLine)
     }
 
-    /// BUG: under XCTest, a failure at a stub's line from a `withHTTPStubs` scope (no test case
-    /// given) is attributed to the library's `TestFailureReporter.swift`, with the stub's place only
-    /// in the message, because `SourceCodeLocation(StubSource)` has no `StaticString` file path for
-    /// `XCTFail(_:file:line:)`. XCTest on Linux has no `XCTExpectFailure`, so this test accepts the
-    /// right attribution and, until the fix, checks the current one; once fixed, delete the fallback.
+    /// Under XCTest a `withHTTPStubs` scope (no test case given) attributes an unmet expectation
+    /// to the line that declared the stub.
     func test_withHTTPStubs_unmetExpectation_isAttributedToTheStubLine() async {
         var stubLine = 0
         let failures = await capture.failures {
@@ -116,13 +111,8 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
             }
         }
         XCTAssertEqual(failures.count, 1)
-        let failure = failures.first
-        let attributedToTheStub = failure?.file == "\(#filePath)" && failure?.line == stubLine
-        if !attributedToTheStub {
-            // Known bug (see above): the failure is raised, at the library's line.
-            XCTAssertTrue(failure?.file.hasSuffix("TestFailureReporter.swift") == true, "\(failures)")
-            XCTAssertTrue(failure?.description.contains("HTTPStubsXCTests/HTTPStubsXCTestSupportTests.swift:\(stubLine)") == true, "\(failures)")
-        }
+        XCTAssertEqual(failures.first?.file, "\(#filePath)")
+        XCTAssertEqual(failures.first?.line, stubLine)
     }
 
     // MARK: makeStubRegistry (reported by its teardown block)

@@ -23,7 +23,7 @@ public final class URLProtocolStub: URLProtocol {
     /// The registry that serves every request this class intercepts.
     public static let registry = StubRegistry()
 
-    private static let interception = Locked((isIntercepting: false, compatibilityStub: String?.none))
+    private static let interception = Locked((isIntercepting: false, compatibilityStub: String?.none, reportedSharedSession: false))
 
     private lazy var loader = StubLoader(
         registry: Self.isIntercepting ? Self.registry : nil,
@@ -64,7 +64,7 @@ public final class URLProtocolStub: URLProtocol {
     /// On Linux, `URLSession.shared` copies the list of registered classes when it is first used,
     /// and that list only lets this class ahead of the built-in HTTP protocol when it is registered
     /// before any `URLSession` exists. When it is too late, the returned status says why, and a
-    /// warning naming this call's line is reported through the registry's issue handler, because
+    /// warning naming this call's line is reported (once per process) through the registry's issue handler, because
     /// `URLSession.shared` would send requests to the real network.
     @discardableResult
     public static func startInterceptingRequests(
@@ -76,7 +76,12 @@ public final class URLProtocolStub: URLProtocol {
         interception.withLock { $0.isIntercepting = true }
         _ = URLProtocol.registerClass(URLProtocolStub.self)
         let status = SharedSessionInterception.current
-        if case let .unavailable(reason) = status {
+        // Reported once per process: it cannot change, and set-up code calls this before every test.
+        let firstTime = interception.withLock { state -> Bool in
+            defer { state.reportedSharedSession = true }
+            return !state.reportedSharedSession
+        }
+        if case let .unavailable(reason) = status, firstTime {
             registry.report(StubIssue(message: reason, source: .code(fileID: fileID, filePath: filePath, line: line, column: column)))
         }
         return status

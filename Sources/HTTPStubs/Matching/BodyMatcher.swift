@@ -180,9 +180,16 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
 
     /// The body as quoted text (cut at 200 characters), or its size when it is not UTF-8.
     static func describe(_ data: Data) -> String {
-        guard let text = String(data: data, encoding: .utf8) else { return "\(data.count) bytes of binary data" }
-        if text.isEmpty { return "an empty body" }
-        return text.count > 200 ? quoted(String(text.prefix(200))) + "… (\(data.count) bytes)" : quoted(text)
+        if data.isEmpty { return "an empty body" }
+        // Only the start is decoded, so describing a huge body stays cheap; a cut may split a UTF-8
+        // sequence, so up to 3 trailing bytes are dropped until it decodes.
+        let head = data.prefix(1_024)
+        let cut = data.count > head.count ? 3 : 0
+        guard let text = (0...cut).lazy.compactMap({ String(data: head.dropLast($0), encoding: .utf8) }).first else {
+            return "\(data.count) bytes of binary data"
+        }
+        if data.count == head.count, text.count <= 200 { return quoted(text) }
+        return quoted(String(text.prefix(200))) + "… (\(data.count) bytes)"
     }
 
     private static func preview(_ data: Data) -> String {

@@ -48,15 +48,16 @@ public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
             return delay
         case let .uniform(lower, upper):
             let low = lower.seconds, high = upper.seconds
-            guard high > low else { return lower }
-            return .seconds(Double.random(in: low...high, using: &generator))
+            guard high > low, high.isFinite else { return lower }
+            return .saturatingSeconds(Double.random(in: low...high, using: &generator))
         case let .logNormal(median, sigma, maximum):
             // Box–Muller: a standard normal sample from two uniform ones.
             let u1 = Double.random(in: Double.leastNonzeroMagnitude..<1, using: &generator)
             let u2 = Double.random(in: 0..<1, using: &generator)
             let normal = (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
-            let value = Duration.seconds(median.seconds * exp(sigma * normal))
-            return maximum.map { min(value, $0) } ?? value
+            var seconds = median.seconds * exp(sigma * normal)
+            if let maximum { seconds = min(seconds, maximum.seconds) }
+            return .saturatingSeconds(seconds)
         }
     }
 
@@ -76,6 +77,15 @@ public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Duration {
+    /// The longest wait the toolkit schedules: 100 years, effectively for ever, and far from overflow.
+    static let longestWait = Duration.seconds(100 * 365 * 24 * 3600)
+
+    /// `seconds` as a duration, with NaN, negative and huge values clamped to 0…``longestWait``.
+    static func saturatingSeconds(_ seconds: Double) -> Duration {
+        guard seconds.isFinite, seconds > 0 else { return seconds == .infinity ? longestWait : .zero }
+        return seconds >= longestWait.seconds ? longestWait : .seconds(seconds)
+    }
+
     /// The duration in seconds, as a `Double`.
     var seconds: Double {
         let parts = components

@@ -149,7 +149,10 @@ extension StubFileDecoder {
         let root = filesRoot.resolvingSymlinksInPath().standardizedFileURL.path
         let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
         guard resolved.hasPrefix(root + "/") else {
-            error("'bodyFileName' \(quoted(name)) leads outside \(filesRoot.path) through a symbolic link; refused", at: jsonPath)
+            let message = resolved == root
+                ? "'bodyFileName' \(quoted(name)) names the __files folder itself; give the path of a file inside it"
+                : "'bodyFileName' \(quoted(name)) leads outside \(filesRoot.path) through a symbolic link; refused"
+            error(message, at: jsonPath)
             return nil
         }
         var isDirectory: ObjCBool = false
@@ -170,6 +173,17 @@ extension StubFileDecoder {
         guard let settings = self.object(distribution, at: distributionPath, "'delayDistribution'") else { return nil }
         let type = string("type", in: settings, at: distributionPath)
         let milliseconds: (String) -> Double? = { key in settings[key]?.numberValue?.doubleValue }
+        // Delays beyond Int32.max milliseconds (about 24 days) are refused, as WireMock's int fields refuse them.
+        for key in ["milliseconds", "lower", "upper", "median", "maxValue"] {
+            if let value = milliseconds(key), !(value.isFinite && value >= 0 && value <= Double(Int32.max)) {
+                error("'\(key)' must be a number of milliseconds from 0 to \(Int32.max)", at: distributionPath.appending(.key(key)))
+                return nil
+            }
+        }
+        if let sigma = settings["sigma"]?.numberValue?.doubleValue, !(sigma.isFinite && sigma >= 0 && sigma <= 100) {
+            error("'sigma' must be a number from 0 to 100", at: distributionPath.appending(.key("sigma")))
+            return nil
+        }
         let delay: StubDelay
         switch type {
         case "fixed":

@@ -32,6 +32,9 @@ public struct SystemStubClock: StubClock {
     /// Schedules `action` on a global dispatch queue.
     public func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> any StubClockTimer {
         let timer = ReleasingTimer(action)
+        // A wait longer than a century never ends in a test run: don't schedule it at all (the
+        // nanosecond count would overflow).
+        guard deadline - now < .longestWait else { return timer }
         let wait = max(deadline - now, .zero).components
         let nanoseconds = Int(clamping: wait.seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + wait.attoseconds / 1_000_000_000)
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { timer.fire() }
