@@ -20,7 +20,7 @@ extension StubRegistry {
         let result = StubFiles.load(paths)
         guard result.errors.isEmpty else { throw StubFileError(diagnostics: result.diagnostics) }
         for warning in result.warnings {
-            report(StubIssue(message: warning.description, source: .file(warning.path, line: warning.line, column: warning.column)))
+            report(StubIssue(message: (warning.jsonPath.map { "\($0): " } ?? "") + warning.message, source: .file(warning.path, line: warning.line, column: warning.column)))
         }
         return result.stubs.map { add($0) }
     }
