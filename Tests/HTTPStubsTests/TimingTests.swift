@@ -419,9 +419,11 @@ struct TimingTests {
         var request = URLRequest(url: URL(string: "https://api.example.com/steady")!)
         request.timeoutInterval = 0.4
         let session = stubs.makeSession()
+        let completionRequest = request
+        let asyncRequest = request
 
-        async let completion = complete(session, request)
-        async let asyncFailure = asyncError(session, request)
+        async let completion = complete(session, completionRequest)
+        async let asyncFailure = asyncError(session, asyncRequest)
         let (completed, failure) = await (completion, asyncFailure)
         #expect(completed.error == nil)
         #expect(completed.text == "abcdefgh")
