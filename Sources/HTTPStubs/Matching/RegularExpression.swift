@@ -51,6 +51,23 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
         return expression.firstMatch(in: value, options: [], range: range) != nil
     }
 
+    /// The literal text every match starts with (`/users/` for `/users/[0-9]+`); `nil` when there
+    /// is none or when it cannot be told safely (alternation, a leading anchor or escape).
+    var literalPrefix: String? {
+        guard !pattern.contains("|") else { return nil }
+        var prefix = ""
+        for character in pattern {
+            if character.isLetter || character.isNumber || "/-_~%=&,;:@!'".contains(character) {
+                prefix.append(character)
+                continue
+            }
+            // A quantifier may make the last literal character optional or repeated.
+            if "?*{".contains(character), !prefix.isEmpty { prefix.removeLast() }
+            break
+        }
+        return prefix.isEmpty ? nil : prefix
+    }
+
     /// The capture groups of a whole-value match, or `nil` when the pattern does not match.
     func captures(in value: String) -> [String]? {
         guard let expression = compiled?.expression else { return nil }

@@ -51,6 +51,9 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     let readsBody: Bool
     /// The exact path the matcher requires, when it requires one: lets a registry index its stubs.
     var literalPath: String?
+    /// A literal start every path the matcher accepts has (`/users/` for `/users/{id}`): lets a
+    /// registry index stubs that do not require one exact path.
+    var pathPrefix: String?
     private let evaluation: @Sendable (StubRequest) -> MatchVerdict
     /// A yes-or-no test that builds no explanation: what selection uses, for speed.
     private let predicate: (@Sendable (StubRequest) -> Bool)?
@@ -71,6 +74,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         evaluate: @escaping @Sendable (StubRequest) -> MatchVerdict,
         problems: [String],
         readsBody: Bool = false,
+        pathPrefix: String? = nil,
         predicate: (@Sendable (StubRequest) -> Bool)? = nil,
         captureParameters: (@Sendable (StubRequest) -> [String: String])? = nil
     ) {
@@ -79,6 +83,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         self.evaluation = evaluate
         self.problems = problems
         self.readsBody = readsBody
+        self.pathPrefix = pathPrefix
         self.predicate = predicate
         self.captureParameters = captureParameters
     }
@@ -156,8 +161,15 @@ extension RequestMatcher {
     /// The percent-encoded path satisfies `matcher`; the query is not looked at.
     public static func path(_ matcher: StringMatcher) -> RequestMatcher {
         var path = value(.url, matcher) { $0.path }
-        if case let .equal(literal, caseInsensitive: false) = matcher.kind {
+        switch matcher.kind {
+        case let .equal(literal, caseInsensitive: false):
             path.literalPath = literal.isEmpty ? "/" : literal
+        case let .hasPrefix(prefix):
+            path.pathPrefix = prefix
+        case let .matches(expression):
+            path.pathPrefix = expression.literalPrefix
+        default:
+            break
         }
         return path
     }
@@ -181,6 +193,7 @@ extension RequestMatcher {
                     )
             },
             problems: compiled.problem.map { [$0] } ?? [],
+            pathPrefix: String(template.prefix { $0 != "{" }),
             predicate: { compiled.match($0.path) != nil },
             captureParameters: { compiled.match($0.path) ?? [:] }
         )

@@ -104,6 +104,9 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     /// The exact path the pattern requires, if one of its matchers requires one.
     var literalPath: String? { matchers.lazy.compactMap(\.literalPath).first }
 
+    /// A literal start every path the pattern accepts has, if one of its matchers tells one.
+    var pathPrefix: String? { matchers.lazy.compactMap(\.pathPrefix).filter { !$0.isEmpty }.max { $0.count < $1.count } }
+
     /// The matchers' descriptions joined with `and`, or `any request`.
     public var description: String {
         matchers.isEmpty ? "any request" : matchers.map(\.description).joined(separator: " and ")

@@ -1,6 +1,6 @@
 /// A registry's stubs in the order they are tried — priority first (1 is the highest), then newest
-/// first — indexed by literal path, so that a request is tested only against the stubs that could
-/// match its path (those requiring exactly that path, and those that do not require a literal one).
+/// first — indexed by literal path and by literal path prefix (the start of a URI template or of a
+/// path regex), so that a request is tested only against the stubs that could match its path.
 ///
 /// Not thread-safe: the registry uses it under its lock.
 struct StubIndex {
@@ -26,6 +26,7 @@ struct StubIndex {
     /// Every entry, in the order tried.
     private(set) var all: [Entry] = []
     private var byPath: [String: [Entry]] = [:]
+    private var byPrefix: [String: [Entry]] = [:]
     private var anyPath: [Entry] = []
     private var nextOrder = 0
 
@@ -37,6 +38,8 @@ struct StubIndex {
         Self.insert(entry, into: &all)
         if let path = stub.pattern.literalPath {
             Self.insert(entry, into: &byPath[path, default: []])
+        } else if let prefix = stub.pattern.pathPrefix {
+            Self.insert(entry, into: &byPrefix[prefix, default: []])
         } else {
             Self.insert(entry, into: &anyPath)
         }
@@ -50,6 +53,9 @@ struct StubIndex {
         if let path = entry.stub.pattern.literalPath {
             byPath[path]?.removeAll { $0 === entry }
             if byPath[path]?.isEmpty == true { byPath[path] = nil }
+        } else if let prefix = entry.stub.pattern.pathPrefix {
+            byPrefix[prefix]?.removeAll { $0 === entry }
+            if byPrefix[prefix]?.isEmpty == true { byPrefix[prefix] = nil }
         } else {
             anyPath.removeAll { $0 === entry }
         }
@@ -60,23 +66,38 @@ struct StubIndex {
     mutating func removeAll() {
         all.removeAll()
         byPath.removeAll()
+        byPrefix.removeAll()
         anyPath.removeAll()
     }
 
     /// The entries that could match a request with this path, in the order tried.
     func candidates(forPath path: String) -> [Entry] {
-        let exact = byPath[path] ?? []
-        guard !exact.isEmpty else { return anyPath }
-        guard !anyPath.isEmpty else { return exact }
+        var merged = Self.merge(byPath[path] ?? [], anyPath)
+        if !byPrefix.isEmpty {
+            var end = path.startIndex
+            while end < path.endIndex {
+                end = path.index(after: end)
+                if let entries = byPrefix[String(path[..<end])] {
+                    merged = Self.merge(merged, entries)
+                }
+            }
+        }
+        return merged
+    }
+
+    /// Two lists in the order tried, merged.
+    private static func merge(_ first: [Entry], _ second: [Entry]) -> [Entry] {
+        guard !first.isEmpty else { return second }
+        guard !second.isEmpty else { return first }
         var merged: [Entry] = []
-        merged.reserveCapacity(exact.count + anyPath.count)
+        merged.reserveCapacity(first.count + second.count)
         var left = 0, right = 0
-        while left < exact.count || right < anyPath.count {
-            if right == anyPath.count || (left < exact.count && exact[left].precedes(anyPath[right])) {
-                merged.append(exact[left])
+        while left < first.count || right < second.count {
+            if right == second.count || (left < first.count && first[left].precedes(second[right])) {
+                merged.append(first[left])
                 left += 1
             } else {
-                merged.append(anyPath[right])
+                merged.append(second[right])
                 right += 1
             }
         }
