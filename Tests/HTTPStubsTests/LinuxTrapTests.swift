@@ -351,7 +351,7 @@ struct LinuxTrapTests {
 
     @Test("cancelling a delayed task releases its wake-up")
     func cancelReleasesTimer() async throws {
-        let clock = ManualClock()
+        let clock = ManualStubClock()
         let stubs = StubRegistry(clock: clock)
         stubs.stub(.get("https://api.example.com/hang"), .text("x").delayed(by: .seconds(60)))
         let session = stubs.makeSession()
@@ -676,127 +676,6 @@ private final class DownloadCollector: NSObject, URLSessionDownloadDelegate, @un
     }
 }
 #endif
-
-/// A thread-safe counter.
-private final class Counter: @unchecked Sendable {
-    // Invariant: `count` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var count = 0
-
-    func increment() {
-        lock.lock()
-        count += 1
-        lock.unlock()
-    }
-
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
-    }
-}
-
-/// A value delivered once, from any thread, and awaited (optionally with a deadline).
-private final class OneShot<Value: Sendable>: @unchecked Sendable {
-    // Invariant: every stored property is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var stored: Value?
-    private var isDone = false
-    private var waiters: [CheckedContinuation<Value?, Never>] = []
-
-    func fulfill(_ value: Value) {
-        finish(value)
-    }
-
-    private func finish(_ value: Value?) {
-        lock.lock()
-        guard !isDone else {
-            lock.unlock()
-            return
-        }
-        isDone = true
-        stored = value
-        let waiters = self.waiters
-        self.waiters = []
-        lock.unlock()
-        for waiter in waiters { waiter.resume(returning: value) }
-    }
-
-    /// The value, or `nil` if it has not come within `seconds` (after which it is ignored).
-    func value(within seconds: Double) async -> Value? {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in finish(nil) }
-        return await withCheckedContinuation { continuation in
-            lock.lock()
-            if isDone {
-                let value = stored
-                lock.unlock()
-                continuation.resume(returning: value)
-            } else {
-                waiters.append(continuation)
-                lock.unlock()
-            }
-        }
-    }
-}
-
-/// A clock that moves only when the test says so.
-private final class ManualClock: StubClock, @unchecked Sendable {
-    private final class Timer: StubClockTimer, @unchecked Sendable {
-        let id: Int
-        weak var clock: ManualClock?
-        init(id: Int, clock: ManualClock) {
-            self.id = id
-            self.clock = clock
-        }
-        func cancel() { clock?.remove(id) }
-    }
-
-    // Invariant: `current`, `pending` and `nextID` are only touched while `lock` is held.
-    private let lock = NSLock()
-    private var current = Duration.zero
-    private var pending: [(id: Int, deadline: Duration, action: @Sendable () -> Void)] = []
-    private var nextID = 0
-
-    var now: Duration {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
-    }
-
-    var pendingCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return pending.count
-    }
-
-    func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> any StubClockTimer {
-        lock.lock()
-        nextID += 1
-        let id = nextID
-        pending.append((id, deadline, action))
-        lock.unlock()
-        advance(by: .zero)
-        return Timer(id: id, clock: self)
-    }
-
-    func advance(by duration: Duration) {
-        lock.lock()
-        current += duration
-        let now = current
-        let due = pending.filter { $0.deadline <= now }
-        pending.removeAll { $0.deadline <= now }
-        lock.unlock()
-        for entry in due {
-            DispatchQueue.global().async(execute: entry.action)
-        }
-    }
-
-    fileprivate func remove(_ id: Int) {
-        lock.lock()
-        pending.removeAll { $0.id == id }
-        lock.unlock()
-    }
-}
 
 /// Runs `operation`, and gives up waiting for it after `seconds` (it keeps running).
 private func within<T: Sendable>(_ seconds: Double, _ operation: @escaping @Sendable () async -> T) async -> T? {

@@ -434,11 +434,11 @@ struct TimingTests {
 
     @Test("a delayed task suspended mid-delay gets nothing while suspended, and its answer once resumed")
     func suspendResume() async throws {
-        let clock = ManualClock()
+        let clock = ManualStubClock()
         let stubs = StubRegistry(clock: clock)
         stubs.stub(.get("https://api.example.com/pausable"), .text("after the pause").delayed(by: .milliseconds(400)))
         let session = stubs.makeSession()
-        let outcome = OneShot<Completion>()
+        let outcome = AwaitedValue<Completion>()
 
         let task = session.dataTask(with: URL(string: "https://api.example.com/pausable")!) { data, response, error in
             outcome.fulfill(Completion(data: data, response: response, error: error))
@@ -464,11 +464,11 @@ struct TimingTests {
 
     @Test("a task suspended and resumed before its delay ran out answers when the delay is over")
     func suspendResumeWithinDelay() async throws {
-        let clock = ManualClock()
+        let clock = ManualStubClock()
         let stubs = StubRegistry(clock: clock)
         stubs.stub(.get("https://api.example.com/pausable"), .text("on time").delayed(by: .milliseconds(400)))
         let session = stubs.makeSession()
-        let outcome = OneShot<Completion>()
+        let outcome = AwaitedValue<Completion>()
         let task = session.dataTask(with: URL(string: "https://api.example.com/pausable")!) { data, response, error in
             outcome.fulfill(Completion(data: data, response: response, error: error))
         }
@@ -492,7 +492,7 @@ struct TimingTests {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/pausable"), .text("eventually").delayed(by: .milliseconds(100)))
         let session = stubs.makeSession()
-        let outcome = OneShot<Completion>()
+        let outcome = AwaitedValue<Completion>()
         let task = session.dataTask(with: URL(string: "https://api.example.com/pausable")!) { data, response, error in
             outcome.fulfill(Completion(data: data, response: response, error: error))
         }
@@ -551,67 +551,6 @@ struct TimingTests {
 private let slack = Duration.milliseconds(2)
 /// Slack for delays drawn as `Double` seconds.
 private let tiny = Duration.microseconds(1)
-
-/// A clock that moves only when the test says so.
-private final class ManualClock: StubClock, @unchecked Sendable {
-    private final class Timer: StubClockTimer, @unchecked Sendable {
-        let id: Int
-        weak var clock: ManualClock?
-        init(id: Int, clock: ManualClock) {
-            self.id = id
-            self.clock = clock
-        }
-        func cancel() { clock?.remove(id) }
-    }
-
-    // Invariant: `current`, `pending` and `nextID` are only touched while `lock` is held.
-    private let lock = NSLock()
-    private var current = Duration.zero
-    private var pending: [(id: Int, deadline: Duration, action: @Sendable () -> Void)] = []
-    private var nextID = 0
-
-    var now: Duration {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
-    }
-
-    /// How many scheduled actions have not run and were not cancelled.
-    var pendingCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return pending.count
-    }
-
-    func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> any StubClockTimer {
-        lock.lock()
-        nextID += 1
-        let id = nextID
-        pending.append((id, deadline, action))
-        lock.unlock()
-        advance(by: .zero)
-        return Timer(id: id, clock: self)
-    }
-
-    /// Moves time forward and runs what is due, on a global queue.
-    func advance(by duration: Duration) {
-        lock.lock()
-        current += duration
-        let now = current
-        let due = pending.filter { $0.deadline <= now }
-        pending.removeAll { $0.deadline <= now }
-        lock.unlock()
-        for entry in due {
-            DispatchQueue.global().async(execute: entry.action)
-        }
-    }
-
-    fileprivate func remove(_ id: Int) {
-        lock.lock()
-        pending.removeAll { $0.id == id }
-        lock.unlock()
-    }
-}
 
 /// Counts down from `count`, from any thread; `wait()` returns at zero.
 private final class Countdown: @unchecked Sendable {
@@ -747,7 +686,7 @@ private final class Recorder<Value: Sendable>: @unchecked Sendable {
 }
 
 /// A value delivered once, from any thread, and awaited.
-private final class OneShot<Value: Sendable>: @unchecked Sendable {
+private final class AwaitedValue<Value: Sendable>: @unchecked Sendable {
     // Invariant: `stored` and `waiter` are only touched while `lock` is held.
     private let lock = NSLock()
     private var stored: Value?

@@ -21,7 +21,7 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
         state.withLock { $0.now }
     }
 
-    /// How many scheduled actions have not run yet (cancelled ones included until their deadline passes).
+    /// How many scheduled actions have neither run nor been cancelled.
     public var pendingCount: Int {
         state.withLock { $0.pending.count }
     }
@@ -29,17 +29,20 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
     /// Schedules `action` to run when ``advance(by:)`` reaches `deadline` (at once if it already has).
     public func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> any StubClockTimer {
         let timer = ReleasingTimer(action)
-        let runNow = state.withLock { state -> Bool in
-            guard deadline > state.now else { return true }
+        let sequence = state.withLock { state -> Int? in
+            guard deadline > state.now else { return nil }
             state.sequence += 1
             state.pending.append((deadline, state.sequence, timer))
-            return false
+            return state.sequence
         }
-        if runNow {
+        guard let sequence else {
             // Never run inside schedule: its caller may hold locks (URLSession's queue among them).
             Task.detached { timer.fire() }
+            return timer
         }
-        return timer
+        return PendingTimer(timer: timer) { [weak self] in
+            self?.state.withLock { $0.pending.removeAll { $0.sequence == sequence } }
+        }
     }
 
     /// Moves time forward by `duration`, running every action due by then, earliest first.
@@ -62,5 +65,16 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
         }) {
             next.fire()
         }
+    }
+}
+
+/// A pending action that, when cancelled, also leaves the clock's list of pending actions.
+private struct PendingTimer: StubClockTimer {
+    let timer: ReleasingTimer
+    let remove: @Sendable () -> Void
+
+    func cancel() {
+        timer.cancel()
+        remove()
     }
 }
