@@ -292,7 +292,7 @@ struct ExampleClientTests {
         }
         try await waitUntil { stubs.journal.count == 1 }
         task.cancel()
-        let result = try #require(await within(5) { await task.value }, "the cancelled request never finished")
+        let result = try #require(await within() { await task.value }, "the cancelled request never finished")
         #expect(result == .failure(.transport(URLError(.cancelled))))
         try await Task.sleep(for: .milliseconds(100))
         #expect(throwsSeen.value == 1)
@@ -316,7 +316,7 @@ struct ExampleClientTests {
             }
         }
         task.cancel()
-        let result = try #require(await within(5) { await task.value }, "the cancelled request never finished")
+        let result = try #require(await within() { await task.value }, "the cancelled request never finished")
         #expect(result == .failure(.transport(URLError(.cancelled))))
     }
 
@@ -334,7 +334,7 @@ struct ExampleClientTests {
         }
         try await waitUntil { stubs.journal.count == 1 }
         task.cancel()
-        let result = try #require(await outcome.value(within: 5), "the cancelled request never finished")
+        let result = try #require(await outcome.value(within: patience), "the cancelled request never finished")
         #expect(result == .failure(.transport(URLError(.cancelled))))
         try await Task.sleep(for: .milliseconds(100))
         #expect(calls.value == 1)
@@ -442,18 +442,4 @@ private struct Clients: Sendable {
     }
 }
 
-/// Runs `operation`, and gives up waiting for it after `seconds` (it keeps running).
-private func within<T: Sendable>(_ seconds: Double, _ operation: @escaping @Sendable () async -> T) async -> T? {
-    let outcome = OneShot<T>()
-    Task { outcome.fulfill(await operation()) }
-    return await outcome.value(within: seconds)
-}
 
-/// Polls `condition` every millisecond, for at most 5 s.
-private func waitUntil(_ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !condition() {
-        try #require(ContinuousClock.now < deadline, "timed out waiting for a condition")
-        try await Task.sleep(for: .milliseconds(1))
-    }
-}

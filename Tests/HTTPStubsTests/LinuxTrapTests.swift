@@ -33,14 +33,14 @@ struct LinuxTrapTests {
         let stubs = challengeStubs()
         let session = stubs.makeSession()
 
-        let completion = try #require(await completeWithin(5, session, URLRequest(url: URL(string: Self.challengeURL)!)), "the task hung")
+        let completion = try #require(await completeWithin(patience, session, URLRequest(url: URL(string: Self.challengeURL)!)), "the task hung")
         #expect(completion.error == nil)
         #expect(completion.status == 401)
         #expect(completion.text == "who are you?")
         #expect(completion.http?.value(forHTTPHeaderField: "X-Request-Id") == "r-1")
         checkChallengeHeaders(completion.http)
 
-        let result = try #require(await within(5) { await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!)) }, "data(for:) hung")
+        let result = try #require(await within() { await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!)) }, "data(for:) hung")
         let (data, response) = try result.get()
         #expect((response as? HTTPURLResponse)?.statusCode == 401)
         #expect(String(decoding: data, as: UTF8.self) == "who are you?")
@@ -55,7 +55,7 @@ struct LinuxTrapTests {
         let session = stubs.makeSession(delegate: delegate)
         defer { session.finishTasksAndInvalidate() }
 
-        let completion = try #require(await completeWithin(5, session, URLRequest(url: URL(string: Self.challengeURL)!)), "the task hung")
+        let completion = try #require(await completeWithin(patience, session, URLRequest(url: URL(string: Self.challengeURL)!)), "the task hung")
         #expect(completion.error == nil, "a real request to \(Self.challengeURL) would fail")
         #expect(completion.status == 401)
         #expect(completion.text == "who are you?")
@@ -63,7 +63,7 @@ struct LinuxTrapTests {
         #expect(stubs.journal.count == 1, "the request was sent once, to the stub")
         #expect(delegate.challenges == 0, "no authentication challenge was started")
 
-        let result = try #require(await within(5) { await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!)) }, "data(for:) hung")
+        let result = try #require(await within() { await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!)) }, "data(for:) hung")
         let (data, response) = try result.get()
         #expect((response as? HTTPURLResponse)?.statusCode == 401)
         #expect(String(decoding: data, as: UTF8.self) == "who are you?")
@@ -77,7 +77,7 @@ struct LinuxTrapTests {
         let delegate = CredentialDelegate()
         let session = stubs.makeSession()
 
-        let result = try #require(await within(5) {
+        let result = try #require(await within() {
             await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!), delegate: delegate)
         }, "data(for:delegate:) hung")
         let (data, response) = try result.get()
@@ -95,7 +95,7 @@ struct LinuxTrapTests {
             .status(401).header("www-authenticate", #"Bearer realm="api""#).header("WWW-Authenticate", #"Basic realm="api""#)
         )
         let session = stubs.makeSession()
-        let completion = try #require(await completeWithin(5, session, URLRequest(url: URL(string: "https://api.example.com/multi")!)), "the task hung")
+        let completion = try #require(await completeWithin(patience, session, URLRequest(url: URL(string: "https://api.example.com/multi")!)), "the task hung")
         #expect(completion.status == 401)
         #if canImport(FoundationNetworking)
         #expect(completion.http?.value(forHTTPHeaderField: "X-HTTPStubs-WWW-Authenticate") == #"Bearer realm="api", Basic realm="api""#)
@@ -115,7 +115,7 @@ struct LinuxTrapTests {
         stubs.stub(.get("https://api.example.com/status"), .http(status: status, headers: headers, body: .text("body")))
         let session = stubs.makeSession()
 
-        let completion = try #require(await completeWithin(5, session, URLRequest(url: URL(string: "https://api.example.com/status")!)), "the task hung")
+        let completion = try #require(await completeWithin(patience, session, URLRequest(url: URL(string: "https://api.example.com/status")!)), "the task hung")
         #expect(completion.status == status)
         #expect(completion.text == "body")
         #expect(completion.http?.value(forHTTPHeaderField: "X-Other") == "kept")
@@ -145,7 +145,7 @@ struct LinuxTrapTests {
         session.downloadTask(with: URLRequest(url: URL(string: "https://files.example.com/report.pdf")!)) { location, response, error in
             outcome.fulfill((location, response, error))
         }.resume()
-        let (location, response, error) = try #require(await outcome.value(within: 5), "the download task hung")
+        let (location, response, error) = try #require(await outcome.value(within: patience), "the download task hung")
 
         #expect(location == nil)
         #expect(response == nil)
@@ -173,7 +173,7 @@ struct LinuxTrapTests {
         let session = stubs.makeSession()
         let url = URL(string: "https://files.example.com/report.pdf")!
 
-        let forRequest = try #require(await within(5) { () -> (any Error)? in
+        let forRequest = try #require(await within() { () -> (any Error)? in
             do {
                 _ = try await session.download(for: URLRequest(url: url))
                 return nil
@@ -184,7 +184,7 @@ struct LinuxTrapTests {
         #expect((forRequest as? URLError)?.code == .unsupportedURL)
         #expect((forRequest as? URLError)?.localizedDescription.contains("Download tasks cannot be stubbed on Linux") == true)
 
-        let fromURL = try #require(await within(5) { () -> (any Error)? in
+        let fromURL = try #require(await within() { () -> (any Error)? in
             do {
                 _ = try await session.download(from: url)
                 return nil
@@ -205,7 +205,7 @@ struct LinuxTrapTests {
         defer { session.finishTasksAndInvalidate() }
 
         session.downloadTask(with: URL(string: "https://files.example.com/archive.zip")!).resume()
-        let error = try #require(await delegate.completion.value(within: 5), "the download task hung")
+        let error = try #require(await delegate.completion.value(within: patience), "the download task hung")
         #expect((error as? URLError)?.code == .unsupportedURL)
         #expect(delegate.finishedDownloads == 0)
     }
@@ -224,7 +224,7 @@ struct LinuxTrapTests {
         session.uploadTask(with: request, from: Data("payload-1".utf8)) { data, response, error in
             outcome.fulfill(Completion(data: data, response: response, error: error))
         }.resume()
-        let completion = try #require(await outcome.value(within: 5), "the upload task hung")
+        let completion = try #require(await outcome.value(within: patience), "the upload task hung")
         #expect(completion.error == nil)
         #expect(completion.status == 201)
         #expect(completion.text == "stored 9 bytes")
@@ -259,7 +259,7 @@ struct LinuxTrapTests {
         session.uploadTask(with: request, fromFile: file) { data, response, error in
             outcome.fulfill(Completion(data: data, response: response, error: error))
         }.resume()
-        let completion = try #require(await outcome.value(within: 5), "the upload task hung")
+        let completion = try #require(await outcome.value(within: patience), "the upload task hung")
         #expect(completion.status == 201)
         #expect(completion.text == "stored 12 bytes")
 
@@ -324,7 +324,7 @@ struct LinuxTrapTests {
         try await waitUntil { stubs.journal.count == 1 }
         task.cancel()
 
-        let completion = try #require(await outcome.value(within: 5), "cancellation was not delivered")
+        let completion = try #require(await outcome.value(within: patience), "cancellation was not delivered")
         #expect(completion.urlError?.code == .cancelled)
         #expect(completion.urlError?.failingURL == URL(string: "https://api.example.com/hang"))
         #expect(completion.response == nil)
@@ -345,7 +345,7 @@ struct LinuxTrapTests {
         }
         task.resume()
         task.cancel()
-        let completion = try #require(await outcome.value(within: 5), "cancellation was not delivered")
+        let completion = try #require(await outcome.value(within: patience), "cancellation was not delivered")
         #expect(completion.urlError?.code == .cancelled)
     }
 
@@ -364,7 +364,7 @@ struct LinuxTrapTests {
         task.resume()
         try await waitUntil { clock.pendingCount == 1 }
         task.cancel()
-        let completion = try #require(await outcome.value(within: 5), "cancellation was not delivered")
+        let completion = try #require(await outcome.value(within: patience), "cancellation was not delivered")
         #expect(completion.urlError?.code == .cancelled)
         try await waitUntil { clock.pendingCount == 0 }
         // Time passes beyond the delay: nothing more reaches the caller.
@@ -382,7 +382,7 @@ struct LinuxTrapTests {
         let task = Task { try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/hang")!)) }
         try await waitUntil { stubs.journal.count == 1 }
         task.cancel()
-        let result = try #require(await within(5) { await task.result }, "cancellation was not delivered")
+        let result = try #require(await within() { await task.result }, "cancellation was not delivered")
         switch result {
         case .success:
             Issue.record("a cancelled request should not succeed")
@@ -402,7 +402,7 @@ struct LinuxTrapTests {
 
         let task = Task { try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/hang")!)) }
         task.cancel()
-        let result = try #require(await within(5) { await task.result }, "cancellation was not delivered")
+        let result = try #require(await within() { await task.result }, "cancellation was not delivered")
         #expect(throws: URLError.self) { try result.get() }
         if case let .failure(error) = result {
             #expect((error as? URLError)?.code == .cancelled)
@@ -423,7 +423,7 @@ struct LinuxTrapTests {
         try await waitUntil { stubs.journal.count == 3 }
         session.invalidateAndCancel()
         for outcome in outcomes {
-            let completion = try #require(await outcome.value(within: 5), "cancellation was not delivered")
+            let completion = try #require(await outcome.value(within: patience), "cancellation was not delivered")
             #expect(completion.urlError?.code == .cancelled)
         }
     }
@@ -677,12 +677,6 @@ private final class DownloadCollector: NSObject, URLSessionDownloadDelegate, @un
 }
 #endif
 
-/// Runs `operation`, and gives up waiting for it after `seconds` (it keeps running).
-private func within<T: Sendable>(_ seconds: Double, _ operation: @escaping @Sendable () async -> T) async -> T? {
-    let outcome = OneShot<T>()
-    Task { outcome.fulfill(await operation()) }
-    return await outcome.value(within: seconds)
-}
 
 /// Sends a request with a completion handler, and gives up waiting after `seconds`.
 private func completeWithin(_ seconds: Double, _ session: URLSession, _ request: URLRequest) async -> Completion? {
@@ -706,11 +700,3 @@ private func dataResult(
     }
 }
 
-/// Polls `condition` every millisecond, for at most 5 s.
-private func waitUntil(_ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !condition() {
-        try #require(ContinuousClock.now < deadline, "timed out waiting for a condition")
-        try await Task.sleep(for: .milliseconds(1))
-    }
-}

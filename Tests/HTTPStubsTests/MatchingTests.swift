@@ -309,6 +309,23 @@ import HTTPStubs
         #expect(await answer(session, request("POST", url + "/absent", body: "x")) == unmatched)
     }
 
+    @Test("contains compares code points, as WireMock (Java) does: no Unicode normalisation")
+    func containsComparesCodePoints() async {
+        let stubs = StubRegistry()
+        stubs.stub(.post("/precomposed").body(.contains("caf\u{E9}")), .text("precomposed"))
+        stubs.stub(.post("/not").body(.text(.doesNotContain("\u{E9}"))), .text("no precomposed é"))
+        stubs.stub(.post("/header").header("X-Name", .contains("Zo\u{EB}")), .text("header"))
+        let session = stubs.makeSession()
+        let url = "https://api.example.com"
+        #expect(await answer(session, request("POST", url + "/precomposed", body: "un caf\u{E9} noir")) == "precomposed")
+        #expect(await answerAsync(session, request("POST", url + "/precomposed", body: "un cafe\u{301} noir")) == unmatched,
+                "the decomposed spelling has other code points")
+        #expect(await answer(session, request("POST", url + "/not", body: "cafe\u{301}")) == "no precomposed é")
+        #expect(await answer(session, request("POST", url + "/not", body: "caf\u{E9}")) == unmatched)
+        #expect(await answer(session, request("POST", url + "/header", headers: ["X-Name": "Zo\u{EB} Smith"])) == "header")
+        #expect(await answer(session, request("POST", url + "/header", headers: ["X-Name": "Zo"])) == unmatched)
+    }
+
     @Test func formFields() async {
         let stubs = StubRegistry()
         stubs.stub(.post("/login").body(.form(["user": "ada lovelace", "code": .matches("[0-9]{4}")])), .text("logged in"))

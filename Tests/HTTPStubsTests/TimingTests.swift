@@ -725,14 +725,6 @@ private final class AwaitedValue<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Polls `condition` every millisecond, for at most 5 s.
-private func waitUntil(_ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !condition() {
-        try #require(ContinuousClock.now < deadline, "timed out waiting for a condition")
-        try await Task.sleep(for: .milliseconds(1))
-    }
-}
 
 private func asyncError(_ session: URLSession, _ request: URLRequest) async -> (any Error)? {
     do {

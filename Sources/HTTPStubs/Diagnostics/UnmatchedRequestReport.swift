@@ -58,7 +58,7 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         let known = ["get", "head", "post", "put", "patch", "delete", "options"]
         let url = Self.swiftLiteral(request.url.absoluteString)
         var pattern = known.contains(method) ? ".\(method)(\(url))" : ".method(\(Self.swiftLiteral(request.method.rawValue)), \(url))"
-        if let text = request.bodyText, !text.isEmpty, text.count <= 500 {
+        if let body = request.body, !body.isEmpty, body.count <= 2_000, let text = request.bodyText, text.count <= 500 {
             pattern += "\n        .body(.equal(\(Self.swiftLiteral(text))))"
         }
         return "stubs.stub(\(pattern), .status(200))"
@@ -86,7 +86,7 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     public var text: String {
         var lines = ["Unmatched request: \(request.method) \(request.url.absoluteString)"]
         for field in request.headers {
-            lines.append("  \(field.name): \(field.value)")
+            lines.append("  \(field.name): \(Self.shortened(field.value))")
         }
         if let reason = request.bodyUnavailableReason {
             lines.append("  Body: unreadable (\(reason))")
@@ -122,6 +122,12 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
 
     /// The whole report.
     public var description: String { text }
+
+    /// A header value as sent, cut at 200 characters (with its size) when longer.
+    private static func shortened(_ value: String) -> String {
+        guard value.utf8.count > 200 else { return value }
+        return "\(value.prefix(200))… (\(value.utf8.count) bytes)"
+    }
 
     private static func format(_ distance: Double) -> String {
         String(format: "%.2f", distance)

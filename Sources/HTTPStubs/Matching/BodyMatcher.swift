@@ -124,11 +124,11 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
                 detail: "expected \(Self.describe(expected)), got \(Self.describe(body))"
             )
         case let .text(matcher):
-            guard let text = String(data: body, encoding: .utf8) else {
+            guard let text = request.bodyText else {
                 return MatchVerdict(isMatch: false, detail: "expected text \(matcher), got \(body.count) bytes that are not UTF-8")
             }
             if matcher.matches(text) { return MatchVerdict(isMatch: true, detail: Self.describe(body)) }
-            return MatchVerdict(isMatch: false, distance: matcher.distance(to: text), detail: "expected \(matcher), got \(Self.describe(body))")
+            return MatchVerdict(isMatch: false, distance: matcher.distance(toMismatch: text), detail: "expected \(matcher), got \(Self.describe(body))")
         case let .json(expected, options):
             guard let actual = try? JSONValue(parsing: body) else {
                 return MatchVerdict(isMatch: false, detail: "expected JSON \(expected), got \(Self.describe(body)), which is not JSON")

@@ -119,7 +119,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
                 if matcher.matches(actual) { return MatchVerdict(isMatch: true, detail: quoted(actual)) }
                 return MatchVerdict(
                     isMatch: false,
-                    distance: matcher.distance(to: actual),
+                    distance: matcher.distance(toMismatch: actual),
                     detail: "expected \(matcher), got \(quoted(actual))"
                 )
             },

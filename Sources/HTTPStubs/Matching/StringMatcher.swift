@@ -32,7 +32,8 @@ public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, Expres
         StringMatcher(.equal(expected, caseInsensitive: caseInsensitive))
     }
 
-    /// The value contains `text`.
+    /// The value contains `text`: its code points in a row, as Java's `String.contains` (and so
+    /// WireMock) finds them, without Unicode normalisation.
     public static func contains(_ text: String) -> StringMatcher { StringMatcher(.contains(text)) }
 
     /// The value does not contain `text`.
@@ -94,8 +95,8 @@ public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, Expres
         switch kind {
         case let .equal(expected, caseInsensitive):
             return caseInsensitive ? value.lowercased() == expected.lowercased() : value == expected
-        case let .contains(text): return value.contains(text)
-        case let .doesNotContain(text): return !value.contains(text)
+        case let .contains(text): return value.containsCodePoints(of: text)
+        case let .doesNotContain(text): return !value.containsCodePoints(of: text)
         case let .hasPrefix(prefix): return value.hasPrefix(prefix)
         case let .hasSuffix(suffix): return value.hasSuffix(suffix)
         case let .matches(expression): return expression.matches(value)
@@ -110,7 +111,11 @@ public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, Expres
     /// How far `value` is from satisfying the matcher, from 0 (it does) to 1; equality uses the
     /// normalised Levenshtein distance, as WireMock's near-miss ranking does.
     func distance(to value: String) -> Double {
-        if matches(value) { return 0 }
+        matches(value) ? 0 : distance(toMismatch: value)
+    }
+
+    /// ``distance(to:)`` for a value already known not to match, without testing it again.
+    func distance(toMismatch value: String) -> Double {
         switch kind {
         case let .equal(expected, caseInsensitive):
             return caseInsensitive
@@ -161,10 +166,14 @@ public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, Expres
     }
 }
 
-/// `"text"` with quotes and backslashes escaped, for messages.
+/// `"text"` with quotes and backslashes escaped, for messages. Text longer than 200 characters is
+/// cut there, with its size in bytes after, so that a huge header or body cannot swamp a report.
 func quoted(_ text: String) -> String {
     var result = "\""
+    var written = 0
     for character in text {
+        guard written < 200 else { return result + "\"… (\(text.utf8.count) bytes)" }
+        written += 1
         switch character {
         case "\"": result += "\\\""
         case "\\": result += "\\\\"

@@ -21,7 +21,11 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     public var headers: HTTPHeaders
     /// The request body, or `nil` when the request has none or when it could not be read
     /// (see ``bodyUnavailableReason``).
-    public var body: Data?
+    public var body: Data? {
+        didSet { decodedBody = DecodedBody() }
+    }
+    /// `body` decoded as UTF-8, computed once however many matchers read it.
+    private var decodedBody = DecodedBody()
     /// Why the body could not be read, when the platform hides it; `nil` when ``body`` is accurate.
     public var bodyUnavailableReason: String?
     /// Values captured by the URI template of the stub that answers, such as `id` for `/users/{id}`.
@@ -81,7 +85,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
 
     /// The body as UTF-8 text, or `nil` when there is no body or it is not valid UTF-8.
     public var bodyText: String? {
-        body.flatMap { String(data: $0, encoding: .utf8) }
+        decodedBody.text(of: body)
     }
 
     /// Decodes the JSON body.
@@ -107,6 +111,24 @@ extension StubRequest {
             body: body,
             bodyUnavailableReason: bodyUnavailableReason
         )
+    }
+}
+
+/// The UTF-8 decoding of a body, computed on first use and shared by the copies of a request (a
+/// new one is made whenever the body changes).
+private final class DecodedBody: @unchecked Sendable {
+    // Invariant: `decoded` is only touched while `lock` is held; it is only ever set to the decoding
+    // of the one body this instance belongs to.
+    private let lock = NSLock()
+    private var decoded: String??
+
+    func text(of body: Data?) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let decoded { return decoded }
+        let text = body.flatMap { String(data: $0, encoding: .utf8) }
+        decoded = .some(text)
+        return text
     }
 }
 

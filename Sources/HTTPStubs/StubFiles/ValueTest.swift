@@ -36,6 +36,14 @@ struct ValueTest: Sendable {
         return test(String(decoding: body, as: UTF8.self))
     }
 
+    /// Tests a request's body, reusing its decoded text (decoded once for all the stubs tried).
+    func testBody(of request: StubRequest) -> MatchVerdict {
+        guard bytesTest == nil, let body = request.body, !body.isEmpty, let text = request.bodyText else {
+            return testBody(request.body)
+        }
+        return test(text)
+    }
+
     /// Tests several values of one name (a repeated header or query parameter): some value must
     /// pass; with no values, the test sees an absent value.
     func testAny(_ values: [String]) -> MatchVerdict {

@@ -153,7 +153,7 @@ extension StubFileDecoder {
             }
             return matcher.matches(value)
                 ? MatchVerdict(isMatch: true, detail: quoted(value))
-                : MatchVerdict(isMatch: false, distance: matcher.distance(to: value), detail: "expected \(matcher), got \(quoted(value))")
+                : MatchVerdict(isMatch: false, distance: matcher.distance(toMismatch: value), detail: "expected \(matcher), got \(quoted(value))")
         }
     }
 

@@ -153,7 +153,7 @@ extension StubFileDecoder {
         }
         return patterns.enumerated().compactMap { index, pattern in
             valueTest(pattern, at: jsonPath.appending(.index(index))).map { test in
-                RequestMatcher(part: .body, description: "body \(test.description)", evaluate: { test.testBody($0.body) }, problems: [], readsBody: true)
+                RequestMatcher(part: .body, description: "body \(test.description)", evaluate: { test.testBody(of: $0) }, problems: [], readsBody: true)
             }
         }
     }

@@ -1,8 +1,15 @@
 import Dispatch
 
-/// A clock on which waiting takes no time: every scheduled action runs at once, in deadline order,
-/// and ``now`` jumps to its deadline. Delays, dribbles and timeouts keep their order and their
-/// outcome (a stub slower than the timeout still times out), but a test does not wait for them.
+/// A clock on which waiting takes no time: every scheduled action runs at once and ``now`` jumps to
+/// its deadline (never backwards). Within one request, delays, dribbles and timeouts keep their
+/// order and their outcome (a stub slower than the timeout still times out), but a test does not
+/// wait for them.
+///
+/// Actions that are waiting at the same moment run in deadline order, but the clock cannot know
+/// that another request is about to start: a request's delay is served as soon as it is scheduled.
+/// So the relative order of *overlapping* requests is not modelled (a 2 s stub started just before
+/// a 1 s stub usually answers first), like `ImmediateClock` in swift-clocks. To test what happens
+/// while requests overlap, use ``ManualStubClock`` and advance it.
 public final class ImmediateStubClock: StubClock, @unchecked Sendable {
     // Invariant: `state` is only touched under its lock; actions run on `queue`, one at a time.
     private let state = Locked((now: Duration.zero, sequence: 0, pending: [(deadline: Duration, sequence: Int, timer: ReleasingTimer)]()))
@@ -16,7 +23,8 @@ public final class ImmediateStubClock: StubClock, @unchecked Sendable {
         state.withLock { $0.now }
     }
 
-    /// Schedules `action`; it runs promptly, on another thread, after earlier-deadline actions.
+    /// Schedules `action`; it runs promptly, on another thread, after the earlier-deadline actions
+    /// already waiting.
     public func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> any StubClockTimer {
         let timer = ReleasingTimer(action)
         state.withLock { state in

@@ -313,7 +313,7 @@ struct HostileInputTests {
         #expect(dribbled == body)
     }
 
-    @Test("an unmatched request with a 10 MB body and a 64 KB header is refused with its near-miss report")
+    @Test("an unmatched request with a 10 MB body and a 64 KB header is refused with its near-miss report", .timeLimit(.minutes(1)))
     func hugeUnmatchedRequest() async throws {
         let stubs = StubRegistry()
         let candidates = 20
@@ -325,18 +325,16 @@ struct HostileInputTests {
         odd.httpMethod = "POST"
         odd.httpBody = Data(repeating: UInt8(ascii: "h"), count: 10 * 1024 * 1024)
         odd.setValue(String(repeating: "y", count: 64 * 1024), forHTTPHeaderField: "X-Big")
-        let clock = ContinuousClock()
-        let start = clock.now
         let completion = await complete(session, odd)
-        let took = clock.now - start
-        #expect(completion.urlError != nil)
+        let error = try #require(completion.urlError)
         #expect(stubs.unmatchedRequests.count == 1)
-        #expect(took < .seconds(30), "the near-miss report took \(took)")
-        // The report runs on URLSession's one queue shared by every session of the process, so
-        // while it runs no other request anywhere is served.
-        withKnownIssue("BUG: the near-miss report decodes, searches and counts the whole body several times per body-matching candidate (about 0.2 s per candidate for 10 MB in a debug build)", isIntermittent: true) {
-            #expect(took < .seconds(1), "the near-miss report for \(candidates) body-matching candidates took \(took)")
-        }
+        // The report names the closest stubs and quotes the huge values cut short, so that it stays
+        // readable (and cheap to build: it runs on URLSession's one queue, shared by every session).
+        let report = error.localizedDescription
+        #expect(report.contains("Closest stubs (3 of \(candidates))"))
+        #expect(report.contains("(65536 bytes)"), "the 64 KB header is quoted cut short, with its size")
+        #expect(report.contains("(10485760 bytes)"), "the 10 MB body is quoted cut short, with its size")
+        #expect(report.utf8.count < 20_000, "the report is \(report.utf8.count) bytes")
     }
 }
 

@@ -314,11 +314,11 @@ struct HTTPStubsTraitTests {
     }
 
     @Test("when the task is cancelled, the scope ends and reports")
-    func cleanupWhenCancelled() async {
+    func cleanupWhenCancelled() async throws {
         let issues = TraitTestsIssueLog()
         let started = TraitTestsFlag()
         let sawCancellation = TraitTestsFlag()
-        await withKnownIssue {
+        try await withKnownIssue {
             let task = Task {
                 await withHTTPStubs { stubs in
                     stubs.stub(.get("https://api.example.com/never"), .text("never"), expecting: .once)
@@ -328,7 +328,7 @@ struct HTTPStubsTraitTests {
                     if Task.isCancelled { sawCancellation.set() }
                 }
             }
-            await traitTestsPoll { started.isSet }
+            try await waitUntil { started.isSet }
             task.cancel()
             await task.value
         } matching: { issue in
@@ -456,14 +456,14 @@ extension URLProtocolStubCompatibilityTests {
                             stubs.stub(.get("https://shared.example.com/first"), .text("first"))
                             firstIsIn.set()
                             // Hold the turn until the second caller is waiting for it.
-                            await traitTestsPoll { secondArrived.isSet }
+                            try? await waitUntil { secondArrived.isSet }   // a timeout is recorded as an issue
                             try? await Task.sleep(for: .milliseconds(20))
                             #expect(stubs.stubs.count == 1)
                             events.mutate { $0.append("first ends") }
                         }
                     }
                     group.addTask {
-                        await traitTestsPoll { firstIsIn.isSet }
+                        try? await waitUntil { firstIsIn.isSet }   // a timeout is recorded as an issue
                         secondArrived.set()
                         await withSharedSessionStubs { stubs in
                             events.mutate { $0.append("second starts") }
@@ -616,18 +616,6 @@ private func traitTestsFetch(_ session: URLSession, _ url: String) async -> Trai
     await traitTestsFetch(session, URLRequest(url: URL(string: url)!))
 }
 
-/// Waits until `condition` holds, checking every millisecond; records an issue after 5 seconds
-/// rather than hanging.
-private func traitTestsPoll(_ condition: @Sendable () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("the condition did not hold within 5 seconds", sourceLocation: sourceLocation)
-            return
-        }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-}
 
 /// A value guarded by a lock, shared between tasks and URLSession's threads.
 private final class TraitTestsBox<Value>: @unchecked Sendable {

