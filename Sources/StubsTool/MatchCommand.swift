@@ -98,7 +98,7 @@ enum MatchCommand {
         }
         let registry = StubRegistry()
         registry.onIssue { _ in }   // warnings were printed above
-        for stub in loaded.stubs { registry.add(stub) }
+        registry.add(contentsOf: loaded.stubs)
 
         var allAnswered = true
         for (request, _) in requests {

@@ -41,4 +41,75 @@ struct StubIndexTests {
         #expect(await complete(session, "https://api.example.com/color").text == "colour")
         #expect(await complete(session, "https://api.example.com/colour").text == "colour")
     }
+
+    @Test("add(contentsOf:) orders a batch as adding its stubs one by one would, across indexes")
+    func batchKeepsTheOrderOfSingleAdds() async throws {
+        let batch = StubRegistry()
+        let single = StubRegistry()
+        func stubs() -> [Stub] {
+            var high = Stub(.get("/users/{id}"), .text("template, priority 1"))
+            high.priority = 1
+            return [
+                Stub(.any(.any), .text("catch-all")),
+                Stub(.get("/users/42"), .text("exact, older")),
+                high,
+                Stub(.get("/users/42"), .text("exact, newer")),
+                Stub(.get(.pathMatching("/files/[a-z]+")), .text("regex, older")),
+                Stub(.get(.pathPrefix("/files/")), .text("prefix, newer")),
+                Stub(.get("/orders/7"), .text("exact, in the batch")),
+            ]
+        }
+        batch.stub(.get("/orders/7"), .text("added before the batch"))
+        single.stub(.get("/orders/7"), .text("added before the batch"))
+        batch.add(contentsOf: stubs())
+        for stub in stubs() { single.add(stub) }
+        #expect(batch.stubs.map(\.pattern.description) == single.stubs.map(\.pattern.description))
+        for registry in [batch, single] {
+            let session = registry.makeSession()
+            #expect(await complete(session, "https://api.example.com/users/42").text == "template, priority 1")
+            #expect(await complete(session, "https://api.example.com/files/abc").text == "prefix, newer")
+            #expect(await complete(session, "https://api.example.com/orders/7").text == "exact, in the batch")
+            #expect(await complete(session, "https://api.example.com/other").text == "catch-all")
+        }
+    }
+
+    @Test("a stub added again (same id) replaces the old one, in a batch and singly; within a batch the last copy wins")
+    func sameIdentityReplaces() async throws {
+        let stubs = StubRegistry()
+        let session = stubs.makeSession()
+        var first = Stub(.get("/a"), .text("first"))
+        stubs.add(first)
+        var replacement = Stub(.get("/b/{x}"), .text("replacement"))
+        replacement.id = first.id
+        var lastCopy = Stub(.get("/c"), .text("last copy"))
+        lastCopy.id = first.id
+        stubs.add(contentsOf: [replacement, Stub(.get("/d"), .text("d")), lastCopy])
+        #expect(stubs.stubs.count == 2)
+        #expect(await complete(session, "https://api.example.com/a").isUnmatched)
+        #expect(await complete(session, "https://api.example.com/b/1").isUnmatched)
+        #expect(await complete(session, "https://api.example.com/c").text == "last copy")
+        first.pattern = .get("/e")
+        stubs.add(first)
+        #expect(stubs.stubs.count == 2)
+        #expect(await complete(session, "https://api.example.com/c").isUnmatched)
+        #expect(await complete(session, "https://api.example.com/e").text == "first")
+        #expect(stubs.useCount(of: first.id) == 1)
+    }
+
+    @Test("removing the last stub of a path prefix, then adding another prefix, leaves lookups right")
+    func prefixesComeAndGo() async throws {
+        let stubs = StubRegistry()
+        let session = stubs.makeSession()
+        let template = stubs.stub(.get("/teams/{id}"), .text("teams"))
+        stubs.stub(.get(.pathMatching("/teams/[0-9]+/members")), .text("members"))
+        stubs.stub(.get(.pathMatching("/caf%C3%A9/[0-9]+")), .text("café"))
+        #expect(await complete(session, "https://api.example.com/teams/1").text == "teams")
+        #expect(await complete(session, "https://api.example.com/teams/1/members").text == "members")
+        #expect(await complete(session, "https://api.example.com/caf%C3%A9/1").text == "café")
+        #expect(stubs.remove(template))
+        #expect(await complete(session, "https://api.example.com/teams/1").isUnmatched)
+        #expect(await complete(session, "https://api.example.com/teams/1/members").text == "members")
+        stubs.stub(.get("/te{+rest}"), .text("te"))
+        #expect(await complete(session, "https://api.example.com/teams/1").text == "te")
+    }
 }

@@ -144,10 +144,12 @@ final class StubLoader: @unchecked Sendable {
         let request = StubRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
         let events: [DeliveryTimeline.Event]
         if let registry {
-            var observed = urlRequest
-            observed.httpBodyStream = nil
-            observed.httpBody = body
-            registry.notifyObservers(observed)
+            registry.notifyObservers {
+                var observed = urlRequest
+                observed.httpBodyStream = nil
+                observed.httpBody = body
+                return observed
+            }
             if urlProtocol.task is URLSessionDownloadTask {
                 let error = StubError.downloadTaskUnsupported
                 registry.record(request, .refused(reason: error.message))

@@ -22,7 +22,7 @@ extension StubRegistry {
         for warning in result.warnings {
             report(StubIssue(message: (warning.jsonPath.map { "\($0): " } ?? "") + warning.message, source: .file(warning.path, line: warning.line, column: warning.column)))
         }
-        return result.stubs.map { add($0) }
+        return add(contentsOf: result.stubs)
     }
 }
 

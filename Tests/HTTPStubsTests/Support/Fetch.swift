@@ -14,6 +14,8 @@ struct Completion: @unchecked Sendable {
     var status: Int? { http?.statusCode }
     var text: String? { data.flatMap { String(data: $0, encoding: .utf8) } }
     var urlError: URLError? { error as? URLError }
+    /// Whether no stub answered: the toolkit fails such a request with `.resourceUnavailable`.
+    var isUnmatched: Bool { urlError?.code == .resourceUnavailable }
 }
 
 /// Sends a request through `dataTask(with:completionHandler:)` and waits for the completion handler.
