@@ -98,6 +98,9 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         predicate?(request) ?? evaluation(request).isMatch
     }
 
+    /// Whether the matcher captures URI-template variables.
+    var capturesParameters: Bool { captureParameters != nil }
+
     /// The URI-template variables this matcher captures from a request it matches.
     func pathParameters(of request: StubRequest) -> [String: String] {
         captureParameters?(request) ?? [:]

@@ -92,7 +92,11 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
 
     /// The URI-template variables captured from a request the pattern matches.
     func pathParameters(of request: StubRequest) -> [String: String] {
-        matchers.reduce(into: [:]) { $0.merge($1.pathParameters(of: request)) { _, new in new } }
+        var parameters: [String: String] = [:]
+        for matcher in matchers where matcher.capturesParameters {
+            parameters.merge(matcher.pathParameters(of: request)) { _, new in new }
+        }
+        return parameters
     }
 
     /// Problems that make the pattern unusable (regular expressions that do not compile, ...).

@@ -51,9 +51,9 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     }
 
     /// The URL's scheme, lower-cased (`https`).
-    public var scheme: String { url.scheme?.lowercased() ?? "" }
+    public var scheme: String { parts.scheme }
     /// The URL's host, lower-cased.
-    public var host: String { url.host?.lowercased() ?? "" }
+    public var host: String { parts.host }
     /// The URL's port, or the scheme's default port (80 for http, 443 for https).
     public var port: Int? {
         if let port = url.port { return port }
@@ -132,22 +132,53 @@ private final class DecodedBody: @unchecked Sendable {
     }
 }
 
-/// The parts of a URL that matchers read.
+/// The parts of a URL that matchers read, split from its text by RFC 3986's generic syntax
+/// (`scheme:[//authority]path[?query][#fragment]`), as `URLComponents` splits them but without
+/// building one for every request.
 private struct URLParts: Sendable {
+    let scheme: String
+    let host: String
     let path: String
     let pathAndQuery: String
     let queryParameters: [(name: String, value: String)]
 
     init(_ url: URL) {
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let path = components?.percentEncodedPath ?? ""
-        self.path = path.isEmpty ? "/" : path
-        if let query = components?.percentEncodedQuery {
-            self.pathAndQuery = "\(self.path)?\(query)"
-            self.queryParameters = FormURLEncoding.decode(query)
-        } else {
-            self.pathAndQuery = self.path
-            self.queryParameters = []
+        scheme = url.scheme?.lowercased() ?? ""
+        host = url.host?.lowercased() ?? ""
+        let text = url.absoluteString
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), Self.isScheme(bytes[..<colon]) {
+            start = bytes.index(after: colon)
+            if bytes[start...].starts(with: "//".utf8) {
+                let authority = bytes.index(start, offsetBy: 2)
+                start = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+            }
         }
+        let fragment = bytes[start...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        let question = bytes[start..<fragment].firstIndex(of: UInt8(ascii: "?"))
+        let path = String(text[start..<(question ?? fragment)])
+        self.path = path.isEmpty ? "/" : path
+        if let question {
+            let query = String(text[bytes.index(after: question)..<fragment])
+            pathAndQuery = "\(self.path)?\(query)"
+            queryParameters = FormURLEncoding.decode(query)
+        } else {
+            pathAndQuery = self.path
+            queryParameters = []
+        }
+    }
+
+    /// Whether `bytes` spell a scheme: a letter, then letters, digits, `+`, `-` or `.`.
+    private static func isScheme(_ bytes: Substring.UTF8View) -> Bool {
+        guard let first = bytes.first, Self.isLetter(first) else { return false }
+        return bytes.dropFirst().allSatisfy { byte in
+            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPStubs
+import Testing
+
+/// The parts of a request URL that matchers read are split the way `URLComponents` splits them.
+@Suite("StubRequest URL parts")
+struct StubRequestTests {
+    static let urls = [
+        "https://api.example.com/users/42",
+        "https://API.Example.COM:8443/users/42?b=2&a=1#top",
+        "http://api.example.com",
+        "http://api.example.com?x=1",
+        "http://api.example.com#frag?not=query",
+        "http://api.example.com/?",
+        "http://api.example.com/a%20b/c%2Fd?q=a%2Bb+c&q=&flag",
+        "http://user:pass@api.example.com:80/p;params?x=y",
+        "http://[::1]:8080/ipv6?z=%E2%9C%93",
+        "http://127.0.0.1/a/../b/./c",
+        "HTTPS://api.example.com/Case",
+        "ws://socket.example.com/live",
+        "custom+scheme.v1://host/path?x",
+        "mailto:someone@example.com",
+        "urn:isbn:0451450523",
+        "file:///tmp/a%20file.txt",
+        "about:blank",
+        "https://api.example.com/search?q=%3F%23&next=/a?b",
+    ]
+
+    @Test("path, path and query, query parameters and scheme agree with URLComponents", arguments: urls)
+    func agreesWithURLComponents(_ text: String) throws {
+        let url = try #require(URL(string: text))
+        let request = StubRequest(url: url)
+        let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        #expect(request.path == path)
+        #expect(request.pathAndQuery == (components.percentEncodedQuery.map { "\(path)?\($0)" } ?? path))
+        // WireMock's decoding: `+` is a space, then percent-escapes are decoded.
+        let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+        let expected = (components.percentEncodedQuery?.split(separator: "&") ?? []).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return "\(decode(parts[0]))=\(parts.count > 1 ? decode(parts[1]) : "")"
+        }
+        #expect(request.queryParameters.map { "\($0.name)=\($0.value)" } == expected)
+        #expect(request.scheme == (components.scheme ?? "").lowercased())
+        #expect(request.host == (url.host ?? "").lowercased())
+    }
+
+    @Test("changing the URL of a request recomputes its parts")
+    func changingTheURL() throws {
+        var request = StubRequest(url: URL(string: "https://a.example.com/one?x=1")!)
+        request.url = URL(string: "http://B.example.com/two")!
+        #expect(request.path == "/two")
+        #expect(request.pathAndQuery == "/two")
+        #expect(request.queryParameters.isEmpty)
+        #expect(request.host == "b.example.com")
+        #expect(request.scheme == "http")
+    }
+}
