@@ -49,15 +49,23 @@ public enum StubFiles {
         let isStubRoot = manager.fileExists(atPath: mappings.path, isDirectory: &mappingsIsDirectory) && mappingsIsDirectory.boolValue
         let folder = isStubRoot ? mappings : url
         let prefix = isStubRoot ? (path as NSString).appendingPathComponent("mappings") : path
-        let relative = (manager.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
+        let relative = ((try? manager.subpathsOfDirectory(atPath: folder.path)) ?? [])
             .filter { $0.hasSuffix(".json") || $0.hasSuffix(".har") }
             .filter { !$0.split(separator: "/").contains("__files") }
             .sorted()
+        // In a folder of stub roots, each file's body files sit beside its own mappings folder:
+        // found once per folder, not once per file.
+        let rootFiles = url.appendingPathComponent("__files")
+        var filesRoots: [Substring: URL] = [:]
+        let separator = prefix.hasSuffix("/") ? "" : "/"
         let files = relative.map { name in
-            // In a folder of stub roots, each file's body files sit beside its own mappings folder.
-            let file = (prefix as NSString).appendingPathComponent(name)
-            let directory = URL(fileURLWithPath: file).deletingLastPathComponent()
-            return File(path: file, filesRoot: isStubRoot ? url.appendingPathComponent("__files") : filesRoot(for: directory, fallback: url))
+            let file = prefix + separator + name
+            guard !isStubRoot else { return File(path: file, filesRoot: rootFiles) }
+            let directory = name.lastIndex(of: "/").map { name[..<$0] } ?? ""
+            if let known = filesRoots[directory] { return File(path: file, filesRoot: known) }
+            let found = filesRoot(for: URL(fileURLWithPath: file, isDirectory: false).deletingLastPathComponent(), fallback: url)
+            filesRoots[directory] = found
+            return File(path: file, filesRoot: found)
         }
         if files.isEmpty {
             return ([], [StubFileDiagnostic(severity: .warning, path: path, message: "no .json or .har files found\(isStubRoot ? " in mappings/" : "")")])
@@ -82,7 +90,7 @@ public enum StubFiles {
     static func load(_ file: File) -> (stubs: [Stub], diagnostics: [StubFileDiagnostic]) {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file.path))
+            data = try Data(contentsOf: URL(fileURLWithPath: file.path, isDirectory: false))
         } catch {
             return ([], [StubFileDiagnostic(severity: .error, path: file.path, message: "cannot be read: \(error.localizedDescription)")])
         }
