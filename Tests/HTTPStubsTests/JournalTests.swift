@@ -72,7 +72,7 @@ import HTTPStubs
 
     @Test func streamedBodyIsReadOnceAndKept() async throws {
         let stubs = StubRegistry()
-        let seen = Box<URLRequest>()
+        let seen = Collected<URLRequest>()
         stubs.observeRequests { seen.append($0) }
         stubs.stub(.post("/stream").body(.contains("payload")), .computed { request in
             .text("echo \(request.bodyText ?? "nil")")
@@ -97,7 +97,7 @@ import HTTPStubs
 
     @Test func uploadTaskBodyIsRecovered() async throws {
         let stubs = StubRegistry()
-        let seen = Box<URLRequest>()
+        let seen = Collected<URLRequest>()
         stubs.observeRequests { seen.append($0) }
         let upload = stubs.stub(.post("/upload").body(.equal("uploaded bytes")), .text("upload matched"))
         let session = stubs.makeSession()
@@ -234,7 +234,7 @@ import HTTPStubs
 
     @Test func observersSeeEveryRequestWithItsBody() async throws {
         let stubs = StubRegistry()
-        let seen = Box<URLRequest>()
+        let seen = Collected<URLRequest>()
         stubs.observeRequests { seen.append($0) }
         stubs.stub(.post("/notes"), .status(201))
         let session = stubs.makeSession()
@@ -253,7 +253,7 @@ import HTTPStubs
 
     @Test func resetForgetsObservers() async {
         let stubs = StubRegistry()
-        let seen = Box<URLRequest>()
+        let seen = Collected<URLRequest>()
         stubs.observeRequests { seen.append($0) }
         stubs.reset()
         stubs.stub(.get("/a"), .text("a"))
@@ -272,21 +272,3 @@ private func sendUpload(_ session: URLSession, _ request: URLRequest, from body:
     }
 }
 
-/// Values collected from other threads, under a lock.
-private final class Box<Value>: @unchecked Sendable {
-    // Invariant: `values` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var values: [Value] = []
-
-    func append(_ value: Value) {
-        lock.lock()
-        defer { lock.unlock() }
-        values.append(value)
-    }
-
-    var all: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return values
-    }
-}

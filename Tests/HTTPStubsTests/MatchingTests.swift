@@ -433,7 +433,7 @@ import HTTPStubs
 
     @Test func invalidExpectedJSONIsReportedAndNeverMatches() async throws {
         let stubs = StubRegistry()
-        let issues = IssueBox()
+        let issues = Collected<StubIssue>()
         stubs.onIssue { issues.append($0) }
         let jsonLine = #line + 1
         stubs.stub(.post("/bad").body(.json(text: #"{"a": "#)), .text("bad"))
@@ -449,7 +449,7 @@ import HTTPStubs
 
     @Test func unencodableExpectedJSONIsReportedAndNeverMatches() async throws {
         let stubs = StubRegistry()
-        let issues = IssueBox()
+        let issues = Collected<StubIssue>()
         stubs.onIssue { issues.append($0) }
         let jsonLine = #line + 1
         stubs.stub(.post("/nan").body(.json(encoding: ["ratio": Double.nan])), .text("nan"))
@@ -534,7 +534,7 @@ import HTTPStubs
 
     @Test func invalidRegexIsReportedAtItsLineAndNeverMatches() async throws {
         let stubs = StubRegistry()
-        let issues = IssueBox()
+        let issues = Collected<StubIssue>()
         stubs.onIssue { issues.append($0) }
         let regexLine = #line + 1
         let brokenHeader = StringMatcher.matches("[0-9")
@@ -558,7 +558,7 @@ import HTTPStubs
 
     @Test func invalidPathRegexAndNegatedRegexAreReported() async throws {
         let stubs = StubRegistry()
-        let issues = IssueBox()
+        let issues = Collected<StubIssue>()
         stubs.onIssue { issues.append($0) }
         let pathLine = #line + 1
         stubs.stub(.get(.pathMatching("/users/(")), .text("path"))
@@ -578,7 +578,7 @@ import HTTPStubs
 
     @Test func validPatternsReportNoIssues() {
         let stubs = StubRegistry()
-        let issues = IssueBox()
+        let issues = Collected<StubIssue>()
         stubs.onIssue { issues.append($0) }
         stubs.stub(.get(.pathMatching("/users/[0-9]+")).header("A", .matches("x|y")), .text("fine"))
         stubs.stub(.get("/users/{id}"), .text("fine"))
@@ -621,21 +621,3 @@ private func answerAsync(_ session: URLSession, _ url: String) async -> String {
     await answerAsync(session, URLRequest(url: URL(string: url)!))
 }
 
-/// Issues reported by a registry, collected under a lock.
-private final class IssueBox: @unchecked Sendable {
-    // Invariant: `issues` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var issues: [StubIssue] = []
-
-    func append(_ issue: StubIssue) {
-        lock.lock()
-        defer { lock.unlock() }
-        issues.append(issue)
-    }
-
-    var all: [StubIssue] {
-        lock.lock()
-        defer { lock.unlock() }
-        return issues
-    }
-}

@@ -92,3 +92,54 @@ func within<T: Sendable>(
     Task { outcome.fulfill(await operation()) }
     return await outcome.value(within: seconds)
 }
+
+/// A value guarded by a lock, shared between tasks and URLSession's threads.
+final class LockedBox<Value>: @unchecked Sendable {
+    // Invariant: `stored` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) {
+        stored = value
+    }
+
+    /// The current value.
+    var value: Value {
+        get { mutate { $0 } }
+        set { mutate { $0 = newValue } }
+    }
+
+    /// Reads or changes the value under the lock.
+    @discardableResult
+    func mutate<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&stored)
+    }
+}
+
+/// Values collected from any thread (issues a handler saw, requests an observer saw), in order.
+final class Collected<Element>: Sendable {
+    private let box = LockedBox<[Element]>([])
+
+    /// Adds a value.
+    func append(_ element: Element) {
+        box.mutate { $0.append(element) }
+    }
+
+    /// The values so far.
+    var all: [Element] { box.value }
+}
+
+/// A flag set once from any thread.
+final class Flag: Sendable {
+    private let box = LockedBox(false)
+
+    /// Sets the flag.
+    func set() {
+        box.value = true
+    }
+
+    /// Whether the flag is set.
+    var isSet: Bool { box.value }
+}

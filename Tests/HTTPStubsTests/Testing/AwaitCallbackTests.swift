@@ -79,7 +79,7 @@ struct AwaitCallbackTests {
 
     @Test("a callback called twice fails the test at the call site with the count")
     func calledTwice() async throws {
-        let issues = AwaitCallbackIssueLog()
+        let issues = Collected<Issue>()
         var callLine = 0
         try await withKnownIssue {
             callLine = #line + 1
@@ -89,10 +89,10 @@ struct AwaitCallbackTests {
             issues.append(issue)
             return issue.description.contains("called 2 times")
         }
-        #expect(issues.values.count == 1)
-        #expect(issues.values.first?.description.contains("a completion handler must be called exactly once") == true)
-        #expect(issues.values.first?.sourceLocation?.fileID == #fileID)
-        #expect(issues.values.first?.sourceLocation?.line == callLine)
+        #expect(issues.all.count == 1)
+        #expect(issues.all.first?.description.contains("a completion handler must be called exactly once") == true)
+        #expect(issues.all.first?.sourceLocation?.fileID == #fileID)
+        #expect(issues.all.first?.sourceLocation?.line == callLine)
     }
 
     @Test("a callback called three times reports three")
@@ -154,7 +154,7 @@ private final class CallbackLoader: Sendable {
     }
 
     private let queue = DispatchQueue(label: "await-callback.loader")
-    private let pingCount = AwaitCallbackBox(0)
+    private let pingCount = LockedBox(0)
 
     /// How many times ``ping(completion:)`` ran.
     var pings: Int { pingCount.value }
@@ -218,7 +218,7 @@ private struct AwaitCallbackUnchecked<Argument>: @unchecked Sendable {
 
 /// Keeps a callback so a test can call it after `awaitCallback` is done with it.
 private final class CallbackKeeper<Value: Sendable>: Sendable {
-    private let box = AwaitCallbackBox<(@Sendable (Value) -> Void)?>(nil)
+    private let box = LockedBox<(@Sendable (Value) -> Void)?>(nil)
 
     /// Keeps `callback`.
     func keep(_ callback: @escaping @Sendable (Value) -> Void) {
@@ -231,40 +231,4 @@ private final class CallbackKeeper<Value: Sendable>: Sendable {
     }
 }
 
-/// A value guarded by a lock.
-private final class AwaitCallbackBox<Value>: @unchecked Sendable {
-    // Invariant: `stored` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var stored: Value
 
-    init(_ value: Value) {
-        stored = value
-    }
-
-    /// The current value.
-    var value: Value {
-        get { mutate { $0 } }
-        set { mutate { $0 = newValue } }
-    }
-
-    /// Reads or changes the value under the lock.
-    @discardableResult
-    func mutate<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&stored)
-    }
-}
-
-/// The issues a `withKnownIssue` matcher saw, in order.
-private final class AwaitCallbackIssueLog: Sendable {
-    private let box = AwaitCallbackBox<[Issue]>([])
-
-    /// Records an issue.
-    func append(_ issue: Issue) {
-        box.mutate { $0.append(issue) }
-    }
-
-    /// The issues so far.
-    var values: [Issue] { box.value }
-}

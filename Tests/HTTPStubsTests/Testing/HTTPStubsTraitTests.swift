@@ -108,15 +108,15 @@ struct HTTPStubsTraitTests {
         let stubs = StubRegistry.current()
         stubs.stub(.get("https://api.example.com/users/42"), .text("Ada"))
         _ = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/users/43")
-        let issues = TraitTestsIssueLog()
+        let issues = Collected<Issue>()
         withKnownIssue {
             HTTPStubsScope.current?.verify()
         } matching: { issue in
             issues.append(issue)
             return issue.description.contains("Unmatched request")
         }
-        let issue = try #require(issues.values.first)
-        #expect(issues.values.count == 1)
+        let issue = try #require(issues.all.first)
+        #expect(issues.all.count == 1)
         #expect(issue.sourceLocation?.fileID == #fileID)
         #expect(issue.sourceLocation?.line == functionLine)
     }
@@ -126,14 +126,14 @@ struct HTTPStubsTraitTests {
         let stubs = StubRegistry.current()
         stubs.stub(.get("https://api.example.com/users/42"), .text("Ada"))
         _ = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/users/43")
-        let issues = TraitTestsIssueLog()
+        let issues = Collected<Issue>()
         withKnownIssue {
             HTTPStubsScope.current?.verify()
         } matching: { issue in
             issues.append(issue)
             return issue.description.contains("Unmatched request")
         }
-        let issue = try #require(issues.values.first)
+        let issue = try #require(issues.all.first)
         #expect(issue.sourceLocation?.fileID == #fileID)
     }
 
@@ -141,7 +141,7 @@ struct HTTPStubsTraitTests {
 
     @Test("an unmatched request fails the test with the near-miss report, at withHTTPStubs' line")
     func unmatchedRequestFails() async {
-        let issues = TraitTestsIssueLog()
+        let issues = Collected<Issue>()
         var scopeLine = 0
         await withKnownIssue {
             scopeLine = #line + 1
@@ -155,19 +155,19 @@ struct HTTPStubsTraitTests {
             issues.append(issue)
             return issue.description.contains("Unmatched request")
         }
-        #expect(issues.values.count == 1)
-        let text = issues.values.first?.description ?? ""
+        #expect(issues.all.count == 1)
+        let text = issues.all.first?.description ?? ""
         #expect(text.contains("Unmatched request: GET https://api.example.com/users/43"))
         #expect(text.contains("Closest stubs (1 of 1)"))
         #expect(text.contains("✗"), "the near miss shows the part that differs")
         #expect(text.contains("To answer it, add a stub such as:"))
-        #expect(issues.values.first?.sourceLocation?.fileID == #fileID)
-        #expect(issues.values.first?.sourceLocation?.line == scopeLine)
+        #expect(issues.all.first?.sourceLocation?.fileID == #fileID)
+        #expect(issues.all.first?.sourceLocation?.line == scopeLine)
     }
 
     @Test("a stub expected once but never used fails at the stub's own line (synchronous withHTTPStubs)")
     func unusedOnceStubFailsAtItsLine() {
-        let issues = TraitTestsIssueLog()
+        let issues = Collected<Issue>()
         var stubLine = 0
         withKnownIssue {
             withHTTPStubs { stubs in
@@ -178,8 +178,8 @@ struct HTTPStubsTraitTests {
             issues.append(issue)
             return issue.description.contains("Unmet expectation")
         }
-        let issue = issues.values.first
-        #expect(issues.values.count == 1)
+        let issue = issues.all.first
+        #expect(issues.all.count == 1)
         #expect(issue?.description.contains("was expected to answer exactly once, but answered 0 requests") == true)
         #expect(issue?.description.contains(#"method POST"#) == true)
         #expect(issue?.description.contains(#"path = "/orders""#) == true)
@@ -189,7 +189,7 @@ struct HTTPStubsTraitTests {
 
     @Test("an unmet use expectation fails at the stub's line with the counts", arguments: TraitTestsUseCase.unmet)
     func unmetExpectationFails(_ useCase: TraitTestsUseCase) async {
-        let issues = TraitTestsIssueLog()
+        let issues = Collected<Issue>()
         var stubLine = 0
         await withKnownIssue {
             await withHTTPStubs { stubs in
@@ -206,10 +206,10 @@ struct HTTPStubsTraitTests {
             issues.append(issue)
             return issue.description.contains("Unmet expectation")
         }
-        #expect(issues.values.count == 1)
-        #expect(issues.values.first?.description.contains(useCase.message) == true, "\(issues.values.first?.description ?? "no issue")")
-        #expect(issues.values.first?.sourceLocation?.line == stubLine)
-        #expect(issues.values.first?.sourceLocation?.fileID == #fileID)
+        #expect(issues.all.count == 1)
+        #expect(issues.all.first?.description.contains(useCase.message) == true, "\(issues.all.first?.description ?? "no issue")")
+        #expect(issues.all.first?.sourceLocation?.line == stubLine)
+        #expect(issues.all.first?.sourceLocation?.fileID == #fileID)
     }
 
     @Test("a met use expectation records nothing", arguments: TraitTestsUseCase.met)
@@ -226,7 +226,7 @@ struct HTTPStubsTraitTests {
 
     @Test("Stub.expect(_:) added with add(_:) fails at the line that built the stub")
     func expectOnAStubValue() {
-        let issues = TraitTestsIssueLog()
+        let issues = Collected<Issue>()
         var stubLine = 0
         withKnownIssue {
             withHTTPStubs { stubs in
@@ -239,14 +239,14 @@ struct HTTPStubsTraitTests {
             issues.append(issue)
             return issue.description.contains("Unmet expectation")
         }
-        #expect(issues.values.count == 1)
-        #expect(issues.values.first?.description.contains(#"the stub "delete user 7" (method DELETE"#) == true)
-        #expect(issues.values.first?.sourceLocation?.line == stubLine)
+        #expect(issues.all.count == 1)
+        #expect(issues.all.first?.description.contains(#"the stub "delete user 7" (method DELETE"#) == true)
+        #expect(issues.all.first?.sourceLocation?.line == stubLine)
     }
 
     @Test("a stub with a regular expression that does not compile is reported as broken")
     func brokenRegexStub() {
-        let issues = TraitTestsIssueLog()
+        let issues = Collected<Issue>()
         var stubLine = 0
         withKnownIssue {
             withHTTPStubs { stubs in
@@ -257,14 +257,14 @@ struct HTTPStubsTraitTests {
             issues.append(issue)
             return issue.description.contains("Broken stub")
         }
-        #expect(issues.values.count == 1)
-        #expect(issues.values.first?.sourceLocation?.line == stubLine)
-        #expect(issues.values.first?.sourceLocation?.fileID == #fileID)
+        #expect(issues.all.count == 1)
+        #expect(issues.all.first?.sourceLocation?.line == stubLine)
+        #expect(issues.all.first?.sourceLocation?.fileID == #fileID)
     }
 
     @Test("StubRegistry.current() outside any scope records a failure naming the fix, and still returns a registry")
     func currentOutsideAScope() async {
-        let issues = TraitTestsIssueLog()
+        let issues = Collected<Issue>()
         var callLine = 0
         var registry: StubRegistry?
         withKnownIssue {
@@ -274,9 +274,9 @@ struct HTTPStubsTraitTests {
             issues.append(issue)
             return issue.description.contains("No HTTP stub scope")
         }
-        #expect(issues.values.count == 1)
-        #expect(issues.values.first?.description.contains("@Test(.httpStubs)") == true)
-        #expect(issues.values.first?.sourceLocation?.line == callLine)
+        #expect(issues.all.count == 1)
+        #expect(issues.all.first?.description.contains("@Test(.httpStubs)") == true)
+        #expect(issues.all.first?.sourceLocation?.line == callLine)
         let stubs = registry ?? StubRegistry()
         stubs.stub(.get("https://api.example.com/value"), .text("usable"))
         #expect(await traitTestsFetch(stubs.makeSession(), "https://api.example.com/value").text == "usable")
@@ -286,7 +286,7 @@ struct HTTPStubsTraitTests {
 
     @Test("when the body throws, the scope ends: failures are still reported and its stubs are gone")
     func cleanupWhenTheBodyThrows() async throws {
-        let issues = TraitTestsIssueLog()
+        let issues = Collected<Issue>()
         let leftovers = TraitTestsLeftovers()
         await withKnownIssue {
             do {
@@ -305,7 +305,7 @@ struct HTTPStubsTraitTests {
             issues.append(issue)
             return issue.description.contains("expected to answer exactly 2 times, but answered 1 request")
         }
-        #expect(issues.values.count == 1)
+        #expect(issues.all.count == 1)
         #expect(HTTPStubsScope.current == nil)
         #expect(leftovers.registry == nil, "the scope let go of its registry")
         let late = await traitTestsFetch(try #require(leftovers.session), "https://api.example.com/value")
@@ -315,9 +315,9 @@ struct HTTPStubsTraitTests {
 
     @Test("when the task is cancelled, the scope ends and reports")
     func cleanupWhenCancelled() async throws {
-        let issues = TraitTestsIssueLog()
-        let started = TraitTestsFlag()
-        let sawCancellation = TraitTestsFlag()
+        let issues = Collected<Issue>()
+        let started = Flag()
+        let sawCancellation = Flag()
         try await withKnownIssue {
             let task = Task {
                 await withHTTPStubs { stubs in
@@ -336,8 +336,8 @@ struct HTTPStubsTraitTests {
             return issue.description.contains("Unmet expectation")
         }
         #expect(sawCancellation.isSet)
-        #expect(issues.values.count == 1)
-        #expect(issues.values.first?.description.contains(#"path = "/never") was expected to answer exactly once"#) == true)
+        #expect(issues.all.count == 1)
+        #expect(issues.all.first?.description.contains(#"path = "/never") was expected to answer exactly once"#) == true)
     }
 }
 
@@ -383,9 +383,9 @@ extension URLProtocolStubCompatibilityTests {
 
         @Test("URLSession.shared is intercepted when the platform allows it; otherwise the reason is reported")
         func interceptsOrReportsTheReason() async throws {
-            let issues = TraitTestsIssueLog()
-            let status = TraitTestsBox<SharedSessionInterception?>(nil)
-            let body = TraitTestsBox<String?>(nil)
+            let issues = Collected<Issue>()
+            let status = LockedBox<SharedSessionInterception?>(nil)
+            let body = LockedBox<String?>(nil)
             await withKnownIssue(isIntermittent: true) {
                 await withSharedSessionStubs { stubs in
                     #expect(URLProtocolStub.isIntercepting)
@@ -410,11 +410,11 @@ extension URLProtocolStubCompatibilityTests {
             switch try #require(status.value) {
             case .active:
                 #expect(body.value == "from the shared stubs")
-                #expect(issues.values.isEmpty)
+                #expect(issues.all.isEmpty)
             case let .unavailable(reason):
                 #expect(body.value == nil)
-                #expect(!issues.values.isEmpty, "the reason is reported")
-                #expect(issues.values.allSatisfy { $0.description.contains(reason) })
+                #expect(!issues.all.isEmpty, "the reason is reported")
+                #expect(issues.all.allSatisfy { $0.description.contains(reason) })
                 #if canImport(FoundationNetworking)
                 #expect(URLSession.shared.configuration.protocolClasses?.first != URLProtocolStub.self)
                 #endif
@@ -423,7 +423,7 @@ extension URLProtocolStubCompatibilityTests {
 
         @Test("an URLSession.shared that cannot be intercepted is reported once per scope")
         func reportsUnavailabilityOnce() async throws {
-            let issues = TraitTestsIssueLog()
+            let issues = Collected<Issue>()
             await withKnownIssue(isIntermittent: true) {
                 await withSharedSessionStubs { _ in }
             } matching: { issue in
@@ -432,22 +432,22 @@ extension URLProtocolStubCompatibilityTests {
             }
             #if canImport(FoundationNetworking)
             guard URLSession.shared.configuration.protocolClasses?.first != URLProtocolStub.self else {
-                #expect(issues.values.isEmpty, "intercepted, so nothing to report")
+                #expect(issues.all.isEmpty, "intercepted, so nothing to report")
                 return
             }
-            #expect(!issues.values.isEmpty)
-            #expect(issues.values.count == 1, "\(issues.values.map(\.description))")
-            #expect(!issues.values.contains { $0.description.contains("Broken stub") })
+            #expect(!issues.all.isEmpty)
+            #expect(issues.all.count == 1, "\(issues.all.map(\.description))")
+            #expect(!issues.all.contains { $0.description.contains("Broken stub") })
             #else
-            #expect(issues.values.isEmpty)
+            #expect(issues.all.isEmpty)
             #endif
         }
 
         @Test("concurrent callers take turns: the second starts only after the first ends")
         func serializesConcurrentCallers() async {
-            let events = TraitTestsBox<[String]>([])
-            let firstIsIn = TraitTestsFlag()
-            let secondArrived = TraitTestsFlag()
+            let events = LockedBox<[String]>([])
+            let firstIsIn = Flag()
+            let secondArrived = Flag()
             await withKnownIssue(isIntermittent: true) {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -480,7 +480,7 @@ extension URLProtocolStubCompatibilityTests {
 
         @Test("interception left running outside withSharedSessionStubs is reported and stopped")
         func reportsInterceptionLeftRunning() async {
-            let issues = TraitTestsIssueLog()
+            let issues = Collected<Issue>()
             URLProtocolStub.startInterceptingRequests()
             #expect(URLProtocolStub.isIntercepting)
             await withKnownIssue {
@@ -490,14 +490,14 @@ extension URLProtocolStubCompatibilityTests {
                 return issue.description.contains("URLProtocolStub is already intercepting")
                     || issue.description.contains("URLSession.shared cannot be intercepted")
             }
-            #expect(issues.values.contains { $0.description.contains("URLProtocolStub is already intercepting") })
+            #expect(issues.all.contains { $0.description.contains("URLProtocolStub is already intercepting") })
             #expect(!URLProtocolStub.isIntercepting)
         }
 
         @Test("a nested call is reported instead of waiting for itself forever")
         func reportsNestedCalls() async {
-            let issues = TraitTestsIssueLog()
-            let innerRan = TraitTestsFlag()
+            let issues = Collected<Issue>()
+            let innerRan = Flag()
             await withKnownIssue {
                 await withSharedSessionStubs { outer in
                     await withSharedSessionStubs { inner in
@@ -512,7 +512,7 @@ extension URLProtocolStubCompatibilityTests {
                     || issue.description.contains("URLSession.shared cannot be intercepted")
             }
             #expect(innerRan.isSet)
-            #expect(issues.values.filter { $0.description.contains("already running in this task") }.count == 1)
+            #expect(issues.all.filter { $0.description.contains("already running in this task") }.count == 1)
             #expect(!URLProtocolStub.isIntercepting)
         }
     }
@@ -551,7 +551,7 @@ struct TraitTestsUseCase: Sendable, CustomTestStringConvertible {
 /// The protocol classes of every registry a test of this file has seen. A registry's class is
 /// never reused (unlike an object address), so a repeat means two tests shared a registry.
 private enum TraitTestsRegistryClasses {
-    private static let seen = TraitTestsBox<Set<ObjectIdentifier>>([])
+    private static let seen = LockedBox<Set<ObjectIdentifier>>([])
 
     /// Records the registry; `false` if some test already saw it.
     static func isFirstSighting(of registry: StubRegistry) -> Bool {
@@ -617,56 +617,8 @@ private func traitTestsFetch(_ session: URLSession, _ url: String) async -> Trai
 }
 
 
-/// A value guarded by a lock, shared between tasks and URLSession's threads.
-private final class TraitTestsBox<Value>: @unchecked Sendable {
-    // Invariant: `stored` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var stored: Value
 
-    init(_ value: Value) {
-        stored = value
-    }
 
-    /// The current value.
-    var value: Value {
-        get { mutate { $0 } }
-        set { mutate { $0 = newValue } }
-    }
-
-    /// Reads or changes the value under the lock.
-    @discardableResult
-    func mutate<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&stored)
-    }
-}
-
-/// The issues a `withKnownIssue` matcher saw, in order.
-private final class TraitTestsIssueLog: Sendable {
-    private let box = TraitTestsBox<[Issue]>([])
-
-    /// Records an issue.
-    func append(_ issue: Issue) {
-        box.mutate { $0.append(issue) }
-    }
-
-    /// The issues so far.
-    var values: [Issue] { box.value }
-}
-
-/// A flag set once from any thread.
-private final class TraitTestsFlag: Sendable {
-    private let box = TraitTestsBox(false)
-
-    /// Sets the flag.
-    func set() {
-        box.value = true
-    }
-
-    /// Whether the flag is set.
-    var isSet: Bool { box.value }
-}
 
 /// What a scope leaves behind: a session kept past its end, and a weak reference to its registry.
 private final class TraitTestsLeftovers: @unchecked Sendable {

@@ -198,7 +198,7 @@ struct VirtualTimeTests {
         let clock = ManualStubClock()
         try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("too late").delayed(by: .seconds(30)))
-            let outcome = VirtualBox<VirtualResult?>(nil)
+            let outcome = LockedBox<VirtualResult?>(nil)
             stubs.makeSession().dataTask(with: virtualRequest(Self.url, timeout: 10)) { data, response, error in
                 outcome.value = VirtualResult(data: data, response: response, error: error)
             }.resume()
@@ -223,7 +223,7 @@ struct VirtualTimeTests {
             stubs.stub(.get("https://api.example.com/slow"), .text("slow").delayed(by: .seconds(2)))
             stubs.stub(.get("https://api.example.com/fast"), .text("fast").delayed(by: .seconds(1)))
             let session = stubs.makeSession()
-            let order = VirtualBox<[String]>([])
+            let order = LockedBox<[String]>([])
             for path in ["slow", "fast"] {
                 session.dataTask(with: URL(string: "https://api.example.com/\(path)")!) { data, _, error in
                     order.mutate { $0.append(virtualText(data, error)) }
@@ -369,27 +369,3 @@ private func virtualText(_ data: Data?, _ error: (any Error)?) -> String {
 }
 
 
-/// A value guarded by a lock, shared between tasks and URLSession's threads.
-private final class VirtualBox<Value>: @unchecked Sendable {
-    // Invariant: `stored` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) {
-        stored = value
-    }
-
-    /// The current value.
-    var value: Value {
-        get { mutate { $0 } }
-        set { mutate { $0 = newValue } }
-    }
-
-    /// Reads or changes the value under the lock.
-    @discardableResult
-    func mutate<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&stored)
-    }
-}
