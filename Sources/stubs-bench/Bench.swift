@@ -40,7 +40,7 @@ struct Bench {
 
 /// Command-line options.
 struct Options {
-    static let workloads = ["floor", "stub", "stub_10k", "loopback", "concurrent", "files", "large_body", "virtual_time"]
+    static let workloads = ["floor", "stub", "stub_10k", "loopback", "wiremock", "concurrent", "files", "large_body", "virtual_time"]
 
     var json = false
     var quick = false
@@ -64,21 +64,31 @@ struct Options {
     var slices = 8
     /// Wall-time cap of each warm-up batch.
     var warmupBudget: Duration = .seconds(1)
+    /// The WireMock standalone jar (`--wiremock-jar`); the `wiremock` workload runs only with one.
+    var wiremockJar: String?
+    /// WireMock's warm-up, for the JVM's JIT (which takes about 20,000 requests to settle): at
+    /// most this many requests in all (half with each API), capped at `wiremockWarmupBudget` of
+    /// wall time in all.
+    var wiremockWarmup = 20_000
+    var wiremockWarmupBudget: Duration = .seconds(15)
 
     static let usage = """
-    usage: swift run -c release stubs-bench [--json] [--quick] [--only w1,w2,...] [--rounds N] [--requests N]
+    usage: swift run -c release stubs-bench [--json] [--quick] [--only w1,w2,...] [--rounds N] [--requests N] [--wiremock-jar PATH]
 
-      --json         print one JSON object instead of the table
-      --quick        a reduced run (fewer rounds and requests) that finishes in well under a minute
-      --only LIST    run only these workloads: \(workloads.joined(separator: ","))
-      --rounds N     rounds of the interleaved request workloads (default 5, quick 3)
-      --requests N   requests per sequential batch (default 2000, quick 400)
+      --json               print one JSON object instead of the table
+      --quick              a reduced run (fewer rounds and requests) that finishes in well under a minute
+      --only LIST          run only these workloads: \(workloads.joined(separator: ","))
+                           (wiremock needs --wiremock-jar; without --only it runs whenever the jar is given)
+      --rounds N           rounds of the interleaved request workloads (default 5, quick 3)
+      --requests N         requests per sequential batch (default 2000, quick 400)
+      --wiremock-jar PATH  also measure WireMock on 127.0.0.1: `java -jar PATH` (the standalone jar, java from PATH)
     """
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
         var rounds: Int?
         var requests: Int?
+        var only: Set<String>?
         while let argument = iterator.next() {
             switch argument {
             case "--json": json = true
@@ -96,6 +106,10 @@ struct Options {
             case "--requests":
                 guard let value = iterator.next().flatMap(Int.init), value > 0 else { throw BenchFailure("--requests needs a positive number") }
                 requests = value
+            case "--wiremock-jar":
+                guard let path = iterator.next() else { throw BenchFailure("--wiremock-jar needs the path of the WireMock standalone jar") }
+                guard FileManager.default.fileExists(atPath: path) else { throw BenchFailure("--wiremock-jar: no such file: \(path)") }
+                wiremockJar = path
             default:
                 throw BenchFailure("unknown argument \(argument)")
             }
@@ -111,9 +125,19 @@ struct Options {
             warmup = 50
             slices = 4
             warmupBudget = .milliseconds(250)
+            wiremockWarmup = 3_000
+            wiremockWarmupBudget = .seconds(3)
         }
         if let rounds { self.rounds = rounds }
         if let requests { self.requests = requests }
+        if let only {
+            guard !only.contains("wiremock") || wiremockJar != nil else {
+                throw BenchFailure("--only wiremock needs --wiremock-jar PATH (the WireMock standalone jar to run)")
+            }
+            self.only = only
+        } else if wiremockJar == nil {
+            self.only.remove("wiremock")
+        }
     }
 
     func runs(_ workload: String) -> Bool { only.contains(workload) }
@@ -161,6 +185,7 @@ struct Results {
     var overheadRatio: Double? { ratio("floor_rps", "stub_rps") }
     var scaleRatio: Double? { ratio("stub_rps", "stub_10k_rps") }
     var loopbackSpeedup: Double? { ratio("stub_rps", "loopback_rps") }
+    var wiremockSpeedup: Double? { ratio("stub_rps", "wiremock_rps") }
     var loadRatio: Double? { ratio("load_10k_files_s", "json_parse_10k_files_s") }
 }
 
@@ -204,6 +229,8 @@ struct Runner {
         let session: URLSession
         let request: URLRequest
         let registry: StubRegistry?
+        /// This workload's own warm-up per API (requests, wall-time cap), instead of the usual one.
+        var warmup: (requests: Int, budget: Duration)? = nil
     }
 
     private func measureRequests(_ results: inout Results) async throws {
@@ -211,6 +238,8 @@ struct Runner {
         var sequential: [Sequential] = []
         var server: LoopbackServer?
         defer { server?.stop() }
+        var wiremock: WireMockServer?
+        defer { wiremock?.stop() }
 
         if options.runs("floor") {
             sequential.append(Sequential(key: "floor_rps", session: FloorProtocol.makeSession(), request: targetRequest(), registry: nil))
@@ -237,6 +266,20 @@ struct Runner {
             configuration.httpMaximumConnectionsPerHost = 1
             sequential.append(Sequential(key: "loopback_rps", session: URLSession(configuration: configuration), request: targetRequest(host: "127.0.0.1", port: loopback.port), registry: nil))
         }
+        if options.runs("wiremock"), let jar = options.wiremockJar {
+            let start = clock.now
+            let server = try await WireMockServer.start(jar: jar, path: Payload.targetPath, body: Payload.body, contentType: "application/json")
+            wiremock = server
+            // The request count stays bounded: the warm-up's and the measured slices'.
+            let warmup = options.wiremockWarmup
+            progress(String(format: "WireMock (pid %d) ready on 127.0.0.1:%d after %.1f s; warm-up of at most %d requests",
+                            server.processIdentifier, server.port, seconds(clock.now - start), warmup))
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.urlCache = nil
+            configuration.httpMaximumConnectionsPerHost = 1
+            sequential.append(Sequential(key: "wiremock_rps", session: URLSession(configuration: configuration), request: targetRequest(host: "127.0.0.1", port: server.port), registry: nil,
+                                         warmup: (warmup / 2, options.wiremockWarmupBudget / 2)))
+        }
         var concurrentRegistry: StubRegistry?
         var concurrentSession: URLSession?
         if options.runs("concurrent") {
@@ -248,8 +291,9 @@ struct Runner {
 
         // Warm-up: connections, lazy initialisation, caches. Not recorded.
         for workload in sequential {
-            _ = try await sequentialAsync(workload.session, workload.request, count: options.warmup, budget: options.warmupBudget)
-            _ = try await sequentialCompletion(workload.session, workload.request, count: options.warmup, budget: options.warmupBudget)
+            let warmup = workload.warmup ?? (options.warmup, options.warmupBudget)
+            _ = try await sequentialAsync(workload.session, workload.request, count: warmup.requests, budget: warmup.budget)
+            _ = try await sequentialCompletion(workload.session, workload.request, count: warmup.requests, budget: warmup.budget)
             workload.registry?.clearJournal()
         }
         if let concurrentSession {
@@ -320,6 +364,9 @@ struct Runner {
         concurrentSession?.finishTasksAndInvalidate()
         if let server {
             progress("loopback server answered \(server.served) requests; stopping it")
+        }
+        if wiremock != nil {
+            progress("stopping WireMock")
         }
     }
 

@@ -17,6 +17,7 @@ enum Report {
         case "overhead_ratio": return results.overheadRatio
         case "scale_ratio": return results.scaleRatio
         case "loopback_speedup": return results.loopbackSpeedup
+        case "wiremock_speedup": return results.wiremockSpeedup
         case "load_ratio": return results.loadRatio
         default: return results.median(key)
         }
@@ -26,11 +27,13 @@ enum Report {
 
     static func json(_ results: Results) -> String {
         let keys: [(String, Int)] = [
-            ("floor_rps", 1), ("stub_rps", 1), ("stub_10k_rps", 1), ("loopback_rps", 1), ("concurrent_rps", 1),
+            ("floor_rps", 1), ("stub_rps", 1), ("stub_10k_rps", 1), ("loopback_rps", 1), ("wiremock_rps", 1), ("concurrent_rps", 1),
             ("load_10k_files_s", 4), ("json_parse_10k_files_s", 4), ("large_body_peak_mb", 1), ("virtual_time_wall_ms", 1),
-            ("overhead_ratio", 3), ("scale_ratio", 3), ("loopback_speedup", 3), ("load_ratio", 3),
+            ("overhead_ratio", 3), ("scale_ratio", 3), ("loopback_speedup", 3), ("wiremock_speedup", 3), ("load_ratio", 3),
         ]
-        var members = keys.map { key, decimals in
+        // The WireMock keys are optional: present only when the wiremock workload ran.
+        let wiremockRan = results.median("wiremock_rps") != nil
+        var members = keys.filter { key, _ in wiremockRan || !key.hasPrefix("wiremock_") }.map { key, decimals in
             "  \(quote(key)): \(number(value(key, in: results), decimals: decimals))"
         }
         let machine = results.machine
@@ -87,15 +90,20 @@ enum Report {
             ("toolkit, 1 stub", "stub_rps"),
             ("toolkit, 10,000 stubs", "stub_10k_rps"),
             ("loopback HTTP/1.1 server", "loopback_rps"),
+            (WireMockServer.label(jar: options.wiremockJar ?? ""), "wiremock_rps"),
             ("\(options.concurrentTasks) tasks, 1,000 stubs", "concurrent_rps"),
         ]
-        lines.append(pad("workload", 27) + pad("API", 12) + lpad("req/s", 10) + lpad("µs/req", 10) + lpad("CPU µs/req", 12) + "   p25–p75 req/s")
+        // The label column is 27 wide unless a label of a measured row needs more.
+        let width = max(27, rows.filter { results.median($0.1) != nil }.map { $0.0.count + 2 }.max() ?? 0)
+        lines.append(pad("workload", width) + pad("API", 12) + lpad("req/s", 10) + lpad("µs/req", 10) + lpad("CPU µs/req", 12) + "   p25–p75 req/s")
         for (label, key) in rows {
             for (api, suffix) in [("data(for:)", ""), ("completion", "_completion")] {
                 guard let rate = results.median(key + suffix) else { continue }
                 let shownAPI = key == "concurrent_rps" ? "data(for:) ×\(options.concurrentTasks)" : api
-                lines.append(pad(suffix.isEmpty ? label : "", 27) + pad(shownAPI, 12) + lpad(Self.rate(rate), 10) + lpad(micros(rate), 10)
-                             + lpad(results.median(key + suffix + "_cpu_us").map { String(format: "%.1f", $0) } ?? "–", 12)
+                // WireMock's CPU time is spent in another process (the JVM), so it has no CPU µs/req.
+                let cpu = key == "wiremock_rps" ? nil : results.median(key + suffix + "_cpu_us")
+                lines.append(pad(suffix.isEmpty ? label : "", width) + pad(shownAPI, 12) + lpad(Self.rate(rate), 10) + lpad(micros(rate), 10)
+                             + lpad(cpu.map { String(format: "%.1f", $0) } ?? "–", 12)
                              + "   " + spread(results.quartiles(key + suffix)))
             }
         }
@@ -104,6 +112,9 @@ enum Report {
         }
         lines.append("  (µs/req = wall time / requests; CPU µs/req = CPU time of the whole process, all threads, / requests;")
         lines.append("   the concurrent row's µs/req is wall time / requests with \(options.concurrentTasks) requests in flight)")
+        if results.median("wiremock_rps") != nil {
+            lines.append("  (WireMock runs in a separate JVM process, so its CPU time is not in CPU µs/req: shown as –)")
+        }
         lines.append("")
 
         if let load = results.median("load_10k_files_s"), let parse = results.median("json_parse_10k_files_s") {
@@ -145,6 +156,11 @@ enum Report {
             let shown = measured.map { String(format: goal.key.hasSuffix("_ratio") || goal.key == "loopback_speedup" ? "%.2f" : "%.1f", $0) } ?? "not run"
             let cpu = cpuRatio(goal.key, in: results).map { String(format: "%.2f", $0) } ?? ""
             lines.append(pad(goal.key, 24) + lpad(shown, 12) + lpad((goal.atMost ? "≤ " : "≥ ") + String(format: "%g", goal.bound), 10) + "   " + verdict + "  " + lpad(cpu, 10))
+        }
+        if results.median("wiremock_rps") != nil {
+            // Informational, no goal; no CPU ratio, since WireMock's CPU time is in another process.
+            let shown = results.wiremockSpeedup.map { String(format: "%.2f", $0) } ?? "not run"
+            lines.append(pad("wiremock_speedup", 24) + lpad(shown, 12) + lpad("–", 10) + "   –  " + lpad("–", 10))
         }
         if let ceiling = results.ratio("floor_rps", "loopback_rps") {
             lines.append(String(format: "(ceiling of loopback_speedup with a zero-cost toolkit: floor_rps / loopback_rps = %.2f)", ceiling))
