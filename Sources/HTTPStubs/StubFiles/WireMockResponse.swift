@@ -214,7 +214,10 @@ extension StubFileDecoder {
     private func extensionAnswer(_ value: JSONValue, at jsonPath: JSONPath) -> StubResponse? {
         guard let object = object(value, at: jsonPath, "'\(Self.extensionKey)'") else { return nil }
         warnAboutUnknownKeys(in: object, at: jsonPath, known: ["urlError"], what: "'\(Self.extensionKey)'")
-        guard let error = object["urlError"] else { return nil }
+        guard let error = object["urlError"] else {
+            self.error("'\(Self.extensionKey)' needs \"urlError\": a URLError.Code name such as \"notConnectedToInternet\" or its number such as -1009; remove '\(Self.extensionKey)' for an ordinary response", at: jsonPath)
+            return nil
+        }
         let errorPath = jsonPath.appending(.key("urlError"))
         if let number = error.numberValue?.int64Value, let code = URLError.Code(rawValue: Int(number)) {
             return .error(code)
