@@ -8,13 +8,22 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public let offset: Int
     /// What is wrong and, where possible, how to fix it.
     public let message: String
+    /// The JSON path of the value being read when the problem was found (`$.response.headers`),
+    /// or `nil` for the document itself.
+    public let jsonPath: String?
 
     /// Creates an error.
-    public init(message: String, line: Int, column: Int, offset: Int) {
+    public init(message: String, line: Int, column: Int, offset: Int, jsonPath: String? = nil) {
         self.message = message
         self.line = line
         self.column = column
         self.offset = offset
+        self.jsonPath = jsonPath
+    }
+
+    /// The same error, placed at `path` (the document itself when `path` is the root).
+    func placed(at path: JSONPath) -> JSONParseError {
+        JSONParseError(message: message, line: line, column: column, offset: offset, jsonPath: path.components.isEmpty ? nil : path.description)
     }
 
     /// The error as `line:column: message`, ready to be prefixed with a file path.

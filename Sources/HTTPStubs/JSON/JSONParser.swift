@@ -28,6 +28,8 @@ struct JSONParser {
         var members: [JSONMember] = []
         /// The key of the member whose value is being parsed, for an object.
         var key = ""
+        /// Whether `key` is complete, so that a problem belongs to its value.
+        var hasKey = true
     }
 
     /// Creates a parser positioned after any byte order mark.
@@ -63,9 +65,26 @@ struct JSONParser {
         return value
     }
 
-    /// Parses a value, including everything nested in it.
+    /// Parses a value, including everything nested in it; a problem is placed at the JSON path of
+    /// the innermost value being read.
     private mutating func parseValue() throws(JSONParseError) -> JSONValue {
         var stack: [Frame] = []
+        do {
+            return try parseValue(stack: &stack)
+        } catch {
+            throw error.placed(at: Self.path(of: stack))
+        }
+    }
+
+    /// The JSON path of the value the innermost open container is reading.
+    private static func path(of stack: [Frame]) -> JSONPath {
+        JSONPath(stack.compactMap { frame in
+            if frame.isObject { return frame.hasKey ? .key(frame.key) : nil }
+            return .index(frame.elements.count)
+        })
+    }
+
+    private mutating func parseValue(stack: inout [Frame]) throws(JSONParseError) -> JSONValue {
         parsing: while true {
             skipWhitespace()
             recorder?.recordValue(at: position)
@@ -118,8 +137,10 @@ struct JSONParser {
                         let commaOffset = position
                         position += 1
                         skipWhitespace()
+                        stack[top].hasKey = false
                         guard !next(is: .rightBrace) else { throw error("trailing comma before '}'; remove the ','", at: commaOffset) }
                         stack[top].key = try parseMemberKey()
+                        stack[top].hasKey = true
                         continue parsing
                     case .rightBrace:
                         position += 1

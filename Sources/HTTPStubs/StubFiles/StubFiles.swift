@@ -98,7 +98,7 @@ public enum StubFiles {
         do {
             document = try JSONValue.parseDocument(data)
         } catch {
-            return ([], [StubFileDiagnostic(severity: .error, path: file.path, line: error.line, column: error.column, message: "invalid JSON: \(error.message)")])
+            return ([], [StubFileDiagnostic(severity: .error, path: file.path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
         }
         let decoder = StubFileDecoder(path: file.path, document: document)
         for duplicate in document.duplicateKeys {
@@ -133,7 +133,7 @@ extension StubFiles {
         do {
             document = try JSONValue.parseDocument(data)
         } catch {
-            return ([], [StubFileDiagnostic(severity: .error, path: path, line: error.line, column: error.column, message: "invalid JSON: \(error.message)")])
+            return ([], [StubFileDiagnostic(severity: .error, path: path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
         }
         let decoder = StubFileDecoder(path: path, document: document)
         let files = HARImporter(decoder: decoder).mappingFiles()

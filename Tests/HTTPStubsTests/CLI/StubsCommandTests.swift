@@ -64,7 +64,7 @@ final class StubsCommandTests {
         #expect(result.status == 1, "\(result)")
         let first = try #require(result.stdout.split(separator: "\n").first.map(String.init))
         #expect(first.hasPrefix("\(broken.path):2:"), "\(first)")
-        #expect(first.contains(": error: invalid JSON"), "\(first)")
+        #expect(first.contains(": error: $.request: invalid JSON: trailing comma"), "\(first)")
         #expect(result.stdout.hasSuffix("1 file, 0 stubs: 1 error, 0 warnings\n"), "\(result.stdout)")
     }
 
@@ -646,7 +646,7 @@ final class StubsCommandTests {
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("\(broken.path):1:"), "\(result.stderr)")
-        #expect(result.stderr.contains(": error: invalid JSON"), "\(result.stderr)")
+        #expect(result.stderr.contains(": error: $.log.entries[0]: invalid JSON"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root.path))
 
         let missing = runStubs(["import-har", folder.url.appendingPathComponent("none.har").path, "--into", root.path])

@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func parseErrorsAreLocated() {
-        #expect(throws: JSONParseError(message: "expected a value, found 'x'", line: 2, column: 8, offset: 9)) {
+        #expect(throws: JSONParseError(message: "expected a value, found 'x'", line: 2, column: 8, offset: 9, jsonPath: "$.a")) {
             try JSONValue.parseDocument(Data("{\n  \"a\": x}".utf8))
         }
     }

@@ -77,7 +77,8 @@ private func parseError(_ data: Data) -> JSONParseError? {
 
     @Test func rejectsDeepNestingWithoutCrashing() throws {
         let arrays = try #require(parseError(String(repeating: "[", count: 100_000)))
-        #expect(arrays == JSONParseError(message: "nesting deeper than 512 levels", line: 1, column: 513, offset: 512))
+        #expect(arrays == JSONParseError(message: "nesting deeper than 512 levels", line: 1, column: 513, offset: 512,
+                                         jsonPath: String(repeating: "[0]", count: 512).replacingOccurrences(of: "^", with: "$", options: .regularExpression)))
         let objects = try #require(parseError(String(repeating: #"{"a":"#, count: 100_000)))
         #expect(objects.message == "nesting deeper than 512 levels")
         #expect(objects.column == 512 * 5 + 1)
@@ -131,11 +132,28 @@ private func parseError(_ data: Data) -> JSONParseError? {
         #expect(error.offset == 14)
     }
 
+    @Test("a syntax error is placed at the JSON path of the value being read")
+    func errorsCarryTheJSONPath() throws {
+        let cases: [(String, String?)] = [
+            (#"{"a": [1, {"b": tru}]}"#, "$.a[1].b"),
+            (#"{"a": 1 "b": 2}"#, "$.a"),
+            (#"{"a": {"b": 1"#, "$.a.b"),
+            (#"{"a": 1,}"#, nil),
+            (#"{"odd key": [}"#, "$['odd key'][0]"),
+            ("[1, 2", "$[2]"),
+            ("nul", nil),
+        ]
+        for (text, path) in cases {
+            let error = try #require(parseError(text), "\(text)")
+            #expect(error.jsonPath == path, "\(text): \(error)")
+        }
+    }
+
     @Test func rejectsInvalidUTF8() throws {
         let inString = try #require(parseError(Data([0x5B, 0x22, 0xFF, 0x22, 0x5D])))
-        #expect(inString == JSONParseError(message: "invalid UTF-8 byte 0xFF; the file must be UTF-8 encoded", line: 1, column: 3, offset: 2))
+        #expect(inString == JSONParseError(message: "invalid UTF-8 byte 0xFF; the file must be UTF-8 encoded", line: 1, column: 3, offset: 2, jsonPath: "$[0]"))
         let outside = try #require(parseError(Data([0x0A, 0x5B, 0x80])))
-        #expect(outside == JSONParseError(message: "invalid UTF-8 byte 0x80; the file must be UTF-8 encoded", line: 2, column: 2, offset: 2))
+        #expect(outside == JSONParseError(message: "invalid UTF-8 byte 0x80; the file must be UTF-8 encoded", line: 2, column: 2, offset: 2, jsonPath: "$[0]"))
         let truncated = try #require(parseError(Data([0x22, 0xE2, 0x82, 0x22])))
         #expect(truncated.message == "invalid UTF-8 sequence starting with byte 0xE2; the file must be UTF-8 encoded")
         #expect(truncated.column == 2)

@@ -13,15 +13,15 @@ import Testing
 struct StubFileErrorTests {
     // MARK: JSON
 
-    @Test("invalid JSON is reported at its line and column")
+    @Test("invalid JSON is reported at its line, column and JSON path")
     func invalidJSON() throws {
         let text = "{\n  \"request\": {\"url\": \"/a\"},\n  \"response\": {\"status\": 200,}\n}\n"
         let checked = try Checked(text)
         let error = try checked.onlyError()
-        #expect(error.jsonPath == nil)
+        #expect(error.jsonPath == "$.response", "the object whose member list is broken")
         #expect(error.line == 3, "\(error)")
         #expect(error.column != nil)
-        #expect(error.description.hasPrefix("\(checked.file):3:\(error.column ?? 0): error: invalid JSON"), "\(error)")
+        #expect(error.description.hasPrefix("\(checked.file):3:\(error.column ?? 0): error: $.response: invalid JSON"), "\(error)")
         #expect(checked.load.stubs.isEmpty)
     }
 
@@ -232,6 +232,16 @@ struct StubFileErrorTests {
     func base64WithForeignCharacters(text: String) throws {
         let error = try Checked(#"{"request": {}, "response": {"base64Body": "\#(text)"}}"#).expectError(at: "$.response.base64Body", value: "\"\(text)\"")
         #expect(error.message.contains("'base64Body' must be base64 text"))
+    }
+
+    @Test("a swiftHTTPStubs object without a urlError is an error, not a stub that silently disappears")
+    func extensionWithoutURLError() throws {
+        for (response, value) in [(#"{"swiftHTTPStubs": {}}"#, "{}"), (#"{"swiftHTTPStubs": {"urlErorr": "timedOut"}}"#, #"{"urlErorr""#)] {
+            let checked = try Checked(#"{"request": {"url": "/a"}, "response": \#(response)}"#)
+            let error = try checked.expectError(at: "$.response.swiftHTTPStubs", value: value)
+            #expect(error.message.contains("needs \"urlError\""), "\(error)")
+            #expect(checked.load.stubs.isEmpty)
+        }
     }
 
     @Test("an unknown urlError name or delay distribution is an error that says what is allowed")
