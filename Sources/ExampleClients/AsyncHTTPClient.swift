@@ -40,14 +40,13 @@ public struct AsyncHTTPClient: Sendable {
         _ start: (@escaping @Sendable (Result<Response, HTTPClientError>) -> Void) -> URLSessionDataTask
     ) async throws -> Response {
         let cancellation = TaskCancellation()
-        let result: Result<Response, HTTPClientError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                cancellation.track(start { continuation.resume(returning: $0) })
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
+                cancellation.track(start { result in continuation.resume(with: result.mapError { $0 }) })
             }
         } onCancel: {
             cancellation.cancel()
         }
-        return try result.get()
     }
 }
 

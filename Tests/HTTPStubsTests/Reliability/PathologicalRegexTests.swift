@@ -50,4 +50,19 @@ struct PathologicalRegexTests {
         #expect(result.errors.first?.jsonPath == "$.request.urlPathPattern")
         #expect(result.errors.first?.description.contains("catastrophic backtracking") == true)
     }
+
+    @Test("a JSONPath filter's =~ regular expression is refused the same way, at its place")
+    func jsonPathFilterIsRefused() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("regex-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data(#"{"request": {"bodyPatterns": [{"matchesJsonPath": "$.items[?(@.name =~ /(a+)+b/)]"}]}, "response": {"status": 200}}"#.utf8)
+            .write(to: root.appendingPathComponent("mappings/slow.json"))
+        let result = StubFiles.load([root.path])
+        #expect(result.stubs.isEmpty)
+        #expect(result.errors.first?.jsonPath == "$.request.bodyPatterns[0].matchesJsonPath")
+        #expect(result.errors.first?.description.contains("catastrophic backtracking") == true, "\(result.errors)")
+        #expect(throws: JSONPathSyntaxError.self) { try JSONPathExpression("$.items[?(@.name =~ /(a+)+b/)]") }
+        #expect(throws: Never.self) { try JSONPathExpression("$.items[?(@.name =~ /a+b/)]") }
+    }
 }

@@ -11,7 +11,8 @@ import Testing
 ///
 /// The race between cancellation and an instant completion is not in the default run: it can crash
 /// or deadlock swift-corelibs-foundation 6.3 with any `URLProtocol` (swift-corelibs-foundation
-/// issue #5412, fixed in 6.4). Set `HTTPSTUBS_CANCEL_RACE=1` to run it on a toolchain with the fix.
+/// issue #5412, fixed in 6.4). Set `HTTPSTUBS_CANCEL_RACE=1` as well as `HTTPSTUBS_RELIABILITY=1` to run
+/// it on a toolchain with the fix.
 @Suite("Stress", .serialized, .enabled(if: reliabilitySuitesEnabled, "heavy: run with HTTPSTUBS_RELIABILITY=1 (.ci/run does, after the main suite)"))
 struct StressTests {
     /// How many item requests the workers send in all.

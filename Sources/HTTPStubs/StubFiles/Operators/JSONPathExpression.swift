@@ -727,6 +727,11 @@ private struct JSONPathParser {
             options.insert(.caseInsensitive)
             position += 1
         }
+        if let group = RegularExpression.repeatedRepetition(in: pattern) {
+            // The same refusal as for every other regular expression in a stub: ICU's backtracking
+            // on a repeated repetition can take exponential time, with no way to bound it.
+            throw error("the regular expression /\(pattern)/ repeats a group that itself repeats ('\(group)'), which can make matching take exponential time (catastrophic backtracking); rewrite it without the nested repetition, for example '(a+)+' as 'a+'", at: open)
+        }
         do {
             return JSONPathRegex(regex: try NSRegularExpression(pattern: "(?:\(pattern))\\z", options: options))
         } catch {
