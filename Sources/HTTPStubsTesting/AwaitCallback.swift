@@ -19,8 +19,11 @@ public struct CallbackTimeout: Error, CustomStringConvertible {
 /// let result = try await awaitCallback { done in loader.load(completion: done) }
 /// ```
 /// It never hangs and never crashes: when the callback does not come within `timeout` it throws
-/// ``CallbackTimeout``; when the callback comes a second time before this function returns (the
-/// usual double-completion bug), the test fails at this call's line and the extra value is ignored.
+/// ``CallbackTimeout``; when the callback comes more than once (the usual double-completion bug),
+/// the test fails at this call's line and the extra values are ignored. A second call made before
+/// this function returns is reported when it returns; one made later is reported when it comes
+/// (under Swift Testing, an issue recorded from another thread is attributed to no test, but it
+/// still fails the run).
 /// - Parameters:
 ///   - timeout: How long to wait; 5 seconds by default.
 ///   - fileID: The source `#fileID` associated with failures.
@@ -38,23 +41,30 @@ public func awaitCallback<Value: Sendable>(
 ) async throws -> Value {
     let location = SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let framework = TestFailureReporter.current
-    let waiter = CallbackWaiter<Value>()
-    let value = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-        waiter.wait(with: continuation)
-        let timer = Task {
-            try? await Task.sleep(for: timeout)
-            waiter.finish(.failure(CallbackTimeout(timeout: timeout, location: location)))
-        }
-        start { value in
-            waiter.finish(.success(value))
-            timer.cancel()
-        }
+    let waiter = CallbackWaiter<Value> { calls in
+        TestFailureReporter.fail("the callback was called \(calls) times; a completion handler must be called exactly once", at: location, framework: framework)
     }
-    // A second call made right after the first (the usual double-completion bug) is seen here.
+    let value: Value
+    do {
+        value = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+            waiter.wait(with: continuation)
+            let timer = Task {
+                try? await Task.sleep(for: timeout)
+                waiter.finish(.failure(CallbackTimeout(timeout: timeout, location: location)))
+            }
+            start { value in
+                waiter.finish(.success(value))
+                timer.cancel()
+            }
+        }
+    } catch {
+        waiter.returned()   // after a timeout, a callback that comes twice is still a bug
+        throw error
+    }
+    // A second call made right after the first (the usual double-completion bug) is seen here, and
+    // reported once with the count; later ones are reported as they come.
     await Task.yield()
-    if waiter.extraCalls > 0 {
-        TestFailureReporter.fail("the callback was called \(waiter.extraCalls + 1) times; a completion handler must be called exactly once", at: location, framework: framework)
-    }
+    waiter.returned()
     return value
 }
 
@@ -88,36 +98,47 @@ public func awaitCallback<First, Second, Value: Sendable>(
 }
 
 /// Resumes a continuation exactly once, whichever of the callback and the timeout comes first,
-/// and counts the callbacks that come after.
+/// and reports callbacks beyond the first: those before ``returned()`` together, later ones one by one.
 private final class CallbackWaiter<Value: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Value, any Error>?
         var finished = false
-        var extraCalls = 0
+        var calls = 0
+        var hasReturned = false
     }
 
     private let state = Locked(State())
+    private let reportCalls: @Sendable (Int) -> Void
+
+    /// - Parameter reportCalls: Called with the number of calls so far when there were too many.
+    init(reportCalls: @escaping @Sendable (Int) -> Void) {
+        self.reportCalls = reportCalls
+    }
 
     func wait(with continuation: CheckedContinuation<Value, any Error>) {
         state.withLock { $0.continuation = continuation }
     }
 
-    /// Resumes the continuation if nothing did yet; otherwise counts a successful call as extra.
+    /// Resumes the continuation if nothing did yet; counts a call of the callback.
     func finish(_ result: Result<Value, any Error>) {
-        let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>? in
-            guard !state.finished else {
-                if case .success = result { state.extraCalls += 1 }
-                return nil
-            }
+        let (continuation, tooMany) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, Int?) in
+            if case .success = result { state.calls += 1 }
+            let tooMany = state.hasReturned && state.calls > 1 ? state.calls : nil
+            guard !state.finished else { return (nil, tooMany) }
             state.finished = true
             defer { state.continuation = nil }
-            return state.continuation
+            return (state.continuation, tooMany)
         }
         continuation?.resume(with: result)
+        if let tooMany { reportCalls(tooMany) }
     }
 
-    /// How many times the callback came after the first.
-    var extraCalls: Int {
-        state.withLock { $0.extraCalls }
+    /// The awaiting function is returning: reports the calls beyond the first made so far.
+    func returned() {
+        let calls = state.withLock { state -> Int in
+            state.hasReturned = true
+            return state.calls
+        }
+        if calls > 1 { reportCalls(calls) }
     }
 }
