@@ -29,6 +29,23 @@ final class HTTPStubsXCTestSupportTests: XCTestCase {
         XCTAssertEqual(result.text, "second test")
     }
 
+    func test_journalAssertionsReadNaturally() async throws {
+        let stubs = makeStubRegistry()
+        stubs.stub(.post("https://api.example.com/orders"), .status(201))
+        var order = URLRequest(url: URL(string: "https://api.example.com/orders")!)
+        order.httpMethod = "POST"
+        order.httpBody = Data(#"{"item":"book"}"#.utf8)
+        _ = await xcFetch(stubs.makeSession(), order)
+        _ = await xcFetch(stubs.makeSession(), URL(string: "https://api.example.com/orders")!)
+
+        XCTAssertEqual(stubs.requests(to: .post, "/orders").count, 1)
+        let sent = try XCTUnwrap(stubs.requests(to: .post, "/orders").first?.request)
+        XCTAssertEqual(sent.bodyText, #"{"item":"book"}"#)
+        XCTAssertEqual(stubs.unmatchedRequests.map(\.request.method), [.get], "the GET had no stub")
+        XCTAssertEqual(stubs.journal.count, 2)
+        stubs.clearJournal()   // the GET above is expected to be unmatched: not this test's failure
+    }
+
     func test_makeStubRegistry_twiceInOneTest_givesTwoIsolatedRegistries() async {
         let first = makeStubRegistry()
         let second = makeStubRegistry()

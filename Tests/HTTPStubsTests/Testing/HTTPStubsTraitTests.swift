@@ -137,6 +137,33 @@ struct HTTPStubsTraitTests {
         #expect(issue.sourceLocation?.fileID == #fileID)
     }
 
+    @Test("the trait itself reports at the end of the test: an unmet expectation at the stub's line, an unmatched request at the trait")
+    func traitReportsWhenTheTestEnds() async throws {
+        let test = try #require(Test.current)
+        let stubLine = LockedBox(0)
+        let traitLine = #line + 1
+        let trait = HTTPStubsTrait.httpStubs { _ in }
+        let issues = Collected<Issue>()
+        try await withKnownIssue {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                let stubs = StubRegistry.current()
+                stubLine.value = #line + 1
+                stubs.stub(.get("https://api.example.com/once"), .text("once"), expecting: .once)
+                _ = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/unknown")
+                // The body ends without calling verify(): the trait reports when the scope ends.
+            }
+        } matching: { issue in
+            issues.append(issue)
+            return true
+        }
+        let unmet = try #require(issues.all.first { $0.description.contains("was expected to answer exactly once") })
+        #expect(unmet.sourceLocation?.line == stubLine.value)
+        #expect(unmet.sourceLocation?.fileID == #fileID)
+        let unmatched = try #require(issues.all.first { $0.description.contains("Unmatched request") })
+        #expect(unmatched.sourceLocation?.line == traitLine)
+        #expect(issues.all.count == 2, "\(issues.all)")
+    }
+
     // MARK: Failure paths of withHTTPStubs
 
     @Test("an unmatched request fails the test with the near-miss report, at withHTTPStubs' line")
