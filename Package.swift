@@ -18,7 +18,8 @@ let package = Package(
         .executableTarget(name: "stubs-bench", dependencies: ["HTTPStubs"]),
         .testTarget(
             name: "HTTPStubsTests",
-            dependencies: ["HTTPStubs", "HTTPStubsTesting", "ExampleClients", "StubsTool", "stubs"]
+            dependencies: ["HTTPStubs", "HTTPStubsTesting", "ExampleClients", "StubsTool", "stubs"],
+            resources: [.copy("Resources/BundledStubs")]
         ),
         .testTarget(
             name: "HTTPStubsXCTests",

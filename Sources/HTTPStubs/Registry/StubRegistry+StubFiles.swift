@@ -40,3 +40,30 @@ extension StubRegistry {
         return try load(paths.map { $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path })
     }
 }
+
+extension StubRegistry {
+    /// Loads stub files bundled as resources, such as a test target's `Bundle.module`: for a stub
+    /// root declared with `resources: [.copy("Fixtures/Feed")]`, call
+    /// `try stubs.load("Feed", in: .module)` (a copied folder keeps its last path component).
+    ///
+    /// A name the bundle does not hold is an error that says how to declare it.
+    @discardableResult
+    public func load(_ names: String..., in bundle: Bundle) throws(StubFileError) -> [String] {
+        var paths: [String] = []
+        var missing: [StubFileDiagnostic] = []
+        for name in names {
+            let candidate = (bundle.resourceURL ?? bundle.bundleURL).appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: candidate.path) {
+                paths.append(candidate.path)
+            } else {
+                missing.append(StubFileDiagnostic(
+                    severity: .error,
+                    path: candidate.path,
+                    message: "no resource \(quoted(name)) in the bundle at \(bundle.bundlePath); declare it in the target's resources in Package.swift, for example resources: [.copy(\(quoted("Fixtures/" + name)))], and load it by its last path component"
+                ))
+            }
+        }
+        guard missing.isEmpty else { throw StubFileError(diagnostics: missing) }
+        return try load(paths)
+    }
+}
