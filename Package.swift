@@ -16,9 +16,11 @@ let package = Package(
         .target(name: "StubsTool", dependencies: ["HTTPStubs"]),
         .executableTarget(name: "stubs", dependencies: ["StubsTool"]),
         .executableTarget(name: "stubs-bench", dependencies: ["HTTPStubs"]),
+        // Run by SharedSessionTests in a process of its own, where no URLSession exists yet.
+        .executableTarget(name: "shared-session-probe", dependencies: ["HTTPStubs"], path: "Tests/SharedSessionProbe"),
         .testTarget(
             name: "HTTPStubsTests",
-            dependencies: ["HTTPStubs", "HTTPStubsTesting", "ExampleClients", "StubsTool", "stubs"],
+            dependencies: ["HTTPStubs", "HTTPStubsTesting", "ExampleClients", "StubsTool", "stubs", "shared-session-probe"],
             resources: [.copy("Resources/BundledStubs")]
         ),
         .testTarget(

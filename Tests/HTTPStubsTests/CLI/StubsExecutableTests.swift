@@ -116,7 +116,7 @@ final class StubsExecutableTests {
     /// Runs the built `stubs` executable with `arguments`, feeding it `stdin`. The streams go
     /// through files in the scratch folder, so a chatty child can never block on a full pipe.
     private func runExecutable(_ arguments: [String], stdin: Data = Data()) throws -> ProcessResult {
-        let executable = try #require(Self.executableURL(), "the built 'stubs' executable was not found beside the test bundle (looked in \(Self.candidateFolders().map(\.path)))")
+        let executable = try builtExecutable(named: "stubs")
         let id = UUID().uuidString
         let input = scratch.appendingPathComponent("\(id).stdin")
         let output = scratch.appendingPathComponent("\(id).stdout")
@@ -147,41 +147,6 @@ final class StubsExecutableTests {
             stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: error), as: UTF8.self)
         )
-    }
-
-    /// The folders that may hold the built products: those of the running test executable
-    /// (`CommandLine.arguments[0]`, `Bundle.main`) and, for a bundle such as
-    /// `.build/debug/swift-http-stubsPackageTests.xctest/Contents/MacOS/…`, the folders above it.
-    private static func candidateFolders() -> [URL] {
-        var starts: [URL] = []
-        if let first = CommandLine.arguments.first {
-            starts.append(URL(fileURLWithPath: first).deletingLastPathComponent())
-        }
-        if let executable = Bundle.main.executableURL {
-            starts.append(executable.deletingLastPathComponent())
-        }
-        starts.append(Bundle.main.bundleURL)
-        var folders: [URL] = []
-        for start in starts {
-            var folder = start.standardizedFileURL
-            for _ in 0..<4 {
-                if !folders.contains(folder) { folders.append(folder) }
-                folder = folder.deletingLastPathComponent()
-            }
-        }
-        return folders
-    }
-
-    /// The built `stubs` executable next to the test bundle, if found.
-    private static func executableURL() -> URL? {
-        candidateFolders()
-            .map { $0.appendingPathComponent("stubs") }
-            .first { url in
-                var isDirectory: ObjCBool = false
-                return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-                    && !isDirectory.boolValue
-                    && FileManager.default.isExecutableFile(atPath: url.path)
-            }
     }
 
     /// The repository root: this file is `<repository>/Tests/HTTPStubsTests/CLI/StubsExecutableTests.swift`.

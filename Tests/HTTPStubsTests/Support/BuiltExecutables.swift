@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// An executable product of this package, built beside the test bundle (the test target depends
+/// on it, so `swift build --build-tests` builds it); fails the test when it cannot be found.
+func builtExecutable(named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+    let folders = productFolders()
+    let found = folders.map { $0.appendingPathComponent(name) }.first { url in
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            && !isDirectory.boolValue
+            && FileManager.default.isExecutableFile(atPath: url.path)
+    }
+    return try #require(found, "the built '\(name)' executable was not found beside the test bundle (looked in \(folders.map(\.path)))", sourceLocation: sourceLocation)
+}
+
+/// The folders that may hold the built products: those of the running test executable
+/// (`CommandLine.arguments[0]`, `Bundle.main`) and, for a bundle such as
+/// `.build/debug/swift-http-stubsPackageTests.xctest/Contents/MacOS/…`, the folders above it.
+private func productFolders() -> [URL] {
+    var starts: [URL] = []
+    if let first = CommandLine.arguments.first {
+        starts.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+    }
+    if let executable = Bundle.main.executableURL {
+        starts.append(executable.deletingLastPathComponent())
+    }
+    starts.append(Bundle.main.bundleURL)
+    var folders: [URL] = []
+    for start in starts {
+        var folder = start.standardizedFileURL
+        for _ in 0..<4 {
+            if !folders.contains(folder) { folders.append(folder) }
+            folder = folder.deletingLastPathComponent()
+        }
+    }
+    return folders
+}
+
+/// Runs an executable to its end and returns its exit status and standard output. Output goes
+/// through a file, so a chatty child can never block on a full pipe.
+func runToEnd(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String) {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).out")
+    try Data().write(to: output)
+    defer { try? FileManager.default.removeItem(at: output) }
+    let handle = try FileHandle(forWritingTo: output)
+    defer { try? handle.close() }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: try Data(contentsOf: output), as: UTF8.self))
+}

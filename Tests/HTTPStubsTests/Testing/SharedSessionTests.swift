@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// `URLSession.shared` in a process of its own (`shared-session-probe`), because in this test
+/// process other tests have long created sessions: when interception starts before any session
+/// exists, `URLSession.shared` is served by the stubs; when a session came first, the status and a
+/// reported issue say so, and the stubs never answer a request they cannot see.
+@Suite("URLSession.shared in a fresh process")
+struct SharedSessionTests {
+    @Test("interception started before any session: URLSession.shared answers from the stubs")
+    func startedFirst() throws {
+        let probe = try builtExecutable(named: "shared-session-probe")
+        let run = try runToEnd(probe, ["first"])
+        #expect(run.status == 0, "\(run.stdout)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("status: active"), "\(run.stdout)")
+        #expect(lines.contains("answer: served by the stub"), "\(run.stdout)")
+        #expect(!lines.contains { $0.hasPrefix("issue:") }, "\(run.stdout)")
+    }
+
+    @Test("a session created first: the status is unavailable and an issue says why and what to do")
+    func startedTooLate() throws {
+        let probe = try builtExecutable(named: "shared-session-probe")
+        let run = try runToEnd(probe, ["late"])
+        #expect(run.status == 0, "\(run.stdout)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("status: unavailable"), "\(run.stdout)")
+        let issue = try #require(lines.first { $0.hasPrefix("issue:") }, "\(run.stdout)")
+        #expect(issue.contains("URLSession.shared cannot be intercepted"))
+        #expect(issue.contains("Inject a session from URLProtocolStub.makeSession()"))
+        #expect(!lines.contains("answer: served by the stub"), "the stubs cannot see URLSession.shared then: \(run.stdout)")
+    }
+}
