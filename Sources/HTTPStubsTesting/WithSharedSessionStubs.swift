@@ -12,7 +12,8 @@ import HTTPStubs
 ///
 /// Reported as failures: a `URLSession.shared` that cannot be intercepted on Linux (see
 /// ``URLProtocolStub/startInterceptingRequests(fileID:filePath:line:column:)``), interception left
-/// running by code outside these scopes (two tests would overwrite each other's stubs), and a
+/// running by code outside these scopes (two tests would overwrite each other's stubs),
+/// interception stopped during the scope by code outside it (its stubs were reset under it), and a
 /// nested call (which would otherwise wait for itself forever).
 public func withSharedSessionStubs<Result>(
     fileID: StaticString = #fileID,
@@ -43,16 +44,21 @@ public func withSharedSessionStubs<Result>(
         let result = try await SharedSessionTurn.$isHeld.withValue(true) {
             try await HTTPStubsScope.$current.withValue(scope) { try await body(scope.stubs) }
         }
-        finish(scope)
+        finish(scope, at: location, framework: framework)
         return result
     } catch {
-        finish(scope)
+        finish(scope, at: location, framework: framework)
         throw error
     }
 }
 
 /// Ends a shared-session scope and lets the next one run.
-private func finish(_ scope: HTTPStubsScope) {
+private func finish(_ scope: HTTPStubsScope, at location: SourceCodeLocation, framework: TestFailureReporter.Framework) {
+    if !URLProtocolStub.isIntercepting {
+        TestFailureReporter.fail(
+            "URLProtocolStub.stopInterceptingRequests() was called while this withSharedSessionStubs scope ran: code outside the scope (another test using URLProtocolStub directly?) stopped interception and reset its stubs; use withSharedSessionStubs in every test that uses URLSession.shared",
+            at: location, framework: framework)
+    }
     scope.end()
     URLProtocolStub.stopInterceptingRequests()
     // Give the registry back its default: problems printed to standard error.

@@ -542,6 +542,24 @@ extension URLProtocolStubCompatibilityTests {
             #expect(issues.all.filter { $0.description.contains("already running in this task") }.count == 1)
             #expect(!URLProtocolStub.isIntercepting)
         }
+
+        @Test("interception stopped during the scope by code outside it is reported when the scope ends")
+        func reportsInterceptionStoppedDuringTheScope() async {
+            let issues = Collected<Issue>()
+            await withKnownIssue {
+                await withSharedSessionStubs { stubs in
+                    stubs.stub(.get("https://shared.example.com/value"), .text("mine"))
+                    URLProtocolStub.stopInterceptingRequests()   // as another test using URLProtocolStub directly would
+                    #expect(stubs.stubs.isEmpty, "stopping resets the shared stubs")
+                }
+            } matching: { issue in
+                issues.append(issue)
+                return issue.description.contains("was called while this withSharedSessionStubs scope ran")
+                    || issue.description.contains("URLSession.shared cannot be intercepted")
+            }
+            #expect(issues.all.filter { $0.description.contains("was called while this withSharedSessionStubs scope ran") }.count == 1)
+            #expect(!URLProtocolStub.isIntercepting)
+        }
     }
 }
 
