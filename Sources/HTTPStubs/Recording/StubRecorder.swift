@@ -99,17 +99,13 @@ final class StubRecorder: Sendable {
     }
 
     private func redacted(_ request: StubRequest) -> HARRequest {
-        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        if let items = components?.percentEncodedQueryItems {
-            components?.percentEncodedQueryItems = items.map { item in
-                redaction.redactsQuery(item.name) ? URLQueryItem(name: item.name, value: Redaction.placeholder) : item
-            }
-        }
         var recorded = request
-        recorded.url = components?.url ?? request.url
+        recorded.url = redaction.redactedURL(request.url)
         recorded.headers = HTTPHeaders()
-        let body = request.body.flatMap { String(data: $0, encoding: .utf8) }.flatMap { $0.isEmpty ? nil : $0 }
-        return HARRequest(url: recorded.url.absoluteString, stubRequest: recorded, body: body.map { HARBody(text: redactedJSONText($0)) })
+        let contentType = request.header("Content-Type")
+        let body = request.body.flatMap { $0.isEmpty ? nil : redaction.redactedBody($0, contentType: contentType) }
+        let text = body.flatMap { String(data: $0, encoding: .utf8) }
+        return HARRequest(url: recorded.url.absoluteString, stubRequest: recorded, body: text.map { HARBody(text: $0, isForm: Redaction.isForm(contentType)) })
     }
 
     private func redacted(_ outcome: Outcome) -> HAROutcome {
@@ -121,18 +117,11 @@ final class StubRecorder: Sendable {
             for (name, value) in response.allHeaderFields.sorted(by: { "\($0.key)" < "\($1.key)" }) {
                 let name = "\(name)"
                 guard !["content-length", "content-encoding", "transfer-encoding"].contains(name.lowercased()) else { continue }
-                headers.add(name, redaction.redactsHeader(name) ? Redaction.placeholder : "\(value)")
+                headers.add(name, redaction.redactedHeader(name, "\(value)"))
             }
             let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? ""
-            let redactedBody = String(data: body, encoding: .utf8).map { Data(redactedJSONText($0).utf8) } ?? body
+            let redactedBody = redaction.redactedBody(body, contentType: contentType)
             return .response(HARResponse(status: response.statusCode, reason: "", headers: headers, body: redactedBody, contentType: contentType))
         }
-    }
-
-    /// JSON text with its secret members replaced; other text unchanged.
-    private func redactedJSONText(_ text: String) -> String {
-        guard let value = try? JSONValue(parsing: text), value.objectValue != nil || value.arrayValue != nil else { return text }
-        let redactedValue = redaction.redactingJSON(value)
-        return redactedValue == value ? text : redactedValue.serialized()
     }
 }

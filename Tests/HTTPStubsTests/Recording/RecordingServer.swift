@@ -73,12 +73,20 @@ final class RecordingServer: @unchecked Sendable {
 
     /// A request to `path` (with its query) on this server, with a short timeout.
     func request(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:]) -> URLRequest {
+        request(method, path, body: json.map { Data($0.utf8) }, contentType: json == nil ? nil : "application/json", headers: headers)
+    }
+
+    /// A request to `path` on this server with an `application/x-www-form-urlencoded` body.
+    func request(_ method: String, _ path: String, form: String) -> URLRequest {
+        request(method, path, body: Data(form.utf8), contentType: "application/x-www-form-urlencoded")
+    }
+
+    /// A request to `path` on this server with this body and `Content-Type`, with a short timeout.
+    func request(_ method: String, _ path: String, body: Data?, contentType: String?, headers: [String: String] = [:]) -> URLRequest {
         var request = URLRequest(url: URL(string: base + path)!, timeoutInterval: 10)
         request.httpMethod = method
-        if let json {
-            request.httpBody = Data(json.utf8)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
+        request.httpBody = body
+        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return request
     }

@@ -12,7 +12,8 @@ import Foundation
 ///
 /// The request is matched on `method`, `urlPath`, `queryParameters` (`equalTo` each, `hasExactly`
 /// for a repeated name) and, when the body tells tied entries apart, `bodyPatterns` (`equalToJson`
-/// for JSON, else `equalTo`). Only when requests to different origins would otherwise get the same
+/// for JSON, else `equalTo`; a form body with redacted fields as `formParameters`, the redacted
+/// ones matching any value). Only when requests to different origins would otherwise get the same
 /// pattern does a mapping also match the `scheme`, `host` or `port` that differ, so a stub root
 /// stays servable from any address. Repeated identical requests become a scenario, as WireMock's
 /// recorder writes them: `scenario-<n>-<slug>` moves from `Started` through `scenario-<n>-<slug>-2`,
@@ -137,33 +138,52 @@ struct HARImporter: Sendable {
         if origin.contains("host") { pattern["host"] = .string(recorded.host) }
         if origin.contains("port"), let port = recorded.port { pattern["port"] = .number(JSONNumber(port)) }
         pattern["urlPath"] = .string(recorded.path)
+        if !recorded.queryParameters.isEmpty {
+            pattern["queryParameters"] = Self.parameterPatterns(recorded.queryParameters)
+        }
+        if request.matchesBody {
+            if let fields = Self.redactedFormFields(request.request.body) {
+                // A redacted field matches any value, as a redacted query parameter does.
+                pattern["formParameters"] = Self.parameterPatterns(fields)
+            } else {
+                let bodyPattern: JSONValue = switch request.request.body?.key {
+                case let .json(value)? where Self.containsRedaction(value):
+                    ["equalToJson": Self.removingRedactions(value), "ignoreExtraElements": true]
+                case let .json(value)?: ["equalToJson": value]
+                case let .text(text)?: ["equalTo": .string(text)]
+                case nil: ["equalTo": ""]
+                }
+                pattern["bodyPatterns"] = [bodyPattern]
+            }
+        }
+        return .object(pattern)
+    }
+
+    /// `queryParameters` or `formParameters`: `equalTo` each value, `hasExactly` for a name given
+    /// more than once, in the order the names first appear.
+    private static func parameterPatterns(_ pairs: [(name: String, value: String)]) -> JSONValue {
         var names: [String] = []
         var valuesByName: [String: [String]] = [:]
-        for pair in recorded.queryParameters {
+        for pair in pairs {
             if valuesByName[pair.name] == nil { names.append(pair.name) }
             valuesByName[pair.name, default: []].append(pair.value)
         }
-        if !names.isEmpty {
-            var query = JSONObject()
-            for name in names {
-                let values = valuesByName[name] ?? []
-                query[name] = values.count == 1
-                    ? Self.valuePattern(values[0])
-                    : ["hasExactly": .array(values.map(Self.valuePattern))]
-            }
-            pattern["queryParameters"] = .object(query)
+        var patterns = JSONObject()
+        for name in names {
+            let values = valuesByName[name] ?? []
+            patterns[name] = values.count == 1
+                ? Self.valuePattern(values[0])
+                : ["hasExactly": .array(values.map(Self.valuePattern))]
         }
-        if request.matchesBody {
-            let bodyPattern: JSONValue = switch request.request.body?.key {
-            case let .json(value)? where Self.containsRedaction(value):
-                ["equalToJson": Self.removingRedactions(value), "ignoreExtraElements": true]
-            case let .json(value)?: ["equalToJson": value]
-            case let .text(text)?: ["equalTo": .string(text)]
-            case nil: ["equalTo": ""]
-            }
-            pattern["bodyPatterns"] = [bodyPattern]
-        }
-        return .object(pattern)
+        return .object(patterns)
+    }
+
+    /// The fields of a form body that had some of them redacted, to be matched one by one; `nil`
+    /// for any other body, which is matched whole.
+    private static func redactedFormFields(_ body: HARBody?) -> [(name: String, value: String)]? {
+        guard let body, body.isForm, case let .text(text) = body.key else { return nil }
+        let fields = FormURLEncoding.decode(text)
+        return fields.contains { $0.value == Redaction.placeholder } ? fields : nil
     }
 
     /// `equalTo` the value, or any value when it was redacted.

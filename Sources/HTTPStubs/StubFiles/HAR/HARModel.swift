@@ -115,10 +115,14 @@ struct HARBody: Sendable {
     /// What two bodies must share to be the same body: the JSON value for a JSON object or array
     /// (compared semantically), else the text.
     let key: Key
+    /// Whether the body is `application/x-www-form-urlencoded`, so that its fields can be matched
+    /// one by one.
+    let isForm: Bool
 
     /// A body with this text.
-    init(text: String) {
+    init(text: String, isForm: Bool = false) {
         self.text = text
+        self.isForm = isForm
         if let value = try? JSONValue(parsing: text), value.objectValue != nil || value.arrayValue != nil {
             self.key = .json(value)
         } else {
