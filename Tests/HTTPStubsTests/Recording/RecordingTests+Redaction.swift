@@ -69,4 +69,67 @@ extension RecordingTests {
         #expect(request?["bodyPatterns"] == [["equalTo": .string(form)]])
         #expect(request?["formParameters"] == nil)
     }
+
+    @Test("journalAsHAR() redacts what recording redacts: headers, query parameters, JSON members and form fields; .none keeps them")
+    func harExportIsRedacted() async throws {
+        let root = try RecordingRoot()
+        defer { root.remove() }
+        let server = try RecordingServer.start()
+        defer { server.stop() }
+        let recorder = StubRegistry()
+        try recorder.replay(root.path, mode: .once)
+        let session = recorder.makeSession()
+        let requests = [
+            server.request("GET", "/users/1", headers: ["Authorization": "Bearer b34r3r-s3cr3t", "Cookie": "session=c00k13-s3cr3t"]),
+            server.request("GET", "/search?q=swift&token=qu3ry-s3cr3t"),
+            server.request("POST", "/echo", json: #"{"user":"ada","password":"js0n-s3cr3t"}"#),
+            server.request("POST", "/echo", form: "user=ada&password=f0rm-s3cr3t"),
+        ]
+        for request in requests {
+            #expect(await complete(session, request).error == nil)
+        }
+        // The server's own secrets: the users/1 body's token and its Set-Cookie.
+        let secrets = ["b34r3r-s3cr3t", "c00k13-s3cr3t", "qu3ry-s3cr3t", "js0n-s3cr3t", "f0rm-s3cr3t", "s3cr3t-token", "abc123"]
+
+        let harFile = root.folder.appendingPathComponent("journal.har")
+        try recorder.journalAsHAR().write(to: harFile)
+        let text = try String(contentsOf: harFile, encoding: .utf8)
+        for secret in secrets {
+            #expect(!text.contains(secret), "\(secret) reached the HAR file")
+        }
+        let entries = try #require(JSONValue(parsing: text).objectValue?["log"]?.objectValue?["entries"]?.arrayValue)
+        try #require(entries.count == requests.count)
+        func header(_ name: String, in message: JSONValue?) -> String? {
+            message?.objectValue?["headers"]?.arrayValue?
+                .first { $0.objectValue?["name"]?.stringValue?.lowercased() == name }?
+                .objectValue?["value"]?.stringValue
+        }
+        func content(_ entry: JSONValue) -> String? {
+            entry.objectValue?["response"]?.objectValue?["content"]?.objectValue?["text"]?.stringValue
+        }
+        func postData(_ entry: JSONValue) -> String? {
+            entry.objectValue?["request"]?.objectValue?["postData"]?.objectValue?["text"]?.stringValue
+        }
+        let users = entries[0].objectValue
+        #expect(header("authorization", in: users?["request"]) == "REDACTED")
+        #expect(header("cookie", in: users?["request"]) == "REDACTED")
+        #expect(header("set-cookie", in: users?["response"]) == "REDACTED")
+        #expect(try content(entries[0]).map { try JSONValue(parsing: $0) } == ["id": 1, "name": "Ada", "token": "REDACTED"])
+        let search = entries[1].objectValue?["request"]?.objectValue
+        #expect(search?["url"]?.stringValue == "\(server.base)/search?q=swift&token=REDACTED")
+        #expect(search?["queryString"] == [["name": "q", "value": "swift"], ["name": "token", "value": "REDACTED"]])
+        #expect(try postData(entries[2]).map { try JSONValue(parsing: $0) } == ["user": "ada", "password": "REDACTED"])
+        #expect(try content(entries[2]).map { try JSONValue(parsing: $0) } == ["user": "ada", "password": "REDACTED"])
+        #expect(postData(entries[3]) == "user=ada&password=REDACTED")
+        #expect(content(entries[3]) == "user=ada&password=REDACTED")
+        let loaded = StubFiles.load([harFile.path])
+        #expect(loaded.errors.isEmpty && loaded.stubs.count == requests.count, "\(loaded.errors)")
+
+        // Opting out is explicit, and then everything is kept.
+        let unredacted = String(decoding: recorder.journalAsHAR(redaction: .none), as: UTF8.self)
+        for secret in secrets {
+            #expect(unredacted.contains(secret), "\(secret) was redacted")
+        }
+        #expect(!unredacted.contains("REDACTED"))
+    }
 }
