@@ -104,8 +104,10 @@ final class StubRecorder: Sendable {
         recorded.headers = HTTPHeaders()
         let contentType = request.header("Content-Type")
         let body = request.body.flatMap { $0.isEmpty ? nil : redaction.redactedBody($0, contentType: contentType) }
-        let text = body.flatMap { String(data: $0, encoding: .utf8) }
-        return HARRequest(url: recorded.url.absoluteString, stubRequest: recorded, body: text.map { HARBody(text: $0, isForm: Redaction.isForm(contentType)) })
+        let recordedBody = body.map { data in
+            String(data: data, encoding: .utf8).map { HARBody(text: $0, isForm: Redaction.isForm(contentType)) } ?? HARBody(bytes: data)
+        }
+        return HARRequest(url: recorded.url.absoluteString, stubRequest: recorded, body: recordedBody)
     }
 
     private func redacted(_ outcome: Outcome) -> HAROutcome {

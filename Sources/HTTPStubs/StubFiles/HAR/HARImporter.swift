@@ -12,8 +12,8 @@ import Foundation
 ///
 /// The request is matched on `method`, `urlPath`, `queryParameters` (`equalTo` each, `hasExactly`
 /// for a repeated name) and, when the body tells tied entries apart, `bodyPatterns` (`equalToJson`
-/// for JSON, else `equalTo`; a form body with redacted fields as `formParameters`, the redacted
-/// ones matching any value). Only when requests to different origins would otherwise get the same
+/// for JSON, `binaryEqualTo` for bytes that are not UTF-8 text, else `equalTo`; a form body with
+/// redacted fields as `formParameters`, the redacted ones matching any value). Only when requests to different origins would otherwise get the same
 /// pattern does a mapping also match the `scheme`, `host` or `port` that differ, so a stub root
 /// stays servable from any address. Repeated identical requests become a scenario, as WireMock's
 /// recorder writes them: `scenario-<n>-<slug>` moves from `Started` through `scenario-<n>-<slug>-2`,
@@ -151,6 +151,7 @@ struct HARImporter: Sendable {
                     ["equalToJson": Self.removingRedactions(value), "ignoreExtraElements": true]
                 case let .json(value)?: ["equalToJson": value]
                 case let .text(text)?: ["equalTo": .string(text)]
+                case let .bytes(bytes)?: ["binaryEqualTo": .string(bytes.base64EncodedString())]
                 case nil: ["equalTo": ""]
                 }
                 pattern["bodyPatterns"] = [bodyPattern]
