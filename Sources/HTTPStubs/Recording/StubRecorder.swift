@@ -25,6 +25,9 @@ final class StubRecorder: Sendable {
         var requests: [Recorded] = []
         /// The mapping stems that existed before recording and must not be reused.
         var takenStems: Set<String>
+        /// The scenario names that mappings in the root used before recording (see
+        /// ``StubRecorder/scenarioNames(in:)``): new scenarios must not share their state.
+        let takenScenarios: Set<String>
         /// The files this recorder wrote, relative to the root.
         var written: Set<String> = []
     }
@@ -39,9 +42,27 @@ final class StubRecorder: Sendable {
         self.root = root
         self.redaction = redaction
         self.overwrites = overwrites
-        let existing = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("mappings").path)) ?? []
+        let mappings = root.appendingPathComponent("mappings")
+        let existing = (try? FileManager.default.contentsOfDirectory(atPath: mappings.path)) ?? []
         let taken = overwrites ? [] : Set(existing.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) })
-        self.state = Locked(State(takenStems: taken))
+        self.state = Locked(State(takenStems: taken, takenScenarios: Self.scenarioNames(in: mappings)))
+    }
+
+    /// The scenario names the mapping files under `mappings` (at any depth) use, except the one a
+    /// file directly in it names after itself (`scenario-<stem>` in `<stem>.json`): that one goes
+    /// with the stem, which is taken too, or is re-recorded with it in mode `all`.
+    private static func scenarioNames(in mappings: URL) -> Set<String> {
+        let files = ((try? FileManager.default.subpathsOfDirectory(atPath: mappings.path)) ?? []).filter { $0.hasSuffix(".json") }
+        var names: Set<String> = []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: mappings.appendingPathComponent(file).path),
+                  let document = try? JSONValue(parsing: data) else { continue }
+            let ownName = file.contains("/") ? nil : HARImporter.scenarioName(stem: String(file.dropLast(5)))
+            for mapping in document.objectValue?["mappings"]?.arrayValue ?? [document] {
+                if let name = mapping.objectValue?["scenarioName"]?.stringValue, name != ownName { names.insert(name) }
+            }
+        }
+        return names
     }
 
     /// Records one exchange and writes the files it changes; returns the mapping file's path.
@@ -59,7 +80,7 @@ final class StubRecorder: Sendable {
                 state.requests.append(Recorded(request: recordedRequest, exchanges: [exchange]))
             }
             let distinct = state.requests.map { HARDistinctRequest(request: $0.request, matchesBody: $0.request.body != nil, exchanges: $0.exchanges) }
-            let layout = HARImporter(requests: distinct).layout(avoiding: state.takenStems)
+            let layout = HARImporter(requests: distinct).layout(avoiding: state.takenStems, scenarios: state.takenScenarios)
             for file in layout.files where file.relativePath.hasPrefix("mappings/") && !state.written.contains(file.relativePath) {
                 // Re-recording over an earlier recording (mode all): its body files are this
                 // recorder's to replace too.

@@ -13,12 +13,15 @@ import Foundation
 /// The request is matched on `method`, `urlPath`, `queryParameters` (`equalTo` each, `hasExactly`
 /// for a repeated name) and, when the body tells tied entries apart, `bodyPatterns` (`equalToJson`
 /// for JSON, `binaryEqualTo` for bytes that are not UTF-8 text, else `equalTo`; a form body with
-/// redacted fields as `formParameters`, the redacted ones matching any value). Only when requests to different origins would otherwise get the same
-/// pattern does a mapping also match the `scheme`, `host` or `port` that differ, so a stub root
-/// stays servable from any address. Repeated identical requests become a scenario, as WireMock's
-/// recorder writes them: `scenario-<n>-<slug>` moves from `Started` through `scenario-<n>-<slug>-2`,
-/// `-3`, … and its last response keeps answering. Failed entries (`status: 0`) answer with the
-/// `CONNECTION_RESET_BY_PEER` fault.
+/// redacted fields as `formParameters`, the redacted ones matching any value). Only when requests
+/// to different origins would otherwise get the same pattern does a mapping also match the
+/// `scheme`, `host` or `port` that differ, so a stub root stays servable from any address.
+///
+/// Repeated identical requests become a scenario, as WireMock's recorder writes them, but named
+/// after the mapping file: `scenario-<stem>` moves from `Started` through `scenario-<stem>-2`,
+/// `-3`, … and its last response keeps answering. (WireMock numbers them, `scenario-<n>-<slug>`;
+/// the numbers restart with every recording, so two recordings into one stub root would share a
+/// scenario's state.) Failed entries (`status: 0`) answer with the `CONNECTION_RESET_BY_PEER` fault.
 struct HARImporter: Sendable {
     /// The distinct requests, in replay order.
     private let requests: [HARDistinctRequest]
@@ -41,21 +44,20 @@ struct HARImporter: Sendable {
         layout(avoiding: taken).files
     }
 
-    /// The files, and for each distinct request (in order) the stem of its mapping file.
-    func layout(avoiding taken: Set<String> = []) -> (files: [(relativePath: String, contents: Data)], stems: [String]) {
+    /// The files, and for each distinct request (in order) the stem of its mapping file. Stems are
+    /// never one of `taken`, nor one whose scenario name would be one of `takenScenarios`.
+    func layout(avoiding taken: Set<String> = [], scenarios takenScenarios: Set<String> = []) -> (files: [(relativePath: String, contents: Data)], stems: [String]) {
         var files: [(relativePath: String, contents: Data)] = []
         var stems: [String] = []
         var usedStems = taken
-        var scenarioCount = 0
         let origins = distinguishingOrigins()
         for (index, request) in requests.enumerated() {
             let slug = Self.slug(request.request.stubRequest.path)
-            let stem = Self.uniqueStem(for: request, slug: slug, avoiding: usedStems)
+            let stem = Self.uniqueStem(for: request, slug: slug, avoiding: usedStems, scenarios: takenScenarios)
             usedStems.insert(stem)
             stems.append(stem)
             let isSequence = request.exchanges.count > 1
-            if isSequence { scenarioCount += 1 }
-            let scenario = "scenario-\(scenarioCount)-\(slug)"
+            let scenario = Self.scenarioName(stem: stem)
             var mappings: [JSONValue] = []
             for (position, exchange) in request.exchanges.enumerated() {
                 var mapping = JSONObject()
@@ -288,8 +290,16 @@ struct HARImporter: Sendable {
         return slug.isEmpty ? "root" : slug
     }
 
-    /// `<method>-<slug>-<hash>`, rehashed with a counter in the rare case the name is taken.
-    private static func uniqueStem(for request: HARDistinctRequest, slug: String, avoiding used: Set<String>) -> String {
+    /// The scenario of the mapping file `mappings/<stem>.json`: `scenario-<stem>`. Stems are unique
+    /// in a stub root, so scenarios written into one never share their state by accident, however
+    /// many recordings or imports wrote it.
+    static func scenarioName(stem: String) -> String {
+        "scenario-\(stem)"
+    }
+
+    /// `<method>-<slug>-<hash>`, rehashed with a counter in the rare case the name is taken, or its
+    /// scenario name is.
+    private static func uniqueStem(for request: HARDistinctRequest, slug: String, avoiding used: Set<String>, scenarios takenScenarios: Set<String>) -> String {
         // Only what the mapping matches goes into the name, so a capture from another host or port
         // of the same API gives the same files.
         let recorded = request.request.stubRequest
@@ -298,7 +308,7 @@ struct HARImporter: Sendable {
         let identity = "\(method) \(recorded.path)?\(query)\n\(request.request.body?.text ?? "")"
         var stem = "\(method.lowercased())-\(slug)-\(hexHash(identity))"
         var attempt = 1
-        while used.contains(stem) {
+        while used.contains(stem) || takenScenarios.contains(scenarioName(stem: stem)) {
             stem = "\(method.lowercased())-\(slug)-\(hexHash("\(identity)\n\(attempt)"))"
             attempt += 1
         }
