@@ -8,9 +8,12 @@ import FoundationNetworking
 /// (`mappings/<method>-<path-slug>-<hash>.json`), bodies in `__files/` (JSON pretty-printed, binary
 /// bodies as files), and identical requests that got several answers as a scenario.
 ///
-/// Secrets are redacted before anything is written. Files are written atomically (a temporary file,
-/// then a rename); a file that existed before recording started is never overwritten unless
-/// ``overwrites`` (mode `all`); recordings from many threads are serialized, so none clobbers another.
+/// Secrets are redacted before anything is written. Every file is written whole through a
+/// temporary file (see ``AtomicFile``). A recorder only ever replaces or removes files it created
+/// itself, unless ``overwrites`` (mode `all`): it creates the others with `link(2)`, which fails
+/// when the name exists, and then takes the next name. So recordings from many threads (which one
+/// recorder serializes), from several registries and from several processes into one stub root
+/// never clobber each other.
 final class StubRecorder: Sendable {
     /// The stub root.
     let root: URL
@@ -28,8 +31,9 @@ final class StubRecorder: Sendable {
         /// The scenario names that mappings in the root used before recording (see
         /// ``StubRecorder/scenarioNames(in:)``): new scenarios must not share their state.
         let takenScenarios: Set<String>
-        /// The files this recorder wrote, relative to the root.
-        var written: Set<String> = []
+        /// The files this recorder wrote, relative to the root: its to replace and remove. Every
+        /// other file in the root is only ever created, never replaced (except in mode `all`).
+        var owned: Set<String> = []
     }
 
     /// The exchanges of one distinct request.
@@ -80,24 +84,74 @@ final class StubRecorder: Sendable {
                 state.requests.append(Recorded(request: recordedRequest, exchanges: [exchange]))
             }
             let distinct = state.requests.map { HARDistinctRequest(request: $0.request, matchesBody: $0.request.body != nil, exchanges: $0.exchanges) }
-            let layout = HARImporter(requests: distinct).layout(avoiding: state.takenStems, scenarios: state.takenScenarios)
-            for file in layout.files where file.relativePath.hasPrefix("mappings/") && !state.written.contains(file.relativePath) {
-                // Re-recording over an earlier recording (mode all): its body files are this
-                // recorder's to replace too.
-                state.written.formUnion(Self.bodyFiles(referencedBy: root.appendingPathComponent(file.relativePath)))
+            let importer = HARImporter(requests: distinct)
+            var layout = importer.layout(avoiding: state.takenStems, scenarios: state.takenScenarios)
+            // A stem that another recorder (another registry, another process) claimed since this
+            // one started is taken: lay the files out again without it. Each turn takes one more
+            // name that exists on disk, so this ends.
+            while let claimed = try write(layout, state: &state) {
+                state.takenStems.insert(claimed)
+                layout = importer.layout(avoiding: state.takenStems, scenarios: state.takenScenarios)
             }
-            for file in layout.files {
-                try write(file.contents, to: root.appendingPathComponent(file.relativePath))
-            }
-            // A request answered a second time becomes a scenario whose bodies are numbered: the
-            // files this recorder wrote earlier and no longer needs go.
-            let current = Set(layout.files.map(\.relativePath))
-            for stale in state.written.subtracting(current) {
-                try? FileManager.default.removeItem(at: root.appendingPathComponent(stale))
-            }
-            state.written = current
-            return root.appendingPathComponent("mappings/\(layout.stems[index]).json").path
+            return root.appendingPathComponent(layout[index].mapping.relativePath).path
         }
+    }
+
+    /// Writes the files of `layout`. A request's files that this recorder has not written yet are
+    /// created, never replaced, bodies before the mapping that names them; when one of them exists
+    /// already, none is left behind and its stem is returned. Files this recorder wrote (and, in mode
+    /// `all`, files of the same name) are replaced, and the ones it wrote and no longer needs are
+    /// removed.
+    /// - Returns: The stem of a request whose files another recorder created meanwhile, or `nil`
+    ///   when every file was written.
+    private func write(_ layout: [HARImporter.RequestFiles], state: inout State) throws -> String? {
+        for request in layout {
+            let files = request.bodies + [request.mapping]
+            if overwrites || state.owned.contains(request.mapping.relativePath) {
+                if !state.owned.contains(request.mapping.relativePath) {
+                    // Re-recording over an earlier recording (mode all): its body files are this
+                    // recorder's to replace too.
+                    state.owned.formUnion(Self.bodyFiles(referencedBy: url(request.mapping)))
+                }
+                for file in files where (try? Data(contentsOf: url(file))) != file.contents {
+                    try AtomicFile.replace(file.contents, at: url(file))
+                }
+                state.owned.formUnion(files.map(\.relativePath))
+            } else {
+                guard try create(files) else { return request.stem }
+                state.owned.formUnion(files.map(\.relativePath))
+            }
+        }
+        // A request answered a second time becomes a scenario whose bodies are numbered: the
+        // files this recorder wrote earlier and no longer needs go.
+        let current = Set(layout.flatMap { $0.bodies + [$0.mapping] }.map(\.relativePath))
+        for stale in state.owned.subtracting(current) {
+            try? FileManager.default.removeItem(at: root.appendingPathComponent(stale))
+        }
+        state.owned = current
+        return nil
+    }
+
+    /// Creates every file in order, or none: when one exists already or cannot be written, the
+    /// ones created before it are removed.
+    /// - Returns: Whether all were created; `false` when one existed.
+    private func create(_ files: [HARImporter.File]) throws -> Bool {
+        var created: [URL] = []
+        defer {
+            if created.count < files.count {
+                for url in created { try? FileManager.default.removeItem(at: url) }
+            }
+        }
+        for file in files {
+            guard try AtomicFile.create(file.contents, at: url(file)) == .created else { return false }
+            created.append(url(file))
+        }
+        return true
+    }
+
+    /// Where a file of the stub root is.
+    private func url(_ file: HARImporter.File) -> URL {
+        root.appendingPathComponent(file.relativePath)
     }
 
     /// What answered a recorded request.
@@ -111,12 +165,6 @@ final class StubRecorder: Sendable {
         guard let data = try? Data(contentsOf: mapping), let value = try? JSONValue(parsing: data) else { return [] }
         let mappings = value.objectValue?["mappings"]?.arrayValue ?? [value]
         return Set(mappings.compactMap { $0.objectValue?["response"]?.objectValue?["bodyFileName"]?.stringValue }.map { "__files/\($0)" })
-    }
-
-    private func write(_ data: Data, to url: URL) throws {
-        if (try? Data(contentsOf: url)) == data { return }
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url, options: .atomic)
     }
 
     private func redacted(_ request: StubRequest) -> HARRequest {

@@ -35,6 +35,11 @@ struct RecordingRoot {
         names(in: "__files")
     }
 
+    /// The temporary files (`.<name>.<UUID>.tmp`) left in `mappings/` or `__files/`.
+    func temporaryFiles() -> [String] {
+        (mappingNames() + bodyFileNames()).filter { $0.hasPrefix(".") || $0.hasSuffix(".tmp") }
+    }
+
     /// The names of the files in a sub-folder of the root, sorted; none when it does not exist.
     private func names(in subfolder: String) -> [String] {
         let url = URL(fileURLWithPath: path).appendingPathComponent(subfolder)

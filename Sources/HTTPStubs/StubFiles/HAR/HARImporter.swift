@@ -40,22 +40,34 @@ struct HARImporter: Sendable {
     /// The files of the stub root, sorted by path: for each distinct request a mapping file, and a
     /// body file for each non-empty response body. Paths are relative to the stub root; file names
     /// never take one of the `avoiding` stems.
-    func mappingFiles(avoiding taken: Set<String> = []) -> [(relativePath: String, contents: Data)] {
-        layout(avoiding: taken).files
+    func mappingFiles(avoiding taken: Set<String> = []) -> [File] {
+        layout(avoiding: taken).flatMap { $0.bodies + [$0.mapping] }.sorted { $0.relativePath < $1.relativePath }
     }
 
-    /// The files, and for each distinct request (in order) the stem of its mapping file. Stems are
-    /// never one of `taken`, nor one whose scenario name would be one of `takenScenarios`.
-    func layout(avoiding taken: Set<String> = [], scenarios takenScenarios: Set<String> = []) -> (files: [(relativePath: String, contents: Data)], stems: [String]) {
-        var files: [(relativePath: String, contents: Data)] = []
-        var stems: [String] = []
+    /// A file of a stub root: its path relative to the root, and its bytes.
+    typealias File = (relativePath: String, contents: Data)
+
+    /// The files written for one distinct request.
+    struct RequestFiles {
+        /// The name of its mapping file without `.json`.
+        let stem: String
+        /// `mappings/<stem>.json`.
+        let mapping: File
+        /// The `__files/` bodies the mapping names, in order.
+        let bodies: [File]
+    }
+
+    /// The files of each distinct request, in order. Stems are never one of `taken`, nor one whose
+    /// scenario name would be one of `takenScenarios`.
+    func layout(avoiding taken: Set<String> = [], scenarios takenScenarios: Set<String> = []) -> [RequestFiles] {
+        var layout: [RequestFiles] = []
         var usedStems = taken
         let origins = distinguishingOrigins()
         for (index, request) in requests.enumerated() {
             let slug = Self.slug(request.request.stubRequest.path)
             let stem = Self.uniqueStem(for: request, slug: slug, avoiding: usedStems, scenarios: takenScenarios)
             usedStems.insert(stem)
-            stems.append(stem)
+            var bodies: [File] = []
             let isSequence = request.exchanges.count > 1
             let scenario = Self.scenarioName(stem: stem)
             var mappings: [JSONValue] = []
@@ -71,7 +83,7 @@ struct HARImporter: Sendable {
                     var bodyFileName: String?
                     if !response.body.isEmpty {
                         let name = "\(stem)\(isSequence ? "-\(position + 1)" : "").\(Self.fileExtension(response.contentType))"
-                        files.append((relativePath: "__files/\(name)", contents: Self.bodyFile(response)))
+                        bodies.append((relativePath: "__files/\(name)", contents: Self.bodyFile(response)))
                         bodyFileName = name
                     }
                     mapping["response"] = Self.response(response, bodyFileName: bodyFileName)
@@ -86,9 +98,10 @@ struct HARImporter: Sendable {
                 mappings.append(.object(mapping))
             }
             let document: JSONValue = mappings.count == 1 ? mappings[0] : ["mappings": .array(mappings)]
-            files.append((relativePath: "mappings/\(stem).json", contents: Data((document.serialized(pretty: true) + "\n").utf8)))
+            let mapping: File = (relativePath: "mappings/\(stem).json", contents: Data((document.serialized(pretty: true) + "\n").utf8))
+            layout.append(RequestFiles(stem: stem, mapping: mapping, bodies: bodies))
         }
-        return (files.sorted { $0.relativePath < $1.relativePath }, stems)
+        return layout
     }
 
     // MARK: Mapping JSON
