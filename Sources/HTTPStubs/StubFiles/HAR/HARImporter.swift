@@ -37,13 +37,6 @@ struct HARImporter: Sendable {
         self.requests = requests
     }
 
-    /// The files of the stub root, sorted by path: for each distinct request a mapping file, and a
-    /// body file for each non-empty response body. Paths are relative to the stub root; file names
-    /// never take one of the `avoiding` stems.
-    func mappingFiles(avoiding taken: Set<String> = []) -> [File] {
-        layout(avoiding: taken).flatMap { $0.bodies + [$0.mapping] }.sorted { $0.relativePath < $1.relativePath }
-    }
-
     /// A file of a stub root: its path relative to the root, and its bytes.
     typealias File = (relativePath: String, contents: Data)
 
@@ -55,6 +48,13 @@ struct HARImporter: Sendable {
         let mapping: File
         /// The `__files/` bodies the mapping names, in order.
         let bodies: [File]
+    }
+
+    /// The files of the stub root, sorted by path: for each distinct request a mapping file, and a
+    /// body file for each non-empty response body. Paths are relative to the stub root; file names
+    /// never take one of the `avoiding` stems.
+    func mappingFiles(avoiding taken: Set<String> = []) -> [File] {
+        layout(avoiding: taken).flatMap { $0.bodies + [$0.mapping] }.sorted { $0.relativePath < $1.relativePath }
     }
 
     /// The files of each distinct request, in order. Stems are never one of `taken`, nor one whose
