@@ -75,23 +75,24 @@ public struct Redaction: Sendable, Hashable {
         return components.url ?? url
     }
 
-    /// A request or response body as it may be written: a form body (by its `contentType`) with
-    /// its secret fields replaced, a JSON object or array with its secret members replaced, and
+    /// A request or response body as it may be written: a JSON object or array with its secret
+    /// members replaced, a form body (see ``isForm(_:)``) with its secret fields replaced, and
     /// anything else unchanged.
     func redactedBody(_ body: Data, contentType: String?) -> Data {
         guard let text = String(data: body, encoding: .utf8) else { return body }
-        if Self.isForm(contentType) {
-            let redacted = redactedForm(text)
-            return redacted == text ? body : Data(redacted.utf8)
+        if let value = try? JSONValue(parsing: text), value.objectValue != nil || value.arrayValue != nil {
+            let redactedValue = redactingJSON(value)
+            return redactedValue == value ? body : Data(redactedValue.serialized().utf8)
         }
-        guard let value = try? JSONValue(parsing: text), value.objectValue != nil || value.arrayValue != nil else { return body }
-        let redactedValue = redactingJSON(value)
-        return redactedValue == value ? body : Data(redactedValue.serialized().utf8)
+        guard Self.isForm(contentType) else { return body }
+        let redacted = redactedForm(text)
+        return redacted == text ? body : Data(redacted.utf8)
     }
 
-    /// Whether a `Content-Type` value is `application/x-www-form-urlencoded`.
+    /// Whether a body with this `Content-Type` is `application/x-www-form-urlencoded`: when it says
+    /// so, or when there is none, because URLSession sends a body without one as a form.
     static func isForm(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
+        guard let contentType else { return true }
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         return mediaType.lowercased() == "application/x-www-form-urlencoded"
     }

@@ -56,11 +56,14 @@ struct RecordingRoot {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path).appendingPathComponent(relativePath))
     }
 
-    /// The parsed mapping file whose name starts with `prefix` (there must be exactly one).
-    func mapping(prefix: String) throws -> JSONValue {
-        let matching = mappingNames().filter { $0.hasPrefix(prefix) }
+    /// The parsed mapping file whose name starts with `prefix` and whose text contains `text`, if
+    /// given (there must be exactly one).
+    func mapping(prefix: String, containing text: String? = nil) throws -> JSONValue {
+        let matching = try mappingNames().filter { name in
+            try name.hasPrefix(prefix) && text.map { try self.text("mappings/\(name)").contains($0) } ?? true
+        }
         let name = try #require(matching.count == 1 ? matching.first : nil, "no single \(prefix)… in \(mappingNames())")
-        return try JSONValue(parsing: text("mappings/\(name)"))
+        return try JSONValue(parsing: self.text("mappings/\(name)"))
     }
 
     /// Every file under the root, by relative path, with its bytes.

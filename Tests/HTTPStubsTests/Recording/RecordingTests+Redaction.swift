@@ -21,13 +21,16 @@ extension RecordingTests {
         let live = try Answer(await complete(session, server.request("POST", "/echo", form: form)))
         #expect(live.status == 201 && live.body == .bytes(Data(form.utf8)), "the client gets the real answer, unredacted: \(live)")
         #expect(live.headers["content-type"] == "application/x-www-form-urlencoded")
+        // A body without a Content-Type, which URLSession sends as a form.
+        let undeclared = server.request("POST", "/echo?kind=undeclared", body: Data("user=ada&password=und3cl4r3d".utf8), contentType: nil)
+        #expect(await complete(session, undeclared).status == 201)
 
         // Read every byte written.
         let written = root.allText()
-        for secret in ["r3fr3sh-s3cr3t", "cl13nt-s3cr3t", "d3v1c3"] {
+        for secret in ["r3fr3sh-s3cr3t", "cl13nt-s3cr3t", "d3v1c3", "und3cl4r3d"] {
             #expect(!written.contains(secret), "\(secret) reached disk:\n\(written)")
         }
-        let mapping = try root.mapping(prefix: "post-echo-")
+        let mapping = try root.mapping(prefix: "post-echo-", containing: "refresh_token")
         let request = mapping.objectValue?["request"]?.objectValue
         #expect(request?["formParameters"] == [
             "grant_type": ["equalTo": "refresh_token"],
@@ -38,6 +41,8 @@ extension RecordingTests {
             "scope": ["equalTo": "read write"],
         ])
         #expect(request?["bodyPatterns"] == nil, "the redacted body is matched field by field, not whole")
+        let undeclaredRequest = try root.mapping(prefix: "post-echo-", containing: "undeclared").objectValue?["request"]?.objectValue
+        #expect(undeclaredRequest?["formParameters"] == ["user": ["equalTo": "ada"], "password": ["matches": ".*"]])
         let redactedForm = "grant_type=refresh_token&refresh_token=REDACTED&client_id=app&client_secret=REDACTED&device_id=REDACTED&scope=read+write"
         #expect(try root.text("__files/\(try #require(mapping.bodyFileName))") == redactedForm)
         server.stop()
