@@ -13,7 +13,9 @@ enum FormURLEncoding {
         }
     }
 
-    private static func unescape(_ text: Substring) -> String {
+    /// One name or value as written in form text, decoded: `+` becomes a space and invalid percent
+    /// escapes are kept as written.
+    static func unescape(_ text: Substring) -> String {
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }

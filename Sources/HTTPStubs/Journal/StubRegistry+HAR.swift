@@ -6,21 +6,31 @@ import FoundationNetworking
 extension StubRegistry {
     /// The journal as a HAR 1.2 document: one entry per intercepted request, with the response
     /// the caller received, or `status: 0` and an `_error` for requests that got none.
-    public func journalAsHAR() -> Data {
+    ///
+    /// Secrets are replaced before they reach the document, as recording replaces them: by default
+    /// the values of the `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` headers,
+    /// and of query parameters, JSON members and form fields named like credentials, become
+    /// `REDACTED` (see ``Redaction``), so the document can be written to disk and checked in.
+    /// Opting out is explicit: `journalAsHAR(redaction: .none)`.
+    /// - Parameter redaction: What is replaced; ``Redaction/default`` unless given.
+    public func journalAsHAR(redaction: Redaction = .default) -> Data {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let entries: [JSONValue] = journal.map { entry in
+            let requestBody = entry.request.body.map { redaction.redactedBody($0, contentType: entry.request.header("Content-Type")) }
             var request: JSONObject = [
                 "method": .string(entry.request.method.rawValue),
-                "url": .string(entry.request.url.absoluteString),
+                "url": .string(redaction.redactedURL(entry.request.url).absoluteString),
                 "httpVersion": "HTTP/1.1",
                 "cookies": [],
-                "headers": .array(entry.request.headers.map { ["name": .string($0.name), "value": .string($0.value)] }),
-                "queryString": .array(entry.request.queryParameters.map { ["name": .string($0.name), "value": .string($0.value)] }),
+                "headers": Self.harHeaders(entry.request.headers, redaction),
+                "queryString": .array(entry.request.queryParameters.map { parameter in
+                    ["name": .string(parameter.name), "value": .string(redaction.redactsQuery(parameter.name) ? Redaction.placeholder : parameter.value)]
+                }),
                 "headersSize": -1,
-                "bodySize": .number(JSONNumber(entry.request.body?.count ?? 0)),
+                "bodySize": .number(JSONNumber(requestBody?.count ?? 0)),
             ]
-            if let body = entry.request.body, !body.isEmpty {
+            if let body = requestBody, !body.isEmpty {
                 request["postData"] = [
                     "mimeType": .string(entry.request.header("Content-Type") ?? "application/octet-stream"),
                     "text": .string(String(data: body, encoding: .utf8) ?? body.base64EncodedString()),
@@ -28,14 +38,16 @@ extension StubRegistry {
             }
             var response: JSONObject
             if let recorded = entry.response {
+                let contentType = recorded.urlResponse.value(forHTTPHeaderField: "Content-Type")
+                let body = redaction.redactedBody(recorded.body, contentType: contentType)
                 var content: JSONObject = [
-                    "size": .number(JSONNumber(recorded.body.count)),
-                    "mimeType": .string(recorded.urlResponse.value(forHTTPHeaderField: "Content-Type") ?? ""),
+                    "size": .number(JSONNumber(body.count)),
+                    "mimeType": .string(contentType ?? ""),
                 ]
-                if let text = String(data: recorded.body, encoding: .utf8) {
+                if let text = String(data: body, encoding: .utf8) {
                     content["text"] = .string(text)
                 } else {
-                    content["text"] = .string(recorded.body.base64EncodedString())
+                    content["text"] = .string(body.base64EncodedString())
                     content["encoding"] = "base64"
                 }
                 response = [
@@ -43,11 +55,11 @@ extension StubRegistry {
                     "statusText": "",
                     "httpVersion": "HTTP/1.1",
                     "cookies": [],
-                    "headers": .array(recorded.headers.map { ["name": .string($0.name), "value": .string($0.value)] }),
+                    "headers": Self.harHeaders(recorded.headers, redaction),
                     "content": .object(content),
                     "redirectURL": "",
                     "headersSize": -1,
-                    "bodySize": .number(JSONNumber(recorded.body.count)),
+                    "bodySize": .number(JSONNumber(body.count)),
                 ]
             } else {
                 response = [
@@ -73,6 +85,11 @@ extension StubRegistry {
             ],
         ]
         return Data(document.serialized(pretty: true).utf8)
+    }
+
+    /// HAR `headers`: `{"name", "value"}` objects, secret values replaced.
+    private static func harHeaders(_ headers: HTTPHeaders, _ redaction: Redaction) -> JSONValue {
+        .array(headers.map { ["name": .string($0.name), "value": .string(redaction.redactedHeader($0.name, $0.value))] })
     }
 
     /// Why a journaled request got no HTTP response, for HAR's `_error`.

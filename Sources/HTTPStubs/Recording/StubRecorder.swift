@@ -8,9 +8,12 @@ import FoundationNetworking
 /// (`mappings/<method>-<path-slug>-<hash>.json`), bodies in `__files/` (JSON pretty-printed, binary
 /// bodies as files), and identical requests that got several answers as a scenario.
 ///
-/// Secrets are redacted before anything is written. Files are written atomically (a temporary file,
-/// then a rename); a file that existed before recording started is never overwritten unless
-/// ``overwrites`` (mode `all`); recordings from many threads are serialized, so none clobbers another.
+/// Secrets are redacted before anything is written. Every file is written whole through a
+/// temporary file (see ``AtomicFile``). A recorder only ever replaces or removes files it created
+/// itself, unless ``overwrites`` (mode `all`): it creates the others with `link(2)`, which fails
+/// when the name exists, and then takes the next name. So recordings from many threads (which one
+/// recorder serializes), from several registries and from several processes into one stub root
+/// never clobber each other.
 final class StubRecorder: Sendable {
     /// The stub root.
     let root: URL
@@ -25,8 +28,12 @@ final class StubRecorder: Sendable {
         var requests: [Recorded] = []
         /// The mapping stems that existed before recording and must not be reused.
         var takenStems: Set<String>
-        /// The files this recorder wrote, relative to the root.
-        var written: Set<String> = []
+        /// The scenario names that mappings in the root used before recording (see
+        /// ``StubRecorder/scenarioNames(in:)``): new scenarios must not share their state.
+        let takenScenarios: Set<String>
+        /// The files this recorder wrote, relative to the root: its to replace and remove. Every
+        /// other file in the root is only ever created, never replaced (except in mode `all`).
+        var owned: Set<String> = []
     }
 
     /// The exchanges of one distinct request.
@@ -39,9 +46,27 @@ final class StubRecorder: Sendable {
         self.root = root
         self.redaction = redaction
         self.overwrites = overwrites
-        let existing = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("mappings").path)) ?? []
+        let mappings = root.appendingPathComponent("mappings")
+        let existing = (try? FileManager.default.contentsOfDirectory(atPath: mappings.path)) ?? []
         let taken = overwrites ? [] : Set(existing.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) })
-        self.state = Locked(State(takenStems: taken))
+        self.state = Locked(State(takenStems: taken, takenScenarios: Self.scenarioNames(in: mappings)))
+    }
+
+    /// The scenario names the mapping files under `mappings` (at any depth) use, except the one a
+    /// file directly in it names after itself (`scenario-<stem>` in `<stem>.json`): that one goes
+    /// with the stem, which is taken too, or is re-recorded with it in mode `all`.
+    private static func scenarioNames(in mappings: URL) -> Set<String> {
+        let files = ((try? FileManager.default.subpathsOfDirectory(atPath: mappings.path)) ?? []).filter { $0.hasSuffix(".json") }
+        var names: Set<String> = []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: mappings.appendingPathComponent(file).path),
+                  let document = try? JSONValue(parsing: data) else { continue }
+            let ownName = file.contains("/") ? nil : HARImporter.scenarioName(stem: String(file.dropLast(5)))
+            for mapping in document.objectValue?["mappings"]?.arrayValue ?? [document] {
+                if let name = mapping.objectValue?["scenarioName"]?.stringValue, name != ownName { names.insert(name) }
+            }
+        }
+        return names
     }
 
     /// Records one exchange and writes the files it changes; returns the mapping file's path.
@@ -59,24 +84,74 @@ final class StubRecorder: Sendable {
                 state.requests.append(Recorded(request: recordedRequest, exchanges: [exchange]))
             }
             let distinct = state.requests.map { HARDistinctRequest(request: $0.request, matchesBody: $0.request.body != nil, exchanges: $0.exchanges) }
-            let layout = HARImporter(requests: distinct).layout(avoiding: state.takenStems)
-            for file in layout.files where file.relativePath.hasPrefix("mappings/") && !state.written.contains(file.relativePath) {
-                // Re-recording over an earlier recording (mode all): its body files are this
-                // recorder's to replace too.
-                state.written.formUnion(Self.bodyFiles(referencedBy: root.appendingPathComponent(file.relativePath)))
+            let importer = HARImporter(requests: distinct)
+            var layout = importer.layout(avoiding: state.takenStems, scenarios: state.takenScenarios)
+            // A stem that another recorder (another registry, another process) claimed since this
+            // one started is taken: lay the files out again without it. Each turn takes one more
+            // name that exists on disk, so this ends.
+            while let claimed = try write(layout, state: &state) {
+                state.takenStems.insert(claimed)
+                layout = importer.layout(avoiding: state.takenStems, scenarios: state.takenScenarios)
             }
-            for file in layout.files {
-                try write(file.contents, to: root.appendingPathComponent(file.relativePath))
-            }
-            // A request answered a second time becomes a scenario whose bodies are numbered: the
-            // files this recorder wrote earlier and no longer needs go.
-            let current = Set(layout.files.map(\.relativePath))
-            for stale in state.written.subtracting(current) {
-                try? FileManager.default.removeItem(at: root.appendingPathComponent(stale))
-            }
-            state.written = current
-            return root.appendingPathComponent("mappings/\(layout.stems[index]).json").path
+            return root.appendingPathComponent(layout[index].mapping.relativePath).path
         }
+    }
+
+    /// Writes the files of `layout`. A request's files that this recorder has not written yet are
+    /// created, never replaced, bodies before the mapping that names them; when one of them exists
+    /// already, none is left behind and its stem is returned. Files this recorder wrote (and, in mode
+    /// `all`, files of the same name) are replaced, and the ones it wrote and no longer needs are
+    /// removed.
+    /// - Returns: The stem of a request whose files another recorder created meanwhile, or `nil`
+    ///   when every file was written.
+    private func write(_ layout: [HARImporter.RequestFiles], state: inout State) throws -> String? {
+        for request in layout {
+            let files = request.bodies + [request.mapping]
+            if overwrites || state.owned.contains(request.mapping.relativePath) {
+                if !state.owned.contains(request.mapping.relativePath) {
+                    // Re-recording over an earlier recording (mode all): its body files are this
+                    // recorder's to replace too.
+                    state.owned.formUnion(Self.bodyFiles(referencedBy: url(request.mapping)))
+                }
+                for file in files where (try? Data(contentsOf: url(file))) != file.contents {
+                    try AtomicFile.replace(file.contents, at: url(file))
+                }
+                state.owned.formUnion(files.map(\.relativePath))
+            } else {
+                guard try create(files) else { return request.stem }
+                state.owned.formUnion(files.map(\.relativePath))
+            }
+        }
+        // A request answered a second time becomes a scenario whose bodies are numbered: the
+        // files this recorder wrote earlier and no longer needs go.
+        let current = Set(layout.flatMap { $0.bodies + [$0.mapping] }.map(\.relativePath))
+        for stale in state.owned.subtracting(current) {
+            try? FileManager.default.removeItem(at: root.appendingPathComponent(stale))
+        }
+        state.owned = current
+        return nil
+    }
+
+    /// Creates every file in order, or none: when one exists already or cannot be written, the
+    /// ones created before it are removed.
+    /// - Returns: Whether all were created; `false` when one existed.
+    private func create(_ files: [HARImporter.File]) throws -> Bool {
+        var created: [URL] = []
+        defer {
+            if created.count < files.count {
+                for url in created { try? FileManager.default.removeItem(at: url) }
+            }
+        }
+        for file in files {
+            guard try AtomicFile.create(file.contents, at: url(file)) == .created else { return false }
+            created.append(url(file))
+        }
+        return true
+    }
+
+    /// Where a file of the stub root is.
+    private func url(_ file: HARImporter.File) -> URL {
+        root.appendingPathComponent(file.relativePath)
     }
 
     /// What answered a recorded request.
@@ -92,24 +167,16 @@ final class StubRecorder: Sendable {
         return Set(mappings.compactMap { $0.objectValue?["response"]?.objectValue?["bodyFileName"]?.stringValue }.map { "__files/\($0)" })
     }
 
-    private func write(_ data: Data, to url: URL) throws {
-        if (try? Data(contentsOf: url)) == data { return }
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url, options: .atomic)
-    }
-
     private func redacted(_ request: StubRequest) -> HARRequest {
-        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        if let items = components?.percentEncodedQueryItems {
-            components?.percentEncodedQueryItems = items.map { item in
-                redaction.redactsQuery(item.name) ? URLQueryItem(name: item.name, value: Redaction.placeholder) : item
-            }
-        }
         var recorded = request
-        recorded.url = components?.url ?? request.url
+        recorded.url = redaction.redactedURL(request.url)
         recorded.headers = HTTPHeaders()
-        let body = request.body.flatMap { String(data: $0, encoding: .utf8) }.flatMap { $0.isEmpty ? nil : $0 }
-        return HARRequest(url: recorded.url.absoluteString, stubRequest: recorded, body: body.map { HARBody(text: redactedJSONText($0)) })
+        let contentType = request.header("Content-Type")
+        let body = request.body.flatMap { $0.isEmpty ? nil : redaction.redactedBody($0, contentType: contentType) }
+        let recordedBody = body.map { data in
+            String(data: data, encoding: .utf8).map { HARBody(text: $0, isForm: Redaction.isForm(contentType)) } ?? HARBody(bytes: data)
+        }
+        return HARRequest(url: recorded.url.absoluteString, stubRequest: recorded, body: recordedBody)
     }
 
     private func redacted(_ outcome: Outcome) -> HAROutcome {
@@ -121,18 +188,11 @@ final class StubRecorder: Sendable {
             for (name, value) in response.allHeaderFields.sorted(by: { "\($0.key)" < "\($1.key)" }) {
                 let name = "\(name)"
                 guard !["content-length", "content-encoding", "transfer-encoding"].contains(name.lowercased()) else { continue }
-                headers.add(name, redaction.redactsHeader(name) ? Redaction.placeholder : "\(value)")
+                headers.add(name, redaction.redactedHeader(name, "\(value)"))
             }
             let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? ""
-            let redactedBody = String(data: body, encoding: .utf8).map { Data(redactedJSONText($0).utf8) } ?? body
+            let redactedBody = redaction.redactedBody(body, contentType: contentType)
             return .response(HARResponse(status: response.statusCode, reason: "", headers: headers, body: redactedBody, contentType: contentType))
         }
-    }
-
-    /// JSON text with its secret members replaced; other text unchanged.
-    private func redactedJSONText(_ text: String) -> String {
-        guard let value = try? JSONValue(parsing: text), value.objectValue != nil || value.arrayValue != nil else { return text }
-        let redactedValue = redaction.redactingJSON(value)
-        return redactedValue == value ? text : redactedValue.serialized()
     }
 }

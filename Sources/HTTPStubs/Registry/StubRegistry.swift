@@ -398,7 +398,10 @@ public final class StubRegistry: Sendable {
             (state.index.all.map { (stub: $0.stub, notes: Self.notes(for: $0, scenarios: state.scenarios)) }, state.replayRoot)
         }
         let hint = replayRoot.map { root in
-            "It was not recorded in \(root). To record it from the real server, run the tests with \(RecordMode.environmentVariable)=\(RecordMode.newEpisodes.rawValue) (or \(RecordMode.environmentVariable)=\(RecordMode.all.rawValue) to record everything again)."
+            let record = "run the tests with \(RecordMode.environmentVariable)=\(RecordMode.newEpisodes.rawValue) (or \(RecordMode.environmentVariable)=\(RecordMode.all.rawValue) to record everything again)."
+            return FileManager.default.fileExists(atPath: root)
+                ? "It was not recorded in \(root). To record it from the real server, \(record)"
+                : "It was not recorded: the stub root \(root) does not exist. If it was recorded elsewhere, check it in; to record it from the real server, \(record)"
         }
         return UnmatchedRequestReport(request: request, candidates: candidates, hint: hint)
     }

@@ -632,7 +632,7 @@ struct HARTests {
         #expect(plain["response"]?.objectValue?["headers"] == ["Content-Type": "text/plain"])
     }
 
-    @Test("repeated identical requests become a WireMock scenario, as the recorder writes it")
+    @Test("repeated identical requests become a WireMock scenario named after its mapping file")
     func importerScenario() throws {
         let files = try importFiles(document([
             entry(url: "https://api.example.com/jobs/7", text: "queued"),
@@ -648,16 +648,18 @@ struct HARTests {
         let states = list.map { mapping in
             ["scenarioName", "requiredScenarioState", "newScenarioState"].map { mapping.objectValue?[$0]?.stringValue ?? "-" }
         }
+        let scenario = "scenario-\(stem)"
         #expect(states == [
-            ["scenario-1-jobs-7", "Started", "scenario-1-jobs-7-2"],
-            ["scenario-1-jobs-7", "scenario-1-jobs-7-2", "scenario-1-jobs-7-3"],
-            ["scenario-1-jobs-7", "scenario-1-jobs-7-3", "-"],
+            [scenario, "Started", "\(scenario)-2"],
+            [scenario, "\(scenario)-2", "\(scenario)-3"],
+            [scenario, "\(scenario)-3", "-"],
         ])
         #expect(list.map { $0.objectValue?["response"]?.objectValue?["bodyFileName"]?.stringValue } == [
             "\(stem)-1.txt", "\(stem)-2.txt", "\(stem)-3.txt",
         ])
         let other = try #require(files.first { $0.relativePath.hasPrefix("mappings/get-other-") })
-        #expect(String(decoding: other.contents, as: UTF8.self).contains("\"scenario-2-other\""))
+        let otherStem = String(other.relativePath.dropFirst("mappings/".count).dropLast(".json".count))
+        #expect(String(decoding: other.contents, as: UTF8.self).contains("\"scenario-\(otherStem)\""))
     }
 
     @Test("the importer's stub root loads back through StubFiles and answers as the HAR does", arguments: [

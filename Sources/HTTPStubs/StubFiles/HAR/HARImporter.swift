@@ -12,12 +12,16 @@ import Foundation
 ///
 /// The request is matched on `method`, `urlPath`, `queryParameters` (`equalTo` each, `hasExactly`
 /// for a repeated name) and, when the body tells tied entries apart, `bodyPatterns` (`equalToJson`
-/// for JSON, else `equalTo`). Only when requests to different origins would otherwise get the same
-/// pattern does a mapping also match the `scheme`, `host` or `port` that differ, so a stub root
-/// stays servable from any address. Repeated identical requests become a scenario, as WireMock's
-/// recorder writes them: `scenario-<n>-<slug>` moves from `Started` through `scenario-<n>-<slug>-2`,
-/// `-3`, … and its last response keeps answering. Failed entries (`status: 0`) answer with the
-/// `CONNECTION_RESET_BY_PEER` fault.
+/// for JSON, `binaryEqualTo` for bytes that are not UTF-8 text, else `equalTo`; a form body with
+/// redacted fields as `formParameters`, the redacted ones matching any value). Only when requests
+/// to different origins would otherwise get the same pattern does a mapping also match the
+/// `scheme`, `host` or `port` that differ, so a stub root stays servable from any address.
+///
+/// Repeated identical requests become a scenario, as WireMock's recorder writes them, but named
+/// after the mapping file: `scenario-<stem>` moves from `Started` through `scenario-<stem>-2`,
+/// `-3`, … and its last response keeps answering. (WireMock numbers them, `scenario-<n>-<slug>`;
+/// the numbers restart with every recording, so two recordings into one stub root would share a
+/// scenario's state.) Failed entries (`status: 0`) answer with the `CONNECTION_RESET_BY_PEER` fault.
 struct HARImporter: Sendable {
     /// The distinct requests, in replay order.
     private let requests: [HARDistinctRequest]
@@ -33,28 +37,39 @@ struct HARImporter: Sendable {
         self.requests = requests
     }
 
+    /// A file of a stub root: its path relative to the root, and its bytes.
+    typealias File = (relativePath: String, contents: Data)
+
+    /// The files written for one distinct request.
+    struct RequestFiles {
+        /// The name of its mapping file without `.json`.
+        let stem: String
+        /// `mappings/<stem>.json`.
+        let mapping: File
+        /// The `__files/` bodies the mapping names, in order.
+        let bodies: [File]
+    }
+
     /// The files of the stub root, sorted by path: for each distinct request a mapping file, and a
     /// body file for each non-empty response body. Paths are relative to the stub root; file names
     /// never take one of the `avoiding` stems.
-    func mappingFiles(avoiding taken: Set<String> = []) -> [(relativePath: String, contents: Data)] {
-        layout(avoiding: taken).files
+    func mappingFiles(avoiding taken: Set<String> = []) -> [File] {
+        layout(avoiding: taken).flatMap { $0.bodies + [$0.mapping] }.sorted { $0.relativePath < $1.relativePath }
     }
 
-    /// The files, and for each distinct request (in order) the stem of its mapping file.
-    func layout(avoiding taken: Set<String> = []) -> (files: [(relativePath: String, contents: Data)], stems: [String]) {
-        var files: [(relativePath: String, contents: Data)] = []
-        var stems: [String] = []
+    /// The files of each distinct request, in order. Stems are never one of `taken`, nor one whose
+    /// scenario name would be one of `takenScenarios`.
+    func layout(avoiding taken: Set<String> = [], scenarios takenScenarios: Set<String> = []) -> [RequestFiles] {
+        var layout: [RequestFiles] = []
         var usedStems = taken
-        var scenarioCount = 0
         let origins = distinguishingOrigins()
         for (index, request) in requests.enumerated() {
             let slug = Self.slug(request.request.stubRequest.path)
-            let stem = Self.uniqueStem(for: request, slug: slug, avoiding: usedStems)
+            let stem = Self.uniqueStem(for: request, slug: slug, avoiding: usedStems, scenarios: takenScenarios)
             usedStems.insert(stem)
-            stems.append(stem)
+            var bodies: [File] = []
             let isSequence = request.exchanges.count > 1
-            if isSequence { scenarioCount += 1 }
-            let scenario = "scenario-\(scenarioCount)-\(slug)"
+            let scenario = Self.scenarioName(stem: stem)
             var mappings: [JSONValue] = []
             for (position, exchange) in request.exchanges.enumerated() {
                 var mapping = JSONObject()
@@ -68,7 +83,7 @@ struct HARImporter: Sendable {
                     var bodyFileName: String?
                     if !response.body.isEmpty {
                         let name = "\(stem)\(isSequence ? "-\(position + 1)" : "").\(Self.fileExtension(response.contentType))"
-                        files.append((relativePath: "__files/\(name)", contents: Self.bodyFile(response)))
+                        bodies.append((relativePath: "__files/\(name)", contents: Self.bodyFile(response)))
                         bodyFileName = name
                     }
                     mapping["response"] = Self.response(response, bodyFileName: bodyFileName)
@@ -83,9 +98,10 @@ struct HARImporter: Sendable {
                 mappings.append(.object(mapping))
             }
             let document: JSONValue = mappings.count == 1 ? mappings[0] : ["mappings": .array(mappings)]
-            files.append((relativePath: "mappings/\(stem).json", contents: Data((document.serialized(pretty: true) + "\n").utf8)))
+            let mapping: File = (relativePath: "mappings/\(stem).json", contents: Data((document.serialized(pretty: true) + "\n").utf8))
+            layout.append(RequestFiles(stem: stem, mapping: mapping, bodies: bodies))
         }
-        return (files.sorted { $0.relativePath < $1.relativePath }, stems)
+        return layout
     }
 
     // MARK: Mapping JSON
@@ -137,33 +153,53 @@ struct HARImporter: Sendable {
         if origin.contains("host") { pattern["host"] = .string(recorded.host) }
         if origin.contains("port"), let port = recorded.port { pattern["port"] = .number(JSONNumber(port)) }
         pattern["urlPath"] = .string(recorded.path)
+        if !recorded.queryParameters.isEmpty {
+            pattern["queryParameters"] = Self.parameterPatterns(recorded.queryParameters)
+        }
+        if request.matchesBody {
+            if let fields = Self.redactedFormFields(request.request.body) {
+                // A redacted field matches any value, as a redacted query parameter does.
+                pattern["formParameters"] = Self.parameterPatterns(fields)
+            } else {
+                let bodyPattern: JSONValue = switch request.request.body?.key {
+                case let .json(value)? where Self.containsRedaction(value):
+                    ["equalToJson": Self.removingRedactions(value), "ignoreExtraElements": true]
+                case let .json(value)?: ["equalToJson": value]
+                case let .text(text)?: ["equalTo": .string(text)]
+                case let .bytes(bytes)?: ["binaryEqualTo": .string(bytes.base64EncodedString())]
+                case nil: ["equalTo": ""]
+                }
+                pattern["bodyPatterns"] = [bodyPattern]
+            }
+        }
+        return .object(pattern)
+    }
+
+    /// `queryParameters` or `formParameters`: `equalTo` each value, `hasExactly` for a name given
+    /// more than once, in the order the names first appear.
+    private static func parameterPatterns(_ pairs: [(name: String, value: String)]) -> JSONValue {
         var names: [String] = []
         var valuesByName: [String: [String]] = [:]
-        for pair in recorded.queryParameters {
+        for pair in pairs {
             if valuesByName[pair.name] == nil { names.append(pair.name) }
             valuesByName[pair.name, default: []].append(pair.value)
         }
-        if !names.isEmpty {
-            var query = JSONObject()
-            for name in names {
-                let values = valuesByName[name] ?? []
-                query[name] = values.count == 1
-                    ? Self.valuePattern(values[0])
-                    : ["hasExactly": .array(values.map(Self.valuePattern))]
-            }
-            pattern["queryParameters"] = .object(query)
+        var patterns = JSONObject()
+        for name in names {
+            let values = valuesByName[name] ?? []
+            patterns[name] = values.count == 1
+                ? Self.valuePattern(values[0])
+                : ["hasExactly": .array(values.map(Self.valuePattern))]
         }
-        if request.matchesBody {
-            let bodyPattern: JSONValue = switch request.request.body?.key {
-            case let .json(value)? where Self.containsRedaction(value):
-                ["equalToJson": Self.removingRedactions(value), "ignoreExtraElements": true]
-            case let .json(value)?: ["equalToJson": value]
-            case let .text(text)?: ["equalTo": .string(text)]
-            case nil: ["equalTo": ""]
-            }
-            pattern["bodyPatterns"] = [bodyPattern]
-        }
-        return .object(pattern)
+        return .object(patterns)
+    }
+
+    /// The fields of a form body that had some of them redacted, to be matched one by one; `nil`
+    /// for any other body, which is matched whole.
+    private static func redactedFormFields(_ body: HARBody?) -> [(name: String, value: String)]? {
+        guard let body, body.isForm, case let .text(text) = body.key else { return nil }
+        let fields = FormURLEncoding.decode(text)
+        return fields.contains { $0.value == Redaction.placeholder } ? fields : nil
     }
 
     /// `equalTo` the value, or any value when it was redacted.
@@ -267,8 +303,16 @@ struct HARImporter: Sendable {
         return slug.isEmpty ? "root" : slug
     }
 
-    /// `<method>-<slug>-<hash>`, rehashed with a counter in the rare case the name is taken.
-    private static func uniqueStem(for request: HARDistinctRequest, slug: String, avoiding used: Set<String>) -> String {
+    /// The scenario of the mapping file `mappings/<stem>.json`: `scenario-<stem>`. Stems are unique
+    /// in a stub root, so scenarios written into one never share their state by accident, however
+    /// many recordings or imports wrote it.
+    static func scenarioName(stem: String) -> String {
+        "scenario-\(stem)"
+    }
+
+    /// `<method>-<slug>-<hash>`, rehashed with a counter in the rare case the name is taken, or its
+    /// scenario name is.
+    private static func uniqueStem(for request: HARDistinctRequest, slug: String, avoiding used: Set<String>, scenarios takenScenarios: Set<String>) -> String {
         // Only what the mapping matches goes into the name, so a capture from another host or port
         // of the same API gives the same files.
         let recorded = request.request.stubRequest
@@ -277,7 +321,7 @@ struct HARImporter: Sendable {
         let identity = "\(method) \(recorded.path)?\(query)\n\(request.request.body?.text ?? "")"
         var stem = "\(method.lowercased())-\(slug)-\(hexHash(identity))"
         var attempt = 1
-        while used.contains(stem) {
+        while used.contains(stem) || takenScenarios.contains(scenarioName(stem: stem)) {
             stem = "\(method.lowercased())-\(slug)-\(hexHash("\(identity)\n\(attempt)"))"
             attempt += 1
         }

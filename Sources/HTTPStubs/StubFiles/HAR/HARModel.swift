@@ -29,6 +29,7 @@ struct HARDistinctRequest: Sendable {
             switch request.body?.key {
             case let .json(value)?: matchers.append(.body(.json(value)))
             case let .text(text)?: matchers.append(.body(.equal(text)))
+            case let .bytes(bytes)?: matchers.append(.body(.equal(bytes)))
             case nil: matchers.append(.body(.absent))
             }
         }
@@ -110,20 +111,32 @@ struct HARQueryPair: Hashable, Comparable, Sendable, CustomStringConvertible {
 
 /// A recorded request body.
 struct HARBody: Sendable {
-    /// The body text (rebuilt from `params` when the entry had no `text`).
+    /// The body text (rebuilt from `params` when the entry had no `text`), or the base64 of a body
+    /// that is not UTF-8 text.
     let text: String
     /// What two bodies must share to be the same body: the JSON value for a JSON object or array
-    /// (compared semantically), else the text.
+    /// (compared semantically), else the text, or the bytes of a body that is not text.
     let key: Key
+    /// Whether the body is `application/x-www-form-urlencoded`, so that its fields can be matched
+    /// one by one.
+    let isForm: Bool
 
     /// A body with this text.
-    init(text: String) {
+    init(text: String, isForm: Bool = false) {
         self.text = text
+        self.isForm = isForm
         if let value = try? JSONValue(parsing: text), value.objectValue != nil || value.arrayValue != nil {
             self.key = .json(value)
         } else {
             self.key = .text(text)
         }
+    }
+
+    /// A body of bytes that are not UTF-8 text.
+    init(bytes: Data) {
+        self.text = bytes.base64EncodedString()
+        self.isForm = false
+        self.key = .bytes(bytes)
     }
 
     /// A body's identity for telling requests apart.
@@ -132,6 +145,8 @@ struct HARBody: Sendable {
         case json(JSONValue)
         /// Any other text, compared exactly.
         case text(String)
+        /// Bytes that are not UTF-8 text, compared exactly.
+        case bytes(Data)
     }
 }
 

@@ -263,7 +263,7 @@ struct HARReader {
     private func postData(_ value: JSONValue, at path: JSONPath) -> HARBody? {
         guard let postData = decoder.object(value, at: path, "'postData'") else { return nil }
         if let text = decoder.string("text", in: postData, at: path), !text.isEmpty {
-            return HARBody(text: text)
+            return HARBody(text: text, isForm: Redaction.isForm(postData["mimeType"]?.stringValue))
         }
         guard let paramsValue = postData["params"] else { return nil }
         let paramsPath = path.appending(.key("params"))
@@ -287,7 +287,7 @@ struct HARReader {
             let value = decoder.string("value", in: object, at: paramPath) ?? ""
             fields.append(Self.formEncoded(name) + "=" + Self.formEncoded(value))
         }
-        return HARBody(text: fields.joined(separator: "&"))
+        return HARBody(text: fields.joined(separator: "&"), isForm: true)
     }
 
     /// `text` encoded as `application/x-www-form-urlencoded` does: spaces become `+`, and

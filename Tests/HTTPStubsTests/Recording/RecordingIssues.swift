@@ -1,0 +1,17 @@
+import Foundation
+import HTTPStubs
+
+/// The issues a registry reports (instead of printing them).
+final class RecordingIssues: @unchecked Sendable {
+    // Invariant: `issues` is only touched under `lock`.
+    private let lock = NSLock()
+    private var issues: [StubIssue] = []
+
+    /// Starts collecting `registry`'s issues.
+    init(_ registry: StubRegistry) {
+        registry.onIssue { [self] issue in lock.withLock { issues.append(issue) } }
+    }
+
+    /// The issues reported so far.
+    var all: [StubIssue] { lock.withLock { issues } }
+}
