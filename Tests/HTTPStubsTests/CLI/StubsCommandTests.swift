@@ -577,6 +577,22 @@ final class StubsCommandTests {
         #expect(match.stdout.contains("\(root.path)/mappings/post-metrics-"), "\(match.stdout)")
     }
 
+    @Test("import-har: a failed entry (status 0) answers from the imported root with the capture's own URLError")
+    func importedFailureKeepsItsURLError() throws {
+        let capture = try corpusURL("har/mitmproxy-chrome.har")
+        let root = scratch.url.appendingPathComponent("chrome")
+        let result = runStubs(["import-har", capture.path, "--into", root.path])
+        #expect(result.status == 0, "\(result)")
+        let request = Data(#"{"method": "GET", "url": "https://www.google.com/"}"#.utf8 + [0x0A])
+        for stubs in [capture.path, root.path] {
+            let match = runStubs(["match", "--stubs", stubs, "--requests", "-"], stdin: request)
+            #expect(match.status == 0, "\(stubs): \(match)")
+            let answer = try #require(try jsonLines(match.stdout).first, "\(stubs): \(match.stdout)")
+            // net::ERR_INTERNET_DISCONNECTED in the capture: URLError.notConnectedToInternet.
+            #expect(answer["error"]?.objectValue?["code"] == -1009, "\(stubs): \(match.stdout)")
+        }
+    }
+
     @Test("import-har: importing again gives identical files; different files are kept without --force and replaced with it")
     func importIsIdempotentAndKeepsChanges() throws {
         let capture = try corpusURL("har/mitmproxy-postdata.har")

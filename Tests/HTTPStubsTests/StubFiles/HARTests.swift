@@ -615,7 +615,10 @@ struct HARTests {
 
         let chrome = try importFiles(corpusHAR: "mitmproxy-chrome.har")
         let failed = try mapping(chrome, prefix: "mappings/get-root-", containing: "fault")
-        #expect(failed["response"] == ["fault": "CONNECTION_RESET_BY_PEER"])
+        #expect(failed["response"] == [
+            "fault": "CONNECTION_RESET_BY_PEER",
+            "swiftHTTPStubs": ["urlError": "notConnectedToInternet"],
+        ], "the fault for WireMock, and the URLError the capture replays (net::ERR_INTERNET_DISCONNECTED)")
         #expect(failed["request"] == ["method": "GET", "host": "www.google.com", "urlPath": "/"])
         #expect(users["request"]?.objectValue?["host"] == nil)
 
@@ -686,6 +689,7 @@ struct HARTests {
             let actual = await outcome(session, method, url, body: body)
             #expect(actual.status == expected.status, "\(method) \(url)")
             #expect((actual.error == nil) == (expected.error == nil), "\(method) \(url)")
+            #expect((actual.error as? URLError)?.code == (expected.error as? URLError)?.code, "\(method) \(url): the imported root must fail with the capture's URLError")
             if let json = try? JSONValue(parsing: expected.body), json.objectValue != nil || json.arrayValue != nil {
                 #expect(try JSONValue(parsing: actual.body) == json, "\(url)")
             } else {

@@ -16,8 +16,9 @@ import Foundation
 /// pattern does a mapping also match the `scheme`, `host` or `port` that differ, so a stub root
 /// stays servable from any address. Repeated identical requests become a scenario, as WireMock's
 /// recorder writes them: `scenario-<n>-<slug>` moves from `Started` through `scenario-<n>-<slug>-2`,
-/// `-3`, … and its last response keeps answering. Failed entries (`status: 0`) answer with the
-/// `CONNECTION_RESET_BY_PEER` fault.
+/// `-3`, … and its last response keeps answering. Failed entries (`status: 0`) get the
+/// `CONNECTION_RESET_BY_PEER` fault for WireMock and, in `swiftHTTPStubs.urlError`, the `URLError`
+/// the capture itself replays (chosen from the browser's `_error` name), which this toolkit serves.
 struct HARImporter: Sendable {
     /// The distinct requests, in replay order.
     private let requests: [HARDistinctRequest]
@@ -60,8 +61,14 @@ struct HARImporter: Sendable {
                 var mapping = JSONObject()
                 mapping["request"] = Self.requestPattern(request, origin: origins[index])
                 switch exchange.outcome {
-                case .failure:
-                    mapping["response"] = ["fault": "CONNECTION_RESET_BY_PEER"]
+                case let .failure(errorName):
+                    // The fault keeps the root servable by WireMock; the extension, which WireMock
+                    // ignores and this toolkit prefers, keeps the URLError the capture replays.
+                    let code = HARReader.urlErrorCode(forBrowserError: errorName)
+                    mapping["response"] = [
+                        "fault": "CONNECTION_RESET_BY_PEER",
+                        StubFileDecoder.extensionKey: ["urlError": .string(URLErrorNames.name(of: code))],
+                    ]
                 case let .urlError(code):
                     mapping["response"] = [StubFileDecoder.extensionKey: ["urlError": .string(URLErrorNames.name(of: code))]]
                 case let .response(response):
