@@ -127,14 +127,18 @@ extension StubFileDecoder {
 
     /// A regular expression operand, or an error saying why it does not compile.
     func regex(_ pattern: String, at jsonPath: JSONPath) -> RegularExpression? {
-        let location = self.location(of: jsonPath)
-        let place = "\(path):\(location?.line ?? 0):\(location?.column ?? 0)"
-        let expression = RegularExpression(pattern, writtenAt: place)
+        let expression = RegularExpression(pattern, writtenAt: place(of: jsonPath))
         if let problem = expression.problem {
             error(problem, at: jsonPath)
             return nil
         }
         return expression
+    }
+
+    /// `file:line:column` of the value at `jsonPath`, for messages that outlive the load.
+    func place(of jsonPath: JSONPath) -> String {
+        let location = self.location(of: jsonPath)
+        return "\(path):\(location?.line ?? 0):\(location?.column ?? 0)"
     }
 
     /// A text operator; as in WireMock, the negative ones (`doesNotContain`, `doesNotMatch`) accept
@@ -168,10 +172,16 @@ extension StubFileDecoder {
                 return nil
             }
         }
-        let options = JSONComparisonOptions(
+        let ignoreExtraElements = flag("ignoreExtraElements", in: object, at: jsonPath)
+        var settings = JSONComparisonOptions(
             ignoreArrayOrder: flag("ignoreArrayOrder", in: object, at: jsonPath),
-            ignoreExtraMembers: flag("ignoreExtraElements", in: object, at: jsonPath)
+            ignoreExtraMembers: ignoreExtraElements
         )
+        // JsonUnit's IGNORING_EXTRA_FIELDS and IGNORING_EXTRA_ARRAY_ITEMS, as WireMock sets both.
+        settings.ignoreExtraArrayElements = ignoreExtraElements
+        guard let placeholders = jsonUnitPlaceholders(in: expected, at: operandPath, insideText: operand.stringValue != nil) else { return nil }
+        settings.placeholders = placeholders
+        let options = settings
         let expectedJSON = expected
         var description = "equal to JSON \(expected)"
         if options.ignoreArrayOrder { description += " (ignoring array order)" }
@@ -189,6 +199,39 @@ extension StubFileDecoder {
                 detail: "JSON differs: " + expected.differences(from: actual, options: options).joined(separator: "; ")
             )
         }
+    }
+
+    /// The JsonUnit placeholders among the string values of the expected JSON, by their text, or
+    /// `nil` after reporting the strings that look like placeholders but are not ones WireMock honours.
+    /// - Parameter insideText: Whether the JSON was written as a string, whose inner values have no
+    ///   location of their own (the error then names their path inside the string).
+    private func jsonUnitPlaceholders(in expected: JSONValue, at operandPath: JSONPath, insideText: Bool) -> [String: JSONUnitPlaceholder]? {
+        var placeholders: [String: JSONUnitPlaceholder] = [:]
+        var failed = false
+        func visit(_ value: JSONValue, at inner: JSONPath) {
+            switch value {
+            case let .string(text):
+                guard placeholders[text] == nil else { return }
+                let location = insideText ? operandPath : JSONPath(operandPath.components + inner.components)
+                do {
+                    if let placeholder = try JSONUnitPlaceholder.parse(text, writtenAt: place(of: location)) {
+                        placeholders[text] = placeholder
+                    }
+                } catch {
+                    let within = insideText && !inner.components.isEmpty ? "at \(inner) in the JSON string: " : ""
+                    self.error(within + error.message, at: location)
+                    failed = true
+                }
+            case let .array(elements):
+                for (index, element) in elements.enumerated() { visit(element, at: inner.appending(.index(index))) }
+            case let .object(members):
+                for member in members.members { visit(member.value, at: inner.appending(.key(member.key))) }
+            case .null, .bool, .number:
+                break
+            }
+        }
+        visit(expected, at: .root)
+        return failed ? nil : placeholders
     }
 
     private func jsonPathTest(_ operand: JSONValue, at operandPath: JSONPath) -> ValueTest? {
