@@ -18,7 +18,7 @@ extension StubFileDecoder {
 
     static let multiValueOperators: Set<String> = ["hasExactly", "includes"]
 
-    /// Keys that modify an operator.
+    /// Keys that modify an operator, read (or refused) by the operator they belong to.
     static let operatorModifiers: Set<String> = [
         "caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements", "xPathNamespaces", "enablePlaceholders",
         "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex", "exemptedComparisons",
@@ -284,13 +284,26 @@ extension StubFileDecoder {
     private func xmlEqualityTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {
         let operandPath = jsonPath.appending(.key("equalToXml"))
         guard let text = text(operand, at: operandPath, "equalToXml") else { return nil }
-        let equality: XMLEquality
+        let start = mark
+        let placeholders = xmlPlaceholderSyntax(in: object, at: jsonPath)
+        rejectExemptedComparisons(in: object, at: jsonPath)
+        var comparison: XMLEquality
         do {
-            equality = try XMLEquality(expected: text, ignoreOrderOfSameNode: flag("ignoreOrderOfSameNode", in: object, at: jsonPath))
+            comparison = try XMLEquality(expected: text, ignoreOrderOfSameNode: flag("ignoreOrderOfSameNode", in: object, at: jsonPath))
         } catch {
             self.error("'equalToXml' holds invalid XML: \(error)", at: operandPath)
             return nil
         }
+        guard !hasErrors(since: start) else { return nil }
+        if let placeholders {
+            do {
+                comparison = try comparison.withPlaceholders(placeholders)
+            } catch {
+                self.error("with \"enablePlaceholders\": true, \(error.message)", at: operandPath)
+                return nil
+            }
+        }
+        let equality = comparison
         return ValueTest("equal to XML \(quoted(text))") { value in
             guard let value else { return MatchVerdict(isMatch: false, detail: "expected XML, but the value is absent") }
             let result = equality.compare(value)
@@ -298,6 +311,41 @@ extension StubFileDecoder {
                 ? MatchVerdict(isMatch: true, detail: "XML equal")
                 : MatchVerdict(isMatch: false, detail: "XML differs: " + result.differences.joined(separator: "; "))
         }
+    }
+
+    /// The XMLUnit placeholder syntax when `"enablePlaceholders": true`, else `nil`; delimiters
+    /// without it are warned about, as WireMock ignores them.
+    private func xmlPlaceholderSyntax(in object: JSONObject, at jsonPath: JSONPath) -> XMLUnitPlaceholderSyntax? {
+        let delimiterKeys = ["placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex"]
+        let delimiters = delimiterKeys.map { string($0, in: object, at: jsonPath) }
+        guard flag("enablePlaceholders", in: object, at: jsonPath) else {
+            for key in delimiterKeys where object[key] != nil && object[key] != .null {
+                warning("'\(key)' has no effect without \"enablePlaceholders\": true (WireMock ignores it too); add \"enablePlaceholders\": true or remove it", at: jsonPath.appending(.key(key)))
+            }
+            return nil
+        }
+        for (key, delimiter) in zip(delimiterKeys, delimiters) {
+            if let delimiter, !delimiter.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+               regex(delimiter, at: jsonPath.appending(.key(key))) == nil {
+                return nil
+            }
+        }
+        do {
+            return try XMLUnitPlaceholderSyntax(opening: delimiters[0], closing: delimiters[1], writtenAt: place(of: jsonPath.appending(.key("equalToXml"))))
+        } catch {
+            self.error(error.message, at: jsonPath)
+            return nil
+        }
+    }
+
+    /// Reports `exemptedComparisons` unless it is empty: this toolkit's XML comparison cannot leave
+    /// out XMLUnit's comparison types one by one, and a stub must not silently compare more than it says.
+    private func rejectExemptedComparisons(in object: JSONObject, at jsonPath: JSONPath) {
+        guard let exempted = object["exemptedComparisons"], exempted != .null, exempted.arrayValue?.isEmpty != true else { return }
+        let names = exempted.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? exempted.article
+        error("'exemptedComparisons' (\(names)) is not supported by swift-http-stubs: its XML comparison cannot leave out XMLUnit comparison types; "
+            + "use \"enablePlaceholders\": true with ${xmlunit.ignore} for the values that may differ, or 'matchesXPath' for the parts that matter",
+            at: jsonPath.appending(.key("exemptedComparisons")))
     }
 
     private func xPathTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {

@@ -5,9 +5,10 @@ import FoundationNetworking
 import Testing
 @testable import HTTPStubs
 
-/// WireMock's placeholders: JsonUnit's in `equalToJson`. Each case is a mapping loaded through
-/// `StubRegistry.load` and asked real URLSession requests. The expectations are what WireMock
-/// 2.35.1 (JsonUnit 2.36) answered to the same mappings and requests, except the two WireMock 3 placeholders
+/// WireMock's placeholders: JsonUnit's in `equalToJson` and XMLUnit's in `equalToXml` with
+/// `"enablePlaceholders": true`. Each case is a mapping loaded through `StubRegistry.load` and asked
+/// real URLSession requests. The expectations are what WireMock 2.35.1 (JsonUnit 2.36, XMLUnit
+/// 2.9) answered to the same mappings and requests, except the two WireMock 3 placeholders
 /// (`any-array`, `missing-or-null`), read from JsonUnit 6.2's source. Placeholders that could never
 /// match are load errors, located like every other.
 @Suite("WireMock placeholders")
@@ -169,6 +170,114 @@ struct PlaceholderTests {
         #expect(expected.differences(from: ["id": "7", "tags": ["a", "b"]], options: options) == [#"$.id: expected any number, got string "7""#])
         #expect(expected.distance(to: ["id": 7, "tags": ["a", "b"], "extra": true], options: options) == 0)
         #expect(expected.differences(from: ["id": 7, "tags": []], options: options) == ["$.tags: expected at least 1 elements, got 0"])
+    }
+
+    // MARK: equalToXml
+
+    static let xmlCases: [Case] = [
+        Case(name: "ignore: any text, none, or an only child element", pattern: #"{"equalToXml": "<a><b>${xmlunit.ignore}</b></a>", "enablePlaceholders": true}"#, bodies: [
+            ("<a><b>x</b></a>", true), ("<a><b/></a>", true), ("<a><b><c/></b></a>", true), ("<a><c>x</c></a>", false), ("<a><b>x</b><b>y</b></a>", false),
+        ]),
+        Case(name: "without enablePlaceholders a placeholder is literal text", pattern: #"{"equalToXml": "<a><b>${xmlunit.ignore}</b></a>"}"#, bodies: [
+            ("<a><b>x</b></a>", false), ("<a><b>${xmlunit.ignore}</b></a>", true),
+        ]),
+        Case(name: "enablePlaceholders: false", pattern: #"{"equalToXml": "<a><b>${xmlunit.ignore}</b></a>", "enablePlaceholders": false}"#, bodies: [
+            ("<a><b>x</b></a>", false),
+        ]),
+        Case(name: "isNumber", pattern: #"{"equalToXml": "<a>${xmlunit.isNumber}</a>", "enablePlaceholders": true}"#, bodies: [
+            ("<a>12.5</a>", true), ("<a> -3 </a>", true), ("<a>1e5</a>", true), ("<a>+.5E-3</a>", true),
+            ("<a>5.</a>", false), ("<a>abc</a>", false), ("<a/>", false), ("<a>0x1</a>", false),
+        ]),
+        Case(name: "matchesRegex with anchors", pattern: #"{"equalToXml": "<a>${xmlunit.matchesRegex(^\\d+$)}</a>", "enablePlaceholders": true}"#, bodies: [
+            ("<a>123</a>", true), ("<a>12a</a>", false), ("<a/>", false),
+        ]),
+        Case(name: "matchesRegex finds a match anywhere", pattern: #"{"equalToXml": "<a>${xmlunit.matchesRegex(\\d)}</a>", "enablePlaceholders": true}"#, bodies: [
+            ("<a>x1y</a>", true), ("<a>xy</a>", false),
+        ]),
+        Case(name: "matchesRegex: a comma ends the pattern", pattern: #"{"equalToXml": "<a>${xmlunit.matchesRegex(a,b)}</a>", "enablePlaceholders": true}"#, bodies: [
+            ("<a>a</a>", true), ("<a>a,b</a>", true), ("<a>b</a>", false),
+        ]),
+        Case(name: "matchesRegex: the pattern and the text are trimmed", pattern: #"{"equalToXml": "<a>${xmlunit.matchesRegex( ^x$ )}</a>", "enablePlaceholders": true}"#, bodies: [
+            ("<a>x</a>", true), ("<a> x </a>", true),
+        ]),
+        Case(name: "attributes: ignore may be missing, the others must match", pattern: #"{"equalToXml": "<a x=\"${xmlunit.ignore}\" y=\"1\"/>", "enablePlaceholders": true}"#, bodies: [
+            (#"<a x="5" y="1"/>"#, true), (#"<a y="1"/>"#, true), ("<a/>", false), (#"<a x="5" y="2"/>"#, false), (#"<a x="5" y="1" z="3"/>"#, false),
+        ]),
+        Case(name: "attribute isNumber", pattern: #"{"equalToXml": "<a x=\"${xmlunit.isNumber}\"/>", "enablePlaceholders": true}"#, bodies: [
+            (#"<a x="5"/>"#, true), (#"<a x="q"/>"#, false), ("<a/>", false),
+        ]),
+        Case(name: "custom delimiters", pattern: #"{"equalToXml": "<a>[[xmlunit.ignore]]</a>", "enablePlaceholders": true, "placeholderOpeningDelimiterRegex": "\\[\\[", "placeholderClosingDelimiterRegex": "]]"}"#, bodies: [
+            ("<a>x</a>", true), ("<a/>", true),
+        ]),
+        Case(name: "custom delimiters make ${…} literal", pattern: #"{"equalToXml": "<a>${xmlunit.ignore}</a>", "enablePlaceholders": true, "placeholderOpeningDelimiterRegex": "\\[\\[", "placeholderClosingDelimiterRegex": "]]"}"#, bodies: [
+            ("<a>x</a>", false), ("<a>${xmlunit.ignore}</a>", true),
+        ]),
+        Case(name: "whitespace inside and around the placeholder", pattern: #"{"equalToXml": "<r><a>${ xmlunit.ignore }</a><b>  ${xmlunit.isNumber}  </b></r>", "enablePlaceholders": true}"#, bodies: [
+            ("<r><a>x</a><b>1</b></r>", true), ("<r><a>x</a><b>y</b></r>", false),
+        ]),
+        Case(name: "CDATA", pattern: #"{"equalToXml": "<a><![CDATA[${xmlunit.ignore}]]></a>", "enablePlaceholders": true}"#, bodies: [
+            ("<a>x</a>", true), ("<a><![CDATA[y]]></a>", true),
+        ]),
+        Case(name: "ignore beside text and an element", pattern: #"{"equalToXml": "<a>${xmlunit.ignore}</a>", "enablePlaceholders": true}"#, bodies: [
+            ("<a><b/></a>", true), ("<a>t<b/></a>", false),
+        ]),
+        Case(name: "the same placeholder twice", pattern: #"{"equalToXml": "<r><a>${xmlunit.isNumber}</a><a>${xmlunit.isNumber}</a></r>", "enablePlaceholders": true}"#, bodies: [
+            ("<r><a>1</a><a>2</a></r>", true), ("<r><a>1</a><a>x</a></r>", false),
+        ]),
+        Case(name: "a placeholder does not change the element's name", pattern: #"{"equalToXml": "<a>${xmlunit.ignore}</a>", "enablePlaceholders": true}"#, bodies: [
+            ("<b>x</b>", false),
+        ]),
+        Case(name: "an empty exemptedComparisons changes nothing", pattern: #"{"equalToXml": "<a>x</a>", "exemptedComparisons": []}"#, bodies: [
+            ("<a>x</a>", true), ("<a>y</a>", false),
+        ]),
+    ]
+
+    @Test("equalToXml with enablePlaceholders honours XMLUnit's placeholders as WireMock does", arguments: xmlCases)
+    func xmlPlaceholders(_ example: Case) async throws {
+        try await expectMatches(example)
+    }
+
+    static let refusedXML: [Refused] = [
+        Refused(pattern: #"{"equalToXml": "<a>${xmlunit.isDateTime}</a>", "enablePlaceholders": true}"#, value: #""<a>${xmlunit.isDateTime}</a>""#,
+                jsonPath: "$.request.bodyPatterns[0].equalToXml", message: "/a: \"${xmlunit.isDateTime}\": ${xmlunit.isDateTime} is not supported"),
+        Refused(pattern: #"{"equalToXml": "<a><b>${xmlunit.foo}</b></a>", "enablePlaceholders": true}"#, value: #""<a><b>${xmlunit.foo}</b></a>""#,
+                jsonPath: "$.request.bodyPatterns[0].equalToXml", message: "/a/b: \"${xmlunit.foo}\" is not an XMLUnit placeholder (the keyword \"foo\" is unknown)"),
+        Refused(pattern: #"{"equalToXml": "<a>id ${xmlunit.ignore}</a>", "enablePlaceholders": true}"#, value: #""<a>id ${xmlunit.ignore}</a>""#,
+                jsonPath: "$.request.bodyPatterns[0].equalToXml", message: "must be the whole text or attribute value"),
+        Refused(pattern: #"{"equalToXml": "<a x=\"${xmlunit.ignore}${xmlunit.ignore}\"/>", "enablePlaceholders": true}"#, value: #""<a x="#,
+                jsonPath: "$.request.bodyPatterns[0].equalToXml", message: "is not an XMLUnit placeholder"),
+        Refused(pattern: #"{"equalToXml": "<a>${xmlunit.matchesRegex([)}</a>", "enablePlaceholders": true}"#, value: #""<a>${xmlunit.matchesRegex([)}</a>""#,
+                jsonPath: "$.request.bodyPatterns[0].equalToXml", message: "invalid regular expression '['"),
+        Refused(pattern: #"{"equalToXml": "<a>${xmlunit.matchesRegex((x|y)z)}</a>", "enablePlaceholders": true}"#, value: #""<a>${xmlunit.matchesRegex((x|y)z)}</a>""#,
+                jsonPath: "$.request.bodyPatterns[0].equalToXml", message: "the keyword \"matchesRegex(\" is unknown"),
+        Refused(pattern: #"{"equalToXml": "<a>${xmlunit.matchesRegex(,)}</a>", "enablePlaceholders": true}"#, value: #""<a>${xmlunit.matchesRegex(,)}</a>""#,
+                jsonPath: "$.request.bodyPatterns[0].equalToXml", message: "needs a regular expression between the parentheses"),
+        Refused(pattern: #"{"equalToXml": "<a>[[xmlunit.ignore]]</a>", "enablePlaceholders": true, "placeholderOpeningDelimiterRegex": "[["}"#, value: #""[[""#,
+                jsonPath: "$.request.bodyPatterns[0].placeholderOpeningDelimiterRegex", message: "invalid regular expression '[['"),
+        Refused(pattern: #"{"equalToXml": "<a>x</a>", "exemptedComparisons": ["TEXT_VALUE"]}"#, value: #"["TEXT_VALUE"]"#,
+                jsonPath: "$.request.bodyPatterns[0].exemptedComparisons", message: "'exemptedComparisons' (TEXT_VALUE) is not supported by swift-http-stubs"),
+        Refused(pattern: #"{"equalToXml": "<a>x</a>", "enablePlaceholders": "yes"}"#, value: #""yes""#,
+                jsonPath: "$.request.bodyPatterns[0].enablePlaceholders", message: "must be true or false"),
+    ]
+
+    @Test("an XMLUnit placeholder or option that could never work as written is a located load error", arguments: refusedXML)
+    func refusedXMLPlaceholder(_ refused: Refused) throws {
+        try expectLoadError(refused)
+    }
+
+    @Test("placeholder delimiters without enablePlaceholders are a warning, as WireMock ignores them")
+    func delimitersWithoutPlaceholders() async throws {
+        let pattern = #"{"equalToXml": "<a>[[xmlunit.ignore]]</a>", "placeholderOpeningDelimiterRegex": "\\[\\[", "placeholderClosingDelimiterRegex": "]]"}"#
+        let root = try TemporaryStubRoot(mappings: ["x.json": mapping(pattern)])
+        let load = root.load()
+        #expect(load.errors.isEmpty, "\(load.diagnostics)")
+        #expect(load.warnings.map(\.jsonPath) == ["$.request.bodyPatterns[0].placeholderOpeningDelimiterRegex", "$.request.bodyPatterns[0].placeholderClosingDelimiterRegex"])
+        #expect(load.warnings.allSatisfy { $0.message.contains("has no effect without \"enablePlaceholders\": true") && $0.line != nil })
+        let registry = try root.registry()
+        let session = registry.makeSession()
+        #expect(await complete(session, request("POST", "http://localhost/t", body: "<a>x</a>")).isUnmatched)
+        #expect(await complete(session, request("POST", "http://localhost/t", body: "<a>[[xmlunit.ignore]]</a>")).status == 200)
+        #expect(registry.unmatchedRequests.count == 1, "the registry answered both requests itself")
     }
 
     // MARK: Helpers
