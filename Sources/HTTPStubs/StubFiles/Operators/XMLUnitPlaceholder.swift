@@ -108,7 +108,8 @@ struct XMLUnitPlaceholderSyntax: Sendable {
             }
             let check = RegularExpression(argument, writtenAt: place)
             guard check.problem == nil, let pattern = SearchPattern(argument) else {
-                throw XMLPatternError(message: "\(shown): the pattern of ${xmlunit.matchesRegex(…)} \(check.problem ?? "does not compile"); a placeholder that cannot compile never matches")
+                throw XMLPatternError(message: "\(shown): the pattern of ${xmlunit.matchesRegex(…)} cannot be used, so the placeholder would never match: "
+                    + (check.problem ?? "it does not compile"))
             }
             result = .matchesRegex(pattern)
         case "isDateTime":
@@ -123,36 +124,6 @@ struct XMLUnitPlaceholderSyntax: Sendable {
                 + "move the other text out, or use ${xmlunit.matchesRegex(…)} for the whole value")
         }
         return result
-    }
-}
-
-/// An unanchored regular expression (Java's `Matcher.find()`), compiled once.
-struct SearchPattern: @unchecked Sendable {
-    // Invariant: `expression` is an immutable NSRegularExpression, documented as safe to use from
-    // several threads; it is never exposed for mutation.
-    /// The pattern as written.
-    let pattern: String
-    private let expression: NSRegularExpression
-
-    /// Compiles `pattern`; `nil` when it does not compile.
-    init?(_ pattern: String) {
-        guard let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
-        self.pattern = pattern
-        self.expression = expression
-    }
-
-    /// Whether the pattern matches somewhere in `text`.
-    func found(in text: String) -> Bool {
-        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-    }
-
-    /// The groups of the first match in `text` (group 0 is the whole match; an unmatched group
-    /// is empty), or `nil` when there is none.
-    func groups(in text: String) -> [String]? {
-        guard let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
-        return (0..<match.numberOfRanges).map { index in
-            Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
-        }
     }
 }
 
