@@ -6,11 +6,33 @@ public struct JSONComparisonOptions: Sendable, Hashable {
     /// Whether actual objects, at any depth, may have members the expected objects lack.
     /// Arrays still need the same number of elements.
     public var ignoreExtraMembers: Bool
+    /// Whether actual arrays may have more elements than expected ones: after them, or anywhere
+    /// when order is ignored. WireMock's `ignoreExtraElements` sets it with `ignoreExtraMembers`.
+    var ignoreExtraArrayElements = false
+    /// The JsonUnit placeholders among the expected string values, by their text: set for WireMock's
+    /// `equalToJson` only, so that an expected string means itself everywhere else.
+    var placeholders: [String: JSONUnitPlaceholder] = [:]
 
     /// Creates options; the defaults compare strictly.
     public init(ignoreArrayOrder: Bool = false, ignoreExtraMembers: Bool = false) {
         self.ignoreArrayOrder = ignoreArrayOrder
         self.ignoreExtraMembers = ignoreExtraMembers
+    }
+
+    /// The placeholder `expected` is, if it is one.
+    func placeholder(_ expected: JSONValue) -> JSONUnitPlaceholder? {
+        guard !placeholders.isEmpty, case .string(let text) = expected else { return nil }
+        return placeholders[text]
+    }
+
+    /// Whether an expected object member that the actual object lacks may be missing.
+    func allowsMissing(_ expected: JSONValue) -> Bool {
+        placeholder(expected)?.accepts(nil) ?? false
+    }
+
+    /// Whether arrays of these lengths can match.
+    func admitsLengths(expected: Int, actual: Int) -> Bool {
+        ignoreExtraArrayElements ? actual >= expected : actual == expected
     }
 }
 
@@ -20,9 +42,12 @@ extension JSONValue {
     /// Objects compare by key in any order, numbers compare numerically (`1` matches `1.0`),
     /// and `options` relaxes array order and extra object members.
     public func matches(_ actual: JSONValue, options: JSONComparisonOptions = JSONComparisonOptions()) -> Bool {
+        if let placeholder = options.placeholder(self) {
+            return placeholder.accepts(actual)
+        }
         switch (self, actual) {
         case (.array(let expectedElements), .array(let actualElements)):
-            guard expectedElements.count == actualElements.count else { return false }
+            guard options.admitsLengths(expected: expectedElements.count, actual: actualElements.count) else { return false }
             if options.ignoreArrayOrder {
                 return Self.pairUnordered(expectedElements, actualElements, options: options).unmatchedExpected.isEmpty
             }
@@ -30,10 +55,18 @@ extension JSONValue {
         case (.object(let expectedObject), .object(let actualObject)):
             let expectedMembers = expectedObject.dictionary
             let actualMembers = actualObject.dictionary
-            guard options.ignoreExtraMembers || expectedMembers.count == actualMembers.count else { return false }
-            return expectedMembers.allSatisfy { key, value in
-                actualMembers[key].map { value.matches($0, options: options) } ?? false
+            guard options.ignoreExtraMembers || actualMembers.count <= expectedMembers.count else { return false }
+            var present = 0
+            for (key, value) in expectedMembers {
+                if let actualValue = actualMembers[key] {
+                    guard value.matches(actualValue, options: options) else { return false }
+                    present += 1
+                } else if !options.allowsMissing(value) {
+                    return false
+                }
             }
+            // Every actual member was expected when as many were found as there are.
+            return options.ignoreExtraMembers || present == actualMembers.count
         default:
             return self == actual
         }
@@ -72,17 +105,24 @@ extension JSONValue {
                 differences.append(difference)
             }
         }
+        if let placeholder = options.placeholder(self) {
+            if !placeholder.accepts(actual) {
+                report("\(path): expected \(placeholder), got \(actual.typeName) \(actual.abbreviated)")
+            }
+            return
+        }
         switch (self, actual) {
         case (.array(let expectedElements), .array(let actualElements)):
-            if expectedElements.count != actualElements.count {
-                report("\(path): expected \(expectedElements.count) elements, got \(actualElements.count)")
+            if !options.admitsLengths(expected: expectedElements.count, actual: actualElements.count) {
+                let least = options.ignoreExtraArrayElements ? "at least " : ""
+                report("\(path): expected \(least)\(expectedElements.count) elements, got \(actualElements.count)")
             }
             if options.ignoreArrayOrder {
                 let pairing = Self.pairUnordered(expectedElements, actualElements, options: options)
                 for index in pairing.unmatchedExpected {
                     report("\(path): no element matches \(expectedElements[index].abbreviated)")
                 }
-                for index in pairing.unmatchedActual {
+                for index in pairing.unmatchedActual where !options.ignoreExtraArrayElements {
                     report("\(path.appending(.index(index))): unexpected element \(actualElements[index].abbreviated)")
                 }
             } else {
@@ -97,7 +137,7 @@ extension JSONValue {
                 let memberPath = path.appending(.key(member.key))
                 if let actualValue = actualMembers[member.key] {
                     member.value.collectDifferences(from: actualValue, at: memberPath, options: options, limit: limit, into: &differences)
-                } else {
+                } else if !options.allowsMissing(member.value) {
                     report("\(memberPath): missing")
                 }
             }
@@ -127,6 +167,9 @@ extension JSONValue {
             differing += part.differing
             total += part.total
         }
+        if let placeholder = options.placeholder(self) {
+            return (placeholder.accepts(actual) ? 0 : 1, 1)
+        }
         switch (self, actual) {
         case (.array(let expectedElements), .array(let actualElements)) where options.ignoreArrayOrder:
             let pairing = Self.pairUnordered(expectedElements, actualElements, options: options)
@@ -154,7 +197,7 @@ extension JSONValue {
                     add((expectedElement.leafWeight, expectedElement.leafWeight))
                 }
             }
-            for index in leftoverActual {
+            for index in leftoverActual where !options.ignoreExtraArrayElements {
                 add((actualElements[index].leafWeight, actualElements[index].leafWeight))
             }
         case (.array(let expectedElements), .array(let actualElements)):
@@ -162,7 +205,9 @@ extension JSONValue {
                 if index >= actualElements.count {
                     add((expectedElements[index].leafWeight, expectedElements[index].leafWeight))
                 } else if index >= expectedElements.count {
-                    add((actualElements[index].leafWeight, actualElements[index].leafWeight))
+                    if !options.ignoreExtraArrayElements {
+                        add((actualElements[index].leafWeight, actualElements[index].leafWeight))
+                    }
                 } else {
                     add(expectedElements[index].weightedDifference(from: actualElements[index], options: options))
                 }
@@ -173,6 +218,8 @@ extension JSONValue {
             for member in expectedObject.uniqueMembers {
                 if let actualValue = actualMembers[member.key] {
                     add(member.value.weightedDifference(from: actualValue, options: options))
+                } else if options.allowsMissing(member.value) {
+                    add((0, 1))
                 } else {
                     add((member.value.leafWeight, member.value.leafWeight))
                 }
@@ -189,7 +236,7 @@ extension JSONValue {
     }
 
     /// Pairs each expected element with a distinct matching actual element, ignoring order:
-    /// scalars by counting equal values, containers by a maximum bipartite matching.
+    /// scalars by counting equal values, containers and placeholders by a maximum bipartite matching.
     /// - Returns: The indices of the elements of each side that found no partner, ascending.
     private static func pairUnordered(
         _ expected: [JSONValue],
@@ -206,22 +253,31 @@ extension JSONValue {
             }
         }
         var unmatchedExpected: [Int] = []
-        var expectedContainerIndices: [Int] = []
+        // Containers and placeholders are paired by `matches`; other scalars by equal values, which
+        // are interchangeable, so taking them first never costs a placeholder its partner.
+        var expectedMatchedIndices: [Int] = []
+        var hasPlaceholders = false
         for (index, element) in expected.enumerated() {
             if element.isContainer {
-                expectedContainerIndices.append(index)
+                expectedMatchedIndices.append(index)
+            } else if options.placeholder(element) != nil {
+                expectedMatchedIndices.append(index)
+                hasPlaceholders = true
             } else if actualScalarIndices[element]?.popLast() == nil {
                 unmatchedExpected.append(index)
             }
         }
-        // Pair containers greedily, trying the same position first, which is linear for arrays
-        // in the same order; when that leaves one unpaired, only a maximum matching can tell.
+        let leftoverScalars = actualScalarIndices.values.flatMap { $0 }
+        // A placeholder may take a scalar left over, a container only a container.
+        let candidates = hasPlaceholders ? (actualContainerIndices + leftoverScalars).sorted() : actualContainerIndices
+        // Pair greedily, trying the same position first, which is linear for arrays in the same
+        // order; when that leaves one unpaired, only a maximum matching can tell.
         var partners: [Int?] = []
-        var taken = [Bool](repeating: false, count: actualContainerIndices.count)
-        for (position, expectedIndex) in expectedContainerIndices.enumerated() {
-            let count = actualContainerIndices.count
+        var taken = [Bool](repeating: false, count: candidates.count)
+        for (position, expectedIndex) in expectedMatchedIndices.enumerated() {
+            let count = candidates.count
             let partner = (0..<count).lazy.map { (position + $0) % count }.first { right in
-                !taken[right] && expected[expectedIndex].matches(actual[actualContainerIndices[right]], options: options)
+                !taken[right] && expected[expectedIndex].matches(actual[candidates[right]], options: options)
             }
             if let partner {
                 taken[partner] = true
@@ -229,21 +285,21 @@ extension JSONValue {
             partners.append(partner)
         }
         if partners.contains(nil) {
-            let candidates = expectedContainerIndices.map { expectedIndex in
-                actualContainerIndices.indices.filter { expected[expectedIndex].matches(actual[actualContainerIndices[$0]], options: options) }
+            let edges = expectedMatchedIndices.map { expectedIndex in
+                candidates.indices.filter { expected[expectedIndex].matches(actual[candidates[$0]], options: options) }
             }
-            partners = maximumMatching(candidates, rightCount: actualContainerIndices.count)
+            partners = maximumMatching(edges, rightCount: candidates.count)
         }
-        var matchedActualContainers: Set<Int> = []
+        var matchedCandidates: Set<Int> = []
         for (position, partner) in partners.enumerated() {
             if let partner {
-                matchedActualContainers.insert(partner)
+                matchedCandidates.insert(partner)
             } else {
-                unmatchedExpected.append(expectedContainerIndices[position])
+                unmatchedExpected.append(expectedMatchedIndices[position])
             }
         }
-        var unmatchedActual = actualScalarIndices.values.flatMap { $0 }
-        for (position, index) in actualContainerIndices.enumerated() where !matchedActualContainers.contains(position) {
+        var unmatchedActual = hasPlaceholders ? [] : leftoverScalars
+        for (position, index) in candidates.enumerated() where !matchedCandidates.contains(position) {
             unmatchedActual.append(index)
         }
         return (unmatchedExpected.sorted(), unmatchedActual.sorted())

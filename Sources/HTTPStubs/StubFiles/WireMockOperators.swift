@@ -18,7 +18,7 @@ extension StubFileDecoder {
 
     static let multiValueOperators: Set<String> = ["hasExactly", "includes"]
 
-    /// Keys that modify an operator.
+    /// Keys that modify an operator, read (or refused) by the operator they belong to.
     static let operatorModifiers: Set<String> = [
         "caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements", "xPathNamespaces", "enablePlaceholders",
         "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex", "exemptedComparisons",
@@ -127,14 +127,18 @@ extension StubFileDecoder {
 
     /// A regular expression operand, or an error saying why it does not compile.
     func regex(_ pattern: String, at jsonPath: JSONPath) -> RegularExpression? {
-        let location = self.location(of: jsonPath)
-        let place = "\(path):\(location?.line ?? 0):\(location?.column ?? 0)"
-        let expression = RegularExpression(pattern, writtenAt: place)
+        let expression = RegularExpression(pattern, writtenAt: place(of: jsonPath))
         if let problem = expression.problem {
             error(problem, at: jsonPath)
             return nil
         }
         return expression
+    }
+
+    /// `file:line:column` of the value at `jsonPath`, for messages that outlive the load.
+    func place(of jsonPath: JSONPath) -> String {
+        let location = self.location(of: jsonPath)
+        return "\(path):\(location?.line ?? 0):\(location?.column ?? 0)"
     }
 
     /// A text operator; as in WireMock, the negative ones (`doesNotContain`, `doesNotMatch`) accept
@@ -168,10 +172,16 @@ extension StubFileDecoder {
                 return nil
             }
         }
-        let options = JSONComparisonOptions(
+        let ignoreExtraElements = flag("ignoreExtraElements", in: object, at: jsonPath)
+        var settings = JSONComparisonOptions(
             ignoreArrayOrder: flag("ignoreArrayOrder", in: object, at: jsonPath),
-            ignoreExtraMembers: flag("ignoreExtraElements", in: object, at: jsonPath)
+            ignoreExtraMembers: ignoreExtraElements
         )
+        // JsonUnit's IGNORING_EXTRA_FIELDS and IGNORING_EXTRA_ARRAY_ITEMS, as WireMock sets both.
+        settings.ignoreExtraArrayElements = ignoreExtraElements
+        guard let placeholders = jsonUnitPlaceholders(in: expected, at: operandPath, insideText: operand.stringValue != nil) else { return nil }
+        settings.placeholders = placeholders
+        let options = settings
         let expectedJSON = expected
         var description = "equal to JSON \(expected)"
         if options.ignoreArrayOrder { description += " (ignoring array order)" }
@@ -189,6 +199,39 @@ extension StubFileDecoder {
                 detail: "JSON differs: " + expected.differences(from: actual, options: options).joined(separator: "; ")
             )
         }
+    }
+
+    /// The JsonUnit placeholders among the string values of the expected JSON, by their text, or
+    /// `nil` after reporting the strings that look like placeholders but are not ones WireMock honours.
+    /// - Parameter insideText: Whether the JSON was written as a string, whose inner values have no
+    ///   location of their own (the error then names their path inside the string).
+    private func jsonUnitPlaceholders(in expected: JSONValue, at operandPath: JSONPath, insideText: Bool) -> [String: JSONUnitPlaceholder]? {
+        var placeholders: [String: JSONUnitPlaceholder] = [:]
+        var failed = false
+        func visit(_ value: JSONValue, at inner: JSONPath) {
+            switch value {
+            case let .string(text):
+                guard placeholders[text] == nil else { return }
+                let location = insideText ? operandPath : JSONPath(operandPath.components + inner.components)
+                do {
+                    if let placeholder = try JSONUnitPlaceholder.parse(text, writtenAt: place(of: location)) {
+                        placeholders[text] = placeholder
+                    }
+                } catch {
+                    let within = insideText && !inner.components.isEmpty ? "at \(inner) in the JSON string: " : ""
+                    self.error(within + error.message, at: location)
+                    failed = true
+                }
+            case let .array(elements):
+                for (index, element) in elements.enumerated() { visit(element, at: inner.appending(.index(index))) }
+            case let .object(members):
+                for member in members.members { visit(member.value, at: inner.appending(.key(member.key))) }
+            case .null, .bool, .number:
+                break
+            }
+        }
+        visit(expected, at: .root)
+        return failed ? nil : placeholders
     }
 
     private func jsonPathTest(_ operand: JSONValue, at operandPath: JSONPath) -> ValueTest? {
@@ -241,13 +284,26 @@ extension StubFileDecoder {
     private func xmlEqualityTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {
         let operandPath = jsonPath.appending(.key("equalToXml"))
         guard let text = text(operand, at: operandPath, "equalToXml") else { return nil }
-        let equality: XMLEquality
+        let start = mark
+        let placeholders = xmlPlaceholderSyntax(in: object, at: jsonPath)
+        rejectExemptedComparisons(in: object, at: jsonPath)
+        var comparison: XMLEquality
         do {
-            equality = try XMLEquality(expected: text, ignoreOrderOfSameNode: flag("ignoreOrderOfSameNode", in: object, at: jsonPath))
+            comparison = try XMLEquality(expected: text, ignoreOrderOfSameNode: flag("ignoreOrderOfSameNode", in: object, at: jsonPath))
         } catch {
             self.error("'equalToXml' holds invalid XML: \(error)", at: operandPath)
             return nil
         }
+        guard !hasErrors(since: start) else { return nil }
+        if let placeholders {
+            do {
+                comparison = try comparison.withPlaceholders(placeholders)
+            } catch {
+                self.error("with \"enablePlaceholders\": true, \(error.message)", at: operandPath)
+                return nil
+            }
+        }
+        let equality = comparison
         return ValueTest("equal to XML \(quoted(text))") { value in
             guard let value else { return MatchVerdict(isMatch: false, detail: "expected XML, but the value is absent") }
             let result = equality.compare(value)
@@ -255,6 +311,41 @@ extension StubFileDecoder {
                 ? MatchVerdict(isMatch: true, detail: "XML equal")
                 : MatchVerdict(isMatch: false, detail: "XML differs: " + result.differences.joined(separator: "; "))
         }
+    }
+
+    /// The XMLUnit placeholder syntax when `"enablePlaceholders": true`, else `nil`; delimiters
+    /// without it are warned about, as WireMock ignores them.
+    private func xmlPlaceholderSyntax(in object: JSONObject, at jsonPath: JSONPath) -> XMLUnitPlaceholderSyntax? {
+        let delimiterKeys = ["placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex"]
+        let delimiters = delimiterKeys.map { string($0, in: object, at: jsonPath) }
+        guard flag("enablePlaceholders", in: object, at: jsonPath) else {
+            for key in delimiterKeys where object[key] != nil && object[key] != .null {
+                warning("'\(key)' has no effect without \"enablePlaceholders\": true (WireMock ignores it too); add \"enablePlaceholders\": true or remove it", at: jsonPath.appending(.key(key)))
+            }
+            return nil
+        }
+        for (key, delimiter) in zip(delimiterKeys, delimiters) {
+            if let delimiter, !delimiter.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+               regex(delimiter, at: jsonPath.appending(.key(key))) == nil {
+                return nil
+            }
+        }
+        do {
+            return try XMLUnitPlaceholderSyntax(opening: delimiters[0], closing: delimiters[1], writtenAt: place(of: jsonPath.appending(.key("equalToXml"))))
+        } catch {
+            self.error(error.message, at: jsonPath)
+            return nil
+        }
+    }
+
+    /// Reports `exemptedComparisons` unless it is empty: this toolkit's XML comparison cannot leave
+    /// out XMLUnit's comparison types one by one, and a stub must not silently compare more than it says.
+    private func rejectExemptedComparisons(in object: JSONObject, at jsonPath: JSONPath) {
+        guard let exempted = object["exemptedComparisons"], exempted != .null, exempted.arrayValue?.isEmpty != true else { return }
+        let names = exempted.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? exempted.article
+        error("'exemptedComparisons' (\(names)) is not supported by swift-http-stubs: its XML comparison cannot leave out XMLUnit comparison types; "
+            + "use \"enablePlaceholders\": true with ${xmlunit.ignore} for the values that may differ, or 'matchesXPath' for the parts that matter",
+            at: jsonPath.appending(.key("exemptedComparisons")))
     }
 
     private func xPathTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {

@@ -56,6 +56,55 @@ final class StubsCommandTests {
         #expect(result.stderr.isEmpty)
     }
 
+    @Test("lint: placeholders that could never match (JsonUnit, XMLUnit) and exemptedComparisons are located errors; placeholders that work lint clean")
+    func lintPlaceholders() throws {
+        let folder = scratch
+        let good = try folder.write("good/mappings/ok.json", #"""
+        {
+          "request": {
+            "method": "POST",
+            "urlPath": "/orders",
+            "bodyPatterns": [
+              {"equalToJson": {"id": "${json-unit.any-number}", "note": "${json-unit.ignore-element}"}, "ignoreExtraElements": true},
+              {"equalToXml": "<order id=\"${xmlunit.isNumber}\"/>", "enablePlaceholders": true}
+            ]
+          },
+          "response": {"status": 201}
+        }
+        """#)
+        let clean = runStubs(["lint", good.path])
+        #expect(clean.status == 0, "\(clean)")
+        #expect(clean.stdout == "1 file, 1 stub: 0 errors, 0 warnings\n", "\(clean.stdout)")
+
+        let bad = try folder.write("bad/mappings/bad.json", #"""
+        {
+          "request": {
+            "method": "POST",
+            "urlPath": "/orders",
+            "bodyPatterns": [
+              {"equalToJson": {"id": "${json-unit.any-object}"}},
+              {"equalToXml": "<order at=\"${xmlunit.isDateTime}\"/>", "enablePlaceholders": true},
+              {"equalToXml": "<order/>", "exemptedComparisons": ["NAMESPACE_URI"]}
+            ]
+          },
+          "response": {"status": 201}
+        }
+        """#)
+        let result = runStubs(["lint", bad.path])
+        #expect(result.status == 1, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(result.stdout)")
+        let expected = [
+            "\(bad.path):6:30: error: $.request.bodyPatterns[0].equalToJson.id: \"${json-unit.any-object}\" is not a JsonUnit placeholder WireMock knows",
+            "\(bad.path):7:22: error: $.request.bodyPatterns[1].equalToXml: with \"enablePlaceholders\": true, /order: \"${xmlunit.isDateTime}\": ${xmlunit.isDateTime} is not supported by swift-http-stubs",
+            "\(bad.path):8:57: error: $.request.bodyPatterns[2].exemptedComparisons: 'exemptedComparisons' (NAMESPACE_URI) is not supported by swift-http-stubs",
+        ]
+        for (line, prefix) in zip(lines, expected) {
+            #expect(line.hasPrefix(prefix), "\(line)")
+        }
+        #expect(lines.last == "1 file, 0 stubs: 3 errors, 0 warnings")
+    }
+
     @Test("lint: invalid JSON in a stub root is located at its line and column")
     func lintInvalidJSON() throws {
         let folder = scratch
@@ -575,6 +624,22 @@ final class StubsCommandTests {
         #expect(match.stdout.hasPrefix("HTTP/1.1 \(status) "), "\(match.stdout)")
         #expect(match.stdout.contains("(answered by "), "\(match.stdout)")
         #expect(match.stdout.contains("\(root.path)/mappings/post-metrics-"), "\(match.stdout)")
+    }
+
+    @Test("import-har: a failed entry (status 0) answers from the imported root with the capture's own URLError")
+    func importedFailureKeepsItsURLError() throws {
+        let capture = try corpusURL("har/mitmproxy-chrome.har")
+        let root = scratch.url.appendingPathComponent("chrome")
+        let result = runStubs(["import-har", capture.path, "--into", root.path])
+        #expect(result.status == 0, "\(result)")
+        let request = Data(#"{"method": "GET", "url": "https://www.google.com/"}"#.utf8 + [0x0A])
+        for stubs in [capture.path, root.path] {
+            let match = runStubs(["match", "--stubs", stubs, "--requests", "-"], stdin: request)
+            #expect(match.status == 0, "\(stubs): \(match)")
+            let answer = try #require(try jsonLines(match.stdout).first, "\(stubs): \(match.stdout)")
+            // net::ERR_INTERNET_DISCONNECTED in the capture: URLError.notConnectedToInternet.
+            #expect(answer["error"]?.objectValue?["code"] == -1009, "\(stubs): \(match.stdout)")
+        }
     }
 
     @Test("import-har: importing again gives identical files; different files are kept without --force and replaced with it")

@@ -54,6 +54,77 @@ struct HARTests {
         }
     }
 
+    @Test("every corpus HAR loads through StubRegistry.load and answers through URLSession; invalid documents fail with located errors")
+    func everyCorpusFileThroughTheRegistry() async throws {
+        let folder = try corpusURL("har")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".har") || $0.hasSuffix(".har.json") }
+            .sorted()
+        #expect(names.count >= 11, "the HAR corpus lost files: \(names)")
+        var answered = 0
+        for name in names {
+            let path = folder.appendingPathComponent(name).path
+            let registry = StubRegistry()
+            if name == "har-validator-invalid.har.json" {
+                // Three documents under names, not a HAR itself: refused, located at its root.
+                let thrown = #expect(throws: StubFileError.self) { try registry.load(path) }
+                let error = try #require(thrown?.diagnostics.first { $0.severity == .error })
+                #expect(error.path == path && error.line == 1 && error.column == 1 && error.jsonPath == "$", "\(error)")
+                #expect(error.description.hasPrefix("\(path):1:1: error: $: "), "\(error)")
+                #expect(registry.stubs.isEmpty)
+                continue
+            }
+            // `.har.json` is recognised by its `log` member, `.har` by its extension.
+            let identities = try registry.load(path)
+            #expect(!identities.isEmpty, "\(name) made no stubs")
+            let document = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: path)))
+            let entries = try #require(document.objectValue?["log"]?.objectValue?["entries"]?.arrayValue, "\(name)")
+            for entryValue in entries {
+                let request = try #require(entryValue.objectValue?["request"]?.objectValue)
+                let response = try #require(entryValue.objectValue?["response"]?.objectValue)
+                let method = try #require(request["method"]?.stringValue)
+                let url = try #require(request["url"]?.stringValue)
+                let status = try #require(response["status"]?.numberValue?.int64Value)
+                guard status != 0 else { continue }
+                let (data, http) = try await send(registry.makeSession(), method, url, body: request["postData"]?.objectValue?["text"]?.stringValue)
+                #expect(http.statusCode == Int(status), "\(name): \(method) \(url)")
+                if let recorded = recordedBody(response, method: method) {
+                    #expect(data == recorded, "\(name): \(method) \(url): \(data.count) bytes")
+                } else {
+                    #expect(!data.isEmpty, "\(name): \(method) \(url): compressed chunks gave no body")
+                }
+                answered += 1
+                break
+            }
+        }
+        #expect(answered == names.count - 1, "every valid corpus HAR should answer one recorded request")
+
+        // Each of har-validator's invalid documents, as a file of its own, fails with a located error.
+        let invalid = try #require(try JSONValue(parsing: Data(contentsOf: folder.appendingPathComponent("har-validator-invalid.har.json"))).objectValue)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("har-invalid-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for (key, jsonPath, message) in [
+            ("creator", "$.log.creator.version", "'version' must be a string"),
+            ("date", "$.log.pages[0].startedDateTime", "no time zone"),
+            ("version", "$.log.version", "'version' must be a string"),
+        ] {
+            let file = scratch.appendingPathComponent("\(key).har.json")
+            try Data(try #require(invalid[key]).serialized(pretty: true).utf8).write(to: file)
+            let registry = StubRegistry()
+            let thrown = #expect(throws: StubFileError.self, "\(key)") { try registry.load(file.path) }
+            let errors = thrown?.diagnostics.filter { $0.severity == .error } ?? []
+            #expect(errors.count == 1, "\(key): \(errors)")
+            let error = try #require(errors.first)
+            let line = try #require(error.line, "\(key): \(error)")
+            let column = try #require(error.column, "\(key): \(error)")
+            #expect(error.jsonPath == jsonPath, "\(key): \(error)")
+            #expect(error.message.contains(message), "\(key): \(error)")
+            #expect(error.description.hasPrefix("\(file.path):\(line):\(column): error: \(jsonPath): "), "\(error)")
+            #expect(registry.stubs.isEmpty)
+        }
+    }
+
     @Test("the har-validator fixture of invalid documents, read as one file, is not a HAR")
     func invalidFixtureAsAWholeIsNotAHAR() throws {
         let loaded = try loadCorpusHAR("har-validator-invalid.har.json")
@@ -615,7 +686,10 @@ struct HARTests {
 
         let chrome = try importFiles(corpusHAR: "mitmproxy-chrome.har")
         let failed = try mapping(chrome, prefix: "mappings/get-root-", containing: "fault")
-        #expect(failed["response"] == ["fault": "CONNECTION_RESET_BY_PEER"])
+        #expect(failed["response"] == [
+            "fault": "CONNECTION_RESET_BY_PEER",
+            "swiftHTTPStubs": ["urlError": "notConnectedToInternet"],
+        ], "the fault for WireMock, and the URLError the capture replays (net::ERR_INTERNET_DISCONNECTED)")
         #expect(failed["request"] == ["method": "GET", "host": "www.google.com", "urlPath": "/"])
         #expect(users["request"]?.objectValue?["host"] == nil)
 
@@ -688,6 +762,7 @@ struct HARTests {
             let actual = await outcome(session, method, url, body: body)
             #expect(actual.status == expected.status, "\(method) \(url)")
             #expect((actual.error == nil) == (expected.error == nil), "\(method) \(url)")
+            #expect((actual.error as? URLError)?.code == (expected.error as? URLError)?.code, "\(method) \(url): the imported root must fail with the capture's URLError")
             if let json = try? JSONValue(parsing: expected.body), json.objectValue != nil || json.arrayValue != nil {
                 #expect(try JSONValue(parsing: actual.body) == json, "\(url)")
             } else {

@@ -21,7 +21,9 @@ import Foundation
 /// after the mapping file: `scenario-<stem>` moves from `Started` through `scenario-<stem>-2`,
 /// `-3`, … and its last response keeps answering. (WireMock numbers them, `scenario-<n>-<slug>`;
 /// the numbers restart with every recording, so two recordings into one stub root would share a
-/// scenario's state.) Failed entries (`status: 0`) answer with the `CONNECTION_RESET_BY_PEER` fault.
+/// scenario's state.) Failed entries (`status: 0`) get the `CONNECTION_RESET_BY_PEER` fault for
+/// WireMock and, in `swiftHTTPStubs.urlError`, the `URLError` the capture itself replays (chosen
+/// from the browser's `_error` name), which this toolkit serves.
 struct HARImporter: Sendable {
     /// The distinct requests, in replay order.
     private let requests: [HARDistinctRequest]
@@ -75,8 +77,14 @@ struct HARImporter: Sendable {
                 var mapping = JSONObject()
                 mapping["request"] = Self.requestPattern(request, origin: origins[index])
                 switch exchange.outcome {
-                case .failure:
-                    mapping["response"] = ["fault": "CONNECTION_RESET_BY_PEER"]
+                case let .failure(errorName):
+                    // The fault keeps the root servable by WireMock; the extension, which WireMock
+                    // ignores and this toolkit prefers, keeps the URLError the capture replays.
+                    let code = HARReader.urlErrorCode(forBrowserError: errorName)
+                    mapping["response"] = [
+                        "fault": "CONNECTION_RESET_BY_PEER",
+                        StubFileDecoder.extensionKey: ["urlError": .string(URLErrorNames.name(of: code))],
+                    ]
                 case let .urlError(code):
                     mapping["response"] = [StubFileDecoder.extensionKey: ["urlError": .string(URLErrorNames.name(of: code))]]
                 case let .response(response):

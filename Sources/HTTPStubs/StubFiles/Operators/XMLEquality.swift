@@ -22,7 +22,9 @@ struct XMLPatternError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Elements compare by namespace URI and local name, attributes as an unordered
 /// set (namespace declarations excluded), child elements in order (or in any
 /// order with `ignoreOrderOfSameNode`), and text after trimming, with
-/// whitespace-only text, comments and processing instructions ignored.
+/// whitespace-only text, comments and processing instructions ignored. With XMLUnit placeholders
+/// (``withPlaceholders(_:)``), an expected text or attribute value such as `${xmlunit.ignore}`
+/// stands for a kind of value.
 struct XMLEquality: Sendable {
     /// The most differences `compare` reports.
     static let maximumDifferences = 5
@@ -31,6 +33,8 @@ struct XMLEquality: Sendable {
     private let expected: XMLTreeElement
     /// Whether sibling elements may appear in any order.
     let ignoreOrderOfSameNode: Bool
+    /// The placeholders among the expected texts and attribute values, by their text.
+    private var placeholders: [String: XMLUnitPlaceholder] = [:]
 
     /// Parses the expected document.
     ///
@@ -44,6 +48,32 @@ struct XMLEquality: Sendable {
             throw XMLPatternError(message: "the expected XML of equalToXml is not well-formed: \(error.message); check that every tag is closed and attribute values are quoted")
         }
         self.ignoreOrderOfSameNode = ignoreOrderOfSameNode
+    }
+
+    /// This comparison with the placeholders `syntax` finds in the expected texts and attribute values.
+    /// - Throws: `XMLPatternError`, prefixed with the element's path, for a placeholder that could
+    ///   never match (see ``XMLUnitPlaceholderSyntax/placeholder(in:)``).
+    func withPlaceholders(_ syntax: XMLUnitPlaceholderSyntax) throws(XMLPatternError) -> XMLEquality {
+        var result = self
+        var pending = [(element: expected, path: "/" + expected.qualifiedName)]
+        while let (element, path) = pending.popLast() {
+            do {
+                if !element.text.isEmpty, let placeholder = try syntax.placeholder(in: element.text) {
+                    result.placeholders[element.text] = placeholder
+                }
+                for attribute in element.attributes {
+                    if let placeholder = try syntax.placeholder(in: attribute.value) {
+                        result.placeholders[attribute.value] = placeholder
+                    }
+                }
+            } catch {
+                throw XMLPatternError(message: "\(path): \(error.message)")
+            }
+            for index in element.elements.indices {
+                pending.append((element.elements[index], path + "/" + element.step(forChildAt: index)))
+            }
+        }
+        return result
     }
 
     /// Compares `actual` with the expected document.
@@ -73,7 +103,14 @@ struct XMLEquality: Sendable {
             return
         }
         for attribute in expected.attributes {
-            if let other = actual.attributes.first(where: { $0.hasSameName(as: attribute) }) {
+            let other = actual.attributes.first { $0.hasSameName(as: attribute) }
+            if let placeholder = placeholders[attribute.value] {
+                if !placeholder.accepts(other?.value) {
+                    report("attribute \(attribute.qualifiedName): expected \(placeholder), got " + (other.map { "\"\($0.value)\"" } ?? "none"))
+                }
+                continue
+            }
+            if let other {
                 if other.value != attribute.value {
                     report("expected attribute \(attribute.qualifiedName)=\"\(attribute.value)\", got \"\(other.value)\"")
                 }
@@ -86,8 +123,15 @@ struct XMLEquality: Sendable {
         }
         let expectedText = expected.text
         let actualText = actual.text
-        if expectedText != actualText {
-            let got = actualText.isEmpty ? "no text" : "\"\(actualText)\""
+        let got = actualText.isEmpty ? "no text" : "\"\(actualText)\""
+        if !expectedText.isEmpty, let placeholder = placeholders[expectedText] {
+            if textPlaceholder(placeholder, of: expected, accepts: actual) {
+                // XMLUnit lets an element's only text stand for an only child element.
+                if expected.elements.isEmpty { return }
+            } else {
+                report("expected text \(placeholder), got \(got)")
+            }
+        } else if expectedText != actualText {
             report(expectedText.isEmpty ? "expected no text, got \(got)" : "expected text \"\(expectedText)\", got \(got)")
         }
         guard differences.count < Self.maximumDifferences else { return }
@@ -105,6 +149,16 @@ struct XMLEquality: Sendable {
                 break
             }
         }
+    }
+
+    /// Whether `actual` passes the placeholder that is the text of `expected`, as XMLUnit compares
+    /// child nodes: a text-only expected element matches an element with that text, with no
+    /// text (the placeholder then sees none), or whose only child is an element (likewise); an
+    /// expected element with child elements needs text beside them.
+    private func textPlaceholder(_ placeholder: XMLUnitPlaceholder, of expected: XMLTreeElement, accepts actual: XMLTreeElement) -> Bool {
+        guard expected.elements.isEmpty else { return !actual.text.isEmpty && placeholder.accepts(actual.text) }
+        if actual.elements.isEmpty { return placeholder.accepts(actual.text.isEmpty ? nil : actual.text) }
+        return actual.elements.count == 1 && actual.text.isEmpty && placeholder.accepts(nil)
     }
 
     /// Pairs expected with actual child elements: by position or, when order is
