@@ -4,12 +4,18 @@ import HTTPStubs
 /// `stubs import-har FILE.har --into ROOT`
 enum ImportHARCommand {
     static let help = """
-    Usage: stubs import-har FILE.har --into ROOT [--force]
+    Usage: stubs import-har FILE.har --into ROOT [--force] [--keep-secrets]
 
     Writes a HAR capture as a WireMock stub root ready to check in: one mapping per distinct
     request in ROOT/mappings/, bodies in ROOT/__files/ (JSON pretty-printed), and repeated
     requests as a scenario that replays their answers in order. File names are deterministic
     (method, path, short hash), so importing again gives the same files.
+
+    Secrets are redacted before anything is written, as recording does: the values of the
+    Authorization, Proxy-Authorization, Cookie and Set-Cookie headers, and of query parameters,
+    JSON members and form fields named like credentials (token, password, api_key, ...), become
+    REDACTED; redacted query parameters and fields then match any value. --keep-secrets writes
+    everything as captured.
 
     An existing file with different contents is not overwritten unless --force is given.
 
@@ -22,6 +28,7 @@ enum ImportHARCommand {
         var capture: String?
         var root: String?
         var force = false
+        var redaction = Redaction.default
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
@@ -31,6 +38,8 @@ enum ImportHARCommand {
                 root = arguments[index]
             case "--force":
                 force = true
+            case "--keep-secrets":
+                redaction = .none
             case let argument where argument.hasPrefix("-"):
                 throw UsageError("unknown option '\(argument)'", command: "import-har")
             case let argument:
@@ -42,7 +51,7 @@ enum ImportHARCommand {
         guard let capture else { throw UsageError("give the HAR file to import", command: "import-har") }
         guard let root else { throw UsageError("give the stub root to write with --into ROOT", command: "import-har") }
 
-        let (files, diagnostics) = StubFiles.importHAR(capture)
+        let (files, diagnostics) = StubFiles.importHAR(capture, redaction: redaction)
         for diagnostic in diagnostics {
             io.err("\(diagnostic)\n")
         }

@@ -121,8 +121,10 @@ extension StubFiles {
 
     /// Converts a HAR capture into WireMock mappings and `__files/` bodies, ready to check in: one
     /// mapping per distinct request, JSON bodies pretty-printed, repeated requests as a scenario.
+    /// Secrets are redacted as recording redacts them (``Redaction/default``) unless `redaction`
+    /// says otherwise; pass ``Redaction/none`` to keep everything.
     /// - Returns: The files to write, or nothing and the diagnostics when the capture has errors.
-    public static func importHAR(_ path: String) -> (files: [OutputFile], diagnostics: [StubFileDiagnostic]) {
+    public static func importHAR(_ path: String, redaction: Redaction = .default) -> (files: [OutputFile], diagnostics: [StubFileDiagnostic]) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -136,7 +138,7 @@ extension StubFiles {
             return ([], [StubFileDiagnostic(severity: .error, path: path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
         }
         let decoder = StubFileDecoder(path: path, document: document)
-        let files = HARImporter(decoder: decoder).mappingFiles()
+        let files = HARImporter(decoder: decoder, redaction: redaction).mappingFiles()
         guard !decoder.diagnostics.contains(where: { $0.severity == .error }) else { return ([], decoder.diagnostics) }
         return (files.map { OutputFile(relativePath: $0.relativePath, contents: $0.contents) }, decoder.diagnostics)
     }

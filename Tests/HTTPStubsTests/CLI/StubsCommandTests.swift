@@ -671,6 +671,60 @@ final class StubsCommandTests {
         #expect(try folder.contents(under: "imported") == before)
     }
 
+    @Test("import-har: secrets are redacted before anything is written, and the stubs still answer; --keep-secrets keeps them")
+    func importRedactsSecrets() throws {
+        let folder = scratch
+        let capture = try folder.write("secrets.har", #"""
+            {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [{
+              "startedDateTime": "2026-11-22T08:00:00.000Z", "time": 1,
+              "request": {"method": "POST", "url": "https://api.example.com/session?access_token=tok-123&page=2", "httpVersion": "HTTP/1.1",
+                "headers": [{"name": "Authorization", "value": "Bearer sk-live-123"}, {"name": "Content-Type", "value": "application/json"}],
+                "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 40,
+                "postData": {"mimeType": "application/json", "text": "{\"user\": \"ada\", \"password\": \"hunter2\"}"}},
+              "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
+                "headers": [{"name": "Set-Cookie", "value": "session=cookie-456"}, {"name": "Content-Type", "value": "application/json"}],
+                "cookies": [], "content": {"size": 40, "mimeType": "application/json", "text": "{\"refresh_token\": \"rt-789\", \"ok\": true}"},
+                "redirectURL": "", "headersSize": -1, "bodySize": 40},
+              "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}, {
+              "startedDateTime": "2026-11-22T08:00:01.000Z", "time": 1,
+              "request": {"method": "POST", "url": "https://api.example.com/session?access_token=tok-123&page=2", "httpVersion": "HTTP/1.1",
+                "headers": [{"name": "Authorization", "value": "Bearer sk-live-000"}, {"name": "Content-Type", "value": "application/json"}],
+                "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 40,
+                "postData": {"mimeType": "application/json", "text": "{\"user\": \"bob\", \"password\": \"swordfish\"}"}},
+              "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
+                "headers": [{"name": "Set-Cookie", "value": "session=cookie-000"}, {"name": "Content-Type", "value": "application/json"}],
+                "cookies": [], "content": {"size": 40, "mimeType": "application/json", "text": "{\"refresh_token\": \"rt-000\", \"ok\": false}"},
+                "redirectURL": "", "headersSize": -1, "bodySize": 40},
+              "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}]}}
+            """#)
+        let secrets = ["tok-123", "sk-live-123", "hunter2", "cookie-456", "rt-789", "swordfish", "rt-000", "cookie-000"]
+
+        let redacted = folder.url.appendingPathComponent("redacted")
+        let result = runStubs(["import-har", capture.path, "--into", redacted.path])
+        try #require(result.status == 0, "\(result)")
+        let written = try folder.contents(under: "redacted").values.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+        for secret in secrets {
+            #expect(!written.contains(secret), "\(secret) reached disk:\n\(written)")
+        }
+        #expect(written.contains("REDACTED"))
+        #expect(written.contains("\"page\""), "other query parameters are kept")
+
+        // The redacted stub answers a request with any token and any password.
+        let request = #"{"method": "POST", "url": "https://api.example.com/session?access_token=other&page=2", "body": "{\"user\": \"ada\", \"password\": \"other\"}"}"#
+        let match = runStubs(["match", "--stubs", redacted.path, "--requests", "-"], stdin: Data((request + "\n").utf8))
+        #expect(match.status == 0, "\(match)")
+        #expect(match.stdout.contains(#""status":200"#), "\(match.stdout)")
+        #expect(match.stdout.contains(#"\"ok\": true"#), "ada's answer (bob's says false): \(match.stdout)")
+        #expect(match.stdout.contains(#"\"refresh_token\": \"REDACTED\""#), "\(match.stdout)")
+
+        let kept = folder.url.appendingPathComponent("kept")
+        #expect(runStubs(["import-har", capture.path, "--into", kept.path, "--keep-secrets"]).status == 0)
+        let keptText = try folder.contents(under: "kept").values.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+        for secret in secrets where secret != "sk-live-123" && secret != "sk-live-000" {   // request headers are never written
+            #expect(keptText.contains(secret), "\(secret) was not kept")
+        }
+    }
+
     @Test("import-har: repeated requests become a scenario, JSON bodies are pretty-printed in __files/, and match replays them in order")
     func importRepeatedRequests() throws {
         let fixture = try StubRootFixture(in: scratch)

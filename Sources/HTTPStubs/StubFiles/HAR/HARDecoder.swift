@@ -38,7 +38,7 @@ extension StubFileDecoder {
 
     /// The distinct requests of the HAR log at `root`, in order of first replay, each with its
     /// exchanges in replay order. Problems are reported through the decoder.
-    func harRecording(at root: JSONPath = .root) -> [HARDistinctRequest] {
-        HARReader(decoder: self).recording(at: root)
+    func harRecording(at root: JSONPath = .root, redaction: Redaction = .none) -> [HARDistinctRequest] {
+        HARReader(decoder: self).recording(at: root, redaction: redaction)
     }
 }

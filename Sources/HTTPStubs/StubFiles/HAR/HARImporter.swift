@@ -30,8 +30,8 @@ struct HARImporter: Sendable {
 
     /// Reads the HAR log at `root` (the document's root by default); problems are reported
     /// through `decoder`, and entries with errors are left out.
-    init(decoder: StubFileDecoder, at root: JSONPath = .root) {
-        self.requests = decoder.harRecording(at: root)
+    init(decoder: StubFileDecoder, at root: JSONPath = .root, redaction: Redaction = .none) {
+        self.requests = decoder.harRecording(at: root, redaction: redaction)
     }
 
     /// Writes these distinct requests (recorded live rather than read from a HAR file).

@@ -40,7 +40,7 @@ struct HARReader {
     }
 
     /// The distinct requests of the log at `root`, in replay order.
-    func recording(at root: JSONPath) -> [HARDistinctRequest] {
+    func recording(at root: JSONPath, redaction: Redaction = .none) -> [HARDistinctRequest] {
         guard let document = value(at: root),
               let top = decoder.object(document, at: root, "a HAR document") else { return [] }
         guard let logValue = top["log"] else {
@@ -66,7 +66,7 @@ struct HARReader {
             decoder.warning("the log has no entries, so it makes no stubs", at: entriesPath)
         }
         let exchanges = entries.enumerated().compactMap { index, entry in
-            exchange(entry, index: index, at: entriesPath.appending(.index(index)))
+            exchange(entry, index: index, at: entriesPath.appending(.index(index))).map { redaction.redacted($0) }
         }
         return Self.distinctRequests(exchanges)
     }

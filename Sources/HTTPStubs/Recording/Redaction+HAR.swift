@@ -1,0 +1,57 @@
+import Foundation
+
+extension Redaction {
+    /// A HAR exchange as it may be written into a stub root: its URL's secret query parameters,
+    /// its secret headers and the secret members and fields of its bodies replaced, as recording
+    /// replaces them.
+    func redacted(_ exchange: HARExchange) -> HARExchange {
+        guard redactsAnything else { return exchange }
+        return HARExchange(
+            entryIndex: exchange.entryIndex,
+            jsonPath: exchange.jsonPath,
+            request: redacted(exchange.request),
+            outcome: redacted(exchange.outcome),
+            startedAt: exchange.startedAt,
+            order: exchange.order
+        )
+    }
+
+    /// Whether this redaction replaces anything at all.
+    private var redactsAnything: Bool {
+        !(headers.isEmpty && queryParameters.isEmpty && jsonMembers.isEmpty && formFields.isEmpty)
+    }
+
+    private func redacted(_ request: HARRequest) -> HARRequest {
+        var stubRequest = request.stubRequest
+        stubRequest.url = redactedURL(stubRequest.url)
+        var headers = HTTPHeaders()
+        for field in stubRequest.headers {
+            headers.add(field.name, redactedHeader(field.name, field.value))
+        }
+        stubRequest.headers = headers
+        let url = URL(string: request.url).map { redactedURL($0).absoluteString } ?? request.url
+        let body = request.body.map { body -> HARBody in
+            guard case .bytes = body.key else {
+                let text = String(decoding: redactedBody(Data(body.text.utf8), contentType: body.isForm ? "application/x-www-form-urlencoded" : ""), as: UTF8.self)
+                return HARBody(text: text, isForm: body.isForm)
+            }
+            return body
+        }
+        return HARRequest(url: url, stubRequest: stubRequest, body: body)
+    }
+
+    private func redacted(_ outcome: HAROutcome) -> HAROutcome {
+        guard case let .response(response) = outcome else { return outcome }
+        var headers = HTTPHeaders()
+        for field in response.headers {
+            headers.add(field.name, redactedHeader(field.name, field.value))
+        }
+        return .response(HARResponse(
+            status: response.status,
+            reason: response.reason,
+            headers: headers,
+            body: redactedBody(response.body, contentType: response.contentType),
+            contentType: response.contentType
+        ))
+    }
+}
