@@ -678,7 +678,7 @@ extension FuzzTests {
 
         /// Runs `stubs` with `arguments`; its standard output is discarded.
         static func runStubs(_ arguments: [String]) throws -> Outcome {
-            let executable = try #require(stubsExecutable(), "the built 'stubs' executable was not found beside the test bundle")
+            let executable = try builtExecutable(named: "stubs")
             let scratch = try Scratch()
             defer { scratch.remove() }
             let errorFile = scratch.url.appendingPathComponent("stderr")
@@ -696,20 +696,6 @@ extension FuzzTests {
             process.waitUntilExit()
             return Outcome(status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
                            stderr: String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self))
-        }
-
-        /// The `stubs` executable built beside the running test bundle.
-        private static func stubsExecutable() -> URL? {
-            var folders: [URL] = []
-            if let first = CommandLine.arguments.first {
-                var folder = URL(fileURLWithPath: first).deletingLastPathComponent()
-                for _ in 0..<4 {
-                    folders.append(folder)
-                    folder = folder.deletingLastPathComponent()
-                }
-            }
-            folders.append(Bundle.main.bundleURL)
-            return folders.map { $0.appendingPathComponent("stubs") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
         }
     }
 }
