@@ -58,9 +58,14 @@ public struct Redaction: Sendable, Hashable {
     func redactsHeader(_ name: String) -> Bool { headers.contains(name.lowercased()) }
     func redactsQuery(_ name: String) -> Bool { queryParameters.contains(name.lowercased()) }
 
-    /// A header's value as it may be written.
+    /// A header's value as it may be written: replaced when the header is secret; for a URL-valued
+    /// header (`Location`, `Content-Location`), with its secret query parameters replaced, as in a
+    /// request URL (an OAuth redirect carries its code and tokens there).
     func redactedHeader(_ name: String, _ value: String) -> String {
-        redactsHeader(name) ? Self.placeholder : value
+        if redactsHeader(name) { return Self.placeholder }
+        guard ["location", "content-location"].contains(name.lowercased()), value.contains("?"),
+              let url = URL(string: value) else { return value }
+        return redactedURL(url).absoluteString
     }
 
     /// `url` with the values of the query parameters this redaction names replaced; the rest of the

@@ -725,6 +725,27 @@ final class StubsCommandTests {
         }
     }
 
+    @Test("import-har: a redirect's Location keeps its address but not the secrets in its query")
+    func importRedactsLocationQueries() throws {
+        let folder = scratch
+        let capture = try folder.write("redirect.har", #"""
+            {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [{
+              "startedDateTime": "2026-11-22T08:00:00.000Z", "time": 1,
+              "request": {"method": "GET", "url": "https://auth.example.com/authorize", "httpVersion": "HTTP/1.1",
+                "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+              "response": {"status": 302, "statusText": "Found", "httpVersion": "HTTP/1.1",
+                "headers": [{"name": "Location", "value": "https://app.example.com/callback?state=xyz&access_token=at-secret-1"}],
+                "cookies": [], "content": {"size": 0, "mimeType": ""}, "redirectURL": "https://app.example.com/callback?state=xyz&access_token=at-secret-1",
+                "headersSize": -1, "bodySize": 0},
+              "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}]}}
+            """#)
+        let result = runStubs(["import-har", capture.path, "--into", folder.url.appendingPathComponent("root").path])
+        try #require(result.status == 0, "\(result)")
+        let written = try folder.contents(under: "root").values.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+        #expect(!written.contains("at-secret-1"), "\(written)")
+        #expect(written.contains("https://app.example.com/callback?state=xyz&access_token=REDACTED"), "\(written)")
+    }
+
     @Test("import-har: repeated requests become a scenario, JSON bodies are pretty-printed in __files/, and match replays them in order")
     func importRepeatedRequests() throws {
         let fixture = try StubRootFixture(in: scratch)
