@@ -22,10 +22,11 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     /// The request body, or `nil` when the request has none or when it could not be read
     /// (see ``bodyUnavailableReason``).
     public var body: Data? {
-        didSet { decodedBody = DecodedBody() }
+        didSet { decodedBody = DecodedBody.for(body) }
     }
-    /// `body` decoded as UTF-8, computed once however many matchers read it.
-    private var decodedBody = DecodedBody()
+    /// `body` decoded as UTF-8, computed once however many matchers read it; `nil` without a
+    /// body to decode (no allocation for the many requests that have none).
+    private var decodedBody: DecodedBody?
     /// Why the body could not be read, when the platform hides it; `nil` when ``body`` is accurate.
     public var bodyUnavailableReason: String?
     /// Values captured by the URI template of the stub that answers, such as `id` for `/users/{id}`.
@@ -46,6 +47,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
         self.parts = URLParts(url)
         self.headers = headers
         self.body = body
+        self.decodedBody = DecodedBody.for(body)
         self.bodyUnavailableReason = bodyUnavailableReason
         self.pathParameters = pathParameters
     }
@@ -85,7 +87,8 @@ public struct StubRequest: Sendable, CustomStringConvertible {
 
     /// The body as UTF-8 text, or `nil` when there is no body or it is not valid UTF-8.
     public var bodyText: String? {
-        decodedBody.text(of: body)
+        guard let body else { return nil }
+        return decodedBody?.text(of: body) ?? ""
     }
 
     /// Decodes the JSON body.
@@ -122,11 +125,17 @@ private final class DecodedBody: @unchecked Sendable {
     private let lock = NSLock()
     private var decoded: String??
 
-    func text(of body: Data?) -> String? {
+    /// A cache for `body`, or `nil` when there is nothing to decode (no body, or an empty one).
+    static func `for`(_ body: Data?) -> DecodedBody? {
+        guard let body, !body.isEmpty else { return nil }
+        return DecodedBody()
+    }
+
+    func text(of body: Data) -> String? {
         lock.lock()
         defer { lock.unlock() }
         if let decoded { return decoded }
-        let text = body.flatMap { String(data: $0, encoding: .utf8) }
+        let text = String(data: body, encoding: .utf8)
         decoded = .some(text)
         return text
     }

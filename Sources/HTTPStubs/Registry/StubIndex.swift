@@ -125,7 +125,7 @@ struct StubIndex {
     func candidates(forPath path: String) -> [Entry] {
         var merged = Self.merge(byPath[path] ?? [], anyPath)
         let utf8 = path.utf8
-        for length in prefixLengths.keys.sorted() where length <= utf8.count {
+        for length in prefixLengths.keys where length <= utf8.count {   // any order: merging keeps the order tried
             let end = utf8.index(utf8.startIndex, offsetBy: length)
             guard end.samePosition(in: path.unicodeScalars) != nil else { continue }   // not a whole character
             if let entries = byPrefix[String(path[..<end])] {
