@@ -309,6 +309,23 @@ import HTTPStubs
         #expect(await answer(session, request("POST", url + "/absent", body: "x")) == unmatched)
     }
 
+    @Test("a body that is not UTF-8 never matches a text matcher, however permissive; an empty body is empty text")
+    func binaryBodiesAreNotText() async {
+        let stubs = StubRegistry()
+        stubs.stub(.post("/text").body(.matches(".*")), .text("text"))
+        let session = stubs.makeSession()
+        var binary = URLRequest(url: URL(string: "https://api.example.com/text")!)
+        binary.httpMethod = "POST"
+        binary.httpBody = Data([0xFF, 0xFE, 0x00, 0x80])
+        #expect(await answer(session, binary) == unmatched)
+        var empty = binary
+        empty.httpBody = Data()
+        #expect(await answerAsync(session, empty) == "text")
+        #expect(await answer(session, request("POST", "https://api.example.com/text", body: "hello")) == "text")
+        stubs.stub(.get("/no-body").body(.text(.doesNotContain("secret"))), .text("no secret"))
+        #expect(await answer(session, request("GET", "https://api.example.com/no-body")) == "no secret", "no body is empty text")
+    }
+
     @Test("contains compares code points, as WireMock (Java) does: no Unicode normalisation")
     func containsComparesCodePoints() async {
         let stubs = StubRegistry()

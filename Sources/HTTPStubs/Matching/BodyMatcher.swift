@@ -124,7 +124,7 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
                 detail: "expected \(Self.describe(expected)), got \(Self.describe(body))"
             )
         case let .text(matcher):
-            guard let text = request.bodyText else {
+            guard let text = request.body == nil ? "" : request.bodyText else {   // no body is empty text
                 return MatchVerdict(isMatch: false, detail: "expected text \(matcher), got \(body.count) bytes that are not UTF-8")
             }
             if matcher.matches(text) { return MatchVerdict(isMatch: true, detail: Self.describe(body)) }

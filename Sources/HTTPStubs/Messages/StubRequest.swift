@@ -88,7 +88,8 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     /// The body as UTF-8 text, or `nil` when there is no body or it is not valid UTF-8.
     public var bodyText: String? {
         guard let body else { return nil }
-        return decodedBody?.text(of: body) ?? ""
+        guard let decodedBody else { return "" }   // an empty body
+        return decodedBody.text(of: body)
     }
 
     /// Decodes the JSON body.
