@@ -309,6 +309,25 @@ import HTTPStubs
         #expect(await answer(session, request("POST", url + "/absent", body: "x")) == unmatched)
     }
 
+    @Test("contains finds needles that overlap themselves, and a hostile body costs linear time", .timeLimit(.minutes(1)))
+    func containsWithSelfOverlappingNeedles() async {
+        let stubs = StubRegistry()
+        let cases: [(needle: String, body: String, found: Bool)] = [
+            ("aab", "aaab", true), ("abab", "abaabab", true), ("abac", "ababac", true), ("aaa", "aa", false),
+            ("ab", "ba", false), ("é", "cafe\u{301}", false), ("\u{301}", "cafe\u{301}", true), ("x", "", false),
+            (String(repeating: "a", count: 2_000) + "b", String(repeating: "a", count: 1_000_000), false),
+            (String(repeating: "a", count: 2_000) + "b", String(repeating: "a", count: 1_000_000) + "b", true),
+        ]
+        for (index, item) in cases.enumerated() {
+            stubs.stub(.post("/c/\(index)").body(.contains(item.needle)), .text("found"))
+        }
+        let session = stubs.makeSession()
+        for (index, item) in cases.enumerated() {
+            let answer = await answer(session, request("POST", "https://api.example.com/c/\(index)", body: item.body))
+            #expect((answer == "found") == item.found, "case \(index): \(item.needle.prefix(20)) in \(item.body.prefix(20))")
+        }
+    }
+
     @Test("a body that is not UTF-8 never matches a text matcher, however permissive; an empty body is empty text")
     func binaryBodiesAreNotText() async {
         let stubs = StubRegistry()
