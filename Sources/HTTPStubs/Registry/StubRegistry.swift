@@ -358,39 +358,54 @@ public final class StubRegistry: Sendable {
         state.withLock { delay.sample(using: &$0.generator) }
     }
 
-    /// Whether a stub can answer right now: ``notes(for:scenarios:)`` is empty, without building it.
+    /// Whether a stub can answer right now (no string is built: this runs for every candidate).
     private static func isEligible(_ stored: StubIndex.Entry, scenarios: [String: String]) -> Bool {
-        let stub = stored.stub
-        if let limit = stub.maxUses, stored.uses >= limit { return false }
-        if stub.responses.isEmpty { return false }
-        if stub.afterLastResponse == .stopMatching, stored.uses >= stub.responses.count { return false }
-        if let rule = stub.scenario, let required = rule.requiredState {
-            return (scenarios[rule.name] ?? ScenarioRule.started) == required
-        }
-        return true
+        blockers(of: stored, scenarios: scenarios).isEmpty
     }
 
-    /// Why a stub cannot answer right now, whatever the request: its scenario is in another state,
-    /// or its responses or uses are used up.
+    /// Why a stub cannot answer right now, whatever the request, as the near-miss report says it.
     private static func notes(for stored: StubIndex.Entry, scenarios: [String: String]) -> [String] {
+        blockers(of: stored, scenarios: scenarios).map(\.description)
+    }
+
+    /// Something that keeps a stub from answering, whatever the request.
+    private enum Blocker: CustomStringConvertible {
+        case usedUp(uses: Int, limit: Int)
+        case sequenceFinished(responses: Int)
+        case noResponse
+        case scenario(name: String, current: String, required: String)
+
+        var description: String {
+            switch self {
+            case let .usedUp(uses, limit): "used up: answered \(uses) of \(limit) allowed times"
+            case let .sequenceFinished(responses): "sequence finished: served all \(responses) responses"
+            case .noResponse: "the stub has no response"
+            case let .scenario(name, current, required): "scenario \(quoted(name)) is in state \(quoted(current)), the stub needs \(quoted(required))"
+            }
+        }
+    }
+
+    /// What keeps a stub from answering now: its uses or responses are used up, or its scenario is
+    /// in another state. Empty (and not allocated) for a stub that can answer.
+    private static func blockers(of stored: StubIndex.Entry, scenarios: [String: String]) -> [Blocker] {
         let stub = stored.stub
-        var notes: [String] = []
+        var blockers: [Blocker] = []
         if let limit = stub.maxUses, stored.uses >= limit {
-            notes.append("used up: answered \(stored.uses) of \(limit) allowed times")
+            blockers.append(.usedUp(uses: stored.uses, limit: limit))
         }
         if stub.afterLastResponse == .stopMatching, stored.uses >= stub.responses.count {
-            notes.append("sequence finished: served all \(stub.responses.count) responses")
+            blockers.append(.sequenceFinished(responses: stub.responses.count))
         }
         if stub.responses.isEmpty {
-            notes.append("the stub has no response")
+            blockers.append(.noResponse)
         }
         if let rule = stub.scenario, let required = rule.requiredState {
             let current = scenarios[rule.name] ?? ScenarioRule.started
             if current != required {
-                notes.append("scenario \(quoted(rule.name)) is in state \(quoted(current)), the stub needs \(quoted(required))")
+                blockers.append(.scenario(name: rule.name, current: current, required: required))
             }
         }
-        return notes
+        return blockers
     }
 
     private func unmatchedReport(for request: StubRequest) -> UnmatchedRequestReport {
