@@ -438,7 +438,7 @@ struct TimingTests {
         let stubs = StubRegistry(clock: clock)
         stubs.stub(.get("https://api.example.com/pausable"), .text("after the pause").delayed(by: .milliseconds(400)))
         let session = stubs.makeSession()
-        let outcome = AwaitedValue<Completion>()
+        let outcome = OneShot<Completion>()
 
         let task = session.dataTask(with: URL(string: "https://api.example.com/pausable")!) { data, response, error in
             outcome.fulfill(Completion(data: data, response: response, error: error))
@@ -456,7 +456,7 @@ struct TimingTests {
         #expect(task.state == .suspended)
 
         task.resume()
-        let completion = await outcome.value()
+        let completion = try #require(await outcome.value(within: patience), "the task never completed")
         #expect(completion.error == nil)
         #expect(completion.text == "after the pause")
         #expect(stubs.journal.count == 1, "resuming does not send the request again")
@@ -468,7 +468,7 @@ struct TimingTests {
         let stubs = StubRegistry(clock: clock)
         stubs.stub(.get("https://api.example.com/pausable"), .text("on time").delayed(by: .milliseconds(400)))
         let session = stubs.makeSession()
-        let outcome = AwaitedValue<Completion>()
+        let outcome = OneShot<Completion>()
         let task = session.dataTask(with: URL(string: "https://api.example.com/pausable")!) { data, response, error in
             outcome.fulfill(Completion(data: data, response: response, error: error))
         }
@@ -483,7 +483,7 @@ struct TimingTests {
         try await Task.sleep(for: .milliseconds(20))
         #expect(!outcome.isFulfilled)
         clock.advance(by: .milliseconds(300))
-        let completion = await outcome.value()
+        let completion = try #require(await outcome.value(within: patience), "the task never completed")
         #expect(completion.text == "on time")
     }
 
@@ -492,7 +492,7 @@ struct TimingTests {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/pausable"), .text("eventually").delayed(by: .milliseconds(100)))
         let session = stubs.makeSession()
-        let outcome = AwaitedValue<Completion>()
+        let outcome = OneShot<Completion>()
         let task = session.dataTask(with: URL(string: "https://api.example.com/pausable")!) { data, response, error in
             outcome.fulfill(Completion(data: data, response: response, error: error))
         }
@@ -500,7 +500,7 @@ struct TimingTests {
         task.suspend()
         try await Task.sleep(for: .milliseconds(50))
         task.resume()
-        let completion = await outcome.value()
+        let completion = try #require(await outcome.value(within: patience), "the task never completed")
         #expect(completion.text == "eventually")
     }
 
@@ -684,47 +684,6 @@ private final class Recorder<Value: Sendable>: @unchecked Sendable {
         return stored
     }
 }
-
-/// A value delivered once, from any thread, and awaited.
-private final class AwaitedValue<Value: Sendable>: @unchecked Sendable {
-    // Invariant: `stored` and `waiter` are only touched while `lock` is held.
-    private let lock = NSLock()
-    private var stored: Value?
-    private var waiter: CheckedContinuation<Value, Never>?
-
-    func fulfill(_ value: Value) {
-        lock.lock()
-        guard stored == nil else {
-            lock.unlock()
-            return
-        }
-        stored = value
-        let waiter = self.waiter
-        self.waiter = nil
-        lock.unlock()
-        waiter?.resume(returning: value)
-    }
-
-    var isFulfilled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored != nil
-    }
-
-    func value() async -> Value {
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            if let stored {
-                lock.unlock()
-                continuation.resume(returning: stored)
-            } else {
-                waiter = continuation
-                lock.unlock()
-            }
-        }
-    }
-}
-
 
 private func asyncError(_ session: URLSession, _ request: URLRequest) async -> (any Error)? {
     do {

@@ -32,6 +32,13 @@ final class OneShot<Value: Sendable>: @unchecked Sendable {
         finish(value)
     }
 
+    /// Whether the value has come (or the wait for it has given up).
+    var isFulfilled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return isDone
+    }
+
     private func finish(_ value: Value?) {
         lock.lock()
         guard !isDone else {
