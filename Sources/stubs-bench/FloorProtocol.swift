@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The floor: a bare `URLProtocol` that answers every request with the same status, headers and
-/// body, synchronously inside `startLoading` (the only safe way on Linux). Whatever it costs per
+/// The floor: a bare `URLProtocol` that answers every request with one constant response, built
+/// once, synchronously inside `startLoading` (the only safe way on Linux). Whatever it costs per
 /// request is what URLSession itself costs; no stubbing toolkit can be faster.
 final class FloorProtocol: URLProtocol {
     override class func canInit(with request: URLRequest) -> Bool { true }
@@ -12,15 +12,16 @@ final class FloorProtocol: URLProtocol {
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     override func startLoading() {
-        guard let client, let url = request.url else { return }
-        // The response object needs the request's URL, as any protocol's would; everything else is constant.
-        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: Payload.headers)!
-        client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+        guard let client else { return }
+        client.urlProtocol(self, didReceive: Self.response, cacheStoragePolicy: .notAllowed)
         client.urlProtocol(self, didLoad: Payload.body)
         client.urlProtocolDidFinishLoading(self)
     }
 
     override func stopLoading() {}
+
+    /// The constant response. Every benchmark request has the same URL, so one object serves all.
+    private static let response = HTTPURLResponse(url: targetRequest().url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: Payload.headers)!
 
     /// A session served only by the floor protocol, configured like the toolkit's sessions
     /// (`.ephemeral`, no URL cache).

@@ -106,6 +106,56 @@ struct ResponseTests {
         }
     }
 
+    // MARK: Response objects
+
+    @Test("a response object is reused only for the same URL, status and headers; each request gets its own URL and headers")
+    func responseObjectsFollowTheirRequest() async throws {
+        let stubs = StubRegistry()
+        let counter = Counter()
+        stubs.stub(.get(.pathMatching("/items/[0-9]+")), .computed { request in
+            counter.increment()
+            return .text("item").header("X-Parity", counter.value % 2 == 0 ? "even" : "odd").header("X-Path", request.path)
+        })
+        let session = stubs.makeSession()
+        // More distinct URLs than the registry keeps response objects for, each asked twice in a
+        // row (X-Parity differs between the two) and again in a second round.
+        var count = 0
+        for _ in 0..<2 {
+            for item in 0..<100 {
+                let url = URL(string: "https://api.example.com/items/\(item)")!
+                var pair: [HTTPURLResponse] = []
+                for _ in 0..<2 {
+                    let (_, response) = try await session.data(from: url)
+                    let http = try #require(response as? HTTPURLResponse)
+                    count += 1
+                    #expect(http.url == url)
+                    #expect(http.statusCode == 200)
+                    #expect(http.value(forHTTPHeaderField: "X-Path") == "/items/\(item)")
+                    #expect(http.value(forHTTPHeaderField: "X-Parity") == (count % 2 == 0 ? "even" : "odd"))
+                    pair.append(http)
+                }
+                // The same URL with other headers is another response object, as it must be.
+                #expect(pair[0] !== pair[1])
+            }
+        }
+
+        let completion = await complete(session, "https://api.example.com/items/7")
+        #expect(completion.status == 200)
+        #expect(completion.response?.url?.absoluteString == "https://api.example.com/items/7")
+    }
+
+    @Test("repeated identical answers share one immutable response object")
+    func identicalAnswersShareAResponse() async throws {
+        let stubs = StubRegistry()
+        stubs.stub(.get("https://api.example.com/same"), .json(text: #"{"a":1}"#))
+        let session = stubs.makeSession()
+        let url = URL(string: "https://api.example.com/same")!
+        let (_, first) = try await session.data(from: url)
+        let (_, second) = try await session.data(from: url)
+        #expect(first === second)
+        #expect((second as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    }
+
     // MARK: Bodies
 
     @Test("a Data body arrives byte for byte, with no Content-Type added")

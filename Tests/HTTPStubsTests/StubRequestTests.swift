@@ -24,9 +24,18 @@ struct StubRequestTests {
         "file:///tmp/a%20file.txt",
         "about:blank",
         "https://api.example.com/search?q=%3F%23&next=/a?b",
+        // Hosts: percent-escaped, empty, with an empty port or user information, a trailing dot.
+        "http://ex%41mple.COM/p",
+        "http:///no-host",
+        "http://host.example.com:/empty-port",
+        "http://@host.example.com/empty-user",
+        "http://user@host.example.com:81",
+        "http://Host.Example.com./dot",
+        "http://192.168.0.1:9000/v4",
+        "http://[2001:DB8::1]/v6",
     ]
 
-    @Test("path, path and query, query parameters and scheme agree with URLComponents", arguments: urls)
+    @Test("path, path and query, query parameters, scheme and host agree with URLComponents and URL", arguments: urls)
     func agreesWithURLComponents(_ text: String) throws {
         let url = try #require(URL(string: text))
         let request = StubRequest(url: url)

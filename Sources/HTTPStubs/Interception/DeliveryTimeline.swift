@@ -43,6 +43,7 @@ struct DeliveryTimeline {
     /// The actions due by `elapsed`, in order, and when the next one is due (`nil` once finished).
     mutating func advance(to elapsed: Duration) -> (due: [Action], nextWake: Duration?) {
         var due: [Action] = []
+        due.reserveCapacity(events.count - cursor)
         while !isFinished, cursor < events.count {
             let event = events[cursor]
             if let timeout, event.time - lastActivity > timeout {

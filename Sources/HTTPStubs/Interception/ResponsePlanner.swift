@@ -31,7 +31,7 @@ struct ResponsePlanner {
         for _ in 0...Self.redirectLimit {
             switch hop(request, elapsed: &elapsed) {
             case let .final(events):
-                return .events(hops + events)
+                return .events(hops.isEmpty ? events : hops + events)
             case let .record(unanswered):
                 return .record(unanswered, after: hops)
             case let .redirect(next):
@@ -91,12 +91,7 @@ struct ResponsePlanner {
             } catch {
                 return .final([failure((error as? StubError)?.urlError(for: request.url) ?? error, at: elapsed)])
             }
-            let urlResponse = HTTPURLResponse(
-                url: request.url,
-                statusCode: status,
-                httpVersion: "HTTP/1.1",
-                headerFields: Self.deliveredHeaders(headers, status: status).folded
-            )
+            let urlResponse = registry.responseCache.response(url: request.url, status: status, headers: Self.deliveredHeaders(headers, status: status))
             if let urlResponse {
                 registry.attach(urlResponse, body: data, toEntry: selection.journalID)
             }
@@ -107,6 +102,7 @@ struct ResponsePlanner {
     /// The events delivering a response and its body, whole or in dribbled chunks.
     private func body(_ data: Data, response: URLResponse?, dribble: Dribble?, at start: Duration) -> [DeliveryTimeline.Event] {
         var events: [DeliveryTimeline.Event] = []
+        events.reserveCapacity(dribble.map { min($0.chunks, data.count) + 2 } ?? 3)
         if let response {
             events.append(.init(time: start, action: .receive(response)))
         }

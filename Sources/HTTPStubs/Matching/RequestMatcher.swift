@@ -55,8 +55,9 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// registry index stubs that do not require one exact path.
     var pathPrefix: String?
     private let evaluation: @Sendable (StubRequest) -> MatchVerdict
-    /// A yes-or-no test that builds no explanation: what selection uses, for speed.
-    private let predicate: (@Sendable (StubRequest) -> Bool)?
+    /// A yes-or-no test that builds no explanation when the matcher has one (else the
+    /// evaluation's verdict): what selection uses, for speed.
+    let test: @Sendable (StubRequest) -> Bool
     private let captureParameters: (@Sendable (StubRequest) -> [String: String])?
 
     /// Creates a matcher from a closure that explains its verdict.
@@ -84,7 +85,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         self.problems = problems
         self.readsBody = readsBody
         self.pathPrefix = pathPrefix
-        self.predicate = predicate
+        self.test = predicate ?? { evaluate($0).isMatch }
         self.captureParameters = captureParameters
     }
 
@@ -95,7 +96,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     /// Whether a request matches (the verdict without its explanation).
     public func matches(_ request: StubRequest) -> Bool {
-        predicate?(request) ?? evaluation(request).isMatch
+        test(request)
     }
 
     /// Whether the matcher captures URI-template variables.

@@ -73,6 +73,8 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     public var folded: [String: String] {
         var result: [String: String] = [:]
         var spelling: [String: String] = [:]
+        result.reserveCapacity(fields.count)
+        spelling.reserveCapacity(fields.count)
         for field in fields {
             let key = field.name.lowercased()
             if let name = spelling[key] {

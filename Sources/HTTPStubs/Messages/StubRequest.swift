@@ -153,18 +153,23 @@ private struct URLParts: Sendable {
     let queryParameters: [(name: String, value: String)]
 
     init(_ url: URL) {
-        scheme = url.scheme?.lowercased() ?? ""
-        host = url.host?.lowercased() ?? ""
         let text = url.absoluteString
         let bytes = text.utf8
         var start = bytes.startIndex
+        var scheme = ""
+        var host: String?
         if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), Self.isScheme(bytes[..<colon]) {
+            scheme = String(text[..<colon]).lowercased()
             start = bytes.index(after: colon)
             if bytes[start...].starts(with: "//".utf8) {
                 let authority = bytes.index(start, offsetBy: 2)
                 start = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+                host = Self.plainHost(bytes[authority..<start])
             }
         }
+        self.scheme = scheme
+        // `URL.host` decodes percent-escapes and unwraps IPv6 literals; only such hosts need it.
+        self.host = (host ?? url.host ?? "").lowercased()
         let fragment = bytes[start...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
         let question = bytes[start..<fragment].firstIndex(of: UInt8(ascii: "?"))
         let path = String(text[start..<(question ?? fragment)])
@@ -180,6 +185,16 @@ private struct URLParts: Sendable {
     }
 
     /// Whether `bytes` spell a scheme: a letter, then letters, digits, `+`, `-` or `.`.
+    /// The host of an authority made of a registered name or IPv4 address and maybe a port: no
+    /// user information, IPv6 literal or percent-escape. `nil` for any other authority.
+    private static func plainHost(_ authority: Substring.UTF8View) -> String? {
+        guard !authority.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "%") }) else {
+            return nil
+        }
+        let host = authority[..<(authority.firstIndex(of: UInt8(ascii: ":")) ?? authority.endIndex)]
+        return host.isEmpty ? nil : String(Substring(host))
+    }
+
     private static func isScheme(_ bytes: Substring.UTF8View) -> Bool {
         guard let first = bytes.first, Self.isLetter(first) else { return false }
         return bytes.dropFirst().allSatisfy { byte in

@@ -37,7 +37,7 @@ extension StubRegistry {
         case let .unmatched(report):
             return .unmatched(report)
         case let .answered(selection):
-            let stub = StubSummary(selection.stub)
+            let stub = selection.stub
             do {
                 let resolved = try selection.response.resolved(for: selection.request, source: selection.stub.source)
                 let delay = resolved.delay.map(sample) ?? .zero

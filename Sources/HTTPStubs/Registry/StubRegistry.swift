@@ -20,6 +20,8 @@ public final class StubRegistry: Sendable {
     public let clock: any StubClock
     /// The registry's identity, which its `URLProtocol` class encodes.
     let identity: UInt64
+    /// The `HTTPURLResponse`s built for this registry's answers, for reuse.
+    let responseCache = HTTPResponseCache()
     private let state: Locked<State>
 
     private struct State {
@@ -274,7 +276,7 @@ public final class StubRegistry: Sendable {
 
     /// A stub chosen to answer a request.
     struct Selection: Sendable {
-        let stub: Stub
+        let stub: StubSummary
         let response: StubResponse
         let request: StubRequest
         /// The journal entry of the request.
@@ -287,17 +289,17 @@ public final class StubRegistry: Sendable {
         let chosen: Selection? = state.withLock { state in
             for stored in state.index.candidates(forPath: request.path) {
                 guard Self.isEligible(stored, scenarios: state.scenarios), stored.stub.pattern.matches(request) else { continue }
-                let stub = stored.stub
-                let responseIndex = min(stored.uses, stub.responses.count - 1)
+                let responseIndex = min(stored.uses, stored.stub.responses.count - 1)
                 stored.uses += 1
-                if let rule = stub.scenario, let newState = rule.newState {
+                if let rule = stored.stub.scenario, let newState = rule.newState {
                     state.scenarios[rule.name] = newState
                 }
                 var answered = request
-                answered.pathParameters = stub.pattern.pathParameters(of: request)
+                answered.pathParameters = stored.stub.pattern.pathParameters(of: request)
                 let id = state.journal.count + 1
-                state.journal.append(JournalEntry(id: id, date: Date(), request: request, outcome: .answered(by: StubSummary(stub))))
-                return Selection(stub: stub, response: stub.responses[responseIndex], request: answered, journalID: id)
+                let summary = StubSummary(stored.stub)
+                state.journal.append(JournalEntry(id: id, date: Date(), request: request, outcome: .answered(by: summary)))
+                return Selection(stub: summary, response: stored.stub.responses[responseIndex], request: answered, journalID: id)
             }
             return nil
         }

@@ -1,0 +1,41 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `HTTPURLResponse`s a registry has built, reused when the same URL gets the same status and
+/// headers again.
+///
+/// Building an `HTTPURLResponse` is the most expensive step of answering a request (corelibs
+/// canonicalises every header name and parses the content type), and tests tend to ask for the
+/// same URL again and again. The object is immutable, so handing the same one to two requests is
+/// indistinguishable from building it twice, except by identity.
+final class HTTPResponseCache: @unchecked Sendable {
+    // Invariant: `responses` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var responses: [Key: HTTPURLResponse] = [:]
+
+    /// How many responses are kept; when a new one would exceed it, the cache starts over.
+    static let capacity = 64
+
+    private struct Key: Hashable {
+        let url: URL
+        let status: Int
+        let headers: HTTPHeaders
+    }
+
+    /// The response for this URL, status and header fields: a kept one, or a new one (kept).
+    /// `nil` when `HTTPURLResponse` refuses them.
+    func response(url: URL, status: Int, headers: HTTPHeaders) -> HTTPURLResponse? {
+        let key = Key(url: url, status: status, headers: headers)
+        if let kept = lock.withLock({ responses[key] }) { return kept }
+        guard let built = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers.folded) else {
+            return nil
+        }
+        lock.withLock {
+            if responses.count >= Self.capacity { responses.removeAll(keepingCapacity: true) }
+            responses[key] = built
+        }
+        return built
+    }
+}
