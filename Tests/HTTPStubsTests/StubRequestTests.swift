@@ -54,6 +54,42 @@ struct StubRequestTests {
         #expect(request.host == (url.host ?? "").lowercased())
     }
 
+    @Test("a request is a value: changing a copy leaves the original as it was, and the other way round")
+    func copiesAreIndependent() throws {
+        var original = StubRequest(method: .post, url: URL(string: "https://a.example.com/one?x=1")!, headers: ["A": "1"], body: Data("hi".utf8))
+        var copy = original
+        copy.url = URL(string: "http://b.example.com/two")!
+        copy.method = .put
+        copy.headers.add("B", "2")
+        copy.body = Data("bye".utf8)
+        copy.bodyUnavailableReason = "hidden"
+        copy.pathParameters = ["id": "7"]
+
+        #expect(original.url.absoluteString == "https://a.example.com/one?x=1")
+        #expect(original.host == "a.example.com")
+        #expect(original.path == "/one")
+        #expect(original.queryValues("x") == ["1"])
+        #expect(original.method == .post)
+        #expect(original.headers == ["A": "1"])
+        #expect(original.bodyText == "hi")
+        #expect(original.bodyUnavailableReason == nil)
+        #expect(original.pathParameters.isEmpty)
+
+        #expect(copy.host == "b.example.com")
+        #expect(copy.path == "/two")
+        #expect(copy.queryParameters.isEmpty)
+        #expect(copy.method == .put)
+        #expect(copy.headers == ["A": "1", "B": "2"])
+        #expect(copy.bodyText == "bye")
+        #expect(copy.bodyUnavailableReason == "hidden")
+        #expect(copy.pathParameters == ["id": "7"])
+
+        let second = original
+        original.body = nil
+        #expect(original.bodyText == nil)
+        #expect(second.bodyText == "hi")
+    }
+
     @Test("changing the URL of a request recomputes its parts")
     func changingTheURL() throws {
         var request = StubRequest(url: URL(string: "https://a.example.com/one?x=1")!)

@@ -100,9 +100,8 @@ final class StubLoader: @unchecked Sendable {
     }
 
     private func deliverDue(_ urlProtocol: URLProtocol, _ state: inout State) {
-        guard !state.stopped, var timeline = state.timeline, !timeline.isFinished else { return }
-        let (due, nextWake) = timeline.advance(to: clock.now - state.start)
-        state.timeline = timeline
+        guard !state.stopped, state.timeline?.isFinished == false else { return }
+        let (due, nextWake) = state.timeline!.advance(to: clock.now - state.start)   // in place: no copy
         for action in due {
             perform(action, for: urlProtocol)
         }

@@ -6,32 +6,53 @@ import FoundationNetworking
 /// A request as the stubs see it: what matchers test, what computed responses read, and what the
 /// journal records.
 public struct StubRequest: Sendable, CustomStringConvertible {
+    /// The fields, shared by copies until one of them changes (copy-on-write): a request is
+    /// copied into the journal and into every answer, and a copy is one reference.
+    private var storage: Storage
+
     /// The request method.
-    public var method: HTTPMethod
+    public var method: HTTPMethod {
+        get { storage.method }
+        set { writableStorage().method = newValue }
+    }
     /// The full request URL.
     public var url: URL {
-        didSet { parts = URLParts(url) }
+        get { storage.url }
+        set {
+            let storage = writableStorage()
+            storage.url = newValue
+            storage.parts = URLParts(newValue)
+        }
     }
-    /// The parts of `url` matchers read, computed once per URL rather than on every match attempt.
-    private var parts: URLParts
     /// The request's own header fields.
     ///
     /// On Linux, `URLSessionConfiguration.httpAdditionalHeaders` never reach a `URLProtocol`, so they
     /// are not here.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        set { writableStorage().headers = newValue }
+    }
     /// The request body, or `nil` when the request has none or when it could not be read
     /// (see ``bodyUnavailableReason``).
     public var body: Data? {
-        didSet { decodedBody = DecodedBody.for(body) }
+        get { storage.body }
+        set {
+            let storage = writableStorage()
+            storage.body = newValue
+            storage.decodedBody = DecodedBody.for(newValue)
+        }
     }
-    /// `body` decoded as UTF-8, computed once however many matchers read it; `nil` without a
-    /// body to decode (no allocation for the many requests that have none).
-    private var decodedBody: DecodedBody?
     /// Why the body could not be read, when the platform hides it; `nil` when ``body`` is accurate.
-    public var bodyUnavailableReason: String?
+    public var bodyUnavailableReason: String? {
+        get { storage.bodyUnavailableReason }
+        set { writableStorage().bodyUnavailableReason = newValue }
+    }
     /// Values captured by the URI template of the stub that answers, such as `id` for `/users/{id}`.
     /// Empty while matching.
-    public var pathParameters: [String: String]
+    public var pathParameters: [String: String] {
+        get { storage.pathParameters }
+        set { writableStorage().pathParameters = newValue }
+    }
 
     /// Creates a request.
     public init(
@@ -42,15 +63,28 @@ public struct StubRequest: Sendable, CustomStringConvertible {
         bodyUnavailableReason: String? = nil,
         pathParameters: [String: String] = [:]
     ) {
-        self.method = method
-        self.url = url
-        self.parts = URLParts(url)
-        self.headers = headers
-        self.body = body
-        self.decodedBody = DecodedBody.for(body)
-        self.bodyUnavailableReason = bodyUnavailableReason
-        self.pathParameters = pathParameters
+        storage = Storage(
+            method: method,
+            url: url,
+            parts: URLParts(url),
+            headers: headers,
+            body: body,
+            decodedBody: DecodedBody.for(body),
+            bodyUnavailableReason: bodyUnavailableReason,
+            pathParameters: pathParameters
+        )
     }
+
+    /// The storage, first copied if another request shares it.
+    private mutating func writableStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy()
+        }
+        return storage
+    }
+
+    private var parts: URLParts { storage.parts }
+    private var decodedBody: DecodedBody? { storage.decodedBody }
 
     /// The URL's scheme, lower-cased (`https`).
     public var scheme: String { parts.scheme }
@@ -115,6 +149,39 @@ extension StubRequest {
             body: body,
             bodyUnavailableReason: bodyUnavailableReason
         )
+    }
+}
+
+/// The fields of a ``StubRequest``.
+private final class Storage: @unchecked Sendable {
+    // Invariant (copy-on-write): fields are only written through `StubRequest.writableStorage()`,
+    // that is, on a storage no other request shares. A storage that several requests, and so
+    // several threads, can see is never written again.
+    var method: HTTPMethod
+    var url: URL
+    /// The parts of `url` matchers read, computed once per URL rather than on every match attempt.
+    var parts: URLParts
+    var headers: HTTPHeaders
+    var body: Data?
+    /// `body` decoded as UTF-8, computed once however many matchers read it; `nil` without a
+    /// body to decode (no allocation for the many requests that have none).
+    var decodedBody: DecodedBody?
+    var bodyUnavailableReason: String?
+    var pathParameters: [String: String]
+
+    init(method: HTTPMethod, url: URL, parts: URLParts, headers: HTTPHeaders, body: Data?, decodedBody: DecodedBody?, bodyUnavailableReason: String?, pathParameters: [String: String]) {
+        self.method = method
+        self.url = url
+        self.parts = parts
+        self.headers = headers
+        self.body = body
+        self.decodedBody = decodedBody
+        self.bodyUnavailableReason = bodyUnavailableReason
+        self.pathParameters = pathParameters
+    }
+
+    func copy() -> Storage {
+        Storage(method: method, url: url, parts: parts, headers: headers, body: body, decodedBody: decodedBody, bodyUnavailableReason: bodyUnavailableReason, pathParameters: pathParameters)
     }
 }
 

@@ -295,7 +295,10 @@ public final class StubRegistry: Sendable {
                     state.scenarios[rule.name] = newState
                 }
                 var answered = request
-                answered.pathParameters = stored.stub.pattern.pathParameters(of: request)
+                let parameters = stored.stub.pattern.pathParameters(of: request)
+                if !parameters.isEmpty {   // else `answered` keeps sharing the request's storage
+                    answered.pathParameters = parameters
+                }
                 let id = state.journal.count + 1
                 let summary = StubSummary(stored.stub)
                 state.journal.append(JournalEntry(id: id, date: Date(), request: request, outcome: .answered(by: summary)))
