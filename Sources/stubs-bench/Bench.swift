@@ -40,7 +40,7 @@ struct Bench {
 
 /// Command-line options.
 struct Options {
-    static let workloads = ["floor", "stub", "stub_10k", "loopback", "wiremock", "concurrent", "files", "large_body", "virtual_time"]
+    static let workloads = ["floor", "stub", "stub_10k", "loopback", "wiremock", "concurrent", "protocol", "files", "large_body", "virtual_time"]
 
     var json = false
     var quick = false
@@ -59,6 +59,9 @@ struct Options {
     var largeBodyRuns = 3
     var virtualRequests = 1_000
     var virtualRounds = 3
+    /// The protocols-alone workload: batches per protocol, and requests per batch.
+    var protocolBatches = 9
+    var protocolBatchSize = 20_000
     var warmup = 200
     /// Slices each batch is cut into within a round (see `measureRequests`).
     var slices = 8
@@ -122,6 +125,8 @@ struct Options {
             fileRounds = 1
             largeBodyRuns = 1
             virtualRounds = 1
+            protocolBatches = 3
+            protocolBatchSize = 5_000
             warmup = 50
             slices = 4
             warmupBudget = .milliseconds(250)
@@ -208,6 +213,9 @@ struct Runner {
         // The large body goes first, in a child process: its peak memory is its own.
         if options.runs("large_body") {
             try measureLargeBody(&results)
+        }
+        if options.runs("protocol") {
+            try measureProtocolCost(&results)
         }
         try await measureRequests(&results)
         if options.runs("virtual_time") {
@@ -371,6 +379,21 @@ struct Runner {
     }
 
     // MARK: Other workloads
+
+    private func measureProtocolCost(_ results: inout Results) throws {
+        let registry = Registries.single()
+        let samples = try ProtocolCost.measure(
+            [("floor_protocol_ns", FloorProtocol.self), ("stub_protocol_ns", registry.protocolClass)],
+            batches: options.protocolBatches,
+            batchSize: options.protocolBatchSize,
+            between: { registry.clearJournal() }
+        )
+        for (key, values) in samples {
+            for value in values { results.add(key, value) }
+        }
+        progress(String(format: "protocols alone: floor %.0f ns, toolkit %.0f ns per request (medians of %d batches)",
+                        results.median("floor_protocol_ns") ?? 0, results.median("stub_protocol_ns") ?? 0, options.protocolBatches))
+    }
 
     private func measureVirtualTime(_ results: inout Results) async throws {
         for round in 0..<options.virtualRounds {

@@ -30,6 +30,7 @@ enum Report {
             ("floor_rps", 1), ("stub_rps", 1), ("stub_10k_rps", 1), ("loopback_rps", 1), ("wiremock_rps", 1), ("concurrent_rps", 1),
             ("load_10k_files_s", 4), ("json_parse_10k_files_s", 4), ("large_body_peak_mb", 1), ("virtual_time_wall_ms", 1),
             ("overhead_ratio", 3), ("scale_ratio", 3), ("loopback_speedup", 3), ("wiremock_speedup", 3), ("load_ratio", 3),
+            ("floor_protocol_ns", 0), ("stub_protocol_ns", 0),
         ]
         // The WireMock keys are optional: present only when the wiremock workload ran.
         let wiremockRan = results.median("wiremock_rps") != nil
@@ -117,6 +118,13 @@ enum Report {
         }
         lines.append("")
 
+        if let floor = results.median("floor_protocol_ns"), let stub = results.median("stub_protocol_ns") {
+            lines.append("the protocols alone, without URLSession: CPU ns per request, medians of \(options.protocolBatches) batches of \(options.protocolBatchSize.formatted())")
+            lines.append("  " + pad("floor: bare URLProtocol", 40) + lpad(Int(floor.rounded()).formatted() + " ns", 10))
+            lines.append("  " + pad("toolkit, 1 stub", 40) + lpad(Int(stub.rounded()).formatted() + " ns", 10)
+                         + "   (the toolkit's own work: \(Int((stub - floor).rounded()).formatted()) ns per request)")
+            lines.append("")
+        }
         if let load = results.median("load_10k_files_s"), let parse = results.median("json_parse_10k_files_s") {
             let bytes = Int(results.notes["mapping_bytes"] ?? "") ?? 0
             lines.append("\(options.fileCount.formatted()) mapping files (\(bytes / 1024) KiB), medians of \(options.fileRounds) rounds")

@@ -33,6 +33,8 @@ struct StubRequestTests {
         "http://Host.Example.com./dot",
         "http://192.168.0.1:9000/v4",
         "http://[2001:DB8::1]/v6",
+        "http://BÜCHER.example/Straße?q=é",
+        "HTTP://API.Example.COM",
     ]
 
     @Test("path, path and query, query parameters, scheme and host agree with URLComponents and URL", arguments: urls)

@@ -220,49 +220,60 @@ private struct URLParts: Sendable {
     let queryParameters: [(name: String, value: String)]
 
     init(_ url: URL) {
-        let text = url.absoluteString
-        let bytes = text.utf8
-        var start = bytes.startIndex
-        var scheme = ""
-        var host: String?
-        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), Self.isScheme(bytes[..<colon]) {
-            scheme = String(text[..<colon]).lowercased()
-            start = bytes.index(after: colon)
-            if bytes[start...].starts(with: "//".utf8) {
-                let authority = bytes.index(start, offsetBy: 2)
-                start = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
-                host = Self.plainHost(bytes[authority..<start])
+        var text = url.absoluteString
+        let plainHost: String?
+        (scheme, plainHost, path, pathAndQuery, queryParameters) = text.withUTF8 { bytes in
+            var start = 0
+            var scheme = ""
+            var host: String?
+            if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), Self.isScheme(bytes[..<colon]) {
+                scheme = Self.lowercased(bytes[..<colon])
+                start = colon + 1
+                if bytes[start...].starts(with: "//".utf8) {
+                    let authority = start + 2
+                    start = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+                    host = Self.plainHost(bytes[authority..<start])
+                }
             }
+            let fragment = bytes[start...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+            let question = bytes[start..<fragment].firstIndex(of: UInt8(ascii: "?"))
+            let pathEnd = question ?? fragment
+            let path = pathEnd > start ? Self.string(bytes[start..<pathEnd]) : "/"
+            guard let question else { return (scheme, host, path, path, []) }
+            let query = Self.string(bytes[(question + 1)..<fragment])
+            return (scheme, host, path, "\(path)?\(query)", FormURLEncoding.decode(query))
         }
-        self.scheme = scheme
         // `URL.host` decodes percent-escapes and unwraps IPv6 literals; only such hosts need it.
-        self.host = (host ?? url.host ?? "").lowercased()
-        let fragment = bytes[start...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
-        let question = bytes[start..<fragment].firstIndex(of: UInt8(ascii: "?"))
-        let path = String(text[start..<(question ?? fragment)])
-        self.path = path.isEmpty ? "/" : path
-        if let question {
-            let query = String(text[bytes.index(after: question)..<fragment])
-            pathAndQuery = "\(self.path)?\(query)"
-            queryParameters = FormURLEncoding.decode(query)
-        } else {
-            pathAndQuery = self.path
-            queryParameters = []
-        }
+        host = plainHost ?? url.host?.lowercased() ?? ""
     }
 
-    /// Whether `bytes` spell a scheme: a letter, then letters, digits, `+`, `-` or `.`.
-    /// The host of an authority made of a registered name or IPv4 address and maybe a port: no
-    /// user information, IPv6 literal or percent-escape. `nil` for any other authority.
-    private static func plainHost(_ authority: Substring.UTF8View) -> String? {
+    private static func string(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
+    }
+
+    /// The bytes as a string, lower-cased: ASCII letters by hand, anything else by `lowercased()`.
+    private static func lowercased(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        if bytes.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) {
+            return string(bytes)
+        }
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        return string(bytes).lowercased()
+    }
+
+    /// The host of an authority made of a registered name or IPv4 address and maybe a port, lower-cased:
+    /// no user information, IPv6 literal or percent-escape. `nil` for any other authority.
+    private static func plainHost(_ authority: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
         guard !authority.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "%") }) else {
             return nil
         }
         let host = authority[..<(authority.firstIndex(of: UInt8(ascii: ":")) ?? authority.endIndex)]
-        return host.isEmpty ? nil : String(Substring(host))
+        return host.isEmpty ? nil : lowercased(host)
     }
 
-    private static func isScheme(_ bytes: Substring.UTF8View) -> Bool {
+    /// Whether `bytes` spell a scheme: a letter, then letters, digits, `+`, `-` or `.`.
+    private static func isScheme(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         guard let first = bytes.first, Self.isLetter(first) else { return false }
         return bytes.dropFirst().allSatisfy { byte in
             isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
