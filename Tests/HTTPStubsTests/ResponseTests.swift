@@ -144,6 +144,48 @@ struct ResponseTests {
         #expect(completion.response?.url?.absoluteString == "https://api.example.com/items/7")
     }
 
+    @Test("a constant stub answering several URLs gives each response its own URL")
+    func reusedResponsesKeepTheirURL() async throws {
+        let stubs = StubRegistry()
+        stubs.stub(.get(.pathMatching("/items/[0-9]+")), .json(text: "{}"))
+        let session = stubs.makeSession()
+        for round in 0..<2 {
+            for item in 0..<3 {
+                let url = URL(string: "https://api.example.com/items/\(item)")!
+                let (_, response) = try await session.data(from: url)
+                #expect(response.url == url, "round \(round)")
+            }
+        }
+    }
+
+    @Test("the same URL and headers with another status is another response")
+    func reusedResponsesKeepTheirStatus() async throws {
+        let stubs = StubRegistry()
+        stubs.stub(.get("https://api.example.com/flip"), responses: [.status(200), .status(201), .status(200), .status(201)])
+        let session = stubs.makeSession()
+        for expected in [200, 201, 200, 201] {
+            let (_, response) = try await session.data(from: URL(string: "https://api.example.com/flip")!)
+            #expect((response as? HTTPURLResponse)?.statusCode == expected)
+        }
+    }
+
+    @Test("header values are delivered as spelled, even when another answer spelled them canonically equal")
+    func reusedResponsesKeepTheirSpelling() async throws {
+        let stubs = StubRegistry()
+        let counter = Counter()
+        let spellings = ["caf\u{E9}", "cafe\u{301}"]   // precomposed and decomposed é
+        stubs.stub(.get("https://api.example.com/cafe"), .computed { _ in
+            counter.increment()
+            return .text("menu").header("X-Name", spellings[counter.value % 2])
+        })
+        let session = stubs.makeSession()
+        for index in 1...4 {
+            let (_, response) = try await session.data(from: URL(string: "https://api.example.com/cafe")!)
+            let value = try #require((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Name"))
+            #expect(Array(value.unicodeScalars) == Array(spellings[index % 2].unicodeScalars))
+        }
+    }
+
     @Test("repeated identical answers share one immutable response object")
     func identicalAnswersShareAResponse() async throws {
         let stubs = StubRegistry()
@@ -394,6 +436,25 @@ struct ResponseTests {
         #expect(await complete(session, "https://api.example.com/users/ada/posts/17").text == "user=ada post=17")
         let (data, _) = try await session.data(from: URL(string: "https://api.example.com/users/grace/posts/3")!)
         #expect(String(decoding: data, as: UTF8.self) == "user=grace post=3")
+    }
+
+    @Test("answer(_:) gives a computed response the path parameters of the stub that answers, not the caller's")
+    func answerReplacesPathParameters() throws {
+        let stubs = StubRegistry()
+        stubs.stub(.get("https://api.example.com/plain"), .computed { request in
+            .text(request.pathParameters.keys.sorted().joined(separator: ","))
+        })
+        stubs.stub(.get("https://api.example.com/users/{id}"), .computed { request in
+            .text(request.pathParameters.keys.sorted().joined(separator: ","))
+        })
+        for (url, expected) in [("https://api.example.com/plain", ""), ("https://api.example.com/users/7", "id")] {
+            let answer = stubs.answer(StubRequest(url: URL(string: url)!, pathParameters: ["stale": "1"]))
+            guard case let .response(response, _) = answer else {
+                Issue.record("\(url): no response: \(answer)")
+                continue
+            }
+            #expect(String(decoding: response.body, as: UTF8.self) == expected, "\(url)")
+        }
     }
 
     @Test("a computed response may be an error, and may delay")

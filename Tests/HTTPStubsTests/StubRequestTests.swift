@@ -92,6 +92,26 @@ struct StubRequestTests {
         #expect(second.bodyText == "hi")
     }
 
+    @Test("changing one field of a copy keeps every other field")
+    func copyKeepsTheOtherFields() throws {
+        let original = StubRequest(
+            method: .patch, url: URL(string: "https://a.example.com/items/3?q=1")!, headers: ["A": "1"],
+            body: Data("text".utf8), bodyUnavailableReason: "partly hidden", pathParameters: ["id": "3"]
+        )
+        var copy = original
+        copy.method = .delete
+        #expect(copy.method == .delete)
+        #expect(copy.url == original.url)
+        #expect(copy.path == "/items/3")
+        #expect(copy.host == "a.example.com")
+        #expect(copy.queryValues("q") == ["1"])
+        #expect(copy.headers == ["A": "1"])
+        #expect(copy.bodyText == "text")
+        #expect(copy.bodyUnavailableReason == "partly hidden")
+        #expect(copy.pathParameters == ["id": "3"])
+        #expect(original.method == .patch)
+    }
+
     @Test("changing the URL of a request recomputes its parts")
     func changingTheURL() throws {
         var request = StubRequest(url: URL(string: "https://a.example.com/one?x=1")!)

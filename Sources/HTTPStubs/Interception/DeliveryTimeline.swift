@@ -43,7 +43,6 @@ struct DeliveryTimeline {
     /// The actions due by `elapsed`, in order, and when the next one is due (`nil` once finished).
     mutating func advance(to elapsed: Duration) -> (due: [Action], nextWake: Duration?) {
         var due: [Action] = []
-        due.reserveCapacity(events.count - cursor)
         while !isFinished, cursor < events.count {
             let event = events[cursor]
             if let timeout, event.time - lastActivity > timeout {
@@ -54,7 +53,10 @@ struct DeliveryTimeline {
                 break
             }
             guard event.time <= elapsed else { return (due, event.time) }
-            if case .progress = event.action {} else { due.append(event.action) }
+            if case .progress = event.action {} else {
+                if due.isEmpty { due.reserveCapacity(min(events.count - cursor, 4)) }   // one allocation for a whole answer
+                due.append(event.action)
+            }
             lastActivity = event.time
             cursor += 1
             switch event.action {

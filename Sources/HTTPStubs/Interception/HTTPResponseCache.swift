@@ -22,6 +22,23 @@ final class HTTPResponseCache: @unchecked Sendable {
         let url: URL
         let status: Int
         let headers: HTTPHeaders
+
+        /// Header names and values compare byte for byte: `String`'s `==` would take a precomposed
+        /// `é` for a decomposed one and hand out the other spelling.
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.status == rhs.status && lhs.url == rhs.url
+                && lhs.headers.fields.count == rhs.headers.fields.count
+                && zip(lhs.headers.fields, rhs.headers.fields).allSatisfy { left, right in
+                    left.name.utf8.elementsEqual(right.name.utf8) && left.value.utf8.elementsEqual(right.value.utf8)
+                }
+        }
+
+        /// Consistent with `==`: keys equal byte for byte have equal strings, so equal hashes.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(url)
+            hasher.combine(status)
+            hasher.combine(headers)
+        }
     }
 
     /// The response for this URL, status and header fields: a kept one, or a new one (kept).

@@ -55,7 +55,8 @@ final class StubLoader: @unchecked Sendable {
     /// Whether a request should bypass the stubs and go to the network: the registry's
     /// pass-through policy allows its host and no stub would answer it.
     static func shouldPassThrough(_ request: URLRequest, registry: StubRegistry) -> Bool {
-        guard registry.passThrough != .never, let url = request.url, registry.passesThrough(host: url.host ?? "") else { return false }
+        let policy = registry.passThrough
+        guard policy != .never, let url = request.url, policy.allows(host: url.host ?? "") else { return false }
         // An upload task's body is neither in httpBody nor in a stream before loading: only a
         // request with httpBody, or a bodiless GET or HEAD, has a body that can be judged now.
         let bodyReadable = request.httpBody != nil

@@ -155,8 +155,8 @@ extension StubRequest {
 /// The fields of a ``StubRequest``.
 private final class Storage: @unchecked Sendable {
     // Invariant (copy-on-write): fields are only written through `StubRequest.writableStorage()`,
-    // that is, on a storage no other request shares. A storage that several requests, and so
-    // several threads, can see is never written again.
+    // that is, on a storage no other request shares. A storage is never written while several
+    // requests, and so several threads, can see it.
     var method: HTTPMethod
     var url: URL
     /// The parts of `url` matchers read, computed once per URL rather than on every match attempt.

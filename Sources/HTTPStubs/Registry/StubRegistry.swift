@@ -296,7 +296,7 @@ public final class StubRegistry: Sendable {
                 }
                 var answered = request
                 let parameters = stored.stub.pattern.pathParameters(of: request)
-                if !parameters.isEmpty {   // else `answered` keeps sharing the request's storage
+                if !parameters.isEmpty || !request.pathParameters.isEmpty {   // else `answered` keeps sharing the request's storage
                     answered.pathParameters = parameters
                 }
                 let id = state.journal.count + 1
@@ -324,11 +324,6 @@ public final class StubRegistry: Sendable {
                 return stored.stub.pattern.matches(request)
             }
         }
-    }
-
-    /// Whether unmatched requests to `host` may go to the network.
-    func passesThrough(host: String) -> Bool {
-        state.withLock { $0.passThrough.allows(host: host) }
     }
 
     /// Records a request that was not served by a stub; returns its journal entry's id.
