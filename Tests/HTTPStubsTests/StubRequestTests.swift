@@ -35,9 +35,14 @@ struct StubRequestTests {
         "http://[2001:DB8::1]/v6",
         "http://BÜCHER.example/Straße?q=é",
         "HTTP://API.Example.COM",
+        // Ports: leading zeros, the largest, out of range, too long.
+        "http://host.example.com:0080/p",
+        "http://host.example.com:65535/p",
+        "http://host.example.com:70000/p",
+        "http://host.example.com:123456/p",
     ]
 
-    @Test("path, path and query, query parameters, scheme and host agree with URLComponents and URL", arguments: urls)
+    @Test("path, path and query, query parameters, scheme, host and port agree with URLComponents and URL", arguments: urls)
     func agreesWithURLComponents(_ text: String) throws {
         let url = try #require(URL(string: text))
         let request = StubRequest(url: url)
@@ -54,6 +59,8 @@ struct StubRequestTests {
         #expect(request.queryParameters.map { "\($0.name)=\($0.value)" } == expected)
         #expect(request.scheme == (components.scheme ?? "").lowercased())
         #expect(request.host == (url.host ?? "").lowercased())
+        let defaultPorts = ["http": 80, "ws": 80, "https": 443, "wss": 443]
+        #expect(request.port == (url.port ?? defaultPorts[(url.scheme ?? "").lowercased()]))
     }
 
     @Test("a request is a value: changing a copy leaves the original as it was, and the other way round")

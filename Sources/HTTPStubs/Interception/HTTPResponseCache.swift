@@ -29,8 +29,13 @@ final class HTTPResponseCache: @unchecked Sendable {
             lhs.status == rhs.status && lhs.url == rhs.url
                 && lhs.headers.fields.count == rhs.headers.fields.count
                 && zip(lhs.headers.fields, rhs.headers.fields).allSatisfy { left, right in
-                    left.name.utf8.elementsEqual(right.name.utf8) && left.value.utf8.elementsEqual(right.value.utf8)
+                    sameBytes(left.name, right.name) && sameBytes(left.value, right.value)
                 }
+        }
+
+        private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+            var lhs = lhs, rhs = rhs
+            return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
         }
 
         /// Consistent with `==`: keys equal byte for byte have equal strings, so equal hashes.

@@ -92,7 +92,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     public var host: String { parts.host }
     /// The URL's port, or the scheme's default port (80 for http, 443 for https).
     public var port: Int? {
-        if let port = url.port { return port }
+        if let port = parts.explicitPort ?? url.port { return port }
         switch scheme {
         case "http", "ws": return 80
         case "https", "wss": return 443
@@ -215,6 +215,9 @@ private final class DecodedBody: @unchecked Sendable {
 private struct URLParts: Sendable {
     let scheme: String
     let host: String
+    /// The port written in a plain authority (see `plainHost`); `nil` when there is none or when
+    /// only `URL.port` can tell.
+    let explicitPort: Int?
     let path: String
     let pathAndQuery: String
     let queryParameters: [(name: String, value: String)]
@@ -222,10 +225,11 @@ private struct URLParts: Sendable {
     init(_ url: URL) {
         var text = url.absoluteString
         let plainHost: String?
-        (scheme, plainHost, path, pathAndQuery, queryParameters) = text.withUTF8 { bytes in
+        (scheme, plainHost, explicitPort, path, pathAndQuery, queryParameters) = text.withUTF8 { bytes in
             var start = 0
             var scheme = ""
             var host: String?
+            var port: Int?
             if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), Self.isScheme(bytes[..<colon]) {
                 scheme = Self.lowercased(bytes[..<colon])
                 start = colon + 1
@@ -233,15 +237,16 @@ private struct URLParts: Sendable {
                     let authority = start + 2
                     start = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
                     host = Self.plainHost(bytes[authority..<start])
+                    if host != nil { port = Self.port(bytes[authority..<start]) }
                 }
             }
             let fragment = bytes[start...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
             let question = bytes[start..<fragment].firstIndex(of: UInt8(ascii: "?"))
             let pathEnd = question ?? fragment
             let path = pathEnd > start ? Self.string(bytes[start..<pathEnd]) : "/"
-            guard let question else { return (scheme, host, path, path, []) }
+            guard let question else { return (scheme, host, port, path, path, []) }
             let query = Self.string(bytes[(question + 1)..<fragment])
-            return (scheme, host, path, "\(path)?\(query)", FormURLEncoding.decode(query))
+            return (scheme, host, port, path, "\(path)?\(query)", FormURLEncoding.decode(query))
         }
         // `URL.host` decodes percent-escapes and unwraps IPv6 literals; only such hosts need it.
         host = plainHost ?? url.host?.lowercased() ?? ""
@@ -270,6 +275,14 @@ private struct URLParts: Sendable {
         }
         let host = authority[..<(authority.firstIndex(of: UInt8(ascii: ":")) ?? authority.endIndex)]
         return host.isEmpty ? nil : lowercased(host)
+    }
+
+    /// The port of a plain authority: 1 to 5 digits after its colon, else `nil`.
+    private static func port(_ authority: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        guard let colon = authority.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let digits = authority[(colon + 1)...]
+        guard (1...5).contains(digits.count), digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
 
     /// Whether `bytes` spell a scheme: a letter, then letters, digits, `+`, `-` or `.`.

@@ -5,8 +5,12 @@
 /// Not thread-safe: the registry uses it under its lock.
 struct StubIndex {
     /// A stub and its use count.
-    final class Entry {
+    final class Entry: @unchecked Sendable {
+        // Invariant: `uses` is only touched under the registry's lock; everything else is
+        // immutable, so a selection may read it from any thread.
         let stub: Stub
+        /// The stub as the journal names it, built once rather than for every request it answers.
+        let summary: StubSummary
         /// Insertion order: later stubs win ties of priority.
         let order: Int
         /// How many requests the stub answered.
@@ -14,6 +18,7 @@ struct StubIndex {
 
         init(stub: Stub, order: Int) {
             self.stub = stub
+            self.summary = StubSummary(stub)
             self.order = order
         }
 

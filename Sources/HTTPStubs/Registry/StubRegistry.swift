@@ -276,11 +276,16 @@ public final class StubRegistry: Sendable {
 
     /// A stub chosen to answer a request.
     struct Selection: Sendable {
-        let stub: StubSummary
-        let response: StubResponse
+        /// The chosen stub's entry (a reference: nothing of the stub is copied to answer).
+        let entry: StubIndex.Entry
+        /// Which of the stub's responses answers.
+        let responseIndex: Int
         let request: StubRequest
         /// The journal entry of the request.
         let journalID: Int
+
+        var stub: StubSummary { entry.summary }
+        var response: StubResponse { entry.stub.responses[responseIndex] }
     }
 
     /// Chooses the stub that answers `request`, consumes one of its uses, advances its scenario and
@@ -300,9 +305,8 @@ public final class StubRegistry: Sendable {
                     answered.pathParameters = parameters
                 }
                 let id = state.journal.count + 1
-                let summary = StubSummary(stored.stub)
-                state.journal.append(JournalEntry(id: id, date: Date(), request: request, outcome: .answered(by: summary)))
-                return Selection(stub: summary, response: stored.stub.responses[responseIndex], request: answered, journalID: id)
+                state.journal.append(JournalEntry(id: id, date: Date(), request: request, outcome: .answered(by: stored.summary)))
+                return Selection(entry: stored, responseIndex: responseIndex, request: answered, journalID: id)
             }
             return nil
         }
