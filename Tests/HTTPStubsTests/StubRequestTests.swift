@@ -35,7 +35,8 @@ struct StubRequestTests {
         "http://[2001:DB8::1]/v6",
         "http://BÜCHER.example/Straße?q=é",
         "HTTP://API.Example.COM",
-        // Ports: leading zeros, the largest, out of range, too long.
+        // Ports: zero, leading zeros, the largest, out of range, too long.
+        "http://host.example.com:0/p",
         "http://host.example.com:0080/p",
         "http://host.example.com:65535/p",
         "http://host.example.com:70000/p",
@@ -117,6 +118,24 @@ struct StubRequestTests {
         #expect(copy.bodyUnavailableReason == "partly hidden")
         #expect(copy.pathParameters == ["id": "3"])
         #expect(original.method == .patch)
+    }
+
+    @Test("a URL relative to a base has the parts of the URL it resolves to", arguments: [
+        ("/p?x=1", "http://h.example.com:8080"),
+        ("//other.example.com:81/q", "https://h.example.com"),
+        ("http:/p", "http://h.example.com:8080/base/"),
+        ("sub/item#f", "https://H.example.com/base/"),
+    ])
+    func relativeURLs(_ relative: String, _ base: String) throws {
+        let url = try #require(URL(string: relative, relativeTo: URL(string: base)))
+        let request = StubRequest(url: url)
+        let absolute = try #require(URL(string: url.absoluteString))
+        let components = try #require(URLComponents(url: absolute, resolvingAgainstBaseURL: false))
+        #expect(request.path == (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath))
+        #expect(request.host == (url.host ?? "").lowercased())
+        #expect(request.scheme == (url.scheme ?? "").lowercased())
+        let defaultPorts = ["http": 80, "ws": 80, "https": 443, "wss": 443]
+        #expect(request.port == (url.port ?? defaultPorts[(url.scheme ?? "").lowercased()]))
     }
 
     @Test("changing the URL of a request recomputes its parts")

@@ -54,7 +54,7 @@ struct DeliveryTimeline {
             }
             guard event.time <= elapsed else { return (due, event.time) }
             if case .progress = event.action {} else {
-                if due.isEmpty { due.reserveCapacity(min(events.count - cursor, 4)) }   // one allocation for a whole answer
+                if due.isEmpty { due.reserveCapacity(min(events.count - cursor, 4)) }   // usually one allocation per answer
                 due.append(event.action)
             }
             lastActivity = event.time

@@ -66,7 +66,7 @@ struct ResponsePlanner {
         }
         let response: ResolvedResponse
         do {
-            response = try selection.response.resolved(for: selection.request, source: selection.entry.stub.source)
+            response = try selection.response.resolved(for: selection.request, source: selection.summary.source)
         } catch {
             return .final([failure(Self.withFailingURL(error, request.url), at: elapsed)])
         }

@@ -92,7 +92,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     public var host: String { parts.host }
     /// The URL's port, or the scheme's default port (80 for http, 443 for https).
     public var port: Int? {
-        if let port = parts.explicitPort ?? url.port { return port }
+        if let port = parts.port(of: url) { return port }
         switch scheme {
         case "http", "ws": return 80
         case "https", "wss": return 443
@@ -215,9 +215,8 @@ private final class DecodedBody: @unchecked Sendable {
 private struct URLParts: Sendable {
     let scheme: String
     let host: String
-    /// The port written in a plain authority (see `plainHost`); `nil` when there is none or when
-    /// only `URL.port` can tell.
-    let explicitPort: Int?
+    /// The port as the URL text writes it, when a plain authority (see `plainHost`) tells.
+    private let writtenPort: WrittenPort
     let path: String
     let pathAndQuery: String
     let queryParameters: [(name: String, value: String)]
@@ -225,11 +224,11 @@ private struct URLParts: Sendable {
     init(_ url: URL) {
         var text = url.absoluteString
         let plainHost: String?
-        (scheme, plainHost, explicitPort, path, pathAndQuery, queryParameters) = text.withUTF8 { bytes in
+        (scheme, plainHost, writtenPort, path, pathAndQuery, queryParameters) = text.withUTF8 { bytes in
             var start = 0
             var scheme = ""
             var host: String?
-            var port: Int?
+            var port = WrittenPort.askURL
             if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), Self.isScheme(bytes[..<colon]) {
                 scheme = Self.lowercased(bytes[..<colon])
                 start = colon + 1
@@ -250,6 +249,24 @@ private struct URLParts: Sendable {
         }
         // `URL.host` decodes percent-escapes and unwraps IPv6 literals; only such hosts need it.
         host = plainHost ?? url.host?.lowercased() ?? ""
+    }
+
+    /// What the URL text says about the port.
+    private enum WrittenPort: Sendable {
+        /// No port: the authority has no colon, or nothing after it.
+        case absent
+        case number(Int)
+        /// Only `URL.port` can tell.
+        case askURL
+    }
+
+    /// The port the URL writes, if any.
+    func port(of url: URL) -> Int? {
+        switch writtenPort {
+        case .absent: nil
+        case let .number(port): port
+        case .askURL: url.port
+        }
     }
 
     private static func string(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
@@ -277,12 +294,14 @@ private struct URLParts: Sendable {
         return host.isEmpty ? nil : lowercased(host)
     }
 
-    /// The port of a plain authority: 1 to 5 digits after its colon, else `nil`.
-    private static func port(_ authority: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
-        guard let colon = authority.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+    /// The port of a plain authority: none without a colon or with nothing after it, the number
+    /// when 1 to 5 digits follow it; anything else is left to `URL.port`.
+    private static func port(_ authority: Slice<UnsafeBufferPointer<UInt8>>) -> WrittenPort {
+        guard let colon = authority.firstIndex(of: UInt8(ascii: ":")) else { return .absent }
         let digits = authority[(colon + 1)...]
-        guard (1...5).contains(digits.count), digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
-        return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        if digits.isEmpty { return .absent }
+        guard digits.count <= 5, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return .askURL }
+        return .number(digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) })
     }
 
     /// Whether `bytes` spell a scheme: a letter, then letters, digits, `+`, `-` or `.`.

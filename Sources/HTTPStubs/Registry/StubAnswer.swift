@@ -37,9 +37,9 @@ extension StubRegistry {
         case let .unmatched(report):
             return .unmatched(report)
         case let .answered(selection):
-            let stub = selection.stub
+            let stub = selection.summary
             do {
-                let resolved = try selection.response.resolved(for: selection.request, source: selection.stub.source)
+                let resolved = try selection.response.resolved(for: selection.request, source: selection.summary.source)
                 let delay = resolved.delay.map(sample) ?? .zero
                 switch resolved.answer {
                 case let .http(status, reason, headers, body):
@@ -60,7 +60,7 @@ extension StubRegistry {
             } catch let error as URLError {
                 return .failure(error, stub: stub)
             } catch {
-                return .failure(StubError.responderFailed(source: selection.stub.source, error: "\(error)").urlError(for: request.url), stub: stub)
+                return .failure(StubError.responderFailed(source: selection.summary.source, error: "\(error)").urlError(for: request.url), stub: stub)
             }
         }
     }

@@ -251,7 +251,7 @@ public final class StubRegistry: Sendable {
         state.withLock { state in
             state.index.all.compactMap { stored in
                 guard let expectation = stored.stub.expectation, !expectation.isSatisfied(by: stored.uses) else { return nil }
-                return UnmetExpectation(stub: StubSummary(stored.stub), expectation: expectation, uses: stored.uses, pattern: stored.stub.pattern.description)
+                return UnmetExpectation(stub: stored.summary, expectation: expectation, uses: stored.uses, pattern: stored.stub.pattern.description)
             }
         }
     }
@@ -276,7 +276,7 @@ public final class StubRegistry: Sendable {
 
     /// A stub chosen to answer a request.
     struct Selection: Sendable {
-        /// The chosen stub's entry (a reference: nothing of the stub is copied to answer).
+        /// The chosen stub's entry (a reference, rather than copies of the stub's parts).
         let entry: StubIndex.Entry
         /// Which of the stub's responses answers.
         let responseIndex: Int
@@ -284,7 +284,7 @@ public final class StubRegistry: Sendable {
         /// The journal entry of the request.
         let journalID: Int
 
-        var stub: StubSummary { entry.summary }
+        var summary: StubSummary { entry.summary }
         var response: StubResponse { entry.stub.responses[responseIndex] }
     }
 
