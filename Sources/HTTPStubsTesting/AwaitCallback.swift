@@ -1,4 +1,5 @@
 import Foundation
+import HTTPStubs
 
 /// Why ``awaitCallback(timeout:fileID:filePath:line:column:_:)`` gave up.
 public struct CallbackTimeout: Error, CustomStringConvertible {

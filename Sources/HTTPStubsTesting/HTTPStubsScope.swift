@@ -85,20 +85,3 @@ private struct UncheckedTestCase: @unchecked Sendable {
     // Invariant: only used to record failures, which XCTest allows from any thread.
     let object: AnyObject?
 }
-
-/// A value guarded by an `NSLock`, which the thread sanitizer understands.
-final class Locked<State>: @unchecked Sendable {
-    // Invariant: `state` is read and written only inside `withLock`.
-    private let lock = NSLock()
-    private var state: State
-
-    init(_ state: State) {
-        self.state = state
-    }
-
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
-    }
-}

@@ -4,18 +4,18 @@ import Foundation
 ///
 /// `NSLock` is used rather than `Synchronization.Mutex` because the thread sanitizer understands it:
 /// `Mutex` produced false race reports on the Swift 6.3 Linux toolchain, and users run their suites
-/// under `--sanitize=thread`.
-final class Locked<State>: @unchecked Sendable {
+/// under `--sanitize=thread`. `package`: HTTPStubsTesting uses it too.
+package final class Locked<State>: @unchecked Sendable {
     // Invariant: `state` is read and written only inside `withLock`, which holds `lock`.
     private let lock = NSLock()
     private var state: State
 
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
     }
 
     /// Runs `body` with exclusive access to the state.
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)
