@@ -108,13 +108,7 @@ struct HTTPStubsTraitTests {
         let stubs = StubRegistry.current()
         stubs.stub(.get("https://api.example.com/users/42"), .text("Ada"))
         _ = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/users/43")
-        let issues = Collected<Issue>()
-        withKnownIssue {
-            HTTPStubsScope.current?.verify()
-        } matching: { issue in
-            issues.append(issue)
-            return issue.description.contains("Unmatched request")
-        }
+        let issues = verifiedUnmatchedRequestIssues()
         let issue = try #require(issues.all.first)
         #expect(issues.all.count == 1)
         #expect(issue.sourceLocation?.fileID == #fileID)
@@ -126,13 +120,7 @@ struct HTTPStubsTraitTests {
         let stubs = StubRegistry.current()
         stubs.stub(.get("https://api.example.com/users/42"), .text("Ada"))
         _ = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/users/43")
-        let issues = Collected<Issue>()
-        withKnownIssue {
-            HTTPStubsScope.current?.verify()
-        } matching: { issue in
-            issues.append(issue)
-            return issue.description.contains("Unmatched request")
-        }
+        let issues = verifiedUnmatchedRequestIssues()
         let issue = try #require(issues.all.first)
         #expect(issue.sourceLocation?.fileID == #fileID)
     }
@@ -648,6 +636,18 @@ private struct TraitTestsResult: @unchecked Sendable {
 }
 
 /// Sends `request` with a completion handler and waits for it.
+/// The issues the current scope's `verify()` records, expected to be about an unmatched request.
+private func verifiedUnmatchedRequestIssues() -> Collected<Issue> {
+    let issues = Collected<Issue>()
+    withKnownIssue {
+        HTTPStubsScope.current?.verify()
+    } matching: { issue in
+        issues.append(issue)
+        return issue.description.contains("Unmatched request")
+    }
+    return issues
+}
+
 private func traitTestsFetch(_ session: URLSession, _ request: URLRequest) async -> TraitTestsResult {
     await withCheckedContinuation { continuation in
         session.dataTask(with: request) { data, response, error in
