@@ -4,10 +4,19 @@ import HTTPStubs
 /// One test's stubs: a ``StubRegistry`` whose sessions see only this test's stubs, checked when
 /// the test ends.
 ///
-/// When the scope ends it fails the test that created it, at the right line, for:
+/// When the scope ends it first waits, up to ``inFlightTimeout`` (1 s by default), for the
+/// requests still being served by its registry to finish, so that a request started and not
+/// awaited (a view model's `Task { }`) is still checked. A request waiting for a
+/// ``ManualStubClock`` that only the test can move is not waited for. Then it fails the test that
+/// created it, at the right line, for:
 /// - every request no stub answered, with the near-miss report (at the line that opened the scope);
+/// - every request still in flight, or still waiting for virtual time, which it ends with a
+///   `URLError` saying so (at the line that declared the stub answering it);
 /// - every stub whose ``Stub/expectation`` is unmet (at the line that declared the stub);
 /// - every broken stub, such as one whose regular expression does not compile.
+///
+/// After that the registry is closed: a request that reaches it later fails with a `URLError`
+/// naming the test, and is reported on standard error, since no test is left to fail.
 ///
 /// Open one with ``withHTTPStubs(clock:fileID:filePath:line:column:_:)-8pz9s``, the
 /// `@Test(.httpStubs)` trait, or `XCTestCase.makeStubRegistry()`.
@@ -20,12 +29,26 @@ public final class HTTPStubsScope: Sendable {
     private let location: SourceCodeLocation
     private let framework: TestFailureReporter.Framework
     private let testCase: UncheckedTestCase
+    /// The test, as its framework names it (`Suite/test()`, `-[Case test]`).
+    private let testName: String
+    /// Whether the scope's end closes the registry to later requests (not for a registry that
+    /// outlives the scope, such as `URLProtocolStub.registry`).
+    private let closesRegistry: Bool
     private let state = Locked(ScopeState())
 
     private struct ScopeState {
         var reportedUnmatched = 0
         var issues: [StubIssue] = []
         var ended = false
+        var inFlightTimeout = Duration.seconds(1)
+    }
+
+    /// How long the scope's end waits, in real time, for requests still being served to finish
+    /// before it checks them and fails those still in flight: 1 s by default. Set it from the test
+    /// (`HTTPStubsScope.current?.inFlightTimeout = .seconds(5)`) when its requests take longer.
+    public var inFlightTimeout: Duration {
+        get { state.withLock { $0.inFlightTimeout } }
+        set { state.withLock { $0.inFlightTimeout = max(newValue, .zero) } }
     }
 
     /// Opens a scope with a new registry; call on the test's task.
@@ -34,11 +57,13 @@ public final class HTTPStubsScope: Sendable {
     }
 
     /// Opens a scope over an existing registry; call on the test's task.
-    init(stubs: StubRegistry, location: SourceCodeLocation, testCase: AnyObject? = nil) {
+    init(stubs: StubRegistry, location: SourceCodeLocation, testCase: AnyObject? = nil, closesRegistry: Bool = true) {
         self.stubs = stubs
         self.location = location
         self.framework = TestFailureReporter.current
         self.testCase = UncheckedTestCase(object: testCase)
+        self.testName = TestFailureReporter.currentTestName(testCase: testCase) ?? "opened at \(location)"
+        self.closesRegistry = closesRegistry
         let state = self.state
         stubs.onIssue { issue in state.withLock { $0.issues.append(issue) } }
         state.withLock { $0.reportedUnmatched = stubs.journal.last?.id ?? 0 }
@@ -62,13 +87,38 @@ public final class HTTPStubsScope: Sendable {
         }
     }
 
-    /// Reports remaining problems and every unmet stub expectation; runs once.
-    func end() {
-        guard state.withLock({ state -> Bool in
+    /// Waits for the requests in flight (see ``inFlightTimeout``), then reports remaining
+    /// problems and every unmet stub expectation; runs once.
+    func end() async {
+        guard let timeout = beginEnding() else { return }
+        await stubs.settleRequests(timeout: timeout)
+        finishEnding()
+    }
+
+    /// ``end()`` for synchronous callers (an XCTest teardown block, the synchronous
+    /// `withHTTPStubs`): blocks the thread while it waits.
+    func endBlocking() {
+        guard let timeout = beginEnding() else { return }
+        stubs.settleRequestsBlocking(timeout: timeout)
+        finishEnding()
+    }
+
+    /// The wait of the scope's end, or `nil` when it has already ended.
+    private func beginEnding() -> Duration? {
+        state.withLock { state in
             defer { state.ended = true }
-            return !state.ended
-        }) else { return }
+            return state.ended ? nil : state.inFlightTimeout
+        }
+    }
+
+    private func finishEnding() {
+        let ended = stubs.endTest(named: testName, closing: closesRegistry)
         verify()
+        for request in ended {
+            let stubLocation = request.stub.flatMap { SourceCodeLocation($0.source) }
+            let stub = request.stub.map { " (answered by \($0))" } ?? ""
+            fail("Request still in flight when the test ended\(stub): \(request.message)", at: stubLocation ?? location)
+        }
         for unmet in stubs.unmetExpectations {
             let stubLocation = stubs.stubs.first { $0.id == unmet.stub.id }.flatMap { SourceCodeLocation($0.source) }
             fail("Unmet expectation: \(unmet)", at: stubLocation ?? location)

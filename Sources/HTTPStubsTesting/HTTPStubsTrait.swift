@@ -28,11 +28,16 @@ public struct HTTPStubsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Runs the test inside a fresh scope, then reports its failures from the test's task.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         let scope = HTTPStubsScope(clock: clock(), location: location ?? SourceCodeLocation(test.sourceLocation))
-        defer { scope.end() }
-        try configure(scope.stubs)
-        try await HTTPStubsScope.$current.withValue(scope) {
-            try await function()
+        do {
+            try configure(scope.stubs)
+            try await HTTPStubsScope.$current.withValue(scope) {
+                try await function()
+            }
+        } catch {
+            await scope.end()
+            throw error
         }
+        await scope.end()
     }
 
     /// A scope for each test case (a test function has one, a parameterized test one per argument),

@@ -27,6 +27,18 @@ enum TestFailureReporter {
         return .xcTest
     }
 
+    /// The running test as its framework names it: `Suite/test()` under Swift Testing, the test
+    /// case's name under XCTest; `nil` when neither knows.
+    static func currentTestName(testCase: AnyObject?) -> String? {
+        #if canImport(Testing)
+        if let test = Test.current { return test.id.nameComponents.joined(separator: "/") }
+        #endif
+        #if canImport(XCTest)
+        if let testCase = testCase as? XCTestCase { return testCase.name }
+        #endif
+        return nil
+    }
+
     /// Records a failure at `location`; for XCTest, `testCase` lets a failure point into any file.
     static func fail(_ message: String, at location: SourceCodeLocation, framework: Framework, testCase: AnyObject? = nil) {
         switch framework {

@@ -1,7 +1,8 @@
 import HTTPStubs
 
-/// Runs `body` with stubs of its own, then fails the test for unmatched requests, broken stubs and
-/// unmet stub expectations — whatever way `body` ends (returning, throwing, or being cancelled).
+/// Runs `body` with stubs of its own, then fails the test for unmatched requests, requests still in
+/// flight, broken stubs and unmet stub expectations — whatever way `body` ends (returning, throwing,
+/// or being cancelled). See ``HTTPStubsScope`` for what the end of the scope waits for.
 ///
 /// ```swift
 /// @Test func loadsTheFeed() async throws {
@@ -29,13 +30,21 @@ public func withHTTPStubs<Result>(
     _ body: (StubRegistry) async throws -> Result
 ) async rethrows -> Result {
     let scope = HTTPStubsScope(clock: clock, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-    defer { scope.end() }
-    return try await HTTPStubsScope.$current.withValue(scope) {
-        try await body(scope.stubs)
+    let result: Result
+    do {
+        result = try await HTTPStubsScope.$current.withValue(scope) {
+            try await body(scope.stubs)
+        }
+    } catch {
+        await scope.end()
+        throw error
     }
+    await scope.end()
+    return result
 }
 
-/// Runs synchronous `body` with stubs of its own (see the `async` form).
+/// Runs synchronous `body` with stubs of its own (see the `async` form). Its end blocks the thread
+/// while it waits for requests in flight.
 public func withHTTPStubs<Result>(
     clock: any StubClock = SystemStubClock(),
     fileID: StaticString = #fileID,
@@ -45,7 +54,7 @@ public func withHTTPStubs<Result>(
     _ body: (StubRegistry) throws -> Result
 ) rethrows -> Result {
     let scope = HTTPStubsScope(clock: clock, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-    defer { scope.end() }
+    defer { scope.endBlocking() }
     return try HTTPStubsScope.$current.withValue(scope) {
         try body(scope.stubs)
     }

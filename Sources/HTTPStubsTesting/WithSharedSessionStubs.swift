@@ -39,27 +39,27 @@ public func withSharedSessionStubs<Result>(
     if case let .unavailable(reason) = URLProtocolStub.startInterceptingRequests(fileID: fileID, filePath: filePath, line: line, column: column) {
         TestFailureReporter.fail(reason, at: location, framework: framework)
     }
-    let scope = HTTPStubsScope(stubs: URLProtocolStub.registry, location: location)
+    let scope = HTTPStubsScope(stubs: URLProtocolStub.registry, location: location, closesRegistry: false)
     do {
         let result = try await SharedSessionTurn.$isHeld.withValue(true) {
             try await HTTPStubsScope.$current.withValue(scope) { try await body(scope.stubs) }
         }
-        finish(scope, at: location, framework: framework)
+        await finish(scope, at: location, framework: framework)
         return result
     } catch {
-        finish(scope, at: location, framework: framework)
+        await finish(scope, at: location, framework: framework)
         throw error
     }
 }
 
 /// Ends a shared-session scope and lets the next one run.
-private func finish(_ scope: HTTPStubsScope, at location: SourceCodeLocation, framework: TestFailureReporter.Framework) {
+private func finish(_ scope: HTTPStubsScope, at location: SourceCodeLocation, framework: TestFailureReporter.Framework) async {
     if !URLProtocolStub.isIntercepting {
         TestFailureReporter.fail(
             "URLProtocolStub.stopInterceptingRequests() was called while this withSharedSessionStubs scope ran: code outside the scope (another test using URLProtocolStub directly?) stopped interception and reset its stubs; use withSharedSessionStubs in every test that uses URLSession.shared",
             at: location, framework: framework)
     }
-    scope.end()
+    await scope.end()
     URLProtocolStub.stopInterceptingRequests()
     // Give the registry back its default: problems printed to standard error.
     URLProtocolStub.registry.onIssue { issue in FileHandle.standardError.write(Data("\(issue)\n".utf8)) }

@@ -3,9 +3,10 @@ import HTTPStubs
 import XCTest
 
 extension XCTestCase {
-    /// A registry of stubs for this test, checked when the test ends (in a teardown block):
-    /// unmatched requests, broken stubs and unmet stub expectations fail the test, the latter at
-    /// the line that declared the stub.
+    /// A registry of stubs for this test, checked when the test ends (in a teardown block, after
+    /// waiting for requests in flight as ``HTTPStubsScope`` describes): unmatched requests, requests
+    /// still in flight, broken stubs and unmet stub expectations fail the test, the latter at the
+    /// line that declared the stub.
     ///
     /// ```swift
     /// func test_loadsTheFeed() async throws {
@@ -29,7 +30,7 @@ extension XCTestCase {
         column: UInt = #column
     ) -> StubRegistry {
         let scope = HTTPStubsScope(clock: clock, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column), testCase: self)
-        addTeardownBlock { scope.end() }
+        addTeardownBlock { @Sendable in await scope.end() }
         return scope.stubs
     }
 }

@@ -368,7 +368,7 @@ struct LinuxTrapTests {
         #expect(completion.urlError?.code == .cancelled)
         try await waitUntil { clock.pendingCount == 0 }
         // Time passes beyond the delay: nothing more reaches the caller.
-        clock.advance(by: .seconds(120))
+        await clock.advance(by: .seconds(120))
         try await Task.sleep(for: .milliseconds(50))
         #expect(calls.value == 1)
     }

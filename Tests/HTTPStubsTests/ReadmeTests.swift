@@ -10,6 +10,7 @@ struct ReadmeTests {
 
     @Test("the README shows each example file exactly", arguments: [
         "Tests/HTTPStubsTests/Testing/ReadmeSwiftTestingExample.swift",
+        "Tests/HTTPStubsTests/Testing/ReadmeVirtualTimeExample.swift",
         "Tests/HTTPStubsXCTests/ReadmeXCTestExample.swift",
     ])
     func readmeShowsTheExample(path: String) throws {

@@ -450,7 +450,7 @@ struct TimingTests {
         #expect(task.state == .suspended)
         try await waitUntil { clock.pendingCount == 0 }   // suspending stops the load and its wake-up
         // Well past the delay: nothing is delivered to a suspended task.
-        clock.advance(by: .seconds(1))
+        await clock.advance(by: .seconds(1))
         try await Task.sleep(for: .milliseconds(50))
         #expect(!outcome.isFulfilled)
         #expect(task.state == .suspended)
@@ -476,13 +476,13 @@ struct TimingTests {
         try await waitUntil { clock.pendingCount == 1 }
         task.suspend()
         try await waitUntil { clock.pendingCount == 0 }
-        clock.advance(by: .milliseconds(100))
+        await clock.advance(by: .milliseconds(100))
         task.resume()
         // Resumed at 100 ms: the stub waits for the rest of its delay.
         try await waitUntil { clock.pendingCount == 1 }
         try await Task.sleep(for: .milliseconds(20))
         #expect(!outcome.isFulfilled)
-        clock.advance(by: .milliseconds(300))
+        await clock.advance(by: .milliseconds(300))
         let completion = try #require(await outcome.value(within: patience), "the task never completed")
         #expect(completion.text == "on time")
     }

@@ -15,6 +15,11 @@ enum StubError: Error, Sendable {
     case noResponseForAsyncCall
     case notIntercepting
     case registryGone
+    /// The request was still being served when its test ended (waiting for `virtualDeadline` on a
+    /// ``ManualStubClock`` that stood at `now`, or for real time).
+    case testEnded(test: String, request: String, virtualDeadline: Duration?, now: Duration?)
+    /// The request reached the registry after its test had ended.
+    case arrivedAfterTestEnded(test: String, request: String)
 
     var code: URLError.Code {
         switch self {
@@ -23,7 +28,7 @@ enum StubError: Error, Sendable {
         case .unreadableBodyFile: return .fileDoesNotExist
         case .tooManyRedirects: return .httpTooManyRedirects
         case .downloadTaskUnsupported: return .unsupportedURL
-        case .notIntercepting, .registryGone: return .resourceUnavailable
+        case .notIntercepting, .registryGone, .testEnded, .arrivedAfterTestEnded: return .resourceUnavailable
         }
     }
 
@@ -47,6 +52,13 @@ enum StubError: Error, Sendable {
             return "URLProtocolStub is not intercepting requests: call URLProtocolStub.startInterceptingRequests() before making requests through its sessions."
         case .registryGone:
             return "The StubRegistry this session was made from no longer exists; keep the registry alive as long as its sessions are used."
+        case let .testEnded(test, request, virtualDeadline?, now):
+            let clock = now.map { ", and the ManualStubClock stood at \($0.seconds) s" } ?? ""
+            return "\(request) was still waiting for virtual time \(virtualDeadline.seconds) s when its test \(test) ended\(clock); advance the clock that far (await clock.advance(by:)) and await the request before the test returns."
+        case let .testEnded(test, request, nil, _):
+            return "\(request) was still in flight when its test \(test) ended; await the work that makes the request (a Task { }, a completion handler) before the test returns, or give the scope more time with HTTPStubsScope.inFlightTimeout."
+        case let .arrivedAfterTestEnded(test, request):
+            return "\(request) arrived after its test \(test) had ended, so no test could check it; await the work that makes the request (a Task { }, a completion handler) before the test returns."
         }
     }
 

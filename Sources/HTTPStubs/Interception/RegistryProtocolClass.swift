@@ -32,7 +32,9 @@ enum Bit1<Rest: RegistryKey>: RegistryKey {
 
 /// The `URLProtocol` class of the registry whose identity `Key` encodes.
 final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
-    private lazy var loader = StubLoader(registry: RegistryDirectory.registry(Key.identity))
+    /// Created with the instance, inside `URLSessionTask.resume()`, so the registry knows the
+    /// request from then on (see ``RequestFlights``).
+    private let loader = StubLoader(registry: RegistryDirectory.registry(Key.identity))
 
     override class func canInit(with request: URLRequest) -> Bool {
         guard StubLoader.isInterceptable(request) else { return false }

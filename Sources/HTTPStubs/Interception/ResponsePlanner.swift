@@ -16,8 +16,8 @@ struct ResponsePlanner {
 
     /// What a request gets.
     enum Plan {
-        /// These events, from the stubs.
-        case events([DeliveryTimeline.Event])
+        /// These events, from the stubs; the stub that gave the final answer, if one did.
+        case events([DeliveryTimeline.Event], answeredBy: StubSummary?)
         /// The real server's answer to this request (no stub answered it and the registry
         /// records), after these events.
         case record(StubRequest, after: [DeliveryTimeline.Event])
@@ -28,10 +28,11 @@ struct ResponsePlanner {
         var request = request
         var elapsed = Duration.zero
         var hops: [DeliveryTimeline.Event] = []
+        var answeredBy: StubSummary?
         for _ in 0...Self.redirectLimit {
-            switch hop(request, elapsed: &elapsed) {
+            switch hop(request, elapsed: &elapsed, answeredBy: &answeredBy) {
             case let .final(events):
-                return .events(hops.isEmpty ? events : hops + events)
+                return .events(hops.isEmpty ? events : hops + events, answeredBy: answeredBy)
             case let .record(unanswered):
                 return .record(unanswered, after: hops)
             case let .redirect(next):
@@ -41,7 +42,7 @@ struct ResponsePlanner {
             }
         }
         let error = StubError.tooManyRedirects(count: Self.redirectLimit, lastURL: request.url)
-        return .events(hops + [failure(error.urlError(for: request.url), at: elapsed)])
+        return .events(hops + [failure(error.urlError(for: request.url), at: elapsed)], answeredBy: answeredBy)
     }
 
     /// What one hop of a request gets.
@@ -54,8 +55,9 @@ struct ResponsePlanner {
         case record(StubRequest)
     }
 
-    /// Answers one hop: chooses the stub, computes its response and adds its delay to `elapsed`.
-    private func hop(_ request: StubRequest, elapsed: inout Duration) -> Hop {
+    /// Answers one hop: chooses the stub (kept in `answeredBy`), computes its response and adds its
+    /// delay to `elapsed`.
+    private func hop(_ request: StubRequest, elapsed: inout Duration, answeredBy: inout StubSummary?) -> Hop {
         let selection: StubRegistry.Selection
         switch registry.select(request) {
         case let .unmatched(report):
@@ -64,6 +66,7 @@ struct ResponsePlanner {
         case let .answered(chosen):
             selection = chosen
         }
+        answeredBy = selection.summary
         let response: ResolvedResponse
         do {
             response = try selection.response.resolved(for: selection.request, source: selection.summary.source)

@@ -12,6 +12,10 @@ import FoundationNetworking
 /// - the client is never called after `stopLoading` or after the load finished (corelibs traps):
 ///   both are latched under the lock that is held while the client is called;
 /// - `startLoading` never blocks, because every session of the process shares one queue.
+///
+/// A loader is created with its `URLProtocol` instance, inside `URLSessionTask.resume()`, and joins
+/// its registry's ``RequestFlights`` at once, so that the end of a test and
+/// ``ManualStubClock/advance(by:)`` know about the request before `startLoading` runs.
 final class StubLoader: @unchecked Sendable {
     // Invariant: every mutable field lives in `state`, which is only touched inside `withState`,
     // holding `lock`; the client is called only while that lock is held. (The lock lives in the
@@ -27,6 +31,18 @@ final class StubLoader: @unchecked Sendable {
         var start = Duration.zero
         var stopped = false
         var timer: (any StubClockTimer)?
+        /// When the pending wake-up is due, on the registry's clock.
+        var wake: Duration?
+        /// Between `resume()` (or a wake-up) and the next `startLoading`: see ``FlightState/inTransit``.
+        var inTransit = true
+        /// Set by ``abandon(with:)``: the load ends with this error at its next delivery.
+        var abandoned: StubError?
+        /// `GET https://…` once the request was read; the stub chosen to answer it.
+        var requestLine: String?
+        var answeringStub: StubSummary?
+        /// Weak: the protocol instance owns this loader. Only used under `lock`, on the queues
+        /// URLSession calls the protocol on (see `scheduleWake`).
+        weak var urlProtocol: URLProtocol?
     }
 
     /// How many loaders exist: one per `URLProtocol` instance that has started loading. Tests
@@ -39,10 +55,14 @@ final class StubLoader: @unchecked Sendable {
         self.registry = registry
         self.missingRegistry = missingRegistry
         Self.live.withLock { $0 += 1 }
+        registry?.flights.insert(self)
+        registry?.manualClock?.requestDeparted()
     }
 
     deinit {
         Self.live.withLock { $0 -= 1 }
+        registry?.flights.remove(self)
+        if state.inTransit { registry?.manualClock?.requestVanished() }
     }
 
     /// Whether a request is one stubs may serve at all: anything but local `file:`, `data:` and
@@ -77,12 +97,17 @@ final class StubLoader: @unchecked Sendable {
     func start(_ urlProtocol: URLProtocol) {
         withState { state in
             state.stopped = false
+            state.urlProtocol = urlProtocol
             if !state.planned {
                 state.planned = true
                 state.start = clock.now
-                state.timeline = plan(urlProtocol)
+                state.timeline = plan(urlProtocol, &state)
             }
             deliverDue(urlProtocol, &state)
+            if state.inTransit {
+                state.inTransit = false
+                registry?.manualClock?.requestArrived()
+            }
         }
     }
 
@@ -93,6 +118,59 @@ final class StubLoader: @unchecked Sendable {
             state.stopped = true
             state.timer?.cancel()
             state.timer = nil
+            state.wake = nil
+            leaveTransitWithoutArriving(&state)
+        }
+    }
+
+    /// Where the request is, for the end of its test.
+    var flightState: FlightState {
+        withState { state in
+            if state.timeline?.isFinished == true || (state.stopped && !state.inTransit) { return .finished }
+            if state.inTransit { return .inTransit }
+            if let wake = state.wake { return .waiting(until: wake) }
+            return state.planned && state.timeline == nil ? .recording : .finished
+        }
+    }
+
+    /// `GET https://…`, once the request has been read.
+    var requestLine: String {
+        withState { $0.requestLine ?? "a request that had not started loading yet" }
+    }
+
+    /// The stub chosen to answer the request, if any.
+    var answeringStub: StubSummary? {
+        withState { $0.answeringStub }
+    }
+
+    /// Ends the load with `error` at once (at its next delivery, on URLSession's queue), whatever
+    /// it was waiting for; returns `false` when it had already ended.
+    func abandon(with error: StubError) -> Bool {
+        withState { state in
+            guard state.abandoned == nil, state.timeline?.isFinished != true, !state.stopped else { return false }
+            state.abandoned = error
+            guard state.planned, let urlProtocol = state.urlProtocol else { return true }   // `plan` sees `abandoned`
+            state.timeline = DeliveryTimeline(events: [.init(time: .zero, action: .fail(error.urlError(for: urlProtocol.request.url)))], timeout: nil, url: nil)
+            state.timer?.cancel()
+            state.wake = clock.now
+            state.timer = scheduleWake(at: clock.now, urlProtocol)
+            return true
+        }
+    }
+
+    private func leaveTransitWithoutArriving(_ state: inout State) {
+        guard state.inTransit else { return }
+        state.inTransit = false
+        registry?.manualClock?.requestVanished()
+    }
+
+    /// A wake-up fired and asks URLSession to call `startLoading` again: the request is in transit
+    /// until then (unless it was stopped meanwhile).
+    private func departForWake() {
+        withState { state in
+            guard !state.stopped, !state.inTransit else { return }
+            state.inTransit = true
+            registry?.manualClock?.requestDeparted()
         }
     }
 
@@ -107,7 +185,9 @@ final class StubLoader: @unchecked Sendable {
             perform(action, for: urlProtocol)
         }
         state.timer?.cancel()
-        state.timer = nextWake.map { wake in scheduleWake(at: state.start + wake, urlProtocol) }
+        state.wake = nextWake.map { state.start + $0 }
+        state.timer = state.wake.map { wake in scheduleWake(at: wake, urlProtocol) }
+        if state.timeline?.isFinished == true { registry?.flights.remove(self) }
     }
 
     private func perform(_ action: DeliveryTimeline.Action, for urlProtocol: URLProtocol) {
@@ -130,8 +210,9 @@ final class StubLoader: @unchecked Sendable {
         #if canImport(FoundationNetworking)
         // Re-enter through the task so that the client is called on the task's own queue.
         let task = UncheckedSendable(value: urlProtocol.task)   // URLSessionTask is thread-safe.
-        return clock.schedule(at: deadline) {
+        return clock.schedule(at: deadline) { [weak self] in
             guard let task = task.value, task.state == .running else { return }
+            self?.departForWake()
             task.resume()
         }
         #else
@@ -145,13 +226,21 @@ final class StubLoader: @unchecked Sendable {
 
     /// Reads the request, tells the observers, and plans the response; `nil` while the answer is
     /// being recorded from the real server.
-    private func plan(_ urlProtocol: URLProtocol) -> DeliveryTimeline? {
+    private func plan(_ urlProtocol: URLProtocol, _ state: inout State) -> DeliveryTimeline? {
         let urlRequest = urlProtocol.request
         let inspection = TaskInspection(urlProtocol.task)
         let (body, unavailable) = Self.readBody(of: urlRequest, task: urlProtocol.task, inspection: inspection)
         let request = StubRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
+        state.requestLine = "\(request.method) \(request.url.absoluteString)"
         let events: [DeliveryTimeline.Event]
-        if let registry {
+        if let abandoned = state.abandoned {
+            events = [.init(time: .zero, action: .fail(abandoned.urlError(for: request.url)))]
+        } else if let registry, let test = registry.flights.closedByTest {
+            let error = StubError.arrivedAfterTestEnded(test: test, request: state.requestLine!)
+            registry.record(request, .refused(reason: error.message))
+            FileHandle.standardError.write(Data("swift-http-stubs: \(error.message)\n".utf8))
+            events = [.init(time: .zero, action: .fail(error.urlError(for: request.url)))]
+        } else if let registry {
             registry.notifyObservers {
                 var observed = urlRequest
                 observed.httpBodyStream = nil
@@ -165,8 +254,9 @@ final class StubLoader: @unchecked Sendable {
             } else {
                 let planner = ResponsePlanner(registry: registry, inspection: inspection)
                 switch planner.plan(for: request) {
-                case let .events(planned):
+                case let .events(planned, answeredBy):
                     events = planned
+                    state.answeringStub = answeredBy
                 case let .record(unanswered, _):
                     let timeout = Self.timeout(of: urlRequest, inspection).map(\.seconds)
                     record(unanswered, registry: registry, planner: planner, timeout: timeout, hops: 0, for: urlProtocol)
@@ -215,7 +305,7 @@ final class StubLoader: @unchecked Sendable {
                     case let .record(unanswered, _):
                         record(unanswered, registry: registry, planner: planner, timeout: timeout, hops: hops + 1, for: target.value)
                         return
-                    case let .events(events):
+                    case let .events(events, _):
                         actions = events.map(\.action)
                     }
                 } else {
@@ -225,10 +315,12 @@ final class StubLoader: @unchecked Sendable {
                 actions = [.fail(error)]
             }
             withState { state in
+                guard state.abandoned == nil else { return }   // its test ended: it already failed
                 let now = clock.now - state.start
                 state.timeline = DeliveryTimeline(events: actions.map { .init(time: now, action: $0) }, timeout: nil, url: request.url)
                 guard !state.stopped else { return }
                 state.timer?.cancel()
+                state.wake = clock.now
                 state.timer = scheduleWake(at: clock.now, target.value)
             }
         }

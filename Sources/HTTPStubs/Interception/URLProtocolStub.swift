@@ -25,8 +25,9 @@ public final class URLProtocolStub: URLProtocol {
 
     private static let interception = Locked((isIntercepting: false, compatibilityStub: String?.none, reportedSharedSession: false))
 
-    private lazy var loader = StubLoader(
-        registry: Self.isIntercepting ? Self.registry : nil,
+    /// Created with the instance, inside `URLSessionTask.resume()` (see ``RequestFlights``).
+    private let loader = StubLoader(
+        registry: URLProtocolStub.isIntercepting ? URLProtocolStub.registry : nil,
         missingRegistry: .notIntercepting
     )
 

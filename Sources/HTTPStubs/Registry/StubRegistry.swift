@@ -22,6 +22,10 @@ public final class StubRegistry: Sendable {
     let identity: UInt64
     /// The `HTTPURLResponse`s built for this registry's answers, for reuse.
     let responseCache = HTTPResponseCache()
+    /// The requests being served, and whether the registry's test has ended.
+    let flights = RequestFlights()
+    /// ``clock`` when it is a ``ManualStubClock``, which follows the requests made on it.
+    let manualClock: ManualStubClock?
     private let state: Locked<State>
 
     private struct State {
@@ -44,6 +48,7 @@ public final class StubRegistry: Sendable {
     ///   - randomSeed: The seed of random delays; random by default.
     public init(clock: any StubClock = SystemStubClock(), randomSeed: UInt64? = nil) {
         self.clock = clock
+        self.manualClock = clock as? ManualStubClock
         self.state = Locked(State(generator: SeededGenerator(seed: randomSeed ?? UInt64.random(in: .min ... .max))))
         self.identity = RegistryDirectory.nextIdentity()
         RegistryDirectory.attach(self, as: identity)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A clock that moves only when the test says so: ``advance(by:)`` runs exactly the actions due by
 /// then, in deadline order, so a test can observe what happens before and after a delay.
 ///
@@ -6,15 +8,55 @@
 /// let stubs = StubRegistry(clock: clock)
 /// stubs.stub(.get("/feed"), .json(feed).delayed(by: .seconds(2)))
 /// let load = Task { try await model.load() }       // model.state == .loading
-/// clock.advance(by: .seconds(2))                    // the response is delivered
+/// await clock.advance(by: .seconds(2))              // the response is delivered
 /// try await load.value                              // model.state == .loaded
 /// ```
+///
+/// The clock follows the requests of the registries that use it, from `resume()` until they wait
+/// on it or finish, and `advance` relies on that instead of guessing:
+/// 1. It first waits until no request is on its way to the clock, so a request already resumed is
+///    delayed from the instant it started, not from after the advance. When no request is waiting
+///    on the clock and none reached it since the previous advance, it also waits, up to
+///    ``arrivalTimeout``, for one to arrive: that covers a `Task` that has not run yet, as above.
+/// 2. It then runs the due actions one at a time, earliest first, each at its own instant, and
+///    waits for the delivery each one triggers (URLSession calls the toolkit back on its own queue)
+///    before the next, so the actions that delivery schedules are run in order too.
+///
+/// When `advance` returns, everything due by then has been handed to URLSession. A request still
+/// waiting on this clock when its test's stub scope ends fails, and the test fails, naming the
+/// stub and the instant it waited for.
 public final class ManualStubClock: StubClock, @unchecked Sendable {
-    // Invariant: `state` is only touched under its lock; actions run outside it.
-    private let state = Locked((now: Duration.zero, sequence: 0, pending: [(deadline: Duration, sequence: Int, timer: ReleasingTimer)]()))
+    // Invariant: `state` is only touched under its lock; actions run outside it. Lock order: a
+    // request's loader may hold its own lock while it takes this one, never the reverse.
+    private let state = Locked(State())
+
+    private struct State {
+        var now = Duration.zero
+        var sequence = 0
+        var pending: [(deadline: Duration, sequence: Int, timer: ReleasingTimer)] = []
+        /// Requests between `resume()` (or a wake-up) and the toolkit's next look at them.
+        var inTransit = 0
+        /// How many times a request reached the clock (was planned or delivered), ever.
+        var arrivals = 0
+        /// `arrivals` when the previous advance began.
+        var arrivalsSeen = 0
+    }
+
+    /// How long ``advance(by:)`` waits for a first request when none is waiting on the clock or on
+    /// its way to it (real time; 1 s by default). A test that advances with no request at all pays
+    /// this once per advance: give it `.zero` there.
+    public let arrivalTimeout: Duration
+
+    /// The most an advance waits, in real time, for requests on their way to the clock (a hang guard:
+    /// they normally arrive within microseconds).
+    private static let transitTimeout = Duration.seconds(10)
 
     /// Creates a clock that starts at zero.
-    public init() {}
+    /// - Parameter arrivalTimeout: How long an advance waits for a first request to reach the
+    ///   clock when none has (see the type's documentation).
+    public init(arrivalTimeout: Duration = .seconds(1)) {
+        self.arrivalTimeout = max(arrivalTimeout, .zero)
+    }
 
     /// The current virtual time.
     public var now: Duration {
@@ -45,18 +87,27 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
         }
     }
 
-    /// Moves time forward by `duration`, running every action due by then, earliest first.
-    public func advance(by duration: Duration) {
-        advance(to: now + max(duration, .zero))
+    /// Moves time forward by `duration`, running every action due by then, earliest first (see the
+    /// type's documentation for what it waits for).
+    public func advance(by duration: Duration) async {
+        await letRequestsArrive()
+        await run(until: now + max(duration, .zero))
     }
 
-    /// Moves time forward to `instant` (never backward), running every action due by then, earliest first.
-    public func advance(to instant: Duration) {
+    /// Moves time forward to `instant` (never backward), running every action due by then, earliest
+    /// first (see the type's documentation for what it waits for).
+    public func advance(to instant: Duration) async {
+        await letRequestsArrive()
+        await run(until: instant)
+    }
+
+    private func run(until instant: Duration) async {
         while let next = state.withLock({ state -> ReleasingTimer? in
             guard let index = state.pending.indices.filter({ state.pending[$0].deadline <= instant }).min(by: {
                 (state.pending[$0].deadline, state.pending[$0].sequence) < (state.pending[$1].deadline, state.pending[$1].sequence)
             }) else {
                 state.now = max(state.now, instant)
+                state.arrivalsSeen = state.arrivals
                 return nil
             }
             let entry = state.pending.remove(at: index)
@@ -64,7 +115,47 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
             return entry.timer
         }) {
             next.fire()
+            await waitUntil(within: Self.transitTimeout) { $0.inTransit == 0 }
         }
+    }
+
+    /// Step 1 of an advance: no request on its way to the clock, and some request there to move.
+    private func letRequestsArrive() async {
+        await waitUntil(within: Self.transitTimeout) { $0.inTransit == 0 }
+        let idle = state.withLock { $0.pending.isEmpty && $0.arrivals == $0.arrivalsSeen }
+        guard idle, arrivalTimeout > .zero else { return }
+        await waitUntil(within: arrivalTimeout) { $0.arrivals > $0.arrivalsSeen || $0.inTransit > 0 }
+        await waitUntil(within: Self.transitTimeout) { $0.inTransit == 0 }
+    }
+
+    /// Polls `condition` until it holds, `timeout` of real time passes, or the task is cancelled.
+    private func waitUntil(within timeout: Duration, _ condition: (State) -> Bool) async {
+        let deadline = ContinuousClock.now + timeout
+        var pause = Duration.milliseconds(1)
+        while !state.withLock({ condition($0) }), ContinuousClock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(2))
+        }
+    }
+
+    // MARK: Following requests (called by the toolkit's loaders)
+
+    /// A request was resumed, or woken to deliver what became due: it is on its way to the clock.
+    func requestDeparted() {
+        state.withLock { $0.inTransit += 1 }
+    }
+
+    /// A request on its way reached the clock: it was planned or delivered, and waits or is done.
+    func requestArrived() {
+        state.withLock { state in
+            state.inTransit -= 1
+            state.arrivals += 1
+        }
+    }
+
+    /// A request on its way was cancelled or released before it reached the clock.
+    func requestVanished() {
+        state.withLock { $0.inTransit -= 1 }
     }
 }
 

@@ -128,7 +128,7 @@ struct VirtualTimeTests {
         try await waitUntil { stubs.journal.count == 1 && clock.pendingCount == 1 }
         #expect(model.state == .loading, "the request is in flight, and no time has passed")
 
-        clock.advance(by: .seconds(2))
+        await clock.advance(by: .seconds(2))
         await load.value
         #expect(model.state == .loaded("3 items"))
         #expect(clock.now == .seconds(2))
@@ -143,11 +143,11 @@ struct VirtualTimeTests {
             let load = Task { await model.load() }
             try await waitUntil { stubs.journal.count == 1 && clock.pendingCount == 1 }
 
-            clock.advance(by: .milliseconds(1999))
+            await clock.advance(by: .milliseconds(1999))
             #expect(clock.pendingCount == 1, "nothing was due, so nothing ran")
             #expect(model.state == .loading)
 
-            clock.advance(by: .milliseconds(1))
+            await clock.advance(by: .milliseconds(1))
             await load.value
             #expect(model.state == .loaded("3 items"))
         }
@@ -162,7 +162,7 @@ struct VirtualTimeTests {
             let load = Task { await model.load() }
             try await waitUntil { stubs.journal.count == 1 && clock.pendingCount == 1 }
             #expect(model.state == .loading)
-            clock.advance(by: .seconds(1))
+            await clock.advance(by: .seconds(1))
             await load.value
             #expect(model.state == .failed)
         }
@@ -182,7 +182,7 @@ struct VirtualTimeTests {
             #expect(delegate.chunks.isEmpty, "the headers come at once, the body only as time passes")
             let expected = ["ab", "cd", "ef", "gh", "ij"]
             for step in 1...5 {
-                clock.advance(by: .seconds(1))
+                await clock.advance(by: .seconds(1))
                 try await waitUntil { delegate.chunks.count == step && (step == 5 || clock.pendingCount == 1) }
                 #expect(delegate.chunks == Array(expected.prefix(step)), "after \(step) s")
                 if step < 5 { #expect(!delegate.isComplete, "after \(step) s") }
@@ -204,11 +204,11 @@ struct VirtualTimeTests {
             }.resume()
             try await waitUntil { stubs.journal.count == 1 && clock.pendingCount == 1 }
 
-            clock.advance(to: .seconds(10) - .milliseconds(1))
+            await clock.advance(to: .seconds(10) - .milliseconds(1))
             #expect(clock.pendingCount == 1, "not yet due")
             #expect(outcome.value == nil)
 
-            clock.advance(by: .milliseconds(1))
+            await clock.advance(by: .milliseconds(1))
             #expect(clock.pendingCount == 0)
             try await waitUntil { outcome.value != nil }
             #expect(outcome.value?.urlError?.code == .timedOut)
@@ -232,12 +232,12 @@ struct VirtualTimeTests {
             }
             #expect(stubs.journal.map(\.request.url.path) == ["/slow", "/fast"])
 
-            clock.advance(by: .milliseconds(1500))
+            await clock.advance(by: .milliseconds(1500))
             try await waitUntil { order.value.count == 1 }
             #expect(order.value == ["fast"])
             #expect(clock.pendingCount == 1, "the slow stub is still waiting")
 
-            clock.advance(by: .milliseconds(500))
+            await clock.advance(by: .milliseconds(500))
             try await waitUntil { order.value.count == 2 }
             #expect(order.value == ["fast", "slow"])
         }

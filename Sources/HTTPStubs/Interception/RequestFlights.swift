@@ -1,0 +1,128 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The requests a registry is serving right now, and whether the test that owned it has ended.
+///
+/// A request joins when URLSession creates its `URLProtocol` instance, which it does inside
+/// `URLSessionTask.resume()` on the caller's thread (the toolkit's configurations have no
+/// `urlCache`, so nothing defers it), and leaves when its answer is complete or its task is gone.
+/// So when `resume()` has returned, the registry knows the request, before `startLoading` runs.
+final class RequestFlights: @unchecked Sendable {
+    // Invariant: `loaders` and `endedTest` are only touched while `lock` is held. Lock order: a
+    // loader may hold its own lock while it takes this one; this one is never held while a loader
+    // is called.
+    private let lock = NSLock()
+    private var loaders: [ObjectIdentifier: WeakLoader] = [:]
+    private var endedTest: String?
+
+    private struct WeakLoader {
+        weak var loader: StubLoader?
+    }
+
+    func insert(_ loader: StubLoader) {
+        lock.lock()
+        defer { lock.unlock() }
+        loaders[ObjectIdentifier(loader)] = WeakLoader(loader: loader)
+    }
+
+    func remove(_ loader: StubLoader) {
+        lock.lock()
+        defer { lock.unlock() }
+        loaders[ObjectIdentifier(loader)] = nil
+    }
+
+    /// The requests being served.
+    var current: [StubLoader] {
+        lock.lock()
+        defer { lock.unlock() }
+        return loaders.values.compactMap(\.loader)
+    }
+
+    /// The test whose end closed the registry, if it has ended.
+    var closedByTest: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return endedTest
+    }
+
+    /// Refuses every later request: it fails, naming `test`.
+    func close(endingTest test: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        endedTest = test
+    }
+}
+
+/// Where a request is, as the end of its test sees it.
+package enum FlightState: Sendable, Equatable {
+    /// Between `resume()` (or a wake-up) and the toolkit's next look at it: it is about to move.
+    case inTransit
+    /// Waiting on the registry's clock for this virtual or real instant.
+    case waiting(until: Duration)
+    /// Waiting for the real server (pass-through while recording).
+    case recording
+    /// Answered completely, failed or cancelled.
+    case finished
+}
+
+/// A request that its test's end failed.
+package struct EndedRequest: Sendable {
+    /// What happened, and what to do (the message of the `URLError` the request failed with).
+    package let message: String
+    /// The stub answering it, if one was chosen.
+    package let stub: StubSummary?
+}
+
+extension StubRegistry {
+    /// Whether every request the registry serves is finished or waits for a ``ManualStubClock``
+    /// that only the test can move.
+    var requestsHaveSettled: Bool {
+        let manual = clock is ManualStubClock
+        return flights.current.allSatisfy { loader in
+            switch loader.flightState {
+            case .finished: true
+            case .waiting: manual
+            case .inTransit, .recording: false
+            }
+        }
+    }
+
+    /// Waits, up to `timeout`, until the requests in flight have finished or wait on a manual clock.
+    package func settleRequests(timeout: Duration) async {
+        let deadline = ContinuousClock.now + timeout
+        var pause = Duration.milliseconds(1)
+        while !requestsHaveSettled, ContinuousClock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(5))
+        }
+    }
+
+    /// ``settleRequests(timeout:)`` for synchronous callers (an XCTest teardown block): blocks the thread.
+    package func settleRequestsBlocking(timeout: Duration) {
+        let deadline = ContinuousClock.now + timeout
+        var pause = Duration.milliseconds(1)
+        while !requestsHaveSettled, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: pause.seconds)
+            pause = min(pause * 2, .milliseconds(5))
+        }
+    }
+
+    /// Ends the test `name` for this registry: every request still being served fails with a
+    /// `URLError` saying so, and when `closing`, so does every later request (reported on standard
+    /// error, since no test is left to fail). Returns the requests it failed.
+    package func endTest(named name: String, closing: Bool) -> [EndedRequest] {
+        if closing { flights.close(endingTest: name) }
+        let manual = clock as? ManualStubClock
+        return flights.current.compactMap { loader in
+            let state = loader.flightState
+            guard state != .finished else { return nil }
+            var virtualDeadline: Duration?
+            if case let .waiting(until) = state, manual != nil { virtualDeadline = until }
+            let error = StubError.testEnded(test: name, request: loader.requestLine, virtualDeadline: virtualDeadline, now: manual?.now)
+            guard loader.abandon(with: error) else { return nil }
+            return EndedRequest(message: error.message, stub: loader.answeringStub)
+        }
+    }
+}
