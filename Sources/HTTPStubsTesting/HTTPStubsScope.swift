@@ -12,7 +12,9 @@ import HTTPStubs
 /// - every request no stub answered, with the near-miss report (at the line that opened the scope);
 /// - every request still in flight, or still waiting for virtual time, which it ends with a
 ///   `URLError` saying so (at the line that declared the stub answering it);
-/// - every stub whose ``Stub/expectation`` is unmet (at the line that declared the stub);
+/// - every stub whose ``Stub/expectation`` is unmet (at the line that declared the stub; a stub
+///   written inside the `.httpStubs` attribute has no line of its own, so its failure names the
+///   trait and the test);
 /// - every broken stub, such as one whose regular expression does not compile.
 ///
 /// After that the registry is closed: a request that reaches it later fails with a `URLError`
@@ -79,7 +81,7 @@ public final class HTTPStubsScope: Sendable {
             return (unmatched, state.issues)
         }
         for issue in issues {
-            fail("Broken stub: \(issue.message)", at: SourceCodeLocation(issue.source) ?? location)
+            fail("Broken stub: \(issue.message)\(traitNote(source: issue.source))", at: SourceCodeLocation(issue.source) ?? location)
         }
         for entry in unmatched {
             guard case let .unmatched(report) = entry.outcome else { continue }
@@ -117,12 +119,49 @@ public final class HTTPStubsScope: Sendable {
         for request in ended {
             let stubLocation = request.stub.flatMap { SourceCodeLocation($0.source) }
             let stub = request.stub.map { " (answered by \($0))" } ?? ""
-            fail("Request still in flight when the test ended\(stub): \(request.message)", at: stubLocation ?? location)
+            fail("Request still in flight when the test ended\(stub): \(request.message)\(traitNote(stub: request.stub?.id))",
+                 at: stubLocation ?? location)
         }
         for unmet in stubs.unmetExpectations {
             let stubLocation = stubs.stubs.first { $0.id == unmet.stub.id }.flatMap { SourceCodeLocation($0.source) }
-            fail("Unmet expectation: \(unmet)", at: stubLocation ?? location)
+            fail("Unmet expectation: \(unmet)\(traitNote(stub: unmet.stub.id))", at: stubLocation ?? location)
         }
+    }
+
+    // MARK: Stubs declared inside the `.httpStubs` trait
+
+    /// The stubs the `.httpStubs` trait declared inside its attribute.
+    private struct TraitStubs {
+        var ids: Set<String> = []
+        var sources: Set<StubSource> = []
+    }
+
+    private let traitStubs = Locked(TraitStubs())
+
+    /// Called by the `.httpStubs` trait once its closure has added the stubs `ids`.
+    ///
+    /// Swift gives every `#line` written inside an attribute the line (and column) of the
+    /// declaration the attribute is attached to, the same place the trait captures as its own. A
+    /// stub declared there has lost its line, so failures about it name the trait and the test. A
+    /// stub the closure adds from elsewhere (a function of the test file) keeps its own line.
+    func stubsDeclaredInTrait(_ ids: Set<String>) {
+        let lost = stubs.stubs.filter { stub in
+            guard ids.contains(stub.id), let place = SourceCodeLocation(stub.source) else { return false }
+            return (place.fileID, place.line, place.column) == (location.fileID, location.line, location.column)
+        }
+        traitStubs.withLock { $0 = TraitStubs(ids: Set(lost.map(\.id)), sources: Set(lost.map(\.source))) }
+    }
+
+    /// What follows a failure about the stub `id`, or a stub written at `source`, when it was
+    /// declared inside the trait's attribute; empty otherwise.
+    private func traitNote(stub id: String? = nil, source: StubSource? = nil) -> String {
+        let declaredInTrait = traitStubs.withLock { traits in
+            id.map(traits.ids.contains) ?? source.map(traits.sources.contains) ?? false
+        }
+        guard declaredInTrait else { return "" }
+        return " — declared in the `.httpStubs` trait of `\(testName)` (code inside an attribute gets the line of the"
+            + " declaration the attribute is attached to; declare the stub in the test body, in a function passed to"
+            + " `.httpStubs`, or in `withHTTPStubs` to have failures at its own line)"
     }
 
     private func fail(_ message: String, at location: SourceCodeLocation) {

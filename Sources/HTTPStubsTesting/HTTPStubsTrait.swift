@@ -16,6 +16,11 @@ import Testing
 /// }
 /// ```
 /// On a suite, every test in it gets its own scope.
+///
+/// Swift gives code written inside an attribute the line of the declaration the attribute is
+/// attached to, so a stub declared in the closure is reported at the test's `func` line (a suite's
+/// `struct` line), and its failures name the stub, the trait and the test. Stubs declared in the
+/// test body, in a function passed as `configure`, or in `withHTTPStubs` are reported at their own line.
 public struct HTTPStubsTrait: TestTrait, SuiteTrait, TestScoping {
     let clock: @Sendable () -> any StubClock
     let configure: @Sendable (StubRegistry) throws -> Void
@@ -29,7 +34,7 @@ public struct HTTPStubsTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         let scope = HTTPStubsScope(clock: clock(), location: location ?? SourceCodeLocation(test.sourceLocation))
         do {
-            try configure(scope.stubs)
+            try configureStubs(of: scope)
             try await HTTPStubsScope.$current.withValue(scope) {
                 try await function()
             }
@@ -38,6 +43,17 @@ public struct HTTPStubsTrait: TestTrait, SuiteTrait, TestScoping {
             throw error
         }
         await scope.end()
+    }
+
+    /// Runs `configure` on the scope's registry and tells the scope which stubs it declared, even
+    /// when it throws, so that their failures can name the trait and the test.
+    private func configureStubs(of scope: HTTPStubsScope) throws {
+        let existing = Set(scope.stubs.stubs.map(\.id))
+        defer {
+            let declared = Set(scope.stubs.stubs.map(\.id)).subtracting(existing)
+            scope.stubsDeclaredInTrait(declared)
+        }
+        try configure(scope.stubs)
     }
 
     /// A scope for each test case (a test function has one, a parameterized test one per argument),
