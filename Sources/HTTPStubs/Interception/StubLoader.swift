@@ -14,7 +14,8 @@ import FoundationNetworking
 /// - `startLoading` never blocks, because every session of the process shares one queue.
 final class StubLoader: @unchecked Sendable {
     // Invariant: every mutable field lives in `state`, which is only touched inside `withState`,
-    // holding `lock`; the client is called only while that lock is held. (The lock lives in the
+    // holding `lock`; the client is called only while that lock is held, and the user's code
+    // (planning a response) never is. (The lock lives in the
     // loader itself rather than in a `Locked` box: one allocation fewer per request.)
     private let registry: StubRegistry?
     private let missingRegistry: StubError
@@ -75,13 +76,23 @@ final class StubLoader: @unchecked Sendable {
 
     /// `startLoading`: plans the load the first time, then delivers whatever is due.
     func start(_ urlProtocol: URLProtocol) {
-        withState { state in
+        let mustPlan = withState { state -> Bool in
             state.stopped = false
-            if !state.planned {
+            guard state.planned else {
                 state.planned = true
                 state.start = clock.now
-                state.timeline = plan(urlProtocol)
+                return true
             }
+            deliverDue(urlProtocol, &state)
+            return false
+        }
+        guard mustPlan else { return }
+        // Planning runs the user's code (observers, matchers, computed responses): not under the
+        // lock. Still within `startLoading`, so the client may be called below.
+        let timeline = plan(urlProtocol)
+        withState { state in
+            // `nil` while recording: the real answer's timeline may already be set.
+            if let timeline { state.timeline = timeline }
             deliverDue(urlProtocol, &state)
         }
     }
