@@ -18,13 +18,13 @@ import HTTPStubs
     // MARK: Custom matchers
 
     @Test func firstCallOnlyMatcherReadingTheJournalAnswersFirstThenLater() async throws {
-        let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/a"), .text("later"))
-        stubs.stub(.get("https://api.example.com/a").matching("first call only") { _ in
-            stubs.requests(to: .get, "https://api.example.com/a").isEmpty
-        }, .text("first"))
-        let session = stubs.makeSession()
         try await withoutHanging {
+            let stubs = StubRegistry()
+            stubs.stub(.get("https://api.example.com/a"), .text("later"))
+            stubs.stub(.get("https://api.example.com/a").matching("first call only") { _ in
+                stubs.requests(to: .get, "https://api.example.com/a").isEmpty
+            }, .text("first"))
+            let session = stubs.makeSession()
             #expect(await answer(session, "https://api.example.com/a") == "first")
             #expect(await answer(session, "https://api.example.com/a") == "later")
             #expect(await answerAsync(session, "https://api.example.com/a") == "later")
@@ -33,15 +33,15 @@ import HTTPStubs
     }
 
     @Test func customMatcherMayCallEveryRegistryMethod() async throws {
-        let stubs = StubRegistry()
-        let calls = Counter()
-        stubs.stub(.get(.path("/matcher")).matching("calls every registry method") { _ in
-            callEveryMethod(of: stubs)
-            calls.increment()
-            return true
-        }, .text("matched"))
-        let session = stubs.makeSession()
         try await withoutHanging {
+            let stubs = StubRegistry()
+            let calls = Counter()
+            stubs.stub(.get(.path("/matcher")).matching("calls every registry method") { _ in
+                callEveryMethod(of: stubs)
+                calls.increment()
+                return true
+            }, .text("matched"))
+            let session = stubs.makeSession()
             #expect(await answer(session, base + "/matcher") == "matched")
             #expect(await answerAsync(session, base + "/matcher") == "matched")
             #expect(calls.value == 2)
@@ -49,15 +49,15 @@ import HTTPStubs
     }
 
     @Test func aMatcherThatRemovesItsOwnStubLetsTheNextStubAnswer() async throws {
-        let stubs = StubRegistry()
-        stubs.stub(.get(.path("/a")), .text("later"))
-        let ownID = LockedBox("")
-        ownID.value = stubs.stub(.get(.path("/a")).matching("removes itself") { _ in
-            stubs.remove(ownID.value)
-            return true
-        }, .text("never"))
-        let session = stubs.makeSession()
         try await withoutHanging {
+            let stubs = StubRegistry()
+            stubs.stub(.get(.path("/a")), .text("later"))
+            let ownID = LockedBox("")
+            ownID.value = stubs.stub(.get(.path("/a")).matching("removes itself") { _ in
+                stubs.remove(ownID.value)
+                return true
+            }, .text("never"))
+            let session = stubs.makeSession()
             // The request comes after the removal: the stub it matched is gone.
             #expect(await answer(session, base + "/a") == "later")
             #expect(stubs.stubs.count == 1)
@@ -65,14 +65,14 @@ import HTTPStubs
     }
 
     @Test func aMatcherThatMovesItsScenarioOnLetsTheNextStubAnswer() async throws {
-        let stubs = StubRegistry()
-        stubs.stub(.get(.path("/a")), .text("later"))
-        stubs.add(Stub(.get(.path("/a")).matching("moves the scenario on") { _ in
-            stubs.setScenario("flow", to: "Elsewhere")
-            return true
-        }, .text("never")).inScenario("flow", whenIn: "Started"))
-        let session = stubs.makeSession()
         try await withoutHanging {
+            let stubs = StubRegistry()
+            stubs.stub(.get(.path("/a")), .text("later"))
+            stubs.add(Stub(.get(.path("/a")).matching("moves the scenario on") { _ in
+                stubs.setScenario("flow", to: "Elsewhere")
+                return true
+            }, .text("never")).inScenario("flow", whenIn: "Started"))
+            let session = stubs.makeSession()
             // The request comes after the move: the stub it matched no longer answers.
             #expect(await answerAsync(session, base + "/a") == "later")
             #expect(stubs.scenarioState("flow") == "Elsewhere")
@@ -80,17 +80,17 @@ import HTTPStubs
     }
 
     @Test func matchersRunOutsideTheLockWhenDecidingToPassThrough() async throws {
-        let stubs = StubRegistry()
-        stubs.passThrough = .hosts(["api.example.com"])
-        let calls = Counter()
-        // Always matches: nothing here may reach the real network.
-        stubs.stub(.get(.path("/pass")).matching("calls every registry method") { _ in
-            callEveryMethod(of: stubs)
-            calls.increment()
-            return true
-        }, .text("stubbed"))
-        let session = stubs.makeSession()
         try await withoutHanging {
+            let stubs = StubRegistry()
+            stubs.passThrough = .hosts(["api.example.com"])
+            let calls = Counter()
+            // Always matches: nothing here may reach the real network.
+            stubs.stub(.get(.path("/pass")).matching("calls every registry method") { _ in
+                callEveryMethod(of: stubs)
+                calls.increment()
+                return true
+            }, .text("stubbed"))
+            let session = stubs.makeSession()
             #expect(await answer(session, base + "/pass") == "stubbed")
             #expect(await answerAsync(session, base + "/pass") == "stubbed")
             // Once deciding whether to pass through, once choosing the stub, per request at least.
@@ -100,12 +100,12 @@ import HTTPStubs
     }
 
     @Test func answerRunsMatchersOutsideTheLock() async throws {
-        let stubs = StubRegistry()
-        stubs.stub(.get(.path("/a")), .text("later"))
-        stubs.stub(.get(.path("/a")).matching("first call only") { _ in
-            stubs.requests(to: .get, .path("/a")).isEmpty
-        }, .text("first"))
         try await withoutHanging {
+            let stubs = StubRegistry()
+            stubs.stub(.get(.path("/a")), .text("later"))
+            stubs.stub(.get(.path("/a")).matching("first call only") { _ in
+                stubs.requests(to: .get, .path("/a")).isEmpty
+            }, .text("first"))
             let request = StubRequest(url: URL(string: base + "/a")!)
             #expect(text(of: stubs.answer(request)) == "first")
             #expect(text(of: stubs.answer(request)) == "later")
@@ -115,15 +115,15 @@ import HTTPStubs
     // MARK: Observers, computed responses, issue handlers
 
     @Test func requestObserverMayCallEveryRegistryMethod() async throws {
-        let stubs = StubRegistry()
-        let calls = Counter()
-        stubs.observeRequests { _ in
-            callEveryMethod(of: stubs)
-            calls.increment()
-        }
-        stubs.stub(.get(.path("/observed")), .text("observed"))
-        let session = stubs.makeSession()
         try await withoutHanging {
+            let stubs = StubRegistry()
+            let calls = Counter()
+            stubs.observeRequests { _ in
+                callEveryMethod(of: stubs)
+                calls.increment()
+            }
+            stubs.stub(.get(.path("/observed")), .text("observed"))
+            let session = stubs.makeSession()
             #expect(await answer(session, base + "/observed") == "observed")
             #expect(await answerAsync(session, base + "/observed") == "observed")
             #expect(calls.value == 2)
@@ -131,19 +131,19 @@ import HTTPStubs
     }
 
     @Test func computedResponseMayCallEveryRegistryMethod() async throws {
-        let stubs = StubRegistry()
-        stubs.stub(.get(.path("/computed")), .computed { _ in
-            callEveryMethod(of: stubs)
-            return .text("computed")
-        })
-        stubs.stub(.get(.path("/respond"))) { _ in
-            // The request is in the journal already; callEveryMethod then clears it.
-            let journaled = stubs.requests(to: .get, .path("/respond")).count
-            callEveryMethod(of: stubs)
-            return .text("responded \(journaled)")
-        }
-        let session = stubs.makeSession()
         try await withoutHanging {
+            let stubs = StubRegistry()
+            stubs.stub(.get(.path("/computed")), .computed { _ in
+                callEveryMethod(of: stubs)
+                return .text("computed")
+            })
+            stubs.stub(.get(.path("/respond"))) { _ in
+                // The request is in the journal already; callEveryMethod then clears it.
+                let journaled = stubs.requests(to: .get, .path("/respond")).count
+                callEveryMethod(of: stubs)
+                return .text("responded \(journaled)")
+            }
+            let session = stubs.makeSession()
             #expect(await answer(session, base + "/computed") == "computed")
             #expect(await answerAsync(session, base + "/computed") == "computed")
             #expect(await answer(session, base + "/respond") == "responded 1")
@@ -152,29 +152,29 @@ import HTTPStubs
     }
 
     @Test func issueHandlerMayCallEveryRegistryMethod() async throws {
-        let stubs = StubRegistry()
-        let handled = Collected<StubIssue>()
-        stubs.onIssue { issue in
-            callEveryMethod(of: stubs)   // adds only stubs without problems: no issue of its own
-            handled.append(issue)
-        }
-        let broken = Counter()
-        /// Adds a stub whose regular expression does not compile: an issue.
-        @Sendable func addBrokenStub() {
-            broken.increment()
-            stubs.stub(.get(.path("/broken-\(broken.value)")).header("X-Id", .matches("(unclosed")), .text("broken"))
-        }
-        // From a matcher and from a computed response, while a request is being answered.
-        stubs.stub(.get(.path("/matcher")).matching("adds a broken stub") { _ in
-            addBrokenStub()
-            return true
-        }, .text("matched"))
-        stubs.stub(.get(.path("/computed"))) { _ in
-            addBrokenStub()
-            return .text("computed")
-        }
-        let session = stubs.makeSession()
         try await withoutHanging {
+            let stubs = StubRegistry()
+            let handled = Collected<StubIssue>()
+            stubs.onIssue { issue in
+                callEveryMethod(of: stubs)   // adds only stubs without problems: no issue of its own
+                handled.append(issue)
+            }
+            let broken = Counter()
+            /// Adds a stub whose regular expression does not compile: an issue.
+            @Sendable func addBrokenStub() {
+                broken.increment()
+                stubs.stub(.get(.path("/broken-\(broken.value)")).header("X-Id", .matches("(unclosed")), .text("broken"))
+            }
+            // From a matcher and from a computed response, while a request is being answered.
+            stubs.stub(.get(.path("/matcher")).matching("adds a broken stub") { _ in
+                addBrokenStub()
+                return true
+            }, .text("matched"))
+            stubs.stub(.get(.path("/computed"))) { _ in
+                addBrokenStub()
+                return .text("computed")
+            }
+            let session = stubs.makeSession()
             addBrokenStub()   // and from the test itself
             #expect(await answer(session, base + "/matcher") == "matched")
             #expect(await answerAsync(session, base + "/computed") == "computed")
@@ -221,39 +221,39 @@ import HTTPStubs
     // MARK: Concurrency
 
     @Test func closuresCallingTheRegistryWhileManyRequestsRunConcurrently() async throws {
-        let stubs = StubRegistry()
-        let issues = Counter()
-        stubs.onIssue { _ in
-            callEveryMethod(of: stubs)
-            issues.increment()
-        }
-        let observed = Counter()
-        stubs.observeRequests { _ in
-            callEveryMethod(of: stubs)
-            observed.increment()
-        }
-        let matched = LockedBox(0)
-        let matcherStub = stubs.stub(.get(.path("/matcher")).matching("calls every registry method") { _ in
-            callEveryMethod(of: stubs)
-            if matched.mutate({ $0 += 1; return $0 }).isMultiple(of: 25) {   // now and then, an issue from within the matcher
-                stubs.stub(.get(.path("/broken")).header("X-Id", .matches("(unclosed")), .text("broken"))
-            }
-            return true
-        }, .text("matched"))
-        let computedStub = stubs.stub(.get(.path("/computed"))) { _ in
-            callEveryMethod(of: stubs)
-            return .text("computed")
-        }
-        // Exactly 100 uses, however many requests race for them through a matcher run outside the lock.
-        let limited = Stub(.get(.path("/limited")).matching("reads the registry") { _ in
-            _ = stubs.unusedStubs
-            return true
-        }, .text("limited")).times(100)
-        stubs.add(limited)
-        stubs.stub(.get(.path("/limited")), .text("fallback"), priority: 9)
-        let session = stubs.makeSession()
-        let (tasks, requestsPerTask) = (8, 50)
         try await withoutHanging {
+            let stubs = StubRegistry()
+            let issues = Counter()
+            stubs.onIssue { _ in
+                callEveryMethod(of: stubs)
+                issues.increment()
+            }
+            let observed = Counter()
+            stubs.observeRequests { _ in
+                callEveryMethod(of: stubs)
+                observed.increment()
+            }
+            let matched = LockedBox(0)
+            let matcherStub = stubs.stub(.get(.path("/matcher")).matching("calls every registry method") { _ in
+                callEveryMethod(of: stubs)
+                if matched.mutate({ $0 += 1; return $0 }).isMultiple(of: 25) {   // now and then, an issue from within the matcher
+                    stubs.stub(.get(.path("/broken")).header("X-Id", .matches("(unclosed")), .text("broken"))
+                }
+                return true
+            }, .text("matched"))
+            let computedStub = stubs.stub(.get(.path("/computed"))) { _ in
+                callEveryMethod(of: stubs)
+                return .text("computed")
+            }
+            // Exactly 100 uses, however many requests race for them through a matcher run outside the lock.
+            let limited = Stub(.get(.path("/limited")).matching("reads the registry") { _ in
+                _ = stubs.unusedStubs
+                return true
+            }, .text("limited")).times(100)
+            stubs.add(limited)
+            stubs.stub(.get(.path("/limited")), .text("fallback"), priority: 9)
+            let session = stubs.makeSession()
+            let (tasks, requestsPerTask) = (8, 50)
             let answers = await withTaskGroup(of: [String: Int].self) { group in
                 for task in 0..<tasks {
                     group.addTask {
@@ -287,13 +287,31 @@ import HTTPStubs
 private let unmatched = "<unmatched>"
 
 /// Runs `body` and fails the test, instead of hanging, if it does not finish within ``patience``
-/// (a closure deadlocked). After such a failure nothing else touches the registry.
+/// (a closure deadlocked). Put the whole test in it, set-up included: before the fix a deadlocked
+/// matcher blocks URLSession's shared queue, after which making a session or a task blocks too.
+/// The body runs on a queue of its own, not on the cooperative pool, so a thread blocked for good
+/// only ends that test; after such a failure nothing else touches the registry.
 private func withoutHanging(
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async -> Void
 ) async throws {
-    let finished = await within { await body(); return true }
-    try #require(finished == true, "did not finish within \(Int(patience)) s: a closure deadlocked", sourceLocation: sourceLocation)
+    let finished = OneShot<Bool>()
+    Task(executorPreference: OwnQueueExecutor()) {
+        await body()
+        finished.fulfill(true)
+    }
+    let outcome = await finished.value(within: patience)
+    try #require(outcome == true, "did not finish within \(Int(patience)) s: a closure deadlocked", sourceLocation: sourceLocation)
+}
+
+/// Runs a test's jobs on a serial queue of its own, outside the cooperative pool.
+private final class OwnQueueExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "ReentrancyTests")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
 }
 
 /// Calls every public method of the registry, as the user's closure might. Changes nothing the
