@@ -68,14 +68,16 @@ public final class HTTPStubsScope: Sendable {
         self.closesRegistry = closesRegistry
         let state = self.state
         stubs.onIssue { issue in state.withLock { $0.issues.append(issue) } }
-        state.withLock { $0.reportedUnmatched = stubs.journal.last?.id ?? 0 }
+        let reported = stubs.journal.last?.id ?? 0   // read before locking: the scope's lock is a leaf
+        state.withLock { $0.reportedUnmatched = reported }
     }
 
     /// Reports what went wrong so far (unmatched requests, broken stubs) as failures of the test.
     /// Call it from the test's own task.
     public func verify() {
+        let allUnmatched = stubs.unmatchedRequests   // read before locking: the scope's lock is a leaf
         let (unmatched, issues) = state.withLock { state -> ([JournalEntry], [StubIssue]) in
-            let unmatched = stubs.unmatchedRequests.filter { $0.id > state.reportedUnmatched }
+            let unmatched = allUnmatched.filter { $0.id > state.reportedUnmatched }
             state.reportedUnmatched = unmatched.last?.id ?? state.reportedUnmatched
             defer { state.issues.removeAll() }
             return (unmatched, state.issues)

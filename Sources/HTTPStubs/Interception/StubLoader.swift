@@ -18,7 +18,8 @@ import FoundationNetworking
 /// ``ManualStubClock/advance(by:)`` know about the request before `startLoading` runs.
 final class StubLoader: @unchecked Sendable {
     // Invariant: every mutable field lives in `state`, which is only touched inside `withState`,
-    // holding `lock`; the client is called only while that lock is held. (The lock lives in the
+    // holding `lock`; the client is called only while that lock is held, and the user's code
+    // (planning a response) never is. (The lock lives in the
     // loader itself rather than in a `Locked` box: one allocation fewer per request.)
     private let registry: StubRegistry?
     private let missingRegistry: StubError
@@ -95,19 +96,35 @@ final class StubLoader: @unchecked Sendable {
 
     /// `startLoading`: plans the load the first time, then delivers whatever is due.
     func start(_ urlProtocol: URLProtocol) {
-        withState { state in
+        let mustPlan = withState { state -> Bool in
             state.stopped = false
             state.urlProtocol = urlProtocol
-            if !state.planned {
+            guard state.planned else {
                 state.planned = true
                 state.start = clock.now
-                state.timeline = plan(urlProtocol, &state)
+                return true
             }
             deliverDue(urlProtocol, &state)
-            if state.inTransit {
-                state.inTransit = false
-                registry?.manualClock?.requestArrived()
+            arrive(&state)
+            return false
+        }
+        guard mustPlan else { return }
+        // Planning runs the user's code (observers, matchers, computed responses): not under the
+        // lock. Still within `startLoading`, so the client may be called below.
+        let planned = plan(urlProtocol)
+        withState { state in
+            state.requestLine = planned.requestLine
+            state.answeringStub = planned.answeringStub
+            if let abandoned = state.abandoned {
+                // Its test ended while it was planned (`abandon` may already have set the failure).
+                if state.timeline == nil {
+                    state.timeline = DeliveryTimeline(events: [.init(time: .zero, action: .fail(abandoned.urlError(for: urlProtocol.request.url)))], timeout: nil, url: nil)
+                }
+            } else if let timeline = planned.timeline {
+                state.timeline = timeline   // `nil` while recording: the real answer's timeline may already be set.
             }
+            deliverDue(urlProtocol, &state)
+            arrive(&state)
         }
     }
 
@@ -156,6 +173,13 @@ final class StubLoader: @unchecked Sendable {
             state.timer = scheduleWake(at: clock.now, urlProtocol)
             return true
         }
+    }
+
+    /// The request reached the clock (it was planned, or delivered what was due): no longer in transit.
+    private func arrive(_ state: inout State) {
+        guard state.inTransit else { return }
+        state.inTransit = false
+        registry?.manualClock?.requestArrived()
     }
 
     private func leaveTransitWithoutArriving(_ state: inout State) {
@@ -224,19 +248,18 @@ final class StubLoader: @unchecked Sendable {
         #endif
     }
 
-    /// Reads the request, tells the observers, and plans the response; `nil` while the answer is
-    /// being recorded from the real server.
-    private func plan(_ urlProtocol: URLProtocol, _ state: inout State) -> DeliveryTimeline? {
+    /// Reads the request, tells the observers, and plans the response (no timeline while the
+    /// answer is being recorded from the real server). Runs without the lock: it calls user code.
+    private func plan(_ urlProtocol: URLProtocol) -> Planned {
         let urlRequest = urlProtocol.request
         let inspection = TaskInspection(urlProtocol.task)
         let (body, unavailable) = Self.readBody(of: urlRequest, task: urlProtocol.task, inspection: inspection)
         let request = StubRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
-        state.requestLine = "\(request.method) \(request.url.absoluteString)"
+        let requestLine = "\(request.method) \(request.url.absoluteString)"
+        var answeringStub: StubSummary?
         let events: [DeliveryTimeline.Event]
-        if let abandoned = state.abandoned {
-            events = [.init(time: .zero, action: .fail(abandoned.urlError(for: request.url)))]
-        } else if let registry, let test = registry.flights.closedByTest {
-            let error = StubError.arrivedAfterTestEnded(test: test, request: state.requestLine!)
+        if let registry, let test = registry.flights.closedByTest {
+            let error = StubError.arrivedAfterTestEnded(test: test, request: requestLine)
             registry.record(request, .refused(reason: error.message))
             FileHandle.standardError.write(Data("swift-http-stubs: \(error.message)\n".utf8))
             events = [.init(time: .zero, action: .fail(error.urlError(for: request.url)))]
@@ -256,11 +279,11 @@ final class StubLoader: @unchecked Sendable {
                 switch planner.plan(for: request) {
                 case let .events(planned, answeredBy):
                     events = planned
-                    state.answeringStub = answeredBy
+                    answeringStub = answeredBy
                 case let .record(unanswered, _):
                     let timeout = Self.timeout(of: urlRequest, inspection).map(\.seconds)
                     record(unanswered, registry: registry, planner: planner, timeout: timeout, hops: 0, for: urlProtocol)
-                    return nil
+                    return Planned(timeline: nil, requestLine: requestLine, answeringStub: nil)
                 }
             }
         } else {
@@ -268,7 +291,16 @@ final class StubLoader: @unchecked Sendable {
         }
         // A timeout can only fire before an event that is not due at once.
         let waits = events.contains { $0.time > .zero }
-        return DeliveryTimeline(events: events, timeout: waits ? Self.timeout(of: urlRequest, inspection) : nil, url: request.url)
+        let timeline = DeliveryTimeline(events: events, timeout: waits ? Self.timeout(of: urlRequest, inspection) : nil, url: request.url)
+        return Planned(timeline: timeline, requestLine: requestLine, answeringStub: answeringStub)
+    }
+
+    /// What planning found: the timeline (`nil` while the answer is being recorded), the request
+    /// as `GET https://…`, and the stub that answers it.
+    private struct Planned {
+        let timeline: DeliveryTimeline?
+        let requestLine: String
+        let answeringStub: StubSummary?
     }
 
     /// Sends a request no stub answers to the real server, records the exchange, and delivers the

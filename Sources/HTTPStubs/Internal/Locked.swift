@@ -2,6 +2,26 @@ import Foundation
 
 /// A value guarded by an `NSLock`.
 ///
+/// ## The toolkit's locks, and their order
+///
+/// - each registry's state (``StubRegistry``): stubs, use counts, scenarios, journal, observers;
+/// - each request's loader (`StubLoader`'s own `NSLock`): its delivery timeline;
+/// - each clock's state (``ManualStubClock``, ``ImmediateStubClock``) and each scheduled action
+///   (`ReleasingTimer`);
+/// - the registry directory (`RegistryDirectory`), stub identities, live-loader count, response
+///   cache, `URLProtocolStub`'s interception state, the recorder's state;
+/// - in HTTPStubsTesting, each scope's state (`HTTPStubsScope`) and the shared-session turn.
+///
+/// The user's code — custom matchers, request observers, computed responses, issue handlers —
+/// never runs while any of them is held, so it may call any of the toolkit's methods. Neither does
+/// the `deinit` of what a stub or an observer captured, when the registry drops it.
+///
+/// The only lock taken while another is held: a loader's lock, held while it calls its URLProtocol
+/// client, takes the clock's lock and a scheduled action's lock (reading `now`, scheduling and
+/// cancelling wake-ups; a clock never runs an action inside `schedule`, nor under its own lock).
+/// The recorder's lock is held while files are written, which takes no other lock. Every other lock
+/// is a leaf: nothing is locked, and nothing outside the lock's owner is called, while it is held.
+///
 /// `NSLock` is used rather than `Synchronization.Mutex` because the thread sanitizer understands it:
 /// `Mutex` produced false race reports on the Swift 6.3 Linux toolchain, and users run their suites
 /// under `--sanitize=thread`. `package`: HTTPStubsTesting uses it too.

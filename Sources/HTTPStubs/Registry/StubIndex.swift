@@ -6,8 +6,9 @@
 struct StubIndex {
     /// A stub and its use count.
     final class Entry: @unchecked Sendable {
-        // Invariant: `uses` is only touched under the registry's lock; everything else is
-        // immutable, so a selection may read it from any thread.
+        // Invariant: `uses` and `isIndexed` are only touched under the registry's lock; everything
+        // else is immutable, so a selection may read it from any thread (and run the stub's
+        // matchers outside the lock).
         let stub: Stub
         /// The stub as the journal names it, built once rather than for every request it answers.
         let summary: StubSummary
@@ -15,6 +16,9 @@ struct StubIndex {
         let order: Int
         /// How many requests the stub answered.
         var uses = 0
+        /// Whether the entry is still in the index: a selection that chose it outside the lock
+        /// checks this before committing (cheaper than looking its identity up).
+        var isIndexed = true
 
         init(stub: Stub, order: Int) {
             self.stub = stub
@@ -97,6 +101,7 @@ struct StubIndex {
     @discardableResult
     mutating func remove(id: String) -> Bool {
         guard let entry = byID.removeValue(forKey: id) else { return false }
+        entry.isIndexed = false
         all.removeAll { $0 === entry }
         switch Self.bucket(of: entry.stub) {
         case let .path(path):
@@ -118,6 +123,7 @@ struct StubIndex {
 
     /// Removes every stub.
     mutating func removeAll() {
+        for entry in all { entry.isIndexed = false }
         all.removeAll()
         byID.removeAll()
         byPath.removeAll()

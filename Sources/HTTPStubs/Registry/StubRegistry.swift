@@ -26,6 +26,12 @@ public final class StubRegistry: Sendable {
     let flights = RequestFlights()
     /// ``clock`` when it is a ``ManualStubClock``, which follows the requests made on it.
     let manualClock: ManualStubClock?
+    /// Everything mutable. Its lock is a leaf (see ``Locked`` for the order of the toolkit's locks):
+    /// nothing else is locked and nothing outside the registry is called while it is held — no
+    /// matcher, observer, computed response or issue handler, which may all call back into the
+    /// registry. Code under it only reads and writes `State` (and the entries' use counts); what
+    /// the user's code needs is copied out first, and closures, stubs and observers that are
+    /// dropped are released after it is let go (their captures' `deinit` may be user code too).
     private let state: Locked<State>
 
     private struct State {
@@ -154,17 +160,26 @@ public final class StubRegistry: Sendable {
     /// Removes a stub; returns whether it was there.
     @discardableResult
     public func remove(_ id: String) -> Bool {
-        state.withLock { $0.index.remove(id: id) }
+        let removed = state.withLock { state -> StubIndex.Entry? in
+            let entry = state.index.entry(id: id)
+            state.index.remove(id: id)
+            return entry
+        }
+        return removed != nil   // the stub is released here, after the lock
     }
 
     /// Removes every stub, resets every scenario and clears the journal and the observers.
     public func reset() {
-        state.withLock { state in
-            state.index.removeAll()
-            state.scenarios.removeAll()
-            state.journal.removeAll()
-            state.observers.removeAll()
+        let dropped = state.withLock { state in
+            defer {
+                state.index.removeAll()
+                state.scenarios.removeAll()
+                state.journal.removeAll()
+                state.observers.removeAll()
+            }
+            return (state.index, state.observers)
         }
+        _ = dropped   // the stubs and observers are released here, after the lock
     }
 
     /// The stubs, in the order they are tried: priority first, then newest first.
@@ -217,7 +232,11 @@ public final class StubRegistry: Sendable {
 
     /// Replaces what happens with problems found in stubs (by default they are printed to standard error).
     public func onIssue(_ handler: @escaping @Sendable (StubIssue) -> Void) {
-        state.withLock { $0.issueHandler = handler }
+        let previous = state.withLock { state in
+            defer { state.issueHandler = handler }
+            return state.issueHandler
+        }
+        _ = previous   // released here, after the lock
     }
 
     private static let printIssue: @Sendable (StubIssue) -> Void = { issue in
@@ -295,27 +314,45 @@ public final class StubRegistry: Sendable {
 
     /// Chooses the stub that answers `request`, consumes one of its uses, advances its scenario and
     /// records the request in the journal; journals the near-miss report when none does.
+    ///
+    /// The matchers (which may be the user's closures, calling back into the registry) run outside
+    /// the lock: the candidates are taken under it with whether each could answer then, tested
+    /// outside it in order, and the first that matches is committed under it again if it is still
+    /// in the index and still able to answer. If it is not (another request used it up, a scenario
+    /// moved, it was removed), the selection starts over: that happens only as often as such
+    /// changes do. A stub added or a scenario moved between the two is a change that comes after
+    /// this request.
     func select(_ request: StubRequest) -> Choice {
-        let chosen: Selection? = state.withLock { state in
-            for stored in state.index.candidates(forPath: request.path) {
-                guard Self.isEligible(stored, scenarios: state.scenarios), stored.stub.pattern.matches(request) else { continue }
-                let responseIndex = min(stored.uses, stored.stub.responses.count - 1)
-                stored.uses += 1
-                if let rule = stored.stub.scenario, let newState = rule.newState {
+        while true {
+            var walk = state.withLock { CandidateWalk($0.index.candidates(forPath: request.path), scenarios: $0.scenarios) }
+            var chosen: StubIndex.Entry?
+            while let candidate = walk.next(in: state) {
+                if candidate.stub.pattern.matches(request) {
+                    chosen = candidate
+                    break
+                }
+            }
+            guard let chosen else { break }
+            let committed = state.withLock { state -> (responseIndex: Int, journalID: Int)? in
+                guard chosen.isIndexed, Self.isEligible(chosen, scenarios: state.scenarios) else { return nil }
+                let responseIndex = min(chosen.uses, chosen.stub.responses.count - 1)
+                chosen.uses += 1
+                if let rule = chosen.stub.scenario, let newState = rule.newState {
                     state.scenarios[rule.name] = newState
                 }
-                var answered = request
-                let parameters = stored.stub.pattern.pathParameters(of: request)
-                if !parameters.isEmpty || !request.pathParameters.isEmpty {   // else `answered` keeps sharing the request's storage
-                    answered.pathParameters = parameters
-                }
                 let id = state.journal.count + 1
-                state.journal.append(JournalEntry(id: id, date: Date(), request: request, outcome: .answered(by: stored.summary)))
-                return Selection(entry: stored, responseIndex: responseIndex, request: answered, journalID: id)
+                state.journal.append(JournalEntry(id: id, date: Date(), request: request, outcome: .answered(by: chosen.summary)))
+                return (responseIndex, id)
             }
-            return nil
+            guard let committed else { continue }   // it changed meanwhile: choose again
+            // Outside the lock too: capturing parameters may run matchers (those of `anyOf`).
+            var answered = request
+            let parameters = chosen.stub.pattern.pathParameters(of: request)
+            if !parameters.isEmpty || !request.pathParameters.isEmpty {   // else `answered` keeps sharing the request's storage
+                answered.pathParameters = parameters
+            }
+            return .answered(Selection(entry: chosen, responseIndex: committed.responseIndex, request: answered, journalID: committed.journalID))
         }
-        if let chosen { return .answered(chosen) }
         let report = unmatchedReport(for: request)
         if recorder == nil {
             record(request, .unmatched(report))
@@ -324,13 +361,55 @@ public final class StubRegistry: Sendable {
     }
 
     /// Whether some stub would answer `request` now (nothing is consumed or journaled). A request
-    /// whose body is still a stream counts as answered by stubs that test the body.
+    /// whose body is still a stream counts as answered by stubs that test the body. The matchers
+    /// run outside the lock, as in ``select(_:)``.
     func wouldAnswer(_ request: StubRequest, bodyReadable: Bool) -> Bool {
-        state.withLock { state in
-            state.index.candidates(forPath: request.path).contains { stored in
-                guard Self.isEligible(stored, scenarios: state.scenarios) else { return false }
-                if !bodyReadable && stored.stub.pattern.readsBody { return true }
-                return stored.stub.pattern.matches(request)
+        var walk = state.withLock { CandidateWalk($0.index.candidates(forPath: request.path), scenarios: $0.scenarios) }
+        while let candidate = walk.next(in: state) {
+            if !bodyReadable && candidate.stub.pattern.readsBody { return true }
+            if candidate.stub.pattern.matches(request) { return true }
+        }
+        return false
+    }
+
+    /// The candidates for a request, in the order tried, yielding those that could answer when
+    /// they were judged. They are judged under the registry's lock 64 at a time (one bit each, so
+    /// nothing is allocated), while their matchers run outside it.
+    private struct CandidateWalk {
+        private let candidates: [StubIndex.Entry]
+        /// Bit `n` is set when `candidates[judged + n]` could answer.
+        private var eligible: UInt64 = 0
+        /// The position of the first candidate `eligible` describes.
+        private var judged = 0
+        private var position = 0
+
+        /// Takes the candidates and judges the first 64; call under the lock.
+        init(_ candidates: [StubIndex.Entry], scenarios: [String: String]) {
+            self.candidates = candidates
+            judge(from: 0, scenarios: scenarios)
+        }
+
+        /// The next candidate that could answer when judged, or `nil` after the last. Takes the
+        /// lock to judge the next 64 when it gets to them; call without it.
+        mutating func next(in lock: Locked<State>) -> StubIndex.Entry? {
+            while position < candidates.count {
+                if position - judged == 64 {
+                    lock.withLock { judge(from: position, scenarios: $0.scenarios) }
+                }
+                let candidate = candidates[position]
+                let isEligible = eligible & (1 << UInt64(position - judged)) != 0
+                position += 1
+                if isEligible { return candidate }
+            }
+            return nil
+        }
+
+        private mutating func judge(from start: Int, scenarios: [String: String]) {
+            judged = start
+            eligible = 0
+            for offset in 0..<min(64, candidates.count - start)
+            where StubRegistry.isEligible(candidates[start + offset], scenarios: scenarios) {
+                eligible |= 1 << UInt64(offset)
             }
         }
     }
