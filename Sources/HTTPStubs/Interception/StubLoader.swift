@@ -101,7 +101,7 @@ final class StubLoader: @unchecked Sendable {
             state.urlProtocol = urlProtocol
             guard state.planned else {
                 state.planned = true
-                state.start = clock.now
+                state.start = registry?.manualClock?.startOfRequest() ?? clock.now
                 return true
             }
             deliverDue(urlProtocol, &state)

@@ -16,8 +16,11 @@ import Foundation
 /// on it or finish, and `advance` relies on that instead of guessing:
 /// 1. It first waits until no request is on its way to the clock, so a request already resumed is
 ///    delayed from the instant it started, not from after the advance. When no request is waiting
-///    on the clock and none reached it since the previous advance, it also waits, up to
-///    ``arrivalTimeout``, for one to arrive: that covers a `Task` that has not run yet, as above.
+///    on the clock and none reached it since the previous advance, it also waits for one to
+///    arrive: that covers a `Task` that has not run yet, as above. That wait is a hang guard of
+///    ``arrivalTimeout`` (10 s), not a guess: if it ever gives up, the next request to arrive is
+///    timed from the instant before that advance, as if it had arrived in time, so the pattern
+///    above cannot hang however slowly the `Task` starts.
 /// 2. It then runs the due actions one at a time, earliest first, each at its own instant, and
 ///    waits for the delivery each one triggers (URLSession calls the toolkit back on its own queue)
 ///    before the next, so the actions that delivery schedules are run in order too.
@@ -40,11 +43,15 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
         var arrivals = 0
         /// `arrivals` when the previous advance began.
         var arrivalsSeen = 0
+        /// Set when an advance gave up waiting for a first request: the instant before it, which
+        /// the next request to start takes as its start.
+        var lateStart: Duration?
     }
 
-    /// How long ``advance(by:)`` waits for a first request when none is waiting on the clock or on
-    /// its way to it (real time; 1 s by default). A test that advances with no request at all pays
-    /// this once per advance: give it `.zero` there.
+    /// How long ``advance(by:)`` waits, at most, for a first request when none is waiting on the
+    /// clock or on its way to it (real time; 10 s by default). A test that means to move time while
+    /// no request is in flight would pay it on every such advance: give it `.zero` there (then no
+    /// request is ever timed from before an advance).
     public let arrivalTimeout: Duration
 
     /// The most an advance waits, in real time, for requests on their way to the clock (a hang guard:
@@ -54,7 +61,7 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
     /// Creates a clock that starts at zero.
     /// - Parameter arrivalTimeout: How long an advance waits for a first request to reach the
     ///   clock when none has (see the type's documentation).
-    public init(arrivalTimeout: Duration = .seconds(1)) {
+    public init(arrivalTimeout: Duration = .seconds(10)) {
         self.arrivalTimeout = max(arrivalTimeout, .zero)
     }
 
@@ -126,6 +133,20 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
         guard idle, arrivalTimeout > .zero else { return }
         await waitUntil(within: arrivalTimeout) { $0.arrivals > $0.arrivalsSeen || $0.inTransit > 0 }
         await waitUntil(within: Self.transitTimeout) { $0.inTransit == 0 }
+        state.withLock { state in
+            if state.arrivals == state.arrivalsSeen, state.inTransit == 0, state.lateStart == nil {
+                state.lateStart = state.now   // gave up: the request, when it comes, started before this advance
+            }
+        }
+    }
+
+    /// The instant a request that is starting now started: ``now``, or the instant before an
+    /// advance that gave up waiting for it.
+    func startOfRequest() -> Duration {
+        state.withLock { state in
+            defer { state.lateStart = nil }
+            return state.lateStart ?? state.now
+        }
     }
 
     /// Polls `condition` until it holds, `timeout` of real time passes, or the task is cancelled.

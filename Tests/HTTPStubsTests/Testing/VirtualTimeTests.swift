@@ -134,6 +134,29 @@ struct VirtualTimeTests {
         #expect(clock.now == .seconds(2))
     }
 
+    @Test("ManualStubClock: a request that reaches the clock after an advance gave up waiting for it is timed from before that advance")
+    func manualLateRequestIsTimedFromBeforeTheAdvance() async throws {
+        let clock = ManualStubClock(arrivalTimeout: .milliseconds(5))   // gives up long before the request comes
+        try await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get(.init(Self.url.absoluteString)), .text("3 items").delayed(by: .seconds(2)))
+            let model = FeedModel(client: AsyncHTTPClient(HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)))
+            let started = Flag()
+            let load = Task {
+                while !started.isSet { try? await Task.sleep(for: .milliseconds(1)) }
+                await model.load()
+            }
+            await clock.advance(by: .milliseconds(1999))   // nothing arrives within 5 ms
+            started.set()
+            try await waitUntil { clock.pendingCount == 1 }
+            #expect(model.state == .loading, "timed from 0 s, the answer is not due at 1.999 s")
+            await clock.advance(by: .milliseconds(1))
+            let finished: Void? = await within { await load.value }
+            #expect(finished != nil, "the request waited for 3.999 s instead of 2 s: it would hang")
+            #expect(model.state == .loaded("3 items"))
+            #expect(clock.now == .seconds(2))
+        }
+    }
+
     @Test("ManualStubClock: advancing less than the delay keeps the model loading")
     func manualAdvancingLessKeepsLoading() async throws {
         let clock = ManualStubClock()
