@@ -18,18 +18,22 @@ extension XCTestCase {
     /// ```
     /// - Parameters:
     ///   - clock: The clock delays and timeouts run on; real time by default.
+    ///   - inFlightTimeout: How long the end of the test waits for requests still in flight
+    ///     (see ``HTTPStubsScope/inFlightTimeout``); 1 s by default.
     ///   - fileID: The source `#fileID` associated with failures.
     ///   - filePath: The source `#filePath` associated with failures.
     ///   - line: The source `#line` associated with failures.
     ///   - column: The source `#column` associated with failures.
     public func makeStubRegistry(
         clock: any StubClock = SystemStubClock(),
+        inFlightTimeout: Duration = .seconds(1),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column
     ) -> StubRegistry {
         let scope = HTTPStubsScope(clock: clock, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column), testCase: self)
+        scope.inFlightTimeout = inFlightTimeout
         addTeardownBlock { @Sendable in await scope.end() }
         return scope.stubs
     }

@@ -624,36 +624,4 @@ import HTTPStubs
 
 // MARK: - Helpers
 
-/// What `answer` returns when no stub matched (`URLError(.resourceUnavailable)`).
-private let unmatched = "<unmatched>"
-
-/// The body text a completion handler received, `<unmatched>`, or `<error N>` for other URL errors.
-private func answer(_ session: URLSession, _ request: URLRequest) async -> String {
-    let completion = await complete(session, request)
-    if let error = completion.urlError {
-        return error.code == .resourceUnavailable ? unmatched : "<error \(error.code.rawValue)>"
-    }
-    if let error = completion.error { return "<error \(error)>" }
-    return completion.text ?? "<no body>"
-}
-
-private func answer(_ session: URLSession, _ url: String) async -> String {
-    await answer(session, URLRequest(url: URL(string: url)!))
-}
-
-/// The same through `try await session.data(for:)`.
-private func answerAsync(_ session: URLSession, _ request: URLRequest) async -> String {
-    do {
-        let (data, _) = try await session.data(for: request)
-        return String(decoding: data, as: UTF8.self)
-    } catch let error as URLError {
-        return error.code == .resourceUnavailable ? unmatched : "<error \(error.code.rawValue)>"
-    } catch {
-        return "<error \(error)>"
-    }
-}
-
-private func answerAsync(_ session: URLSession, _ url: String) async -> String {
-    await answerAsync(session, URLRequest(url: URL(string: url)!))
-}
 

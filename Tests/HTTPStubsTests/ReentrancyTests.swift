@@ -283,9 +283,6 @@ import HTTPStubs
 
 // MARK: - Helpers
 
-/// What `answer` returns when no stub matched (`URLError(.resourceUnavailable)`).
-private let unmatched = "<unmatched>"
-
 /// Runs `body` and fails the test, instead of hanging, if it does not finish within ``patience``
 /// (a closure deadlocked). Put the whole test in it, set-up included: before the fix a deadlocked
 /// matcher blocks URLSession's shared queue, after which making a session or a task blocks too.
@@ -337,28 +334,6 @@ private func callEveryMethod(of stubs: StubRegistry) {
     stubs.clearJournal()
     stubs.passThrough = stubs.passThrough
     stubs.followsRedirects = stubs.followsRedirects
-}
-
-/// The body text a completion handler received, `<unmatched>`, or `<error N>` for other URL errors.
-private func answer(_ session: URLSession, _ url: String) async -> String {
-    let completion = await complete(session, url)
-    if let error = completion.urlError {
-        return error.code == .resourceUnavailable ? unmatched : "<error \(error.code.rawValue)>"
-    }
-    if let error = completion.error { return "<error \(error)>" }
-    return completion.text ?? "<no body>"
-}
-
-/// The same through `try await session.data(for:)`.
-private func answerAsync(_ session: URLSession, _ url: String) async -> String {
-    do {
-        let (data, _) = try await session.data(for: URLRequest(url: URL(string: url)!))
-        return String(decoding: data, as: UTF8.self)
-    } catch let error as URLError {
-        return error.code == .resourceUnavailable ? unmatched : "<error \(error.code.rawValue)>"
-    } catch {
-        return "<error \(error)>"
-    }
 }
 
 /// The body of an answer found without URLSession, or `<unmatched>`.

@@ -36,6 +36,11 @@ final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
     /// request from then on (see ``RequestFlights``).
     private let loader = StubLoader(registry: RegistryDirectory.registry(Key.identity))
 
+    required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
+        super.init(request: request, cachedResponse: cachedResponse, client: client)
+        loader.attach(self)
+    }
+
     override class func canInit(with request: URLRequest) -> Bool {
         guard StubLoader.isInterceptable(request) else { return false }
         guard let registry = RegistryDirectory.registry(Key.identity) else { return true }

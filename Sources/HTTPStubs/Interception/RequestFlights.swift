@@ -5,10 +5,11 @@ import FoundationNetworking
 
 /// The requests a registry is serving right now, and whether the test that owned it has ended.
 ///
-/// A request joins when URLSession creates its `URLProtocol` instance, which it does inside
+/// A request joins when URLSession creates its `URLProtocol` instance and leaves when its answer
+/// is complete or its task is gone. On Linux, corelibs creates the instance inside
 /// `URLSessionTask.resume()` on the caller's thread (the toolkit's configurations have no
-/// `urlCache`, so nothing defers it), and leaves when its answer is complete or its task is gone.
-/// So when `resume()` has returned, the registry knows the request, before `startLoading` runs.
+/// `urlCache`, so nothing defers it): when `resume()` has returned, the registry knows the
+/// request, before `startLoading` runs. Apple's URLSession may create it later (untested).
 final class RequestFlights: @unchecked Sendable {
     // Invariant: `loaders` and `endedTest` are only touched while `lock` is held. Lock order: a
     // loader may hold its own lock while it takes this one; this one is never held while a loader
@@ -21,10 +22,15 @@ final class RequestFlights: @unchecked Sendable {
         weak var loader: StubLoader?
     }
 
-    func insert(_ loader: StubLoader) {
+    /// Adds a request being served, unless the registry is closed: then returns the test whose
+    /// end closed it, and the request is not added. Together with ``close(endingTest:)``, each
+    /// request is either ended by its test's end or arrives after it, never both.
+    func join(_ loader: StubLoader) -> String? {
         lock.lock()
         defer { lock.unlock() }
+        guard endedTest == nil else { return endedTest }
         loaders[ObjectIdentifier(loader)] = WeakLoader(loader: loader)
+        return nil
     }
 
     func remove(_ loader: StubLoader) {
@@ -40,18 +46,12 @@ final class RequestFlights: @unchecked Sendable {
         return loaders.values.compactMap(\.loader)
     }
 
-    /// The test whose end closed the registry, if it has ended.
-    var closedByTest: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return endedTest
-    }
-
-    /// Refuses every later request: it fails, naming `test`.
-    func close(endingTest test: String) {
+    /// Refuses every later request (it fails, naming `test`) and returns the requests being served.
+    func close(endingTest test: String) -> [StubLoader] {
         lock.lock()
         defer { lock.unlock() }
         endedTest = test
+        return loaders.values.compactMap(\.loader)
     }
 }
 
@@ -113,9 +113,9 @@ extension StubRegistry {
     /// `URLError` saying so, and when `closing`, so does every later request (reported on standard
     /// error, since no test is left to fail). Returns the requests it failed.
     package func endTest(named name: String, closing: Bool) -> [EndedRequest] {
-        if closing { flights.close(endingTest: name) }
+        let loaders = closing ? flights.close(endingTest: name) : flights.current
         let manual = clock as? ManualStubClock
-        return flights.current.compactMap { loader in
+        return loaders.compactMap { loader in
             let state = loader.flightState
             guard state != .finished else { return nil }
             var virtualDeadline: Duration?

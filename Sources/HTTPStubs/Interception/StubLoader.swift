@@ -38,6 +38,8 @@ final class StubLoader: @unchecked Sendable {
         var inTransit = true
         /// Set by ``abandon(with:)``: the load ends with this error at its next delivery.
         var abandoned: StubError?
+        /// The test that had ended, closing the registry, when the request reached it.
+        var arrivedAfterTest: String?
         /// `GET https://…` once the request was read; the stub chosen to answer it.
         var requestLine: String?
         var answeringStub: StubSummary?
@@ -56,7 +58,9 @@ final class StubLoader: @unchecked Sendable {
         self.registry = registry
         self.missingRegistry = missingRegistry
         Self.live.withLock { $0 += 1 }
-        registry?.flights.insert(self)
+        if let test = registry?.flights.join(self) {
+            withState { $0.arrivedAfterTest = test }
+        }
         registry?.manualClock?.requestDeparted()
     }
 
@@ -99,6 +103,12 @@ final class StubLoader: @unchecked Sendable {
         let mustPlan = withState { state -> Bool in
             state.stopped = false
             state.urlProtocol = urlProtocol
+            if !state.planned, let abandoned = state.abandoned {
+                // Its test ended before it started loading: it fails without being planned.
+                state.planned = true
+                state.start = clock.now
+                state.timeline = DeliveryTimeline(events: [.init(time: .zero, action: .fail(abandoned.urlError(for: urlProtocol.request.url)))], timeout: nil, url: nil)
+            }
             guard state.planned else {
                 state.planned = true
                 state.start = registry?.manualClock?.startOfRequest() ?? clock.now
@@ -111,7 +121,7 @@ final class StubLoader: @unchecked Sendable {
         guard mustPlan else { return }
         // Planning runs the user's code (observers, matchers, computed responses): not under the
         // lock. Still within `startLoading`, so the client may be called below.
-        let planned = plan(urlProtocol)
+        let planned = plan(urlProtocol, arrivedAfterTest: withState { $0.arrivedAfterTest })
         withState { state in
             state.requestLine = planned.requestLine
             state.answeringStub = planned.answeringStub
@@ -150,9 +160,18 @@ final class StubLoader: @unchecked Sendable {
         }
     }
 
-    /// `GET https://…`, once the request has been read.
+    /// Tells the loader the protocol instance it serves, as soon as that exists.
+    func attach(_ urlProtocol: URLProtocol) {
+        withState { $0.urlProtocol = urlProtocol }
+    }
+
+    /// `GET https://…`: as read when planned, else as the protocol instance was given it.
     var requestLine: String {
-        withState { $0.requestLine ?? "a request that had not started loading yet" }
+        withState { state in
+            if let line = state.requestLine { return line }
+            guard let request = state.urlProtocol?.request, let url = request.url else { return "a request" }
+            return "\(request.httpMethod ?? "GET") \(url.absoluteString)"
+        }
     }
 
     /// The stub chosen to answer the request, if any.
@@ -188,13 +207,16 @@ final class StubLoader: @unchecked Sendable {
         registry?.manualClock?.requestVanished()
     }
 
-    /// A wake-up fired and asks URLSession to call `startLoading` again: the request is in transit
-    /// until then (unless it was stopped meanwhile).
-    private func departForWake() {
+    /// A wake-up fired: returns whether URLSession should call `startLoading` again, because the
+    /// load still has something to deliver; the request is then in transit until it does.
+    private func departForWake() -> Bool {
         withState { state in
-            guard !state.stopped, !state.inTransit else { return }
-            state.inTransit = true
-            registry?.manualClock?.requestDeparted()
+            guard !state.stopped, state.timeline?.isFinished != true else { return false }
+            if !state.inTransit {
+                state.inTransit = true
+                registry?.manualClock?.requestDeparted()
+            }
+            return true
         }
     }
 
@@ -235,8 +257,7 @@ final class StubLoader: @unchecked Sendable {
         // Re-enter through the task so that the client is called on the task's own queue.
         let task = UncheckedSendable(value: urlProtocol.task)   // URLSessionTask is thread-safe.
         return clock.schedule(at: deadline) { [weak self] in
-            guard let task = task.value, task.state == .running else { return }
-            self?.departForWake()
+            guard let task = task.value, task.state == .running, self?.departForWake() == true else { return }
             task.resume()
         }
         #else
@@ -250,7 +271,7 @@ final class StubLoader: @unchecked Sendable {
 
     /// Reads the request, tells the observers, and plans the response (no timeline while the
     /// answer is being recorded from the real server). Runs without the lock: it calls user code.
-    private func plan(_ urlProtocol: URLProtocol) -> Planned {
+    private func plan(_ urlProtocol: URLProtocol, arrivedAfterTest: String?) -> Planned {
         let urlRequest = urlProtocol.request
         let inspection = TaskInspection(urlProtocol.task)
         let (body, unavailable) = Self.readBody(of: urlRequest, task: urlProtocol.task, inspection: inspection)
@@ -258,7 +279,7 @@ final class StubLoader: @unchecked Sendable {
         let requestLine = "\(request.method) \(request.url.absoluteString)"
         var answeringStub: StubSummary?
         let events: [DeliveryTimeline.Event]
-        if let registry, let test = registry.flights.closedByTest {
+        if let registry, let test = arrivedAfterTest {
             let error = StubError.arrivedAfterTestEnded(test: test, request: requestLine)
             registry.record(request, .refused(reason: error.message))
             FileHandle.standardError.write(Data("swift-http-stubs: \(error.message)\n".utf8))

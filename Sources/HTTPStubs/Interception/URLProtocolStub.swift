@@ -31,6 +31,11 @@ public final class URLProtocolStub: URLProtocol {
         missingRegistry: .notIntercepting
     )
 
+    required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
+        super.init(request: request, cachedResponse: cachedResponse, client: client)
+        loader.attach(self)
+    }
+
     /// Whether ``startInterceptingRequests(fileID:filePath:line:column:)`` is in effect.
     public static var isIntercepting: Bool {
         interception.withLock { $0.isIntercepting }

@@ -6,6 +6,7 @@ import Foundation
 ///
 /// - each registry's state (``StubRegistry``): stubs, use counts, scenarios, journal, observers;
 /// - each request's loader (`StubLoader`'s own `NSLock`): its delivery timeline;
+/// - each registry's requests in flight (`RequestFlights`);
 /// - each clock's state (``ManualStubClock``, ``ImmediateStubClock``) and each scheduled action
 ///   (`ReleasingTimer`);
 /// - the registry directory (`RegistryDirectory`), stub identities, live-loader count, response
@@ -16,9 +17,12 @@ import Foundation
 /// never runs while any of them is held, so it may call any of the toolkit's methods. Neither does
 /// the `deinit` of what a stub or an observer captured, when the registry drops it.
 ///
-/// The only lock taken while another is held: a loader's lock, held while it calls its URLProtocol
-/// client, takes the clock's lock and a scheduled action's lock (reading `now`, scheduling and
-/// cancelling wake-ups; a clock never runs an action inside `schedule`, nor under its own lock).
+/// The only locks taken while another is held: a loader's lock, held while it calls its
+/// URLProtocol client, takes the clock's lock and a scheduled action's lock (reading `now`,
+/// scheduling and cancelling wake-ups, telling a ``ManualStubClock`` where the request is; a clock
+/// never runs an action inside `schedule`, nor under its own lock) and its registry's
+/// `RequestFlights` lock (leaving it once answered). A clock the user writes is called there too,
+/// so ``StubClock`` asks it never to run an action inside `schedule`.
 /// The recorder's lock is held while files are written, which takes no other lock. Every other lock
 /// is a leaf: nothing is locked, and nothing outside the lock's owner is called, while it is held.
 ///

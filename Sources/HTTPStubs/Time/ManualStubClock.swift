@@ -13,7 +13,9 @@ import Foundation
 /// ```
 ///
 /// The clock follows the requests of the registries that use it, from `resume()` until they wait
-/// on it or finish, and `advance` relies on that instead of guessing:
+/// on it or finish (on Linux, where URLSession creates the `URLProtocol` inside `resume()`; on
+/// Apple platforms it may do so later, which is untested), and `advance` relies on that instead of
+/// guessing:
 /// 1. It first waits until no request is on its way to the clock, so a request already resumed is
 ///    delayed from the instant it started, not from after the advance. When no request is waiting
 ///    on the clock and none reached it since the previous advance, it also waits for one to
@@ -128,13 +130,14 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
 
     /// Step 1 of an advance: no request on its way to the clock, and some request there to move.
     private func letRequestsArrive() async {
+        state.withLock { $0.lateStart = nil }   // only the latest advance that gave up counts
         await waitUntil(within: Self.transitTimeout) { $0.inTransit == 0 }
         let idle = state.withLock { $0.pending.isEmpty && $0.arrivals == $0.arrivalsSeen }
         guard idle, arrivalTimeout > .zero else { return }
         await waitUntil(within: arrivalTimeout) { $0.arrivals > $0.arrivalsSeen || $0.inTransit > 0 }
         await waitUntil(within: Self.transitTimeout) { $0.inTransit == 0 }
         state.withLock { state in
-            if state.arrivals == state.arrivalsSeen, state.inTransit == 0, state.lateStart == nil {
+            if state.arrivals == state.arrivalsSeen, state.inTransit == 0 {
                 state.lateStart = state.now   // gave up: the request, when it comes, started before this advance
             }
         }

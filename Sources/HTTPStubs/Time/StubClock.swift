@@ -8,8 +8,12 @@ public protocol StubClock: Sendable {
     /// The current instant, as a duration since an arbitrary fixed origin.
     var now: Duration { get }
 
-    /// Runs `action` once `now` reaches `deadline` (at once if it already has). Cancelling the
-    /// returned timer before then means `action` never runs and is released.
+    /// Runs `action` once `now` reaches `deadline` (as soon as possible if it already has).
+    /// Cancelling the returned timer before then means `action` never runs and is released.
+    ///
+    /// The toolkit calls ``now`` and this method while it holds the lock of the request they
+    /// serve: never run `action` inside `schedule` (hand it to another thread or task), and never
+    /// call back into the toolkit from either.
     func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> any StubClockTimer
 }
 

@@ -46,3 +46,36 @@ struct User: Codable, Equatable, Sendable {
     let id: Int
     let name: String
 }
+
+/// What `answer` returns when no stub matched (`URLError(.resourceUnavailable)`).
+let unmatched = "<unmatched>"
+
+/// The body text a completion handler received, `<unmatched>`, or `<error N>` for other URL errors.
+func answer(_ session: URLSession, _ request: URLRequest) async -> String {
+    let completion = await complete(session, request)
+    if let error = completion.urlError {
+        return error.code == .resourceUnavailable ? unmatched : "<error \(error.code.rawValue)>"
+    }
+    if let error = completion.error { return "<error \(error)>" }
+    return completion.text ?? "<no body>"
+}
+
+func answer(_ session: URLSession, _ url: String) async -> String {
+    await answer(session, URLRequest(url: URL(string: url)!))
+}
+
+/// The same through `try await session.data(for:)`.
+func answerAsync(_ session: URLSession, _ request: URLRequest) async -> String {
+    do {
+        let (data, _) = try await session.data(for: request)
+        return String(decoding: data, as: UTF8.self)
+    } catch let error as URLError {
+        return error.code == .resourceUnavailable ? unmatched : "<error \(error.code.rawValue)>"
+    } catch {
+        return "<error \(error)>"
+    }
+}
+
+func answerAsync(_ session: URLSession, _ url: String) async -> String {
+    await answerAsync(session, URLRequest(url: URL(string: url)!))
+}

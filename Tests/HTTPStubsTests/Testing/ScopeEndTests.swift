@@ -82,9 +82,9 @@ struct ScopeEndTests {
         let outcome = OneShot<Completion>()
         withKnownIssue {
             withHTTPStubs { stubs in   // the synchronous form: its end blocks while it waits
-                // URLSession's one shared queue is busy for 300 ms (another registry's slow
-                // responder), so the fire-and-forget request below reaches the stubs only after
-                // the body has returned: the scope must wait for it.
+                // Another registry's slow responder holds URLSession's shared queue for 300 ms, so
+                // the fire-and-forget request below usually reaches the stubs only after the body
+                // has returned: the scope must wait for it.
                 let busy = StubRegistry()
                 busy.stub(.get("https://busy.example.com/")) { _ in
                     Thread.sleep(forTimeInterval: 0.3)
@@ -104,6 +104,34 @@ struct ScopeEndTests {
         #expect(issues.all.first?.description.contains("/nobody-stubs-this") == true, "\(issues.all)")
         let completion = try #require(await outcome.value(within: patience))
         #expect(completion.isUnmatched)
+    }
+
+    @Test("a request the scope ends at once fails as in flight, once, whether or not it had started loading")
+    func requestEndedAtOnceIsReportedOnce() async throws {
+        for run in 1...20 {
+            let issues = Collected<Issue>()
+            let outcome = OneShot<Completion>()
+            let registry = LockedBox<StubRegistry?>(nil)
+            withKnownIssue {
+                withHTTPStubs { stubs in
+                    registry.value = stubs
+                    HTTPStubsScope.current?.inFlightTimeout = .zero   // often ends it before startLoading
+                    stubs.stub(.get(.init(Self.url)), .text("an hour late").delayed(by: .seconds(3600)))
+                    stubs.makeSession().dataTask(with: URL(string: Self.url)!) { data, response, error in
+                        outcome.fulfill(Completion(data: data, response: response, error: error))
+                    }.resume()
+                }
+            } matching: { issue in
+                issues.append(issue)
+                return true
+            }
+            let completion = try #require(await outcome.value(within: patience), "run \(run): the request never ended")
+            let message = completion.urlError?.localizedDescription ?? ""
+            #expect(message.contains("GET \(Self.url) was still in flight when its test"), "run \(run): \(message)")
+            let refused = registry.value?.journal.filter { if case .refused = $0.outcome { true } else { false } } ?? []
+            #expect(refused.isEmpty, "run \(run): not also reported as arriving after the test: \(refused)")
+            #expect(issues.all.count == 1 && issues.all[0].description.contains("Request still in flight"), "run \(run): \(issues.all)")
+        }
     }
 
     @Test("a request still in flight after inFlightTimeout fails with a URLError, and so does the test")

@@ -157,6 +157,26 @@ struct VirtualTimeTests {
         }
     }
 
+    @Test("ManualStubClock: only the latest advance that gave up waiting times a late request")
+    func manualLateStartIsTheLatestGiveUp() async throws {
+        let clock = ManualStubClock(arrivalTimeout: .milliseconds(5))
+        try await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get(.init(Self.url.absoluteString)), .text("3 items").delayed(by: .seconds(2)))
+            await clock.advance(by: .seconds(1))   // nothing in flight: gives up at 0 s
+            await clock.advance(by: .seconds(1))   // again, at 1 s
+            let outcome = OneShot<Completion>()
+            stubs.makeSession().dataTask(with: Self.url) { data, response, error in
+                outcome.fulfill(Completion(data: data, response: response, error: error))
+            }.resume()
+            try await waitUntil { clock.pendingCount == 1 }   // timed from 1 s: due at 3 s, not at once
+            #expect(!outcome.isFulfilled)
+            await clock.advance(by: .seconds(1))
+            let completion = try #require(await outcome.value(within: patience))
+            #expect(completion.text == "3 items")
+            #expect(clock.now == .seconds(3))
+        }
+    }
+
     @Test("ManualStubClock: advancing less than the delay keeps the model loading")
     func manualAdvancingLessKeepsLoading() async throws {
         let clock = ManualStubClock()
