@@ -19,9 +19,8 @@ struct ScopeEndTests {
     func waitingOnVirtualTimeEndsWithTheTest() async throws {
         let clock = ManualStubClock()
         let outcome = OneShot<Completion>()
-        let issues = Collected<Issue>()
         let stubLine = LockedBox(0)
-        try await withKnownIssue {
+        let issues = try await recordedIssues {
             try await withHTTPStubs(clock: clock) { stubs in
                 stubLine.value = #line + 1
                 stubs.stub(.get(.init(Self.url)), .text("never").delayed(by: .seconds(4)))
@@ -31,16 +30,13 @@ struct ScopeEndTests {
                 try await waitUntil { clock.pendingCount == 1 }
                 // The test forgets to advance the clock to 4 s.
             }
-        } matching: { issue in
-            issues.append(issue)
-            return true
         }
         let completion = try #require(await outcome.value(within: patience), "the request never ended: it would keep the process alive")
         #expect(completion.urlError?.code == .resourceUnavailable)
         let message = completion.urlError?.localizedDescription ?? ""
         #expect(message.contains("GET \(Self.url) was still waiting for virtual time 4.0 s when its test ScopeEndTests/waitingOnVirtualTimeEndsWithTheTest() ended, and the ManualStubClock stood at 0.0 s"), "\(message)")
-        #expect(issues.all.count == 1, "\(issues.all)")
-        let issue = try #require(issues.all.first)
+        #expect(issues.count == 1, "\(issues)")
+        let issue = try #require(issues.first)
         #expect(issue.description.contains("Request still in flight when the test ended"), "\(issue)")
         #expect(issue.description.contains("ScopeEndTests.swift:\(stubLine.value)"), "names the stub: \(issue)")
         #expect(issue.description.contains("virtual time 4.0 s"), "\(issue)")
@@ -54,8 +50,7 @@ struct ScopeEndTests {
         let trait = HTTPStubsTrait.httpStubs(clock: { ManualStubClock() }) { stubs in
             stubs.stub(.get(.init(Self.url)), .text("never").delayed(by: .seconds(30)))
         }
-        let issues = Collected<Issue>()
-        try await withKnownIssue {
+        let issues = try await recordedIssues {
             try await trait.provideScope(for: test, testCase: Test.Case.current) {
                 let stubs = StubRegistry.current()
                 let session = stubs.makeSession()
@@ -63,11 +58,8 @@ struct ScopeEndTests {
                 let clock = try #require(stubs.clock as? ManualStubClock)
                 try await waitUntil { clock.pendingCount == 1 }
             }
-        } matching: { issue in
-            issues.append(issue)
-            return true
         }
-        #expect(issues.all.count == 1 && issues.all[0].description.contains("virtual time 30.0 s"), "\(issues.all)")
+        #expect(issues.count == 1 && issues[0].description.contains("virtual time 30.0 s"), "\(issues)")
         let task = try #require(caller.value)
         let result = await within { await task.result }
         let error = try #require(result, "the awaiting task never ended").failure as? URLError
@@ -78,9 +70,8 @@ struct ScopeEndTests {
 
     @Test("a request resumed and not awaited is still checked: its unmatched report fails the test")
     func requestInFlightIsCheckedBeforeTheScopeEnds() async throws {
-        let issues = Collected<Issue>()
         let outcome = OneShot<Completion>()
-        withKnownIssue {
+        let issues = try await recordedIssues {
             withHTTPStubs { stubs in   // the synchronous form: its end blocks while it waits
                 // Another registry's slow responder holds URLSession's shared queue for 300 ms, so
                 // the fire-and-forget request below usually reaches the stubs only after the body
@@ -95,13 +86,10 @@ struct ScopeEndTests {
                     outcome.fulfill(Completion(data: data, response: response, error: error))
                 }.resume()
             }
-        } matching: { issue in
-            issues.append(issue)
-            return true
         }
-        #expect(issues.all.count == 1, "\(issues.all)")
-        #expect(issues.all.first?.description.contains("Unmatched request") == true, "\(issues.all)")
-        #expect(issues.all.first?.description.contains("/nobody-stubs-this") == true, "\(issues.all)")
+        #expect(issues.count == 1, "\(issues)")
+        #expect(issues.first?.description.contains("Unmatched request") == true, "\(issues)")
+        #expect(issues.first?.description.contains("/nobody-stubs-this") == true, "\(issues)")
         let completion = try #require(await outcome.value(within: patience))
         #expect(completion.isUnmatched)
     }
@@ -109,10 +97,9 @@ struct ScopeEndTests {
     @Test("a request the scope ends at once fails as in flight, once, whether or not it had started loading")
     func requestEndedAtOnceIsReportedOnce() async throws {
         for run in 1...20 {
-            let issues = Collected<Issue>()
             let outcome = OneShot<Completion>()
             let registry = LockedBox<StubRegistry?>(nil)
-            withKnownIssue {
+            let issues = try await recordedIssues {
                 withHTTPStubs { stubs in
                     registry.value = stubs
                     HTTPStubsScope.current?.inFlightTimeout = .zero   // often ends it before startLoading
@@ -121,24 +108,20 @@ struct ScopeEndTests {
                         outcome.fulfill(Completion(data: data, response: response, error: error))
                     }.resume()
                 }
-            } matching: { issue in
-                issues.append(issue)
-                return true
             }
             let completion = try #require(await outcome.value(within: patience), "run \(run): the request never ended")
             let message = completion.urlError?.localizedDescription ?? ""
             #expect(message.contains("GET \(Self.url) was still in flight when its test"), "run \(run): \(message)")
             let refused = registry.value?.journal.filter { if case .refused = $0.outcome { true } else { false } } ?? []
             #expect(refused.isEmpty, "run \(run): not also reported as arriving after the test: \(refused)")
-            #expect(issues.all.count == 1 && issues.all[0].description.contains("Request still in flight"), "run \(run): \(issues.all)")
+            #expect(issues.count == 1 && issues[0].description.contains("Request still in flight"), "run \(run): \(issues)")
         }
     }
 
     @Test("a request still in flight after inFlightTimeout fails with a URLError, and so does the test")
     func requestStillInFlightAfterTheTimeoutFails() async throws {
-        let issues = Collected<Issue>()
         let outcome = OneShot<Completion>()
-        withKnownIssue {
+        let issues = try await recordedIssues {
             withHTTPStubs { stubs in
                 HTTPStubsScope.current?.inFlightTimeout = .milliseconds(50)
                 stubs.stub(.get(.init(Self.url)), .text("an hour late").delayed(by: .seconds(3600)))
@@ -146,12 +129,9 @@ struct ScopeEndTests {
                     outcome.fulfill(Completion(data: data, response: response, error: error))
                 }.resume()
             }
-        } matching: { issue in
-            issues.append(issue)
-            return true
         }
-        #expect(issues.all.count == 1, "\(issues.all)")
-        #expect(issues.all.first?.description.contains("was still in flight when its test ScopeEndTests/requestStillInFlightAfterTheTimeoutFails() ended") == true, "\(issues.all)")
+        #expect(issues.count == 1, "\(issues)")
+        #expect(issues.first?.description.contains("was still in flight when its test ScopeEndTests/requestStillInFlightAfterTheTimeoutFails() ended") == true, "\(issues)")
         let completion = try #require(await outcome.value(within: patience), "the request never ended")
         #expect(completion.urlError?.code == .resourceUnavailable)
     }
