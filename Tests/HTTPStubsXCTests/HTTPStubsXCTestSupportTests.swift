@@ -166,6 +166,27 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
         _ = await xcFetch(stubs.makeSession(), URL(string: "https://api.example.com/users/43")!)
     }
 
+    func test_makeStubRegistry_requestNotAwaited_failsWhenTheTestEnds_atTheStubLine() {
+        var stubLine = 0
+        let outcome = XCOutcome()
+        capture.start()
+        addTeardownBlock { [capture] in
+            let failures = capture.stop()
+            XCTAssertEqual(failures.count, 1, "\(failures)")
+            XCTAssertTrue(failures.first?.description.contains("Request still in flight when the test ended") == true, "\(failures)")
+            XCTAssertTrue(failures.first?.description.contains("test_makeStubRegistry_requestNotAwaited_failsWhenTheTestEnds_atTheStubLine") == true, "names the test: \(failures)")
+            XCTAssertEqual(failures.first?.line, stubLine)
+            XCTAssertTrue(outcome.wait(), "the request never ended")
+            XCTAssertEqual(outcome.code, .resourceUnavailable)
+        }
+        let stubs = makeStubRegistry(inFlightTimeout: .milliseconds(50))
+        stubLine = #line + 1
+        stubs.stub(.get(.init(Self.url.absoluteString)), .text("an hour late").delayed(by: .seconds(3600)))
+        stubs.makeSession().dataTask(with: Self.url) { _, _, error in
+            outcome.finish((error as? URLError)?.code)
+        }.resume()   // not awaited: the test returns while the request waits
+    }
+
     func test_makeStubRegistry_metExpectations_recordNothing() async {
         capture.start()
         addTeardownBlock { [capture] in
@@ -298,6 +319,32 @@ private final class XCFailureCapture: @unchecked Sendable {
         start()
         await body()
         return stop()
+    }
+}
+
+/// How a request ended, awaited from a teardown block (which cannot be `async` here).
+private final class XCOutcome: @unchecked Sendable {
+    // Invariant: `endedCode` is only touched while `lock` is held; `done` is signalled once it is set.
+    private let lock = NSLock()
+    private let done = DispatchSemaphore(value: 0)
+    private var endedCode: URLError.Code?
+
+    func finish(_ code: URLError.Code?) {
+        lock.lock()
+        endedCode = code
+        lock.unlock()
+        done.signal()
+    }
+
+    /// Waits (at most 60 s) for the request to end; `false` if it did not.
+    func wait() -> Bool {
+        done.wait(timeout: .now() + 60) == .success
+    }
+
+    var code: URLError.Code? {
+        lock.lock()
+        defer { lock.unlock() }
+        return endedCode
     }
 }
 
