@@ -9,7 +9,9 @@ enum RegistryDirectory {
         }
     }
 
-    private static let state = Locked((next: UInt64(1), registries: [UInt64: WeakRegistry]()))
+    /// The registries by identity, and, for each registry gone after its test ended, that test
+    /// (a few bytes a test, so that a request made later through its sessions can name it).
+    private static let state = Locked((next: UInt64(1), registries: [UInt64: WeakRegistry](), endedTests: [UInt64: String]()))
 
     /// A new identity, never used before in this process.
     static func nextIdentity() -> UInt64 {
@@ -23,12 +25,20 @@ enum RegistryDirectory {
         state.withLock { $0.registries[identity] = WeakRegistry(registry) }
     }
 
-    static func remove(_ identity: UInt64) {
-        state.withLock { _ = $0.registries.removeValue(forKey: identity) }
+    /// Forgets a registry that is going away; `endedTest` is the test whose end had closed it.
+    static func remove(_ identity: UInt64, endedTest: String?) {
+        state.withLock { state in
+            state.registries.removeValue(forKey: identity)
+            if let endedTest { state.endedTests[identity] = endedTest }
+        }
     }
 
-    /// The registry with this identity, if it still exists.
-    static func registry(_ identity: UInt64) -> StubRegistry? {
-        state.withLock { $0.registries[identity]?.registry }
+    /// The registry with this identity, if it still exists; if it does not, the test whose end
+    /// closed it, if one did.
+    static func registry(_ identity: UInt64) -> (registry: StubRegistry?, endedTest: String?) {
+        state.withLock { state in
+            if let registry = state.registries[identity]?.registry { return (registry, nil) }
+            return (nil, state.endedTests[identity])
+        }
     }
 }

@@ -34,7 +34,7 @@ enum Bit1<Rest: RegistryKey>: RegistryKey {
 final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
     /// Created with the instance, inside `URLSessionTask.resume()`, so the registry knows the
     /// request from then on (see ``RequestFlights``).
-    private let loader = StubLoader(registry: RegistryDirectory.registry(Key.identity))
+    private let loader = StubLoader(RegistryDirectory.registry(Key.identity))
 
     required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
         super.init(request: request, cachedResponse: cachedResponse, client: client)
@@ -43,7 +43,7 @@ final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
 
     override class func canInit(with request: URLRequest) -> Bool {
         guard StubLoader.isInterceptable(request) else { return false }
-        guard let registry = RegistryDirectory.registry(Key.identity) else { return true }
+        guard let registry = RegistryDirectory.registry(Key.identity).registry else { return true }
         return !StubLoader.shouldPassThrough(request, registry: registry)
     }
 

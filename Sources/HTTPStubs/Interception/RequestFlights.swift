@@ -46,6 +46,13 @@ final class RequestFlights: @unchecked Sendable {
         return loaders.values.compactMap(\.loader)
     }
 
+    /// The test whose end closed the registry, if one did.
+    var closedByTest: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return endedTest
+    }
+
     /// Refuses every later request (it fails, naming `test`) and returns the requests being served.
     func close(endingTest test: String) -> [StubLoader] {
         lock.lock()

@@ -57,11 +57,21 @@ final class StubLoader: @unchecked Sendable {
     init(registry: StubRegistry?, missingRegistry: StubError = .registryGone) {
         self.registry = registry
         self.missingRegistry = missingRegistry
+
         Self.live.withLock { $0 += 1 }
         if let test = registry?.flights.join(self) {
             withState { $0.arrivedAfterTest = test }
         }
         registry?.manualClock?.requestDeparted()
+    }
+
+    /// Creates a loader for a registry looked up in ``RegistryDirectory``: one that no longer
+    /// exists fails its request, naming the test whose end closed it when one did.
+    convenience init(_ lookup: (registry: StubRegistry?, endedTest: String?)) {
+        self.init(registry: lookup.registry)
+        if let test = lookup.endedTest {
+            withState { $0.arrivedAfterTest = test }
+        }
     }
 
     deinit {
@@ -279,9 +289,9 @@ final class StubLoader: @unchecked Sendable {
         let requestLine = "\(request.method) \(request.url.absoluteString)"
         var answeringStub: StubSummary?
         let events: [DeliveryTimeline.Event]
-        if let registry, let test = arrivedAfterTest {
+        if let test = arrivedAfterTest {
             let error = StubError.arrivedAfterTestEnded(test: test, request: requestLine)
-            registry.record(request, .refused(reason: error.message))
+            registry?.record(request, .refused(reason: error.message))
             FileHandle.standardError.write(Data("swift-http-stubs: \(error.message)\n".utf8))
             events = [.init(time: .zero, action: .fail(error.urlError(for: request.url)))]
         } else if let registry {

@@ -61,7 +61,7 @@ public final class StubRegistry: Sendable {
     }
 
     deinit {
-        RegistryDirectory.remove(identity)
+        RegistryDirectory.remove(identity, endedTest: flights.closedByTest)
     }
 
     // MARK: Adding and removing stubs

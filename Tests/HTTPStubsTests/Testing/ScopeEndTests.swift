@@ -179,6 +179,29 @@ struct ScopeEndTests {
     }
 }
 
+extension ScopeEndTests {
+    @Test("a request that reaches the registry after its test ended is reported on standard error (checked in a child process)")
+    func requestAfterTheScopeEndedIsReportedOnStandardError() async throws {
+        // The child sends its standard error to a file and checks it (this toolchain's exit tests
+        // do not hand standard error back intact): exit 0 only when the report is there.
+        await #expect(processExitsWith: .success) {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString).txt").path
+            let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            guard file >= 0, dup2(file, 2) >= 0 else { exit(4) }
+            let leftover = LockedBox<URLSession?>(nil)
+            withHTTPStubs { stubs in
+                stubs.stub(.get("https://api.example.com/feed"), .text("3 items"))
+                leftover.value = stubs.makeSession()
+            }
+            let completion = await complete(leftover.value!, "https://api.example.com/feed")
+            guard completion.urlError?.code == .resourceUnavailable else { exit(1) }
+            let written = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            try? FileManager.default.removeItem(atPath: path)
+            exit(written.contains("swift-http-stubs: GET https://api.example.com/feed arrived after its test") ? 0 : 2)
+        }
+    }
+}
+
 extension Result {
     /// The error, for a failed result.
     var failure: Failure? {
