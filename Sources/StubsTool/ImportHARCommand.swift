@@ -56,17 +56,26 @@ enum ImportHARCommand {
             io.err("\(diagnostic)\n")
         }
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return 2 }
+        // Every destination is proven inside the root before anything is written.
+        let destinations: [(contents: Data, url: URL)]
+        do {
+            let rootURL = URL(fileURLWithPath: root)
+            try StubRootPath.checkRoot(rootURL)
+            destinations = try files.map { ($0.contents, try StubRootPath.file($0.relativePath, in: rootURL)) }
+        } catch {
+            io.err("\(error)\n")
+            return 2
+        }
         var kept = 0
-        for file in files {
-            let url = URL(fileURLWithPath: root).appendingPathComponent(file.relativePath)
-            if let existing = FileManager.default.contents(atPath: url.path), existing != file.contents, !force {
+        for (contents, url) in destinations {
+            if let existing = FileManager.default.contents(atPath: url.path), existing != contents, !force {
                 io.err("\(url.path): error: exists with other contents; kept (use --force to overwrite)\n")
                 kept += 1
                 continue
             }
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try file.contents.write(to: url, options: .atomic)
+                try contents.write(to: url, options: .atomic)
             } catch {
                 io.err("\(url.path): error: cannot be written: \(error.localizedDescription)\n")
                 return 2

@@ -71,6 +71,7 @@ final class StubRecorder: Sendable {
 
     /// Records one exchange and writes the files it changes; returns the mapping file's path.
     func record(_ request: StubRequest, outcome: Outcome) throws -> String {
+        try StubRootPath.checkRoot(root)
         let recordedRequest = redacted(request)
         let exchange = HARExchange(entryIndex: 0, jsonPath: .root, request: recordedRequest, outcome: redacted(outcome), startedAt: nil, order: nil)
         return try state.withLock { state in
@@ -111,10 +112,13 @@ final class StubRecorder: Sendable {
                 if !state.owned.contains(request.mapping.relativePath) {
                     // Re-recording over an earlier recording (mode all): its body files are this
                     // recorder's to replace too.
-                    state.owned.formUnion(Self.bodyFiles(referencedBy: url(request.mapping)))
+                    state.owned.formUnion(Self.bodyFiles(referencedBy: try url(request.mapping)))
                 }
-                for file in files where (try? Data(contentsOf: url(file))) != file.contents {
-                    try AtomicFile.replace(file.contents, at: url(file))
+                for file in files {
+                    let target = try url(file)
+                    if (try? Data(contentsOf: target)) != file.contents {
+                        try AtomicFile.replace(file.contents, at: target)
+                    }
                 }
                 state.owned.formUnion(files.map(\.relativePath))
             } else {
@@ -126,7 +130,9 @@ final class StubRecorder: Sendable {
         // files this recorder wrote earlier and no longer needs go.
         let current = Set(layout.flatMap { $0.bodies + [$0.mapping] }.map(\.relativePath))
         for stale in state.owned.subtracting(current) {
-            try? FileManager.default.removeItem(at: root.appendingPathComponent(stale))
+            // A mapping written by hand may name any body file: only one inside the root goes.
+            guard let target = try? StubRootPath.file(stale, in: root) else { continue }
+            try? FileManager.default.removeItem(at: target)
         }
         state.owned = current
         return nil
@@ -143,15 +149,16 @@ final class StubRecorder: Sendable {
             }
         }
         for file in files {
-            guard try AtomicFile.create(file.contents, at: url(file)) == .created else { return false }
-            created.append(url(file))
+            let target = try url(file)
+            guard try AtomicFile.create(file.contents, at: target) == .created else { return false }
+            created.append(target)
         }
         return true
     }
 
-    /// Where a file of the stub root is.
-    private func url(_ file: HARImporter.File) -> URL {
-        root.appendingPathComponent(file.relativePath)
+    /// Where a file of the stub root is, proven inside it.
+    private func url(_ file: HARImporter.File) throws -> URL {
+        try StubRootPath.file(file.relativePath, in: root)
     }
 
     /// What answered a recorded request.

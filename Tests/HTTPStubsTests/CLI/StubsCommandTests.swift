@@ -626,6 +626,65 @@ final class StubsCommandTests {
         #expect(match.stdout.contains("\(root.path)/mappings/post-metrics-"), "\(match.stdout)")
     }
 
+    @Test("import-har and lint: a request method that is a path ('../../ESCAPED') is a located error, and nothing is written")
+    func methodThatIsAPathIsRefused() throws {
+        let folder = scratch
+        let capture = try folder.write("capture.har", Self.har(method: "../../ESCAPED"))
+        let root = folder.url.appendingPathComponent("deep/er/root")
+
+        let lint = runStubs(["lint", capture.path])
+        #expect(lint.status == 1, "\(lint)")
+        #expect(lint.stdout.contains(#"error: $.log.entries[0].request.method: 'method' "../../ESCAPED" is not an HTTP method"#), "\(lint)")
+
+        let result = runStubs(["import-har", capture.path, "--into", root.path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("is not an HTTP method"), "\(result)")
+        #expect(try folder.files(under: ".") == ["capture.har"], "nothing written, inside the root or out of it")
+    }
+
+    @Test("import-har --into / is refused before anything is written")
+    func importIntoTheFileSystemRootIsRefused() throws {
+        let folder = scratch
+        let capture = try folder.write("capture.har", Self.har(method: "GET"))
+        let existedBefore = FileManager.default.fileExists(atPath: "/mappings")
+        let result = runStubs(["import-har", capture.path, "--into", "/"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr == "/: error: refusing to write a stub root into the file system's root; give a folder of its own, such as Stubs/Imported\n", "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: "/mappings") == existedBefore)
+    }
+
+    @Test("import-har: a stub root whose mappings folder is a symbolic link to elsewhere is refused, and nothing is written there")
+    func symbolicLinkOutOfTheRootIsRefused() throws {
+        let folder = scratch
+        let capture = try folder.write("capture.har", Self.har(method: "GET"))
+        let outside = folder.url.appendingPathComponent("outside")
+        let root = folder.url.appendingPathComponent("root")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("mappings"), withDestinationURL: outside)
+
+        let result = runStubs(["import-har", capture.path, "--into", root.path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("error: refusing to write outside the stub root \(root.path)"), "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("__files").path), "no file written before the refusal")
+    }
+
+    /// A one-entry HAR capture: `method https://api.example.com/x` answered 200 `hello`.
+    private static func har(method: String) -> String {
+        """
+        {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [{
+          "startedDateTime": "2026-01-01T00:00:00Z", "time": 1,
+          "request": {"method": "\(method)", "url": "https://api.example.com/x", "httpVersion": "HTTP/1.1",
+                      "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+          "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "headers": [], "cookies": [],
+                       "content": {"size": 5, "mimeType": "text/plain", "text": "hello"},
+                       "redirectURL": "", "headersSize": -1, "bodySize": 5},
+          "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}]}}
+        """
+    }
+
     @Test("import-har: a failed entry (status 0) answers from the imported root with the capture's own URLError")
     func importedFailureKeepsItsURLError() throws {
         let capture = try corpusURL("har/mitmproxy-chrome.har")

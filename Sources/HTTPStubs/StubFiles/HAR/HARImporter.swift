@@ -295,9 +295,10 @@ struct HARImporter: Sendable {
         }
     }
 
-    /// A file-name slug of a path: decoded, lower-cased, runs of anything but `[a-z0-9]` turned
-    /// into one `-`, trimmed, at most 40 characters; `root` for `/`.
-    static func slug(_ path: String) -> String {
+    /// A file-name slug of a path (or any text): decoded, lower-cased, runs of anything but
+    /// `[a-z0-9]` turned into one `-`, trimmed, at most 40 characters; `empty` when nothing is left
+    /// (`root` for the path `/`). The only alphabet the toolkit's file names are made of.
+    static func slug(_ path: String, empty: String = "root") -> String {
         var slug = ""
         for scalar in (path.removingPercentEncoding ?? path).lowercased().unicodeScalars {
             if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
@@ -308,7 +309,7 @@ struct HARImporter: Sendable {
         }
         slug = String(slug.prefix(40))
         while slug.hasSuffix("-") { slug.removeLast() }
-        return slug.isEmpty ? "root" : slug
+        return slug.isEmpty ? empty : slug
     }
 
     /// The scenario of the mapping file `mappings/<stem>.json`: `scenario-<stem>`. Stems are unique
@@ -327,10 +328,13 @@ struct HARImporter: Sendable {
         let method = recorded.method.rawValue
         let query = recorded.queryParameters.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "&")
         let identity = "\(method) \(recorded.path)?\(query)\n\(request.request.body?.text ?? "")"
-        var stem = "\(method.lowercased())-\(slug)-\(hexHash(identity))"
+        // The method is input too (a capture or a recorded request may carry any text there): it
+        // goes through the same file-name alphabet as the path.
+        let methodName = Self.slug(method, empty: "request")
+        var stem = "\(methodName)-\(slug)-\(hexHash(identity))"
         var attempt = 1
         while used.contains(stem) || takenScenarios.contains(scenarioName(stem: stem)) {
-            stem = "\(method.lowercased())-\(slug)-\(hexHash("\(identity)\n\(attempt)"))"
+            stem = "\(methodName)-\(slug)-\(hexHash("\(identity)\n\(attempt)"))"
             attempt += 1
         }
         return stem

@@ -221,6 +221,10 @@ struct HARReader {
         let urlText = requiredString("url", in: request, at: path, what: "the absolute URL")
         let body = request["postData"].flatMap { postData($0, at: path.appending(.key("postData"))) }
         guard let method, let urlText else { return nil }
+        guard HTTPMethod(rawValue: method).isToken else {
+            decoder.error("'method' \(quoted(method)) is not an HTTP method: a method is one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"", at: path.appending(.key("method")))
+            return nil
+        }
         guard let url = Self.absoluteURL(urlText) else {
             decoder.error("'url' \(quoted(urlText)) is not an absolute URL with a scheme and a host", at: path.appending(.key("url")))
             return nil
