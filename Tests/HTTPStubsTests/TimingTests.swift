@@ -430,6 +430,20 @@ struct TimingTests {
         #expect(failure == nil)
     }
 
+    @Test("a dribble over a duration too long to represent is clamped, not a crash (checked in a child process)")
+    func hugeDribbleIsClamped() async {
+        await #expect(processExitsWith: .success) {
+            let stubs = StubRegistry(clock: ImmediateStubClock())
+            let body = String(repeating: "x", count: 100)   // 100 chunks: Int64.max s × 100 overflows Duration
+            stubs.stub(.get("https://api.example.com/slow"), .text(body).dribbled(chunks: 100, over: .seconds(Int64.max)))
+            var request = URLRequest(url: URL(string: "https://api.example.com/slow")!)
+            request.timeoutInterval = 10
+            let completion = await complete(stubs.makeSession(), request)
+            exit(completion.urlError?.code == .timedOut ? 0 : 1)   // a year between chunks: the timeout fires
+        }
+        #expect(Dribble(chunks: 3, over: .seconds(Int64.max)).duration == .seconds(100 * 365 * 24 * 3600))
+    }
+
     // MARK: Suspend and resume
 
     @Test("a delayed task suspended mid-delay gets nothing while suspended, and its answer once resumed")

@@ -11,10 +11,11 @@ public struct Dribble: Sendable, Hashable, CustomStringConvertible {
     /// How long sending every piece takes.
     public let duration: Duration
 
-    /// Creates a dribble of `chunks` pieces over `duration`.
+    /// Creates a dribble of `chunks` pieces over `duration` (clamped to 0…100 years, as delays are:
+    /// longer would overflow the arithmetic of the chunks' times).
     public init(chunks: Int, over duration: Duration) {
         self.chunks = max(chunks, 1)
-        self.duration = max(duration, .zero)
+        self.duration = min(max(duration, .zero), .longestWait)
     }
 
     /// `5 chunks over 1000 ms`.
