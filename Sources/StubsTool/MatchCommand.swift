@@ -82,6 +82,9 @@ enum MatchCommand {
             }
         } else {
             guard positional.count == 2 else { throw UsageError("give METHOD and URL (or --requests FILE)", command: "match") }
+            guard HTTPMethod(rawValue: positional[0]).isToken else {
+                throw UsageError("\(quoted(positional[0])) is not an HTTP method such as GET", command: "match")
+            }
             guard let url = URL(string: positional[1]), url.scheme != nil else {
                 throw UsageError("\(quoted(positional[1])) is not an absolute URL", command: "match")
             }

@@ -10,15 +10,17 @@ enum RequestLines {
     /// Every request, with its line number, or the first problem as `file:line: error: …`.
     static func parse(_ data: Data, file: String) -> Result<[(request: StubRequest, line: Int)], Problem> {
         var requests: [(request: StubRequest, line: Int)] = []
-        let lines = String(decoding: data, as: UTF8.self)
-            .split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        for (offset, line) in lines.enumerated() {
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for (offset, bytes) in lines.enumerated() {
             let number = offset + 1
-            let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
-            if text.isEmpty { continue }
             func problem(_ message: String) -> Result<[(request: StubRequest, line: Int)], Problem> {
                 .failure(Problem(message: "\(file):\(number): error: \(message)"))
             }
+            guard let line = String(validating: bytes, as: UTF8.self) else {
+                return problem("the line is not valid UTF-8; a requests file is UTF-8 text (give a binary body as \"bodyBase64\")")
+            }
+            let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.isEmpty { continue }
             let value: JSONValue
             do {
                 value = try JSONValue(parsing: String(text))
@@ -31,8 +33,11 @@ enum RequestLines {
             guard let urlText = object["url"]?.stringValue, let url = URL(string: urlText), url.scheme != nil, url.host != nil else {
                 return problem("\"url\" must be an absolute URL string such as \"https://api.example.com/users\"")
             }
-            if let method = object["method"], method.stringValue == nil {
-                return problem("\"method\" must be a string such as \"GET\"")
+            if let method = object["method"] {
+                guard let name = method.stringValue else { return problem("\"method\" must be a string such as \"GET\"") }
+                guard HTTPMethod(rawValue: name).isToken else {
+                    return problem("\"method\" \(quoted(name)) is not an HTTP method: one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"")
+                }
             }
             var headers = HTTPHeaders()
             if let declared = object["headers"] {

@@ -457,6 +457,9 @@ final class StubsCommandTests {
             (#"{"url": "https://api.example.com/users", "body": {"a": 1}}"#, #"error: "body" must be a string"#),
             (#"{"url": "https://api.example.com/users", "bodyBase64": "%%%"}"#, #"error: "bodyBase64" must be base64 text"#),
             (#"{"url": "https://api.example.com/users""#, "error: invalid JSON at column "),
+            (#"{"method": "", "url": "https://api.example.com/users"}"#, #"error: "method" "" is not an HTTP method"#),
+            (#"{"method": "GE T", "url": "https://api.example.com/users"}"#, #"error: "method" "GE T" is not an HTTP method"#),
+            (#"{"method": "../../x", "url": "https://api.example.com/users"}"#, #"error: "method" "../../x" is not an HTTP method"#),
         ]
     )
     func requestsInvalidLine(line: String, message: String) throws {
@@ -467,6 +470,18 @@ final class StubsCommandTests {
         #expect(result.stdout.isEmpty, "\(result.stdout)")
         #expect(result.stderr.hasPrefix("\(requests.path):2: \(message)"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
+    @Test("--requests: a line that is not valid UTF-8 exits 2 with 'FILE:LINE: error: …' instead of being read with replacement characters")
+    func requestsInvalidUTF8() throws {
+        let fixture = try StubRootFixture(in: scratch)
+        var data = Data(#"{"method": "GET", "url": "https://api.example.com/users"}"#.utf8) + Data("\n".utf8)
+        data += Data(#"{"method": "GET", "url": "https://api.example.com/users", "body": "caf"#.utf8) + Data([0xE9]) + Data("\"}\n".utf8)
+        let requests = try fixture.folder.write("requests.jsonl", data)
+        let result = runStubs(["match", "--stubs", fixture.root.path, "--requests", requests.path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stderr == "\(requests.path):2: error: the line is not valid UTF-8; a requests file is UTF-8 text (give a binary body as \"bodyBase64\")\n", "\(result.stderr)")
     }
 
     @Test("--requests -: an invalid line on standard input is reported as <stdin>:LINE")
@@ -515,6 +530,7 @@ final class StubsCommandTests {
             ["match", "--stubs", "Stubs", "GET"],
             ["match", "--stubs", "Stubs", "GET", "https://api.example.com/users", "extra"],
             ["match", "--stubs", "Stubs", "GET", "not a url"],
+            ["match", "--stubs", "Stubs", "GE T", "https://api.example.com/users"],
             ["match", "--stubs", "Stubs", "GET", "https://api.example.com/users", "-H", "NoColon"],
             ["match", "--stubs", "Stubs", "GET", "https://api.example.com/users", "-H"],
             ["match", "--stubs", "Stubs", "GET", "https://api.example.com/users", "--bogus"],
