@@ -180,7 +180,16 @@ func quoted(_ text: String) -> String {
         case "\n": result += "\\n"
         case "\r": result += "\\r"
         case "\t": result += "\\t"
-        default: result.append(character)
+        default:
+            // Other control characters (a NUL, an escape sequence) are written as \u{…}, never raw:
+            // messages end up in terminals and CI logs.
+            if character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                for scalar in character.unicodeScalars {
+                    result += scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+                }
+            } else {
+                result.append(character)
+            }
         }
     }
     return result + "\""

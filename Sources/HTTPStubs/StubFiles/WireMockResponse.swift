@@ -137,7 +137,15 @@ extension StubFileDecoder {
 
     /// The body file's URL, refusing names that would leave the `__files` folder.
     private func bodyFile(_ name: String, at jsonPath: JSONPath, filesRoot: URL) -> URL? {
-        if name.hasPrefix("/") || name.hasPrefix("~") || name.contains("\\") {
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            error("'bodyFileName' \(quoted(name)) contains a control character, which no file name here may hold; refused", at: jsonPath)
+            return nil
+        }
+        if name.contains("\\") {
+            error("'bodyFileName' \(quoted(name)) uses '\\', which is not a path separator here; write the path relative to \(filesRoot.path) with '/' (and without '..')", at: jsonPath)
+            return nil
+        }
+        if name.hasPrefix("/") || name.hasPrefix("~") {
             error("'bodyFileName' \(quoted(name)) must be a path relative to \(filesRoot.path); absolute paths are refused", at: jsonPath)
             return nil
         }

@@ -277,6 +277,21 @@ struct StubFileErrorTests {
         }
     }
 
+    @Test("a bodyFileName with backslashes or a control character is refused with a message that says so, the character escaped")
+    func bodyFileNamesWithBackslashesOrControlCharacters() throws {
+        for (json, shown, needle) in [
+            (#"..\\..\\etc\\passwd"#, #""..\\..\\etc\\passwd""#, "uses '\\', which is not a path separator here"),
+            (#"a\u0000b.txt"#, #""a\u{0}b.txt""#, "contains a control character"),
+            (#"\u001b[31mred.txt"#, #""\u{1B}[31mred.txt""#, "contains a control character"),
+        ] {
+            let checked = try Checked(#"{"request": {}, "response": {"bodyFileName": "\#(json)"}}"#)
+            let error = try checked.expectError(at: "$.response.bodyFileName", value: "\"\(json)\"")
+            #expect(error.message.hasPrefix("'bodyFileName' \(shown) "), "\(json): \(error.message)")
+            #expect(error.message.contains(needle), "\(json): \(error.message)")
+            #expect(!error.message.unicodeScalars.contains { $0.properties.generalCategory == .control }, "no raw control character: \(error.message)")
+        }
+    }
+
     @Test("a body file that is a symbolic link leading outside __files is refused; one inside is served")
     func symlinks() throws {
         let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString).txt")
