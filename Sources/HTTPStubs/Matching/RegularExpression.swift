@@ -89,20 +89,28 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
 
     /// The first group that is repeated without bound (`*`, `+`, `{n,}`) while containing an
     /// unbounded repetition itself, such as `(a+)+` or `(\\w+\\s?)*`; `nil` when there is none.
+    /// Possessive repetitions (`a++`, `a*+`, `a{2,}+`, `(…)++`) and atomic groups (`(?>…)`) never
+    /// give back what they matched, so they cannot backtrack and do not count.
     static func repeatedRepetition(in pattern: String) -> String? {
         let characters = Array(pattern)
-        var groups: [(start: Int, repeats: Bool)] = []
+        var groups: [(start: Int, repeats: Bool, atomic: Bool)] = []
         var index = 0
         var inClass = false
-        func unboundedQuantifier(at position: Int) -> Bool {
-            guard position < characters.count else { return false }
+        /// Where an unbounded quantifier starting at `position` ends (its last character), if there is one.
+        func unboundedQuantifier(at position: Int) -> Int? {
+            guard position < characters.count else { return nil }
             switch characters[position] {
-            case "*", "+": return true
+            case "*", "+": return position
             case "{":
-                guard let close = characters[position...].firstIndex(of: "}") else { return false }
-                return String(characters[position...close]).hasSuffix(",}")
-            default: return false
+                guard let close = characters[position...].firstIndex(of: "}"),
+                      String(characters[position...close]).hasSuffix(",}") else { return nil }
+                return close
+            default: return nil
             }
+        }
+        /// Whether the quantifier ending at `end` is possessive (followed by `+`).
+        func isPossessive(after end: Int) -> Bool {
+            end + 1 < characters.count && characters[end + 1] == "+"
         }
         while index < characters.count {
             let character = characters[index]
@@ -119,18 +127,28 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
             case "[":
                 inClass = true
             case "(":
-                groups.append((index, false))
+                let atomic = index + 2 < characters.count && characters[index + 1] == "?" && characters[index + 2] == ">"
+                groups.append((index, false, atomic))
             case ")":
                 guard let group = groups.popLast() else { break }
-                if group.repeats && unboundedQuantifier(at: index + 1) {
-                    return String(characters[group.start...index + 1])
-                }
-                if group.repeats || unboundedQuantifier(at: index + 1), !groups.isEmpty {
+                let repeatsInside = group.repeats && !group.atomic
+                if let end = unboundedQuantifier(at: index + 1) {
+                    if isPossessive(after: end) {
+                        // `(…)++` matches once and keeps it: neither it nor its content backtracks.
+                        index = end + 2
+                        continue
+                    }
+                    if repeatsInside { return String(characters[group.start...index + 1]) }
+                    if !groups.isEmpty { groups[groups.count - 1].repeats = true }
+                } else if repeatsInside, !groups.isEmpty {
                     groups[groups.count - 1].repeats = true
                 }
-            case "*", "+":
-                if !groups.isEmpty { groups[groups.count - 1].repeats = true }
-            case "{" where unboundedQuantifier(at: index):
+            case "*", "+", "{":
+                guard let end = unboundedQuantifier(at: index) else { break }
+                if isPossessive(after: end) {
+                    index = end + 2
+                    continue
+                }
                 if !groups.isEmpty { groups[groups.count - 1].repeats = true }
             default:
                 break

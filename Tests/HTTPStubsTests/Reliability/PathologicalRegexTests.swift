@@ -10,6 +10,8 @@ import Testing
 struct PathologicalRegexTests {
     @Test("a group repeated without bound that itself repeats is detected", arguments: [
         "(a+)+", "(a*)*b", #"(\w+\s?)*"#, "((ab)*)+", "(a{1,})+", "(x+x+)+y", "(?:a|aa)+(b+)*",
+        // Inside an atomic group a nested repetition still backtracks while the group looks for its match.
+        "(?>(a+)+b)", "((a+)+)++",
     ])
     func detected(pattern: String) {
         #expect(RegularExpression.repeatedRepetition(in: pattern) != nil, "\(pattern)")
@@ -20,6 +22,8 @@ struct PathologicalRegexTests {
 
     @Test("ordinary patterns are left alone", arguments: [
         "a+", "(ab)+", "[(a+)]+", #"\(a+\)+"#, "/users/[0-9]+", "(a+){2}", "(?:abc)+", #"^\S+@\S+$"#, "/v1/.*", "(ab|cd)*",
+        // Possessive repetitions and atomic groups never backtrack.
+        "(a++)+$", "(a*+)*$", "(a{2,}+)+", "(?>a+)+$", "(a+)++$", #"(\w++\s?)*"#,
     ])
     func ordinary(pattern: String) {
         #expect(RegularExpression.repeatedRepetition(in: pattern) == nil, "\(pattern)")
