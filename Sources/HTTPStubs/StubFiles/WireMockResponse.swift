@@ -142,7 +142,7 @@ extension StubFileDecoder {
             return nil
         }
         if name.contains("\\") {
-            error("'bodyFileName' \(quoted(name)) uses '\\', which is not a path separator here; write the path relative to \(filesRoot.path) with '/' (and without '..')", at: jsonPath)
+            error("'bodyFileName' \(quoted(name)) uses '\\', which is not a path separator here; refused: write the path relative to \(filesRoot.path) with '/' (and without '..')", at: jsonPath)
             return nil
         }
         if name.hasPrefix("/") || name.hasPrefix("~") {
