@@ -5,6 +5,8 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
     enum Source: Sendable, Hashable {
         case data(Data)
         case file(URL)
+        /// A file of a stub root's `__files`, its path resolved and confined when the stub was loaded.
+        case stubRootFile(URL)
     }
 
     let source: Source
@@ -17,6 +19,10 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
 
     /// A file read each time the stub answers, so edits show up without reloading the stub.
     public static func file(_ url: URL) -> ResponseBody { ResponseBody(source: .file(url)) }
+
+    /// A body file of a stub root, whose path `url` was resolved (no symbolic link left in it) and
+    /// found inside `__files` at load: read only while that still holds.
+    static func stubRootFile(_ url: URL) -> ResponseBody { ResponseBody(source: .stubRootFile(url)) }
 
     /// No body.
     public static let empty = ResponseBody.data(Data())
@@ -32,6 +38,29 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
             } catch {
                 throw StubError.unreadableBodyFile(url, underlying: "\(error.localizedDescription)")
             }
+        case let .stubRootFile(url):
+            return try Self.readWithoutFollowingLinks(url)
+        }
+    }
+
+    /// Reads a stub root's body file, refusing it when a symbolic link has taken the place of the
+    /// file or of a folder on its path since the stub was loaded (the path was resolved then).
+    private static func readWithoutFollowingLinks(_ url: URL) throws -> Data {
+        let folder = url.deletingLastPathComponent()
+        guard folder.resolvingSymlinksInPath().path == folder.path else {
+            throw StubError.unreadableBodyFile(url, underlying: "a folder on its path has become a symbolic link since the stub was loaded; refused")
+        }
+        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            let reason = code == ELOOP ? "it has become a symbolic link since the stub was loaded; refused" : String(cString: strerror(code))
+            throw StubError.unreadableBodyFile(url, underlying: reason)
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw StubError.unreadableBodyFile(url, underlying: "\(error.localizedDescription)")
         }
     }
 
@@ -39,7 +68,7 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch source {
         case let .data(data): return BodyMatcher.describe(data)
-        case let .file(url): return "file \(url.path)"
+        case let .file(url), let .stubRootFile(url): return "file \(url.path)"
         }
     }
 }

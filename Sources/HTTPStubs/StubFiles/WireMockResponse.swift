@@ -131,7 +131,7 @@ extension StubFileDecoder {
                 error("'bodyFileName' must be a string, found \(value.article)", at: keyPath)
                 return nil
             }
-            return bodyFile(name, at: keyPath, filesRoot: filesRoot).map(ResponseBody.file)
+            return bodyFile(name, at: keyPath, filesRoot: filesRoot).map(ResponseBody.stubRootFile)
         }
     }
 

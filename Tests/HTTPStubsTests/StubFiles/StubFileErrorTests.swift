@@ -328,6 +328,36 @@ struct StubFileErrorTests {
         #expect(answer.body == Data("public".utf8))
     }
 
+    @Test("a body file, or a folder on its path, swapped for a symbolic link after the stub was loaded is not served")
+    func bodyFileSwappedForALinkAfterLoad() async throws {
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data("SECRET".utf8).write(to: outside.appendingPathComponent("body.txt"))
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let root = try TemporaryStubRoot(
+            mappings: [
+                "file.json": #"{"request": {"url": "/file"}, "response": {"bodyFileName": "body.txt"}}"#,
+                "folder.json": #"{"request": {"url": "/folder"}, "response": {"bodyFileName": "sub/body.txt"}}"#,
+            ],
+            files: ["body.txt": Data("public".utf8), "sub/body.txt": Data("public".utf8)]
+        )
+        let registry = StubRegistry()
+        registry.add(contentsOf: root.load().stubs)
+        #expect(registry.stubs.count == 2)
+
+        try FileManager.default.removeItem(atPath: root.path("__files/body.txt"))
+        try FileManager.default.createSymbolicLink(atPath: root.path("__files/body.txt"), withDestinationPath: outside.appendingPathComponent("body.txt").path)
+        try FileManager.default.removeItem(atPath: root.path("__files/sub"))
+        try FileManager.default.createSymbolicLink(atPath: root.path("__files/sub"), withDestinationPath: outside.path)
+
+        for (path, reason) in [("/file", "it has become a symbolic link"), ("/folder", "a folder on its path has become a symbolic link")] {
+            let completion = await complete(registry.makeSession(), "https://api.example.com\(path)")
+            #expect(completion.text != "SECRET", "\(path): served the file outside the root")
+            #expect(completion.urlError?.code == .fileDoesNotExist, "\(path): \(String(describing: completion.error))")
+            #expect(completion.urlError?.localizedDescription.contains(reason) == true, "\(path): \(completion.urlError?.localizedDescription ?? "")")
+        }
+    }
+
     // MARK: Files and paths
 
     @Test("a JSON file that is neither a mapping, a mappings file nor a HAR is an error at $")
