@@ -46,21 +46,47 @@ enum AtomicFile {
     }
 
     /// Writes `data` to a new temporary file in `url`'s folder (created if missing), runs `body`
-    /// with its path, and removes the temporary name if `body` left it.
+    /// with its path, and removes the temporary name if `body` left it. The temporary file is
+    /// locked (`flock`) until then, which tells ``removeAbandonedTemporaries(in:)`` it is in use.
     private static func withTemporaryCopy<Result>(of data: Data, beside url: URL, _ body: (String) throws -> Result) throws -> Result {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
-        try data.write(to: URL(fileURLWithPath: temporary), options: .withoutOverwriting)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: url.path, call: "open", code: errno) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)   // closing releases the lock
         defer { unlink(temporary) }
+        _ = flock(descriptor, LOCK_EX)
+        do {
+            try handle.write(contentsOf: data)
+        } catch {
+            throw WriteError(path: url.path, call: "write", code: (error as NSError).code == 0 ? EIO : Int32((error as NSError).code))
+        }
         return try body(temporary)
+    }
+
+    /// Removes the temporary files (`.<name>.<UUID>.tmp`) in `folder` that a writer abandoned (a
+    /// recording killed mid-write): those older than a minute that no writer holds locked. A file
+    /// another registry or process is writing right now is locked, and so kept.
+    static func removeAbandonedTemporaries(in folder: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        let cutoff = Date().addingTimeInterval(-60)
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let path = folder.appendingPathComponent(name).path
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                  modified < cutoff else { continue }
+            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            close(descriptor)
+        }
     }
 
     /// A file could not be put in place.
     struct WriteError: Error, LocalizedError, CustomStringConvertible {
         /// The file that was to be written.
         let path: String
-        /// The system call that failed: `link` or `rename`.
+        /// The system call that failed: `open`, `write`, `link` or `rename`.
         let call: String
         /// Its `errno`.
         let code: Int32

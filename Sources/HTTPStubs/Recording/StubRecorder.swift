@@ -47,6 +47,9 @@ final class StubRecorder: Sendable {
         self.redaction = redaction
         self.overwrites = overwrites
         let mappings = root.appendingPathComponent("mappings")
+        // A recording killed mid-write left its temporary files: they go now.
+        AtomicFile.removeAbandonedTemporaries(in: mappings)
+        AtomicFile.removeAbandonedTemporaries(in: root.appendingPathComponent("__files"))
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: mappings.path)) ?? []
         let taken = overwrites ? [] : Set(existing.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) })
         self.state = Locked(State(takenStems: taken, takenScenarios: Self.scenarioNames(in: mappings)))
