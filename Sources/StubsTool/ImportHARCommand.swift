@@ -57,18 +57,29 @@ enum ImportHARCommand {
         }
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return 2 }
         // Every destination is proven inside the root before anything is written.
-        let destinations: [(contents: Data, url: URL)]
+        let destinations: [(relativePath: String, contents: Data, url: URL)]
         do {
             let rootURL = URL(fileURLWithPath: root)
             try StubRootPath.checkRoot(rootURL)
-            destinations = try files.map { ($0.contents, try StubRootPath.file($0.relativePath, in: rootURL)) }
+            destinations = try files.map { ($0.relativePath, $0.contents, try StubRootPath.file($0.relativePath, in: rootURL)) }
         } catch {
             io.err("\(error)\n")
             return 2
         }
+        func isKept(_ contents: Data, at url: URL) -> Bool {
+            guard !force, let existing = FileManager.default.contents(atPath: url.path) else { return false }
+            return existing != contents
+        }
+        // The body files of a mapping that is kept are not written either: nothing would use them.
+        let bodiesOfKeptMappings = destinations.filter { $0.relativePath.hasPrefix("mappings/") && isKept($0.contents, at: $0.url) }
+            .reduce(into: Set<String>()) { $0.formUnion(HARImporter.bodyFiles(referencedBy: $1.contents)) }
         var kept = 0
-        for (contents, url) in destinations {
-            if let existing = FileManager.default.contents(atPath: url.path), existing != contents, !force {
+        for (relativePath, contents, url) in destinations {
+            if bodiesOfKeptMappings.contains(relativePath) {
+                io.err("\(url.path): not written: the mapping that names it was kept\n")
+                continue
+            }
+            if isKept(contents, at: url) {
                 io.err("\(url.path): error: exists with other contents; kept (use --force to overwrite)\n")
                 kept += 1
                 continue

@@ -115,7 +115,7 @@ final class StubRecorder: Sendable {
                 if !state.owned.contains(request.mapping.relativePath) {
                     // Re-recording over an earlier recording (mode all): its body files are this
                     // recorder's to replace too.
-                    state.owned.formUnion(Self.bodyFiles(referencedBy: try url(request.mapping)))
+                    state.owned.formUnion(HARImporter.bodyFiles(referencedBy: (try? Data(contentsOf: try url(request.mapping))) ?? Data()))
                 }
                 for file in files {
                     let target = try url(file)
@@ -170,12 +170,6 @@ final class StubRecorder: Sendable {
         case failure(URLError.Code)
     }
 
-    /// The `__files/` paths a mapping file on disk refers to, if it exists and parses.
-    private static func bodyFiles(referencedBy mapping: URL) -> Set<String> {
-        guard let data = try? Data(contentsOf: mapping), let value = try? JSONValue(parsing: data) else { return [] }
-        let mappings = value.objectValue?["mappings"]?.arrayValue ?? [value]
-        return Set(mappings.compactMap { $0.objectValue?["response"]?.objectValue?["bodyFileName"]?.stringValue }.map { "__files/\($0)" })
-    }
 
     private func redacted(_ request: StubRequest) -> HARRequest {
         var recorded = request

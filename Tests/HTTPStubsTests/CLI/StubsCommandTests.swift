@@ -746,6 +746,27 @@ final class StubsCommandTests {
         #expect(try folder.contents(under: "imported") == before)
     }
 
+    @Test("import-har: when a mapping is kept, the body files it would have named are not written either")
+    func keptMappingKeepsItsBodiesOut() throws {
+        let folder = scratch
+        let capture = try folder.write("capture.har", Self.har(method: "GET"))
+        let first = folder.url.appendingPathComponent("first")
+        try #require(runStubs(["import-har", capture.path, "--into", first.path]).status == 0)
+        let written = try folder.files(under: "first")
+        let mapping = try #require(written.first { $0.hasPrefix("mappings/") })
+        let body = try #require(written.first { $0.hasPrefix("__files/") })
+
+        let root = folder.url.appendingPathComponent("root")
+        let theirs = Data(#"{"request": {"url": "/x"}, "response": {"status": 204}}"#.utf8)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        try theirs.write(to: root.appendingPathComponent(mapping))
+        let result = runStubs(["import-har", capture.path, "--into", root.path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("\(root.appendingPathComponent(mapping).path): error: exists with other contents; kept"), "\(result)")
+        #expect(result.stderr.contains("\(root.appendingPathComponent(body).path): not written: the mapping that names it was kept"), "\(result)")
+        #expect(try folder.files(under: "root") == [mapping], "only the kept mapping is in the root")
+    }
+
     @Test("import-har: secrets are redacted before anything is written, and the stubs still answer; --keep-secrets keeps them")
     func importRedactsSecrets() throws {
         let folder = scratch

@@ -24,7 +24,7 @@ import Foundation
 /// scenario's state.) Failed entries (`status: 0`) get the `CONNECTION_RESET_BY_PEER` fault for
 /// WireMock and, in `swiftHTTPStubs.urlError`, the `URLError` the capture itself replays (chosen
 /// from the browser's `_error` name), which this toolkit serves.
-struct HARImporter: Sendable {
+package struct HARImporter: Sendable {
     /// The distinct requests, in replay order.
     private let requests: [HARDistinctRequest]
 
@@ -293,6 +293,14 @@ struct HARImporter: Sendable {
         case "image/gif": return "gif"
         default: return "bin"
         }
+    }
+
+    /// The `__files/` paths (relative to the stub root) that the mapping file `contents` names as
+    /// `bodyFileName`s; none when it does not parse.
+    package static func bodyFiles(referencedBy contents: Data) -> Set<String> {
+        guard let value = try? JSONValue(parsing: contents) else { return [] }
+        let mappings = value.objectValue?["mappings"]?.arrayValue ?? [value]
+        return Set(mappings.compactMap { $0.objectValue?["response"]?.objectValue?["bodyFileName"]?.stringValue }.map { "__files/\($0)" })
     }
 
     /// A file-name slug of a path (or any text): decoded, lower-cased, runs of anything but
