@@ -23,26 +23,42 @@ struct ResponsePlanner {
         case record(StubRequest, after: [DeliveryTimeline.Event])
     }
 
-    /// The plan for a request whose body has been read.
-    func plan(for request: StubRequest) -> Plan {
-        var request = request
+    /// How far planning got: the request of the current hop and what the hops before it gave.
+    struct Progress {
+        var request: StubRequest
         var elapsed = Duration.zero
         var hops: [DeliveryTimeline.Event] = []
         var answeredBy: StubSummary?
-        for _ in 0...Self.redirectLimit {
-            switch hop(request, elapsed: &elapsed, answeredBy: &answeredBy) {
+        var redirects = 0
+    }
+
+    /// The plan for a request whose body has been read.
+    func plan(for request: StubRequest) -> Plan {
+        var progress = Progress(request: request)
+        return plan(from: &progress, declinesUserCode: false)!   // declines nothing unless asked to
+    }
+
+    /// Plans from `progress`. With `declinesUserCode`, returns `nil` where planning would run a
+    /// closure of the user's, `progress` saying where to continue (nothing was consumed by the hop
+    /// it stopped at).
+    func plan(from progress: inout Progress, declinesUserCode: Bool) -> Plan? {
+        while progress.redirects <= Self.redirectLimit {
+            switch hop(progress.request, elapsed: &progress.elapsed, answeredBy: &progress.answeredBy, declinesUserCode: declinesUserCode) {
+            case .needsUserCode:
+                return nil
             case let .final(events):
-                return .events(hops.isEmpty ? events : hops + events, answeredBy: answeredBy)
+                return .events(progress.hops.isEmpty ? events : progress.hops + events, answeredBy: progress.answeredBy)
             case let .record(unanswered):
-                return .record(unanswered, after: hops)
+                return .record(unanswered, after: progress.hops)
             case let .redirect(next):
                 // Each redirect response is a sign of life, as from a server: the idle timeout starts over.
-                hops.append(.init(time: elapsed, action: .progress))
-                request = next
+                progress.hops.append(.init(time: progress.elapsed, action: .progress))
+                progress.request = next
+                progress.redirects += 1
             }
         }
-        let error = StubError.tooManyRedirects(count: Self.redirectLimit, lastURL: request.url)
-        return .events(hops + [failure(error.urlError(for: request.url), at: elapsed)], answeredBy: answeredBy)
+        let error = StubError.tooManyRedirects(count: Self.redirectLimit, lastURL: progress.request.url)
+        return .events(progress.hops + [failure(error.urlError(for: progress.request.url), at: progress.elapsed)], answeredBy: progress.answeredBy)
     }
 
     /// What one hop of a request gets.
@@ -53,13 +69,16 @@ struct ResponsePlanner {
         case redirect(StubRequest)
         /// No stub answers this request; the registry records the real server's answer.
         case record(StubRequest)
+        /// Answering would run the user's code, which was declined.
+        case needsUserCode
     }
 
     /// Answers one hop: chooses the stub (kept in `answeredBy`), computes its response and adds its
     /// delay to `elapsed`.
-    private func hop(_ request: StubRequest, elapsed: inout Duration, answeredBy: inout StubSummary?) -> Hop {
+    private func hop(_ request: StubRequest, elapsed: inout Duration, answeredBy: inout StubSummary?, declinesUserCode: Bool) -> Hop {
         let selection: StubRegistry.Selection
-        switch registry.select(request) {
+        guard let choice = registry.select(request, declinesUserCode: declinesUserCode) else { return .needsUserCode }
+        switch choice {
         case let .unmatched(report):
             if registry.recorder != nil { return .record(request) }
             return .final([failure(StubError.unmatched(report).urlError(for: request.url), at: elapsed)])

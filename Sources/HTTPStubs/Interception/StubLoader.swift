@@ -11,7 +11,12 @@ import FoundationNetworking
 ///   task to `resume()` when it is over, which makes corelibs call `startLoading` again on that queue;
 /// - the client is never called after `stopLoading` or after the load finished (corelibs traps):
 ///   both are latched under the lock that is held while the client is called;
-/// - `startLoading` never blocks, because every session of the process shares one queue.
+/// - `startLoading` never blocks, because every session of the process shares one queue;
+/// - the user's code (observers, custom matchers, computed responses) never runs on that queue:
+///   it may start a request (which traps there: a `dispatch_sync` onto the queue it runs on) or
+///   take its time (which would hold up every session). A request whose planning would run it is
+///   planned on a global queue instead, and woken as a delay wakes it; one that needs none is
+///   planned inside `startLoading`, with no hand-off.
 ///
 /// A loader is created with its `URLProtocol` instance, inside `URLSessionTask.resume()`, and joins
 /// its registry's ``RequestFlights`` at once, so that the end of a test and
@@ -36,6 +41,9 @@ final class StubLoader: @unchecked Sendable {
         var wake: Duration?
         /// Between `resume()` (or a wake-up) and the next `startLoading`: see ``FlightState/inTransit``.
         var inTransit = true
+        /// While the request is planned on a global queue (see the type's documentation): until
+        /// then it has not reached the clock.
+        var planningElsewhere = false
         /// Set by ``abandon(with:)``: the load ends with this error at its next delivery.
         var abandoned: StubError?
         /// The test that had ended, closing the registry, when the request reached it.
@@ -125,27 +133,70 @@ final class StubLoader: @unchecked Sendable {
                 return true
             }
             deliverDue(urlProtocol, &state)
-            arrive(&state)
+            if !state.planningElsewhere { arrive(&state) }
             return false
         }
         guard mustPlan else { return }
-        // Planning runs the user's code (observers, matchers, computed responses): not under the
-        // lock. Still within `startLoading`, so the client may be called below.
-        let planned = plan(urlProtocol, arrivedAfterTest: withState { $0.arrivedAfterTest })
-        withState { state in
-            state.requestLine = planned.requestLine
-            state.answeringStub = planned.answeringStub
-            if let abandoned = state.abandoned {
-                // Its test ended while it was planned (`abandon` may already have set the failure).
-                if state.timeline == nil {
-                    state.timeline = DeliveryTimeline(events: [.init(time: .zero, action: .fail(abandoned.urlError(for: urlProtocol.request.url)))], timeout: nil, url: nil)
-                }
-            } else if let timeline = planned.timeline {
-                state.timeline = timeline   // `nil` while recording: the real answer's timeline may already be set.
+        // Planning runs without the lock, and here only as long as it needs none of the user's
+        // code. Still within `startLoading`, so the client may be called below.
+        let read = ReadRequest(urlProtocol)
+        let arrivedAfterTest = withState { $0.arrivedAfterTest }
+        switch plan(read, for: urlProtocol, from: .observers, arrivedAfterTest: arrivedAfterTest, declinesUserCode: true) {
+        case let .planned(planned):
+            withState { state in
+                settle(planned, &state)
+                deliverDue(urlProtocol, &state)
+                arrive(&state)
             }
+        case let .needsUserCode(step):
+            withState { $0.planningElsewhere = true }
+            let handOff = UncheckedSendable(value: (read, urlProtocol))   // handed over, not shared
+            DispatchQueue.global().async { [self] in
+                let (read, urlProtocol) = handOff.value
+                guard case let .planned(planned) = plan(read, for: urlProtocol, from: step, arrivedAfterTest: arrivedAfterTest, declinesUserCode: false) else { return }
+                wakeAfterPlanning(planned, urlProtocol)
+            }
+        }
+    }
+
+    /// Keeps what planning found; call under the lock.
+    private func settle(_ planned: Planned, _ state: inout State) {
+        state.requestLine = planned.requestLine
+        state.answeringStub = planned.answeringStub
+        if let abandoned = state.abandoned {
+            // Its test ended while it was planned (`abandon` may already have set the failure).
+            if state.timeline == nil {
+                state.timeline = DeliveryTimeline(events: [.init(time: .zero, action: .fail(abandoned.urlError(for: planned.url)))], timeout: nil, url: nil)
+            }
+        } else if let timeline = planned.timeline {
+            state.timeline = timeline   // `nil` while recording: the real answer's timeline may already be set.
+        }
+    }
+
+    /// Delivers what planning on a global queue found: on Linux by asking the task to `resume()`,
+    /// which makes corelibs call `startLoading` again on its own queue (as a delay's wake-up does).
+    private func wakeAfterPlanning(_ planned: Planned, _ urlProtocol: URLProtocol) {
+        #if canImport(FoundationNetworking)
+        let wake = withState { state -> Bool in
+            state.planningElsewhere = false
+            settle(planned, &state)
+            guard !state.stopped, state.timeline?.isFinished == false else {
+                leaveTransitWithoutArriving(&state)
+                return false
+            }
+            return true
+        }
+        // Not under the lock: `resume()` waits for URLSession's queue, which may be waiting for it.
+        if wake, let task = urlProtocol.task, task.state == .running { task.resume() }
+        #else
+        // Apple's URL loading system accepts client calls from any thread.
+        withState { state in
+            state.planningElsewhere = false
+            settle(planned, &state)
             deliverDue(urlProtocol, &state)
             arrive(&state)
         }
+        #endif
     }
 
     /// `stopLoading`: after this, the client is not called again unless `startLoading` is (as it
@@ -279,59 +330,98 @@ final class StubLoader: @unchecked Sendable {
         #endif
     }
 
-    /// Reads the request, tells the observers, and plans the response (no timeline while the
-    /// answer is being recorded from the real server). Runs without the lock: it calls user code.
-    private func plan(_ urlProtocol: URLProtocol, arrivedAfterTest: String?) -> Planned {
-        let urlRequest = urlProtocol.request
-        let inspection = TaskInspection(urlProtocol.task)
-        let (body, unavailable) = Self.readBody(of: urlRequest, task: urlProtocol.task, inspection: inspection)
-        let request = StubRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
+    /// The request as URLSession hands it to the protocol, read once inside `startLoading`.
+    private struct ReadRequest {
+        let urlRequest: URLRequest
+        let inspection: TaskInspection
+        let body: Data?
+        let request: StubRequest
+        let isDownload: Bool
+
+        init(_ urlProtocol: URLProtocol) {
+            urlRequest = urlProtocol.request
+            inspection = TaskInspection(urlProtocol.task)
+            let (body, unavailable) = StubLoader.readBody(of: urlRequest, task: urlProtocol.task, inspection: inspection)
+            self.body = body
+            request = StubRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
+            isDownload = urlProtocol.task is URLSessionDownloadTask
+        }
+    }
+
+    /// Where planning starts (over): at telling the observers, or at choosing a stub for a hop.
+    private enum Step {
+        case observers
+        case planner(ResponsePlanner.Progress)
+    }
+
+    /// What planning found, or where it stopped because it declined to run the user's code.
+    private enum PlanOutcome {
+        case planned(Planned)
+        case needsUserCode(Step)
+    }
+
+    /// Tells the observers and plans the response (no timeline while the answer is being recorded
+    /// from the real server), from `step`. Runs without the lock; with `declinesUserCode`, stops
+    /// where it would run the user's code.
+    private func plan(_ read: ReadRequest, for urlProtocol: URLProtocol, from step: Step, arrivedAfterTest: String?, declinesUserCode: Bool) -> PlanOutcome {
+        let request = read.request
         let requestLine = "\(request.method) \(request.url.absoluteString)"
-        var answeringStub: StubSummary?
-        let events: [DeliveryTimeline.Event]
+        func planned(_ events: [DeliveryTimeline.Event], answeredBy: StubSummary? = nil) -> PlanOutcome {
+            // A timeout can only fire before an event that is not due at once.
+            let waits = events.contains { $0.time > .zero }
+            let timeout = waits ? Self.timeout(of: read.urlRequest, read.inspection) : nil
+            let timeline = DeliveryTimeline(events: events, timeout: timeout, url: request.url)
+            return .planned(Planned(timeline: timeline, requestLine: requestLine, answeringStub: answeredBy, url: request.url))
+        }
         if let test = arrivedAfterTest {
             let error = StubError.arrivedAfterTestEnded(test: test, request: requestLine)
             registry?.record(request, .refused(reason: error.message))
             FileHandle.standardError.write(Data("swift-http-stubs: \(error.message)\n".utf8))
-            events = [.init(time: .zero, action: .fail(error.urlError(for: request.url)))]
-        } else if let registry {
-            registry.notifyObservers {
-                var observed = urlRequest
+            return planned([.init(time: .zero, action: .fail(error.urlError(for: request.url)))])
+        }
+        guard let registry else {
+            return planned([.init(time: .zero, action: .fail(missingRegistry.urlError(for: request.url)))])
+        }
+        var progress: ResponsePlanner.Progress
+        switch step {
+        case .observers:
+            let told = registry.notifyObservers(declinesUserCode: declinesUserCode) {
+                var observed = read.urlRequest
                 observed.httpBodyStream = nil
-                observed.httpBody = body
+                observed.httpBody = read.body
                 return observed
             }
-            if urlProtocol.task is URLSessionDownloadTask {
+            guard told else { return .needsUserCode(.observers) }
+            if read.isDownload {
                 let error = StubError.downloadTaskUnsupported
                 registry.record(request, .refused(reason: error.message))
-                events = [.init(time: .zero, action: .fail(error.urlError(for: request.url)))]
-            } else {
-                let planner = ResponsePlanner(registry: registry, inspection: inspection)
-                switch planner.plan(for: request) {
-                case let .events(planned, answeredBy):
-                    events = planned
-                    answeringStub = answeredBy
-                case let .record(unanswered, _):
-                    let timeout = Self.timeout(of: urlRequest, inspection).map(\.seconds)
-                    record(unanswered, registry: registry, planner: planner, timeout: timeout, hops: 0, for: urlProtocol)
-                    return Planned(timeline: nil, requestLine: requestLine, answeringStub: nil)
-                }
+                return planned([.init(time: .zero, action: .fail(error.urlError(for: request.url)))])
             }
-        } else {
-            events = [.init(time: .zero, action: .fail(missingRegistry.urlError(for: request.url)))]
+            progress = ResponsePlanner.Progress(request: request)
+        case let .planner(saved):
+            progress = saved
         }
-        // A timeout can only fire before an event that is not due at once.
-        let waits = events.contains { $0.time > .zero }
-        let timeline = DeliveryTimeline(events: events, timeout: waits ? Self.timeout(of: urlRequest, inspection) : nil, url: request.url)
-        return Planned(timeline: timeline, requestLine: requestLine, answeringStub: answeringStub)
+        let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
+        guard let plan = planner.plan(from: &progress, declinesUserCode: declinesUserCode) else {
+            return .needsUserCode(.planner(progress))
+        }
+        switch plan {
+        case let .events(events, answeredBy):
+            return planned(events, answeredBy: answeredBy)
+        case let .record(unanswered, _):
+            let timeout = Self.timeout(of: read.urlRequest, read.inspection).map(\.seconds)
+            record(unanswered, registry: registry, planner: planner, timeout: timeout, hops: 0, for: urlProtocol)
+            return .planned(Planned(timeline: nil, requestLine: requestLine, answeringStub: nil, url: request.url))
+        }
     }
 
     /// What planning found: the timeline (`nil` while the answer is being recorded), the request
-    /// as `GET https://…`, and the stub that answers it.
+    /// as `GET https://…`, the stub that answers it, and its URL.
     private struct Planned {
         let timeline: DeliveryTimeline?
         let requestLine: String
         let answeringStub: StubSummary?
+        let url: URL
     }
 
     /// Sends a request no stub answers to the real server, records the exchange, and delivers the

@@ -59,6 +59,10 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// evaluation's verdict): what selection uses, for speed.
     let test: @Sendable (StubRequest) -> Bool
     private let captureParameters: (@Sendable (StubRequest) -> [String: String])?
+    /// Whether testing a request runs a closure of the user's (a custom matcher, or a combination
+    /// holding one): such code may start a request or take its time, so it never runs on
+    /// URLSession's queue (see ``StubLoader``).
+    let runsUserCode: Bool
 
     /// Creates a matcher from a closure that explains its verdict.
     public init(
@@ -66,7 +70,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         description: String,
         evaluate: @escaping @Sendable (StubRequest) -> MatchVerdict
     ) {
-        self.init(part: part, description: description, evaluate: evaluate, problems: [])
+        self.init(part: part, description: description, evaluate: evaluate, problems: [], runsUserCode: true)
     }
 
     init(
@@ -77,7 +81,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         readsBody: Bool = false,
         pathPrefix: String? = nil,
         predicate: (@Sendable (StubRequest) -> Bool)? = nil,
-        captureParameters: (@Sendable (StubRequest) -> [String: String])? = nil
+        captureParameters: (@Sendable (StubRequest) -> [String: String])? = nil,
+        runsUserCode: Bool = false
     ) {
         self.part = part
         self.description = description
@@ -87,6 +92,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         self.pathPrefix = pathPrefix
         self.test = predicate ?? { evaluate($0).isMatch }
         self.captureParameters = captureParameters
+        self.runsUserCode = runsUserCode
     }
 
     /// Tests a request, explaining the verdict.
@@ -277,7 +283,7 @@ extension RequestMatcher {
             predicate(request)
                 ? MatchVerdict(isMatch: true, detail: "passed")
                 : MatchVerdict(isMatch: false, detail: "\(description): not satisfied")
-        }, problems: [], readsBody: true)
+        }, problems: [], readsBody: true, runsUserCode: true)
     }
 
     /// Every matcher matches.
@@ -300,7 +306,8 @@ extension RequestMatcher {
             predicate: { request in matchers.allSatisfy { $0.matches(request) } },
             captureParameters: { request in
                 matchers.reduce(into: [:]) { $0.merge($1.pathParameters(of: request)) { _, new in new } }
-            }
+            },
+            runsUserCode: matchers.contains { $0.runsUserCode }
         )
     }
 
@@ -323,7 +330,8 @@ extension RequestMatcher {
             predicate: { request in matchers.contains { $0.matches(request) } },
             captureParameters: { request in
                 matchers.first { $0.matches(request) }?.pathParameters(of: request) ?? [:]
-            }
+            },
+            runsUserCode: matchers.contains { $0.runsUserCode }
         )
     }
 
@@ -340,7 +348,8 @@ extension RequestMatcher {
             },
             problems: matcher.problems,
             readsBody: matcher.readsBody,
-            predicate: { !matcher.matches($0) }
+            predicate: { !matcher.matches($0) },
+            runsUserCode: matcher.runsUserCode
         )
     }
 

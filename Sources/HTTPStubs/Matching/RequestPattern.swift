@@ -85,6 +85,9 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
         return PatternEvaluation(rows: results)
     }
 
+    /// Whether testing a request runs a closure of the user's.
+    var runsUserCode: Bool { matchers.contains { $0.runsUserCode } }
+
     /// Whether every matcher matches `request`.
     public func matches(_ request: StubRequest) -> Bool {
         // Only each matcher's test is copied out: iterating the matchers would copy each whole.

@@ -14,6 +14,8 @@ struct StubIndex {
         let summary: StubSummary
         /// Insertion order: later stubs win ties of priority.
         let order: Int
+        /// Whether matching or answering with the stub runs a closure of the user's.
+        let runsUserCode: Bool
         /// How many requests the stub answered.
         var uses = 0
         /// Whether the entry is still in the index: a selection that chose it outside the lock
@@ -24,6 +26,7 @@ struct StubIndex {
             self.stub = stub
             self.summary = StubSummary(stub)
             self.order = order
+            self.runsUserCode = stub.pattern.runsUserCode || stub.responses.contains { $0.runsUserCode }
         }
 
         /// Whether this entry is tried before `other`.

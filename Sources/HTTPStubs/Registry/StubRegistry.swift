@@ -323,10 +323,19 @@ public final class StubRegistry: Sendable {
     /// changes do. A stub added or a scenario moved between the two is a change that comes after
     /// this request.
     func select(_ request: StubRequest) -> Choice {
+        // Declines only when told to decline the user's code.
+        select(request, declinesUserCode: false)!
+    }
+
+    /// ``select(_:)``, or `nil` when `declinesUserCode` and choosing would run a closure of the
+    /// user's (a custom matcher or a computed response, or the near-miss report testing a stub
+    /// that has one): nothing was consumed or journaled then.
+    func select(_ request: StubRequest, declinesUserCode: Bool) -> Choice? {
         while true {
             var walk = state.withLock { CandidateWalk($0.index.candidates(forPath: request.path), scenarios: $0.scenarios) }
             var chosen: StubIndex.Entry?
             while let candidate = walk.next(in: state) {
+                if declinesUserCode && candidate.runsUserCode { return nil }
                 if candidate.stub.pattern.matches(request) {
                     chosen = candidate
                     break
@@ -353,7 +362,7 @@ public final class StubRegistry: Sendable {
             }
             return .answered(Selection(entry: chosen, responseIndex: committed.responseIndex, request: answered, journalID: committed.journalID))
         }
-        let report = unmatchedReport(for: request)
+        guard let report = unmatchedReport(for: request, declinesUserCode: declinesUserCode) else { return nil }
         if recorder == nil {
             record(request, .unmatched(report))
         }
@@ -433,12 +442,16 @@ public final class StubRegistry: Sendable {
         }
     }
 
-    /// Tells the observers about a request, built only when there are observers.
-    func notifyObservers(of request: () -> URLRequest) {
+    /// Tells the observers about a request, built only when there are observers. Returns `false`,
+    /// telling no one, when `declinesUserCode` and there are observers (they are the user's code).
+    @discardableResult
+    func notifyObservers(declinesUserCode: Bool = false, of request: () -> URLRequest) -> Bool {
         let observers = state.withLock { $0.observers }
-        guard !observers.isEmpty else { return }
+        guard !observers.isEmpty else { return true }
+        if declinesUserCode { return false }
         let request = request()
         for observer in observers { observer(request) }
+        return true
     }
 
     /// Draws a delay from the registry's generator.
@@ -496,10 +509,14 @@ public final class StubRegistry: Sendable {
         return blockers
     }
 
-    private func unmatchedReport(for request: StubRequest) -> UnmatchedRequestReport {
-        let (candidates, replayRoot) = state.withLock { state in
-            (state.index.all.map { (stub: $0.stub, notes: Self.notes(for: $0, scenarios: state.scenarios)) }, state.replayRoot)
+    /// The near-miss report for a request no stub answers; `nil` when `declinesUserCode` and
+    /// some stub's test runs a closure of the user's.
+    private func unmatchedReport(for request: StubRequest, declinesUserCode: Bool) -> UnmatchedRequestReport? {
+        let snapshot = state.withLock { state -> (candidates: [(stub: Stub, notes: [String])], replayRoot: String?)? in
+            if declinesUserCode && state.index.all.contains(where: \.runsUserCode) { return nil }
+            return (state.index.all.map { (stub: $0.stub, notes: Self.notes(for: $0, scenarios: state.scenarios)) }, state.replayRoot)
         }
+        guard let (candidates, replayRoot) = snapshot else { return nil }
         let hint = replayRoot.map { root in
             let record = "run the tests with \(RecordMode.environmentVariable)=\(RecordMode.newEpisodes.rawValue) (or \(RecordMode.environmentVariable)=\(RecordMode.all.rawValue) to record everything again)."
             return FileManager.default.fileExists(atPath: root)

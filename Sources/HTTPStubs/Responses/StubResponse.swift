@@ -32,6 +32,12 @@ public struct StubResponse: Sendable {
     /// Problems found while building the response (a value that could not be encoded, ...).
     public private(set) var problems: [String] = []
 
+    /// Whether answering runs a closure of the user's (a computed response).
+    var runsUserCode: Bool {
+        if case .computed = content { return true }
+        return false
+    }
+
     init(_ content: Content, problems: [String] = []) {
         self.content = content
         self.problems = problems
