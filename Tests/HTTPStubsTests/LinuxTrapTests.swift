@@ -105,6 +105,67 @@ struct LinuxTrapTests {
         #endif
     }
 
+    /// Challenges without a `Basic` scheme: corelibs only acts on `Basic`, so these reach the
+    /// caller unchanged (OAuth clients read `Bearer resource_metadata=…` from a 401).
+    static let challengesCorelibsIgnores = [
+        #"Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource", scope="files:read""#,
+        #"Digest realm="api", qop="auth", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093""#,
+        "Negotiate",
+        "Negotiate YIIBhgYGKwYBBQUCoIIBejCCAXagMDAuBgkqhkiC9xIBAgIGCSqGSIb3EgECAgYKKwYBBAGCNwICHgYKKwYBBAGCNwICCg==",
+        #"Bearer error="invalid_token", error_description="Basic, Digest and cookies are refused""#,
+        #"Bearer realm="api", Digest realm="api", nonce="abc""#,
+    ]
+
+    @Test("a 401 challenge of another scheme than Basic is delivered as it is, and corelibs neither hangs nor re-sends it",
+          arguments: challengesCorelibsIgnores)
+    func challengeOfAnotherScheme(_ challenge: String) async throws {
+        let stubs = StubRegistry()
+        stubs.stub(.get(URLPattern(Self.challengeURL)), .text("who are you?", status: 401).header("WWW-Authenticate", challenge))
+        let delegate = CredentialDelegate()
+        for session in [stubs.makeSession(), stubs.makeSession(delegate: delegate)] {
+            let completion = try #require(await completeWithin(patience, session, URLRequest(url: URL(string: Self.challengeURL)!)), "the task hung")
+            #expect(completion.error == nil, "a real request to \(Self.challengeURL) would fail")
+            #expect(completion.status == 401)
+            #expect(completion.text == "who are you?")
+            #expect(completion.http?.value(forHTTPHeaderField: "WWW-Authenticate") == challenge)
+            #expect(completion.http?.value(forHTTPHeaderField: "X-HTTPStubs-WWW-Authenticate") == nil)
+
+            let result = try #require(await within() { await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!)) }, "data(for:) hung")
+            let (data, response) = try result.get()
+            #expect(String(decoding: data, as: UTF8.self) == "who are you?")
+            #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "WWW-Authenticate") == challenge)
+            session.finishTasksAndInvalidate()
+        }
+        #expect(stubs.journal.count == 4, "each request was sent once, to the stub")
+        #expect(delegate.challenges == 0, "no authentication challenge was started")
+    }
+
+    @Test("a Basic challenge anywhere in the value, in any case, is what makes the header renamed on Linux", arguments: [
+        "basic realm=api",
+        "BASIC",
+        #"Bearer realm="api", Basic realm="api""#,
+        #"Negotiate YIIBhgYGKwYBBQUCoIIBejCC==, Basic realm="fallback""#,
+        #"Digest realm="a, b", nonce="x",basic realm="c""#,
+    ])
+    func basicChallengeAnywhere(_ challenge: String) async throws {
+        let stubs = StubRegistry()
+        stubs.stub(.get(URLPattern(Self.challengeURL)), .text("who are you?", status: 401).header("WWW-Authenticate", challenge))
+        let delegate = CredentialDelegate()
+        let session = stubs.makeSession(delegate: delegate)
+        defer { session.finishTasksAndInvalidate() }
+        let completion = try #require(await completeWithin(patience, session, URLRequest(url: URL(string: Self.challengeURL)!)), "the task hung")
+        #expect(completion.error == nil, "a real request to \(Self.challengeURL) would fail")
+        #expect(completion.status == 401)
+        #if canImport(FoundationNetworking)
+        #expect(completion.http?.value(forHTTPHeaderField: "X-HTTPStubs-WWW-Authenticate") == challenge)
+        #expect(completion.http?.value(forHTTPHeaderField: "WWW-Authenticate") == nil)
+        #else
+        #expect(completion.http?.value(forHTTPHeaderField: "WWW-Authenticate") == challenge)
+        #endif
+        #expect(stubs.journal.count == 1)
+        #expect(delegate.challenges == 0)
+    }
+
     @Test("WWW-Authenticate on another status, and a 401 without it, are delivered as they are", arguments: [
         (403, true), (200, true), (407, true), (401, false),
     ])

@@ -178,13 +178,16 @@ struct ResponsePlanner {
         return next
     }
 
-    /// The headers as delivered. On Linux a 401 carrying `WWW-Authenticate` makes corelibs start its
-    /// own authentication: the task hangs, or, when a delegate supplies a credential, corelibs
-    /// sends the request again over the real network. The header is therefore delivered as
-    /// `X-HTTPStubs-WWW-Authenticate` there.
+    /// The headers as delivered. On Linux a 401 whose `WWW-Authenticate` has a `Basic` challenge
+    /// makes corelibs start its own authentication: the task hangs, or, when a delegate supplies a
+    /// credential, corelibs sends the request again over the real network. Those challenges are
+    /// therefore delivered as `X-HTTPStubs-WWW-Authenticate` there; challenges of every other
+    /// scheme (`Bearer`, `Digest`, `Negotiate`, …) are delivered as they are.
     static func deliveredHeaders(_ headers: HTTPHeaders, status: Int) -> HTTPHeaders {
         #if canImport(FoundationNetworking)
-        guard status == 401, headers.contains("WWW-Authenticate") else { return headers }
+        guard status == 401,
+              headers.values(for: "WWW-Authenticate").contains(where: BasicChallenge.isPresent(in:))
+        else { return headers }
         var renamed = HTTPHeaders()
         for field in headers {
             let isChallenge = field.name.lowercased() == "www-authenticate"
