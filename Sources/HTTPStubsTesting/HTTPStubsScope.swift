@@ -37,6 +37,8 @@ public final class HTTPStubsScope: Sendable {
     /// outlives the scope, such as `URLProtocolStub.registry`).
     private let closesRegistry: Bool
     private let state = Locked(ScopeState())
+    /// Runs the stub code of the scope's requests in tasks of the test (see ``UserCodeHost``).
+    private let userCode = UserCodeHost()
 
     private struct ScopeState {
         var reportedUnmatched = 0
@@ -68,6 +70,11 @@ public final class HTTPStubsScope: Sendable {
         self.closesRegistry = closesRegistry
         let state = self.state
         stubs.onIssue { issue in state.withLock { $0.issues.append(issue) } }
+        // Started here, on the test's task, the task serving stub code inherits the test's
+        // task-local values: `#expect` in a responder counts for this test.
+        let userCode = self.userCode
+        stubs.userCodeHost = userCode
+        Task { await userCode.serve() }
         let reported = stubs.journal.last?.id ?? 0   // read before locking: the scope's lock is a leaf
         state.withLock { $0.reportedUnmatched = reported }
     }
@@ -117,6 +124,8 @@ public final class HTTPStubsScope: Sendable {
 
     private func finishEnding() {
         let ended = stubs.endTest(named: testName, closing: closesRegistry)
+        stubs.removeUserCodeHost(userCode)
+        userCode.close()
         verify()
         for request in ended {
             let stubLocation = request.stub.flatMap { SourceCodeLocation($0.source) }

@@ -23,102 +23,190 @@ struct ResponsePlanner {
         case record(StubRequest, after: [DeliveryTimeline.Event])
     }
 
-    /// How far planning got: the request of the current hop and what the hops before it gave.
+    /// How far planning got: the request of the current hop, what the hops before it gave, and
+    /// the user's code it waits for, if any.
     struct Progress {
         var request: StubRequest
         var elapsed = Duration.zero
         var hops: [DeliveryTimeline.Event] = []
         var answeredBy: StubSummary?
         var redirects = 0
-    }
+        fileprivate var pending: Pending?
 
-    /// The plan for a request whose body has been read.
-    func plan(for request: StubRequest) -> Plan {
-        var progress = Progress(request: request)
-        return plan(from: &progress, declinesUserCode: false)!   // declines nothing unless asked to
-    }
-
-    /// Plans from `progress`. With `declinesUserCode`, returns `nil` where planning would run a
-    /// closure of the user's, `progress` saying where to continue (nothing was consumed by the hop
-    /// it stopped at).
-    func plan(from progress: inout Progress, declinesUserCode: Bool) -> Plan? {
-        while progress.redirects <= Self.redirectLimit {
-            switch hop(progress.request, elapsed: &progress.elapsed, answeredBy: &progress.answeredBy, declinesUserCode: declinesUserCode) {
-            case .needsUserCode:
-                return nil
-            case let .final(events):
-                return .events(progress.hops.isEmpty ? events : progress.hops + events, answeredBy: progress.answeredBy)
-            case let .record(unanswered):
-                return .record(unanswered, after: progress.hops)
-            case let .redirect(next):
-                // Each redirect response is a sign of life, as from a server: the idle timeout starts over.
-                progress.hops.append(.init(time: progress.elapsed, action: .progress))
-                progress.request = next
-                progress.redirects += 1
-            }
+        init(request: StubRequest) {
+            self.request = request
         }
-        let error = StubError.tooManyRedirects(count: Self.redirectLimit, lastURL: progress.request.url)
-        return .events(progress.hops + [failure(error.urlError(for: progress.request.url), at: progress.elapsed)], answeredBy: progress.answeredBy)
     }
 
-    /// What one hop of a request gets.
-    private enum Hop {
-        /// The events that end the request.
-        case final([DeliveryTimeline.Event])
-        /// A redirect to follow with this request.
-        case redirect(StubRequest)
-        /// No stub answers this request; the registry records the real server's answer.
-        case record(StubRequest)
-        /// Answering would run the user's code, which was declined.
+    /// The user's code a hop waits for, after its stub was chosen (and consumed).
+    fileprivate enum Pending {
+        /// The chosen stub's response, computed by an `async` responder.
+        case response(StubRegistry.Selection, ResponseResolution)
+        /// A redirect to put to the session's delegate.
+        case redirect(RedirectQuestion)
+    }
+
+    /// A redirect to put to the delegate, and what the caller gets if it is refused.
+    fileprivate struct RedirectQuestion {
+        let delegate: RedirectDelegate
+        let next: StubRequest
+        let response: HTTPURLResponse
+        let body: Data
+        let journalID: Int
+        let unfollowed: [DeliveryTimeline.Event]
+    }
+
+    /// What one step of planning found.
+    private enum Step {
+        case done(Plan)
+        /// A redirect was followed: plan its hop.
+        case next
+        /// The user's code must run before planning can go on (``Progress/pending`` says which,
+        /// or, when it says nothing, a stub's matchers).
         case needsUserCode
     }
 
-    /// Answers one hop: chooses the stub (kept in `answeredBy`), computes its response and adds its
-    /// delay to `elapsed`.
-    private func hop(_ request: StubRequest, elapsed: inout Duration, answeredBy: inout StubSummary?, declinesUserCode: Bool) -> Hop {
-        let selection: StubRegistry.Selection
+    /// Plans from `progress` without running any of the user's code: `nil` where planning would
+    /// run some, `progress` saying where to go on (the hop it stopped at consumed nothing, unless
+    /// it stopped after choosing its stub, which ``plan(from:)`` then knows).
+    func planWithoutUserCode(from progress: inout Progress) -> Plan? {
+        while true {
+            switch step(&progress, declinesUserCode: true) {
+            case let .done(plan): return plan
+            case .next: continue
+            case .needsUserCode: return nil
+            }
+        }
+    }
+
+    /// Plans from `progress`, running the user's code: custom matchers, computed responses
+    /// (`async` ones awaited) and the delegate's say on redirects.
+    func plan(from progress: Progress) async -> Plan {
+        var progress = progress
+        var step = progress.pending == nil ? step(&progress, declinesUserCode: false) : .needsUserCode
+        while true {
+            switch step {
+            case let .done(plan): return plan
+            case .next: step = self.step(&progress, declinesUserCode: false)
+            case .needsUserCode: step = await runPending(&progress)
+            }
+        }
+    }
+
+    /// Chooses the stub for the current hop and answers with it as far as no `async` code is needed.
+    private func step(_ progress: inout Progress, declinesUserCode: Bool) -> Step {
+        guard progress.pending == nil else { return .needsUserCode }
+        guard progress.redirects <= Self.redirectLimit else {
+            let error = StubError.tooManyRedirects(count: Self.redirectLimit, lastURL: progress.request.url)
+            return finish(progress, [failure(error.urlError(for: progress.request.url), at: progress.elapsed)])
+        }
+        let request = progress.request
         guard let choice = registry.select(request, declinesUserCode: declinesUserCode) else { return .needsUserCode }
         switch choice {
         case let .unmatched(report):
-            if registry.recorder != nil { return .record(request) }
-            return .final([failure(StubError.unmatched(report).urlError(for: request.url), at: elapsed)])
-        case let .answered(chosen):
-            selection = chosen
+            if registry.recorder != nil { return .done(.record(request, after: progress.hops)) }
+            return finish(progress, [failure(StubError.unmatched(report).urlError(for: request.url), at: progress.elapsed)])
+        case let .answered(selection):
+            progress.answeredBy = selection.summary
+            let resolution = ResponseResolution(selection.response, for: selection.request, source: selection.summary.source)
+            return resolve(&progress, selection, resolution)
         }
-        answeredBy = selection.summary
+    }
+
+    /// Runs the user's code the plan waits for.
+    private func runPending(_ progress: inout Progress) async -> Step {
+        switch progress.pending {
+        case nil:
+            return .next   // a stub's matchers: the next step, which may run the user's code, runs them
+        case .response(let selection, var resolution):
+            progress.pending = nil
+            do {
+                try await resolution.awaitResponder()
+            } catch {
+                return finish(progress, [failure(Self.withFailingURL(error, progress.request.url), at: progress.elapsed)])
+            }
+            return resolve(&progress, selection, resolution)
+        case let .redirect(question):
+            progress.pending = nil
+            guard let chosen = await question.delegate.decide(question.response, newRequest: question.next.urlRequest) else {
+                registry.attach(question.response, body: question.body, toEntry: question.journalID)
+                return finish(progress, question.unfollowed)
+            }
+            follow(&progress, to: StubRequest(chosen, body: chosen.httpBody, bodyUnavailableReason: nil))
+            return .next
+        }
+    }
+
+    /// Evaluates the chosen stub's response as far as it can without awaiting.
+    private func resolve(_ progress: inout Progress, _ selection: StubRegistry.Selection, _ resolution: ResponseResolution) -> Step {
+        var resolution = resolution
         let response: ResolvedResponse
         do {
-            response = try selection.response.resolved(for: selection.request, source: selection.summary.source)
+            guard let resolved = try resolution.resolveSynchronously() else {
+                progress.pending = .response(selection, resolution)
+                return .needsUserCode
+            }
+            response = resolved
         } catch {
-            return .final([failure(Self.withFailingURL(error, request.url), at: elapsed)])
+            return finish(progress, [failure(Self.withFailingURL(error, progress.request.url), at: progress.elapsed)])
         }
+        return answer(&progress, selection, response)
+    }
+
+    /// Answers the hop with the resolved response: the final events, or a redirect to follow
+    /// (after asking the delegate, when there is one).
+    private func answer(_ progress: inout Progress, _ selection: StubRegistry.Selection, _ response: ResolvedResponse) -> Step {
+        let request = progress.request
         if let delay = response.delay {
-            elapsed += registry.sample(delay)
+            progress.elapsed += registry.sample(delay)
         }
         switch response.answer {
         case let .failure(error):
-            return .final([failure(Self.withFailingURL(error, request.url), at: elapsed)])
+            return finish(progress, [failure(Self.withFailingURL(error, request.url), at: progress.elapsed)])
         case let .urlResponse(urlResponse, data):
             if urlResponse == nil, inspection.isAsyncCall {
-                return .final([failure(StubError.noResponseForAsyncCall.urlError(for: request.url), at: elapsed)])
+                return finish(progress, [failure(StubError.noResponseForAsyncCall.urlError(for: request.url), at: progress.elapsed)])
             }
-            return .final(body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: elapsed))
+            return finish(progress, body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: progress.elapsed))
         case let .http(status, _, headers, body):
-            if registry.followsRedirects, let next = Self.redirect(from: request, status: status, headers: headers) {
-                return .redirect(next)
+            let next = registry.followsRedirects ? Self.redirect(from: request, status: status, headers: headers) : nil
+            let delegate = next == nil ? nil : inspection.redirectDelegate
+            if let next, delegate == nil {
+                follow(&progress, to: next)
+                return .next
             }
             let data: Data
             do {
                 data = try body.load()
             } catch {
-                return .final([failure((error as? StubError)?.urlError(for: request.url) ?? error, at: elapsed)])
+                return finish(progress, [failure((error as? StubError)?.urlError(for: request.url) ?? error, at: progress.elapsed)])
             }
             let urlResponse = registry.responseCache.response(url: request.url, status: status, headers: Self.deliveredHeaders(headers, status: status))
+            let events = self.body(data, response: urlResponse, dribble: response.dribble, at: progress.elapsed)
+            if let next, let delegate, let urlResponse {
+                progress.pending = .redirect(RedirectQuestion(
+                    delegate: delegate, next: next, response: urlResponse, body: data, journalID: selection.journalID, unfollowed: events
+                ))
+                return .needsUserCode
+            }
             if let urlResponse {
                 registry.attach(urlResponse, body: data, toEntry: selection.journalID)
             }
-            return .final(self.body(data, response: urlResponse, dribble: response.dribble, at: elapsed))
+            return finish(progress, events)
         }
+    }
+
+    /// Goes on with `next`, the request a redirect leads to.
+    private func follow(_ progress: inout Progress, to next: StubRequest) {
+        // Each redirect response is a sign of life, as from a server: the idle timeout starts over.
+        progress.hops.append(.init(time: progress.elapsed, action: .progress))
+        progress.request = next
+        progress.redirects += 1
+    }
+
+    /// The plan that ends with `events`, after those of the hops before.
+    private func finish(_ progress: Progress, _ events: [DeliveryTimeline.Event]) -> Step {
+        .done(.events(progress.hops.isEmpty ? events : progress.hops + events, answeredBy: progress.answeredBy))
     }
 
     /// The events delivering a response and its body, whole or in dribbled chunks.

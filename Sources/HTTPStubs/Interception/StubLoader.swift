@@ -15,7 +15,7 @@ import FoundationNetworking
 /// - the user's code (observers, custom matchers, computed responses) never runs on that queue:
 ///   it may start a request (which traps there: a `dispatch_sync` onto the queue it runs on) or
 ///   take its time (which would hold up every session). A request whose planning would run it is
-///   planned on a global queue instead, and woken as a delay wakes it; one that needs none is
+///   planned in a task instead (see ``UserCodeHost``), and woken as a delay wakes it; one that needs none is
 ///   planned inside `startLoading`, with no hand-off.
 ///
 /// A loader is created with its `URLProtocol` instance, inside `URLSessionTask.resume()`, and joins
@@ -41,7 +41,7 @@ final class StubLoader: @unchecked Sendable {
         var wake: Duration?
         /// Between `resume()` (or a wake-up) and the next `startLoading`: see ``FlightState/inTransit``.
         var inTransit = true
-        /// While the request is planned on a global queue (see the type's documentation): until
+        /// While the request is planned in a task (see the type's documentation): until
         /// then it has not reached the clock.
         var planningElsewhere = false
         /// Set by ``abandon(with:)``: the load ends with this error at its next delivery.
@@ -140,20 +140,20 @@ final class StubLoader: @unchecked Sendable {
         // Planning runs without the lock, and here only as long as it needs none of the user's
         // code. Still within `startLoading`, so the client may be called below.
         let read = ReadRequest(urlProtocol)
-        let arrivedAfterTest = withState { $0.arrivedAfterTest }
-        switch plan(read, for: urlProtocol, from: .observers, arrivedAfterTest: arrivedAfterTest, declinesUserCode: true) {
+        switch plan(read, for: urlProtocol, arrivedAfterTest: withState { $0.arrivedAfterTest }) {
         case let .planned(planned):
             withState { state in
                 settle(planned, &state)
                 deliverDue(urlProtocol, &state)
                 arrive(&state)
             }
-        case let .needsUserCode(step):
+        case let .needsUserCode(step, registry):
             withState { $0.planningElsewhere = true }
-            let handOff = UncheckedSendable(value: (read, urlProtocol))   // handed over, not shared
-            DispatchQueue.global().async { [self] in
+            // The task's fields are read here, on its work queue, for planning that goes on elsewhere.
+            let handOff = UncheckedSendable(value: (read.capturingAnswers(), urlProtocol))   // handed over, not shared
+            registry.runUserCode { [self] in
                 let (read, urlProtocol) = handOff.value
-                guard case let .planned(planned) = plan(read, for: urlProtocol, from: step, arrivedAfterTest: arrivedAfterTest, declinesUserCode: false) else { return }
+                let planned = await plan(read, for: urlProtocol, from: step, registry: registry)
                 wakeAfterPlanning(planned, urlProtocol)
             }
         }
@@ -173,7 +173,7 @@ final class StubLoader: @unchecked Sendable {
         }
     }
 
-    /// Delivers what planning on a global queue found: on Linux by asking the task to `resume()`,
+    /// Delivers what planning in a task found: on Linux by asking the task to `resume()`,
     /// which makes corelibs call `startLoading` again on its own queue (as a delay's wake-up does).
     private func wakeAfterPlanning(_ planned: Planned, _ urlProtocol: URLProtocol) {
         #if canImport(FoundationNetworking)
@@ -346,72 +346,117 @@ final class StubLoader: @unchecked Sendable {
             request = StubRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
             isDownload = urlProtocol.task is URLSessionDownloadTask
         }
+
+        private init(_ read: ReadRequest, inspection: TaskInspection) {
+            urlRequest = read.urlRequest
+            self.inspection = inspection
+            body = read.body
+            request = read.request
+            isDownload = read.isDownload
+        }
+
+        /// The request as `GET https://…`.
+        var requestLine: String { "\(request.method) \(request.url.absoluteString)" }
+
+        /// The request as observers see it: with its body, read from any stream.
+        func observed() -> URLRequest {
+            var observed = urlRequest
+            observed.httpBodyStream = nil
+            observed.httpBody = body
+            return observed
+        }
+
+        /// This request, with the task's fields read now (see ``TaskInspection/capturingAnswers()``).
+        func capturingAnswers() -> ReadRequest {
+            ReadRequest(self, inspection: inspection.capturingAnswers())
+        }
+
+        /// The plan delivering `events`; an idle timeout can only fire before an event that is
+        /// not due at once.
+        func planned(_ events: [DeliveryTimeline.Event], answeredBy: StubSummary? = nil) -> Planned {
+            let waits = events.contains { $0.time > .zero }
+            let timeout = waits ? StubLoader.timeout(of: urlRequest, inspection) : nil
+            let timeline = DeliveryTimeline(events: events, timeout: timeout, url: request.url)
+            return Planned(timeline: timeline, requestLine: requestLine, answeringStub: answeredBy, url: request.url)
+        }
+
+        /// The plan failing the request with `error` at once.
+        func failing(with error: any Error) -> Planned {
+            planned([.init(time: .zero, action: .fail(error))])
+        }
     }
 
-    /// Where planning starts (over): at telling the observers, or at choosing a stub for a hop.
+    /// Where planning goes on with the user's code: at telling the observers, or at a hop.
     private enum Step {
         case observers
         case planner(ResponsePlanner.Progress)
     }
 
-    /// What planning found, or where it stopped because it declined to run the user's code.
+    /// What planning found, or where it stopped because it would have run the user's code.
     private enum PlanOutcome {
         case planned(Planned)
-        case needsUserCode(Step)
+        case needsUserCode(Step, StubRegistry)
     }
 
-    /// Tells the observers and plans the response (no timeline while the answer is being recorded
-    /// from the real server), from `step`. Runs without the lock; with `declinesUserCode`, stops
-    /// where it would run the user's code.
-    private func plan(_ read: ReadRequest, for urlProtocol: URLProtocol, from step: Step, arrivedAfterTest: String?, declinesUserCode: Bool) -> PlanOutcome {
+    /// Tells the observers and plans the response, inside `startLoading`, as far as it can
+    /// without running any of the user's code. Runs without the lock.
+    private func plan(_ read: ReadRequest, for urlProtocol: URLProtocol, arrivedAfterTest: String?) -> PlanOutcome {
         let request = read.request
-        let requestLine = "\(request.method) \(request.url.absoluteString)"
-        func planned(_ events: [DeliveryTimeline.Event], answeredBy: StubSummary? = nil) -> PlanOutcome {
-            // A timeout can only fire before an event that is not due at once.
-            let waits = events.contains { $0.time > .zero }
-            let timeout = waits ? Self.timeout(of: read.urlRequest, read.inspection) : nil
-            let timeline = DeliveryTimeline(events: events, timeout: timeout, url: request.url)
-            return .planned(Planned(timeline: timeline, requestLine: requestLine, answeringStub: answeredBy, url: request.url))
-        }
         if let test = arrivedAfterTest {
-            let error = StubError.arrivedAfterTestEnded(test: test, request: requestLine)
+            let error = StubError.arrivedAfterTestEnded(test: test, request: read.requestLine)
             registry?.record(request, .refused(reason: error.message))
             FileHandle.standardError.write(Data("swift-http-stubs: \(error.message)\n".utf8))
-            return planned([.init(time: .zero, action: .fail(error.urlError(for: request.url)))])
+            return .planned(read.failing(with: error.urlError(for: request.url)))
         }
         guard let registry else {
-            return planned([.init(time: .zero, action: .fail(missingRegistry.urlError(for: request.url)))])
+            return .planned(read.failing(with: missingRegistry.urlError(for: request.url)))
         }
-        var progress: ResponsePlanner.Progress
+        guard registry.notifyObservers(declinesUserCode: true, of: read.observed) else {
+            return .needsUserCode(.observers, registry)
+        }
+        if let refused = refuseDownload(read, registry) { return .planned(refused) }
+        let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
+        var progress = ResponsePlanner.Progress(request: request)
+        guard let plan = planner.planWithoutUserCode(from: &progress) else {
+            return .needsUserCode(.planner(progress), registry)
+        }
+        return .planned(planned(plan, read, planner, for: urlProtocol))
+    }
+
+    /// Plans the response from `step`, running the user's code (in the registry's
+    /// ``UserCodeHost``, off URLSession's queue).
+    private func plan(_ read: ReadRequest, for urlProtocol: URLProtocol, from step: Step, registry: StubRegistry) async -> Planned {
+        let progress: ResponsePlanner.Progress
         switch step {
         case .observers:
-            let told = registry.notifyObservers(declinesUserCode: declinesUserCode) {
-                var observed = read.urlRequest
-                observed.httpBodyStream = nil
-                observed.httpBody = read.body
-                return observed
-            }
-            guard told else { return .needsUserCode(.observers) }
-            if read.isDownload {
-                let error = StubError.downloadTaskUnsupported
-                registry.record(request, .refused(reason: error.message))
-                return planned([.init(time: .zero, action: .fail(error.urlError(for: request.url)))])
-            }
-            progress = ResponsePlanner.Progress(request: request)
+            registry.notifyObservers(of: read.observed)
+            if let refused = refuseDownload(read, registry) { return refused }
+            progress = ResponsePlanner.Progress(request: read.request)
         case let .planner(saved):
             progress = saved
         }
         let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
-        guard let plan = planner.plan(from: &progress, declinesUserCode: declinesUserCode) else {
-            return .needsUserCode(.planner(progress))
-        }
+        return planned(await planner.plan(from: progress), read, planner, for: urlProtocol)
+    }
+
+    /// Download tasks crash corelibs: they fail, explaining why.
+    private func refuseDownload(_ read: ReadRequest, _ registry: StubRegistry) -> Planned? {
+        guard read.isDownload else { return nil }
+        let error = StubError.downloadTaskUnsupported
+        registry.record(read.request, .refused(reason: error.message))
+        return read.failing(with: error.urlError(for: read.request.url))
+    }
+
+    /// The timeline of a plan; none while the real server's answer is being recorded.
+    private func planned(_ plan: ResponsePlanner.Plan, _ read: ReadRequest, _ planner: ResponsePlanner, for urlProtocol: URLProtocol) -> Planned {
         switch plan {
         case let .events(events, answeredBy):
-            return planned(events, answeredBy: answeredBy)
+            return read.planned(events, answeredBy: answeredBy)
         case let .record(unanswered, _):
             let timeout = Self.timeout(of: read.urlRequest, read.inspection).map(\.seconds)
-            record(unanswered, registry: registry, planner: planner, timeout: timeout, hops: 0, for: urlProtocol)
-            return .planned(Planned(timeline: nil, requestLine: requestLine, answeringStub: nil, url: request.url))
+            let planner = ResponsePlanner(registry: planner.registry, inspection: planner.inspection.capturingAnswers())
+            record(unanswered, planner: planner, timeout: timeout, hops: 0, for: urlProtocol)
+            return Planned(timeline: nil, requestLine: read.requestLine, answeringStub: nil, url: read.request.url)
         }
     }
 
@@ -427,7 +472,8 @@ final class StubLoader: @unchecked Sendable {
     /// Sends a request no stub answers to the real server, records the exchange, and delivers the
     /// real answer unchanged once it arrives (waking the task as a delay does). A redirect is
     /// recorded as such and then followed like a stubbed one, so every hop is recorded.
-    private func record(_ request: StubRequest, registry: StubRegistry, planner: ResponsePlanner, timeout: TimeInterval?, hops: Int, for urlProtocol: URLProtocol) {
+    private func record(_ request: StubRequest, planner: ResponsePlanner, timeout: TimeInterval?, hops: Int, for urlProtocol: URLProtocol) {
+        let registry = planner.registry
         let target = UncheckedSendable(value: urlProtocol)   // only used under this loader's lock.
         LiveRequest.send(request, timeout: timeout) { [self] result in
             let outcome: StubRecorder.Outcome
@@ -447,35 +493,39 @@ final class StubLoader: @unchecked Sendable {
                     ))
                 }
             }
-            let actions: [DeliveryTimeline.Action]
             switch result {
             case let .success((response, body)):
                 var headers = HTTPHeaders()
                 for (name, value) in response.allHeaderFields { headers.add("\(name)", "\(value)") }
                 if registry.followsRedirects, hops < ResponsePlanner.redirectLimit,
                    let next = ResponsePlanner.redirect(from: request, status: response.statusCode, headers: headers) {
-                    switch planner.plan(for: next) {
-                    case let .record(unanswered, _):
-                        record(unanswered, registry: registry, planner: planner, timeout: timeout, hops: hops + 1, for: target.value)
-                        return
-                    case let .events(events, _):
-                        actions = events.map(\.action)
+                    registry.runUserCode { [self] in
+                        switch await planner.plan(from: ResponsePlanner.Progress(request: next)) {
+                        case let .record(unanswered, _):
+                            record(unanswered, planner: planner, timeout: timeout, hops: hops + 1, for: target.value)
+                        case let .events(events, _):
+                            deliverRecorded(events.map(\.action), url: next.url, for: target.value)
+                        }
                     }
                 } else {
-                    actions = [.receive(response), .load(body), .finish]
+                    deliverRecorded([.receive(response), .load(body), .finish], url: request.url, for: target.value)
                 }
             case let .failure(error):
-                actions = [.fail(error)]
+                deliverRecorded([.fail(error)], url: request.url, for: target.value)
             }
-            withState { state in
-                guard state.abandoned == nil else { return }   // its test ended: it already failed
-                let now = clock.now - state.start
-                state.timeline = DeliveryTimeline(events: actions.map { .init(time: now, action: $0) }, timeout: nil, url: request.url)
-                guard !state.stopped else { return }
-                state.timer?.cancel()
-                state.wake = clock.now
-                state.timer = scheduleWake(at: clock.now, target.value)
-            }
+        }
+    }
+
+    /// Delivers what recording brought back, waking the task as a delay does.
+    private func deliverRecorded(_ actions: [DeliveryTimeline.Action], url: URL, for urlProtocol: URLProtocol) {
+        withState { state in
+            guard state.abandoned == nil else { return }   // its test ended: it already failed
+            let now = clock.now - state.start
+            state.timeline = DeliveryTimeline(events: actions.map { .init(time: now, action: $0) }, timeout: nil, url: url)
+            guard !state.stopped else { return }
+            state.timer?.cancel()
+            state.wake = clock.now
+            state.timer = scheduleWake(at: clock.now, urlProtocol)
         }
     }
 

@@ -9,17 +9,43 @@ import FoundationNetworking
 /// On Linux these are read from swift-corelibs-foundation's task with `Mirror`, because there is no
 /// public API for them. Every read is best-effort: when a field is not where it was in Swift 6.3
 /// the answer falls back to the safe default, never to a crash. Each is computed only when asked,
-/// and only from `startLoading`, which runs on the task's work queue, the queue that owns those fields.
-struct TaskInspection {
+/// and only from `startLoading`, which runs on the task's work queue, the queue that owns those
+/// fields; planning that goes on elsewhere uses ``capturingAnswers()``, made there.
+struct TaskInspection: @unchecked Sendable {
+    // Invariant: `task` is only inspected on the task's work queue (live reads), or not at all
+    // once `captured` holds the answers.
     private let task: URLSessionTask?
+    private var captured: Captured?
+
+    /// The answers, read at once for planning elsewhere than on the work queue.
+    private struct Captured {
+        let isAsyncCall: Bool
+        let delegateReceivesChunks: Bool
+        let sessionTimeout: TimeInterval?
+        let redirectDelegate: RedirectDelegate?
+    }
 
     init(_ task: URLSessionTask?) {
         self.task = task
     }
 
+    /// This inspection with every answer read now, so that it can be used off the task's work
+    /// queue (where the fields it reads may be changing).
+    func capturingAnswers() -> TaskInspection {
+        var copy = self
+        copy.captured = Captured(
+            isAsyncCall: isAsyncCall,
+            delegateReceivesChunks: delegateReceivesChunks,
+            sessionTimeout: sessionTimeout,
+            redirectDelegate: redirectDelegate
+        )
+        return copy
+    }
+
     /// Whether the caller is `async` `data(for:)` / `upload(for:from:)`, which crashes in corelibs
     /// when a protocol finishes without a response.
     var isAsyncCall: Bool {
+        if let captured { return captured.isAsyncCall }
         #if canImport(FoundationNetworking)
         guard let task else { return false }
         return Self.field("_callCompletionHandlerInline", of: task) as? Bool ?? false
@@ -32,16 +58,11 @@ struct TaskInspection {
     /// (made without a completion handler) forward chunks; other callers keep only the last one,
     /// so the body must be delivered whole.
     var delegateReceivesChunks: Bool {
+        if let captured { return captured.delegateReceivesChunks }
         #if canImport(FoundationNetworking)
         // corelibs keeps, per session, a behaviour for each task: `callDelegate` for tasks made
         // without a completion handler.
-        guard let task,
-              task.delegate is URLSessionDataDelegate,
-              let session,
-              let registry = Self.field("taskRegistry", of: session),
-              let behaviours = Self.field("behaviours", of: registry) as? [Int: Any],
-              let behaviour = behaviours[task.taskIdentifier]
-        else { return false }
+        guard let task, task.delegate is URLSessionDataDelegate, let behaviour else { return false }
         return String(describing: behaviour).hasPrefix("callDelegate")
         #else
         return true
@@ -50,6 +71,7 @@ struct TaskInspection {
 
     /// The session's `timeoutIntervalForRequest`, when it can be found.
     var sessionTimeout: TimeInterval? {
+        if let captured { return captured.sessionTimeout }
         #if canImport(FoundationNetworking)
         return session?.configuration.timeoutIntervalForRequest
         #else
@@ -76,9 +98,40 @@ struct TaskInspection {
         #endif
     }
 
+    /// The delegate URLSession asks about a redirect of this task, if there is one to ask.
+    var redirectDelegate: RedirectDelegate? {
+        if let captured { return captured.redirectDelegate }
+        #if canImport(FoundationNetworking)
+        guard let task, let session else { return nil }
+        // `data(for:delegate:)` keeps its delegate in the task's behaviour, not in `task.delegate`.
+        let delegate = task.delegate ?? behaviourDelegate ?? session.delegate as? any URLSessionTaskDelegate
+        return delegate.map { RedirectDelegate($0, task: task, session: session) }
+        #else
+        // A protocol cannot reach the task's session on Apple platforms.
+        return nil
+        #endif
+    }
+
     #if canImport(FoundationNetworking)
     private var session: URLSession? {
         task.flatMap { Self.unwrap(Self.field("session", of: $0)) as? URLSession }
+    }
+
+    /// What corelibs keeps, per session, for each task: `callDelegate` for tasks made without a
+    /// completion handler, `dataCompletionHandlerWithTaskDelegate(handler, delegate)` for
+    /// `data(for:delegate:)`, and so on.
+    private var behaviour: Any? {
+        guard let task, let session,
+              let registry = Self.field("taskRegistry", of: session),
+              let behaviours = Self.field("behaviours", of: registry) as? [Int: Any]
+        else { return nil }
+        return behaviours[task.taskIdentifier]
+    }
+
+    /// The task delegate an `async` call was given, kept in the task's behaviour.
+    private var behaviourDelegate: (any URLSessionTaskDelegate)? {
+        guard let behaviour, let payload = Mirror(reflecting: behaviour).children.first?.value else { return nil }
+        return Mirror(reflecting: payload).children.lazy.compactMap { Self.unwrap($0.value) as? any URLSessionTaskDelegate }.first
     }
 
     private static func field(_ label: String, of subject: Any) -> Any? {

@@ -150,6 +150,18 @@ extension StubRequest {
             bodyUnavailableReason: bodyUnavailableReason
         )
     }
+
+    /// The request as a `URLRequest` (method, URL, header fields and body), as it is sent to a
+    /// real server or shown to a session delegate.
+    var urlRequest: URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method.rawValue
+        for field in headers {
+            request.addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        request.httpBody = body
+        return request
+    }
 }
 
 /// The fields of a ``StubRequest``.

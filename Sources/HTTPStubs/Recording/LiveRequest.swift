@@ -14,13 +14,8 @@ enum LiveRequest {
     /// Safe to call from `startLoading`: the task is created on another queue, because creating a
     /// task on the queue URLSession runs `startLoading` on deadlocks corelibs.
     static func send(_ request: StubRequest, timeout: TimeInterval?, completion: @escaping @Sendable (Result<(HTTPURLResponse, Data), any Error>) -> Void) {
-        var urlRequest = URLRequest(url: request.url)
+        var urlRequest = request.urlRequest
         if let timeout { urlRequest.timeoutInterval = timeout }
-        urlRequest.httpMethod = request.method.rawValue
-        for field in request.headers {
-            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
-        }
-        urlRequest.httpBody = request.body
         let prepared = urlRequest
         DispatchQueue.global().async {
             session.dataTask(with: prepared) { data, response, error in

@@ -43,6 +43,7 @@ public final class StubRegistry: Sendable {
         var passThrough = PassThroughPolicy.never
         var followsRedirects = true
         var observers: [@Sendable (URLRequest) -> Void] = []
+        var userCodeHost: UserCodeHost?
         var issueHandler: @Sendable (StubIssue) -> Void = StubRegistry.printIssue
         var recorder: StubRecorder?
         var replayRoot: String?
@@ -96,6 +97,25 @@ public final class StubRegistry: Sendable {
         line: UInt = #line,
         column: UInt = #column,
         respond: @escaping @Sendable (StubRequest) throws -> StubResponse
+    ) -> String {
+        var stub = Stub(pattern, responses: [.computed(respond)], priority: priority,
+                        source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
+        stub.expectation = expectation
+        return add(stub)
+    }
+
+    /// Adds a stub whose response is computed from each request it matches by `async` code (see
+    /// the `async` `StubResponse.computed(_:)`).
+    @discardableResult
+    public func stub(
+        _ pattern: RequestPattern,
+        priority: Int = 5,
+        expecting expectation: UseExpectation? = nil,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
+        respond: @escaping @Sendable (StubRequest) async throws -> StubResponse
     ) -> String {
         var stub = Stub(pattern, responses: [.computed(respond)], priority: priority,
                         source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
@@ -452,6 +472,27 @@ public final class StubRegistry: Sendable {
         let request = request()
         for observer in observers { observer(request) }
         return true
+    }
+
+    /// Where the user's code for this registry's requests runs (see ``UserCodeHost``): set by a
+    /// test scope while it is open.
+    package var userCodeHost: UserCodeHost? {
+        get { state.withLock { $0.userCodeHost } }
+        set { state.withLock { $0.userCodeHost = newValue } }
+    }
+
+    /// Stops using `host`, unless another has replaced it meanwhile.
+    package func removeUserCodeHost(_ host: UserCodeHost) {
+        state.withLock { state in
+            if state.userCodeHost === host { state.userCodeHost = nil }
+        }
+    }
+
+    /// Runs `job`, which runs the user's code, in the registry's ``userCodeHost``, or in a
+    /// detached task when there is none or it is closed.
+    func runUserCode(_ job: @escaping @Sendable () async -> Void) {
+        if let host = userCodeHost, host.submit(job) { return }
+        Task.detached { await job() }
     }
 
     /// Draws a delay from the registry's generator.

@@ -20,6 +20,7 @@ public struct StubResponse: Sendable {
         case http(status: Int, reason: String?, headers: HTTPHeaders, body: ResponseBody)
         case failure(any Error)
         case computed(@Sendable (StubRequest) throws -> StubResponse)
+        case computedAsync(@Sendable (StubRequest) async throws -> StubResponse)
         /// A response object given as is, as hand-rolled `URLProtocolStub`s take it.
         case urlResponse(URLResponse?, data: Data?)
     }
@@ -34,8 +35,10 @@ public struct StubResponse: Sendable {
 
     /// Whether answering runs a closure of the user's (a computed response).
     var runsUserCode: Bool {
-        if case .computed = content { return true }
-        return false
+        switch content {
+        case .computed, .computedAsync: return true
+        case .http, .failure, .urlResponse: return false
+        }
     }
 
     init(_ content: Content, problems: [String] = []) {
@@ -135,6 +138,21 @@ public struct StubResponse: Sendable {
         StubResponse(.computed(responder))
     }
 
+    /// A response computed from the request by `async` code each time the stub answers: it may
+    /// await (an actor that counts calls, a continuation, another request), and throw as
+    /// the synchronous `computed(_:)` does. It runs off URLSession's queue, in a task of the test that opened
+    /// the registry's scope when there is one (see the README's "Stub code runs in its test").
+    ///
+    /// ```swift
+    /// .computed { request in
+    ///     await calls.record(request.url.path)
+    ///     return .json(try await fixtures.user(id: request.pathParameters["id"]!))
+    /// }
+    /// ```
+    public static func computed(_ responder: @escaping @Sendable (StubRequest) async throws -> StubResponse) -> StubResponse {
+        StubResponse(.computedAsync(responder))
+    }
+
     /// A response object and body given as is: the shape hand-rolled `URLProtocolStub`s take.
     /// With neither, the request finishes with no response and no data; an `async` caller, which
     /// corelibs would crash, gets `URLError(.cannotParseResponse)` instead.
@@ -189,7 +207,7 @@ public struct StubResponse: Sendable {
             return "URLError .\(URLErrorNames.name(of: error.code)) (\(error.code.rawValue))"
         case let .failure(error):
             return "error \(error)"
-        case .computed:
+        case .computed, .computedAsync:
             return "computed response"
         case let .urlResponse(response, data):
             let status = (response as? HTTPURLResponse)?.statusCode
