@@ -6,7 +6,7 @@ import FoundationNetworking
 import Testing
 
 /// A seeded mutation fuzzer over every stub file users are likely to point the toolkit at: the
-/// WireMock mappings and HAR captures of `../shared/corpus` and the repository's `Stubs/` mappings.
+/// WireMock mappings and HAR captures of the corpus (`Tests/Fixtures/Corpus`) and the repository's `Stubs/` mappings.
 ///
 /// Each case mutates one file (truncation, byte flips, JSON type swaps, deep nesting, huge
 /// numbers, invalid UTF-8, duplicate keys, 1 MB strings, or several of these), writes it into a

@@ -5,7 +5,7 @@ import FoundationNetworking
 import Testing
 @testable import HTTPStubs
 
-/// HAR captures from real tools (the shared corpus) replayed through URLSession, the loader's
+/// HAR captures from real tools (the corpus in `Tests/Fixtures/Corpus`) replayed through URLSession, the loader's
 /// matching and sequencing rules on small inline captures, its diagnostics, and the importer
 /// that writes a HAR out as a WireMock stub root.
 @Suite("HAR")

@@ -5,7 +5,7 @@ import FoundationNetworking
 import Testing
 @testable import HTTPStubs
 
-/// Every WireMock stub root of the shared corpus (`../shared/corpus/wiremock`), loaded as it is and
+/// Every WireMock stub root of the corpus (`Tests/Fixtures/Corpus/wiremock`), loaded as it is and
 /// answered through real URLSession calls, with the behaviours `SOURCES.md` lists for each file.
 @Suite("WireMock corpus")
 struct WireMockCorpusTests {

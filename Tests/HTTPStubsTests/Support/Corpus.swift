@@ -1,15 +1,15 @@
 import Foundation
 
-/// The shared corpus of real stub files (`<repository>/../shared/corpus`), or an error saying
-/// where it was looked for; `subpath` names a folder or file inside it, such as `"har"`.
+/// The corpus of real stub files kept in the repository (`Tests/Fixtures/Corpus`, copied verbatim
+/// from the projects `Tests/Fixtures/THIRD_PARTY_NOTICES.md` names), or an error saying where it
+/// was looked for; `subpath` names a folder or file inside it, such as `"har"`.
 func corpusURL(_ subpath: String? = nil) throws -> URL {
     // This file is <repository>/Tests/HTTPStubsTests/Support/Corpus.swift.
-    let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-    var url = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    var url = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()   // Support
+        .deletingLastPathComponent()   // HTTPStubsTests
+        .deletingLastPathComponent()   // Tests
+        .appendingPathComponent("Fixtures/Corpus")
     if let subpath { url.appendPathComponent(subpath) }
     guard FileManager.default.fileExists(atPath: url.path) else {
         throw CorpusMissing(url: url)
@@ -24,6 +24,6 @@ struct CorpusMissing: Error, CustomStringConvertible {
 
     /// What is missing, and where it should be.
     var description: String {
-        "the stub-file corpus is missing: expected \(url.standardizedFileURL.path) (beside the repository, at <repository>/../shared/corpus); restore it before running the corpus tests"
+        "the stub-file corpus is missing: expected \(url.standardizedFileURL.path) (in the repository, under Tests/Fixtures/Corpus); restore it from git before running the corpus tests"
     }
 }
