@@ -15,12 +15,16 @@ let package = Package(
         .target(name: "ExampleClients"),
         .target(name: "StubsTool", dependencies: ["HTTPStubs"]),
         .executableTarget(name: "stubs", dependencies: ["StubsTool"]),
-        .executableTarget(name: "stubs-bench", dependencies: ["HTTPStubs"]),
+        // A small HTTP server on 127.0.0.1 for the benchmark and the recording tests (not a product).
+        .target(name: "LoopbackHTTP"),
+        .executableTarget(name: "stubs-bench", dependencies: ["HTTPStubs", "LoopbackHTTP"]),
         // Run by SharedSessionTests in a process of its own, where no URLSession exists yet.
         .executableTarget(name: "shared-session-probe", dependencies: ["HTTPStubs"], path: "Tests/SharedSessionProbe"),
         .testTarget(
             name: "HTTPStubsTests",
-            dependencies: ["HTTPStubs", "HTTPStubsTesting", "ExampleClients", "StubsTool", "stubs", "shared-session-probe"],
+            dependencies: [
+                "HTTPStubs", "HTTPStubsTesting", "ExampleClients", "StubsTool", "LoopbackHTTP", "stubs", "shared-session-probe",
+            ],
             resources: [.copy("Resources/BundledStubs")]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -244,7 +245,7 @@ struct Runner {
     private func measureRequests(_ results: inout Results) async throws {
         let clock = ContinuousClock()
         var sequential: [Sequential] = []
-        var server: LoopbackServer?
+        var server: LoopbackHTTPServer?
         defer { server?.stop() }
         var wiremock: WireMockServer?
         defer { wiremock?.stop() }
@@ -266,7 +267,9 @@ struct Runner {
         }
         if options.runs("loopback") {
             let bound = (options.rounds * 2 + 2) * options.requests + 4 * options.warmup
-            let loopback = try LoopbackServer(maxRequests: bound, body: Payload.body, contentType: "application/json")
+            // What teams run instead of stubs: the same constant answer, over a kept-alive connection.
+            let answer = LoopbackHTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Payload.body)
+            let loopback = try LoopbackHTTPServer(maxRequests: bound) { _ in answer }
             server = loopback
             progress("loopback server on 127.0.0.1:\(loopback.port), bounded to \(bound) requests")
             let configuration = URLSessionConfiguration.ephemeral

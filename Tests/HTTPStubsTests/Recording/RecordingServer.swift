@@ -4,71 +4,40 @@ import FoundationNetworking
 #endif
 import Testing
 import HTTPStubs
+import LoopbackHTTP
 
-/// A running `Tests/Support/recording-server.py`: Python 3 serving the test endpoints on
-/// 127.0.0.1 at a free port. ``stop()`` ends it (and is safe to call twice); the script also exits
-/// on its own after 200 requests, after 60 seconds, or when its standard input closes, so a test
-/// run that crashes never leaves it behind.
-final class RecordingServer: @unchecked Sendable {
-    // Invariant: `process` and the pipes are set once in `init`; `isStopped` is only touched under `lock`.
+/// The real server recordings are made from in the tests: a ``LoopbackHTTPServer`` in the test
+/// process, on 127.0.0.1 at a free port, serving the endpoints below until ``stop()`` (or until it
+/// is no longer referenced). Every response carries `X-Server-Instance`, unique to this server,
+/// and `X-Served`, the number of requests it has served so far, and closes its connection.
+///
+///     GET  /users/1       200 {"id":1,"name":"Ada","token":"s3cr3t-token"} + Set-Cookie: session=abc123
+///     GET  /counter       200 {"count":n}, n = 1, 2, 3, ... (per server)
+///     POST /echo          201 the request body, with the request's Content-Type
+///     GET  /image         200 a few binary bytes (not UTF-8), image/png
+///     GET  /status/404    404 {"error":"not found"}
+///     GET  /redirect      302 Location: /users/1
+///     GET  /search?q=...  200 {"q":"<q>"} (other query parameters are ignored)
+///     GET  /slow          200 {"slow":true}, after 2 seconds
+///     anything else       404 {"error":"no such endpoint"}
+final class RecordingServer: Sendable {
+    private let server: LoopbackHTTPServer
+
     /// The port it listens on.
-    let port: Int
-    private let process: Process
-    private let input: Pipe
-    private let lock = NSLock()
-    private var isStopped = false
+    var port: Int { server.port }
 
-    private init(port: Int, process: Process, input: Pipe) {
-        self.port = port
-        self.process = process
-        self.input = input
+    private init(server: LoopbackHTTPServer) {
+        self.server = server
     }
 
-    /// A server nobody stops any more is stopped.
-    deinit { stop() }
-
     /// `http://127.0.0.1:<port>`.
-    var base: String { "http://127.0.0.1:\(port)" }
+    var base: String { server.base }
 
-    /// The script, found from this file's path (it is outside every target, so SwiftPM does not
-    /// warn about an unhandled file).
-    static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()   // Recording
-        .deletingLastPathComponent()   // HTTPStubsTests
-        .deletingLastPathComponent()   // Tests
-        .appendingPathComponent("Support/recording-server.py")
-
-    /// Starts the server and waits until it says which port it listens on.
+    /// Starts the server.
     /// - Parameter port: The port to listen on; by default a free one.
-    static func start(maxRequests: Int = 200, lifetimeSeconds: Int = 60, port: Int = 0) throws -> RecordingServer {
-        let process = Process()
-        let arguments = [script.path, "\(maxRequests)", "\(lifetimeSeconds)", "\(port)"]
-        if let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:)) {
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3"] + arguments
-        }
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        var firstLine = Data()
-        while !firstLine.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }   // the script exited
-            firstLine.append(chunk)
-        }
-        guard let text = String(data: firstLine, encoding: .utf8), let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            try? input.fileHandleForWriting.close()
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw ServerDidNotStart(script: script.path, output: String(decoding: firstLine, as: UTF8.self), errors: stderr)
-        }
-        return RecordingServer(port: port, process: process, input: input)
+    static func start(port: Int = 0) throws -> RecordingServer {
+        let endpoints = Endpoints()
+        return RecordingServer(server: try LoopbackHTTPServer(port: port) { endpoints.answer($0) })
     }
 
     /// A request to `path` (with its query) on this server, with a short timeout.
@@ -98,16 +67,9 @@ final class RecordingServer: @unchecked Sendable {
         return try #require(served) - 1
     }
 
-    /// Stops the server and waits until it has exited.
+    /// Stops the server: connecting to it fails from then on.
     func stop() {
-        let first = lock.withLock {
-            defer { isStopped = true }
-            return !isStopped
-        }
-        guard first else { return }
-        try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        server.stop()
     }
 
     /// Whether a direct request to `base` (not through stubs) fails with `cannotConnectToHost`.
@@ -121,17 +83,54 @@ final class RecordingServer: @unchecked Sendable {
     }
 }
 
-/// The recording server did not print its port.
-private struct ServerDidNotStart: Error, CustomStringConvertible {
-    /// The script that was run.
-    let script: String
-    /// What it printed on standard output.
-    let output: String
-    /// What it printed on standard error.
-    let errors: String
+/// The recording server's endpoints, and its counters.
+private final class Endpoints: Sendable {
+    private let instance = String(UUID().uuidString.prefix(12)).lowercased()
+    private let served = LockedBox(0)
+    private let counter = LockedBox(0)
+    /// Not valid UTF-8 (0x89, 0xFF, 0xFE), so the body can only be kept as bytes.
+    private static let image = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x01, 0x80, 0x7F])
 
-    /// What happened, and how to look into it.
-    var description: String {
-        "the recording server did not start: python3 \(script) printed \(output.debugDescription) and, on standard error:\n\(errors)\nRun the script by hand to see why (it needs Python 3)."
+    func answer(_ request: LoopbackHTTPRequest) -> LoopbackHTTPResponse {
+        switch (request.method, request.path) {
+        case ("GET", "/users/1"):
+            return json(200, #"{"id":1,"name":"Ada","token":"s3cr3t-token"}"#, headers: [("Set-Cookie", "session=abc123; Path=/")])
+        case ("GET", "/counter"):
+            let count = counter.mutate { value -> Int in
+                value += 1
+                return value
+            }
+            return json(200, #"{"count":\#(count)}"#)
+        case ("GET", "/image"):
+            return respond(200, Self.image, contentType: "image/png")
+        case ("GET", "/status/404"):
+            return json(404, #"{"error":"not found"}"#)
+        case ("GET", "/redirect"):
+            return respond(302, Data(), contentType: "text/plain", headers: [("Location", "/users/1")])
+        case ("GET", "/slow"):
+            Thread.sleep(forTimeInterval: 2)
+            return json(200, #"{"slow":true}"#)
+        case ("GET", "/search"):
+            let query = request.query("q") ?? ""
+            let encoded = (try? JSONSerialization.data(withJSONObject: ["q": query])) ?? Data(#"{"q":""}"#.utf8)
+            return respond(200, encoded, contentType: "application/json")
+        case ("POST", "/echo"):
+            return respond(201, request.body, contentType: request.header("Content-Type") ?? "application/json")
+        default:
+            return json(404, #"{"error":"no such endpoint"}"#)
+        }
+    }
+
+    private func json(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> LoopbackHTTPResponse {
+        respond(status, Data(text.utf8), contentType: "application/json", headers: headers)
+    }
+
+    private func respond(_ status: Int, _ body: Data, contentType: String, headers: [(name: String, value: String)] = []) -> LoopbackHTTPResponse {
+        let count = served.mutate { value -> Int in
+            value += 1
+            return value
+        }
+        let fields = [("Content-Type", contentType), ("X-Server-Instance", instance), ("X-Served", "\(count)")] + headers
+        return LoopbackHTTPResponse(status: status, headers: fields, body: body, closesConnection: true)
     }
 }

@@ -5,22 +5,23 @@ import Glibc
 import Darwin
 #endif
 
-/// A tiny HTTP/1.1 server on 127.0.0.1, on an ephemeral port: what teams run instead of stubs.
+/// A small HTTP/1.1 server on 127.0.0.1, for the package's own tests and benchmark: the real
+/// server recordings are made from, and the server teams run instead of stubs.
 ///
-/// It answers every request with the same constant response, keeps connections alive, serves each
-/// connection on its own thread, and stops answering after `maxRequests` requests (the last one is
-/// sent with `Connection: close`). ``stop()`` closes the listening socket and every connection.
-final class LoopbackServer: @unchecked Sendable {
-    // Invariant: `state` is only touched while `lock` is held; `listener` and `response` never change
-    // after `init`.
+/// Each connection is served on a thread of its own; a response is sent with `Connection:
+/// keep-alive` unless the handler or the request bound ends the connection. After `maxRequests`
+/// answers (the last one closes its connection) it answers no more. ``stop()`` closes the
+/// listening socket and every connection, so connecting fails at once afterwards.
+package final class LoopbackHTTPServer: @unchecked Sendable {
+    // Invariant: `state` is only touched while `lock` is held; `listener`, `handler` and
+    // `maxRequests` never change after `init`.
     private let lock = NSLock()
     private var state = State()
     private let listener: Int32
     private let maxRequests: Int
-    private let response: [UInt8]
-    private let closingResponse: [UInt8]
-    /// The port the kernel picked.
-    let port: Int
+    private let handler: @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPResponse
+    /// The port it listens on.
+    package let port: Int
 
     private struct State {
         var served = 0
@@ -29,32 +30,39 @@ final class LoopbackServer: @unchecked Sendable {
         var threads = 0
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    /// Why the server could not start.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    init(maxRequests: Int, body: Data, contentType: String) throws {
+    /// Starts listening on 127.0.0.1.
+    /// - Parameters:
+    ///   - port: The port; 0 for one the system chooses. A port a stopped server just used can be
+    ///     bound again at once.
+    ///   - maxRequests: How many requests it answers in all.
+    ///   - handler: The response to each request; called on the connection's thread.
+    package init(
+        port: Int = 0,
+        maxRequests: Int = .max,
+        handler: @escaping @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPResponse
+    ) throws {
         self.maxRequests = maxRequests
-        func head(_ connection: String) -> String {
-            "HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\nConnection: \(connection)\r\n\r\n"
-        }
-        response = Array(head("keep-alive").utf8) + Array(body)
-        closingResponse = Array(head("close").utf8) + Array(body)
-
+        self.handler = handler
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
         var yes: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0   // ephemeral
+        address.sin_port = UInt16(clamping: port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0, listen(fd, 128) == 0 else {
+            let code = errno
             close(fd)
-            throw Failure(description: "bind/listen on 127.0.0.1 failed: errno \(errno)")
+            throw Failure(description: "binding 127.0.0.1:\(port) failed: errno \(code) (\(String(cString: strerror(code))))")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
@@ -65,19 +73,28 @@ final class LoopbackServer: @unchecked Sendable {
             throw Failure(description: "getsockname failed: errno \(errno)")
         }
         listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+        lock.withLock { state.threads += 1 }
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "loopback-accept"
         thread.start()
     }
 
+    /// A server no one stops any more is stopped.
+    deinit {
+        stop()
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    package var base: String { "http://127.0.0.1:\(port)" }
+
     /// How many requests were answered.
-    var served: Int {
+    package var served: Int {
         lock.withLock { state.served }
     }
 
     /// Stops accepting, closes every connection, and waits (up to 2 s) for the threads to end.
-    func stop() {
+    package func stop() {
         lock.withLock {
             state.stopped = true
             for connection in state.connections {
@@ -95,14 +112,13 @@ final class LoopbackServer: @unchecked Sendable {
     }
 
     private func acceptLoop() {
-        lock.withLock { state.threads += 1 }
         defer {
             close(listener)
             lock.withLock { state.threads -= 1 }
         }
         while !isStopped {
             var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, 50)
+            let ready = poll(&descriptor, 1, 20)
             if ready <= 0 { continue }
             let connection = accept(listener, nil, nil)
             if connection < 0 { continue }
@@ -124,8 +140,8 @@ final class LoopbackServer: @unchecked Sendable {
         }
     }
 
-    /// Serves one keep-alive connection until the client closes it, the bound is reached, or the
-    /// server stops.
+    /// Serves one connection until the client closes it, a response closes it, the bound is
+    /// reached, or the server stops.
     private func serve(_ connection: Int32) {
         defer {
             lock.withLock {
@@ -134,33 +150,17 @@ final class LoopbackServer: @unchecked Sendable {
             }
             close(connection)
         }
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            // Read until a whole request head (and its body, if it declares one) is buffered.
-            var headEnd = Self.headEnd(in: buffer)
-            while headEnd == nil {
-                let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-                if count <= 0 { return }
-                buffer.append(contentsOf: chunk[0..<count])
-                headEnd = Self.headEnd(in: buffer)
-            }
-            let bodyLength = Self.contentLength(in: buffer[..<headEnd!])
-            while buffer.count < headEnd! + bodyLength {
-                let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-                if count <= 0 { return }
-                buffer.append(contentsOf: chunk[0..<count])
-            }
-            buffer.removeFirst(headEnd! + bodyLength)
-
-            let verdict = lock.withLock { () -> Bool? in
+        var reader = RequestReader(connection: connection)
+        while let request = reader.next() {
+            let isLast = lock.withLock { () -> Bool? in
                 guard !state.stopped, state.served < maxRequests else { return nil }
                 state.served += 1
                 return state.served == maxRequests
             }
-            guard let isLast = verdict else { return }
-            let bytes = isLast ? closingResponse : response
-            guard Self.sendAll(bytes, to: connection), !isLast else { return }
+            guard let isLast else { return }
+            var response = handler(request)
+            if isLast { response.closesConnection = true }
+            guard Self.sendAll(response.bytes, to: connection), !response.closesConnection else { return }
         }
     }
 
@@ -175,6 +175,41 @@ final class LoopbackServer: @unchecked Sendable {
         }
         return true
     }
+}
+
+/// Reads requests, one after the other, from a connection.
+private struct RequestReader {
+    let connection: Int32
+    private var buffer: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+
+    init(connection: Int32) {
+        self.connection = connection
+    }
+
+    /// The next whole request (head and `Content-Length` body); `nil` once the connection ends.
+    mutating func next() -> LoopbackHTTPRequest? {
+        var headEnd = Self.headEnd(in: buffer)
+        while headEnd == nil {
+            guard receive() else { return nil }
+            headEnd = Self.headEnd(in: buffer)
+        }
+        guard let headEnd, let head = LoopbackHTTPRequest.Head(String(decoding: buffer[..<headEnd], as: UTF8.self)) else { return nil }
+        let bodyLength = head.contentLength
+        while buffer.count < headEnd + bodyLength {
+            guard receive() else { return nil }
+        }
+        let body = Data(buffer[headEnd..<(headEnd + bodyLength)])
+        buffer.removeFirst(headEnd + bodyLength)
+        return LoopbackHTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body)
+    }
+
+    private mutating func receive() -> Bool {
+        let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[0..<count])
+        return true
+    }
 
     /// The index just past the `\r\n\r\n` that ends the request head, if buffered.
     private static func headEnd(in buffer: [UInt8]) -> Int? {
@@ -184,16 +219,5 @@ final class LoopbackServer: @unchecked Sendable {
             return index + 4
         }
         return nil
-    }
-
-    private static func contentLength(in head: ArraySlice<UInt8>) -> Int {
-        let text = String(decoding: head, as: UTF8.self)
-        for line in text.split(separator: "\r\n") {
-            let parts = line.split(separator: ":", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "content-length" {
-                return Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
-            }
-        }
-        return 0
     }
 }
