@@ -16,7 +16,9 @@ the number of requests served so far):
 
     GET  /users/1       200 {"id":1,"name":"Ada","token":"s3cr3t-token"} + Set-Cookie: session=abc123
     GET  /counter       200 {"count": n}, n = 1, 2, 3, ... (per process)
-    POST /echo          201 the request body, as application/json
+    POST /echo          201 the request body, with the request's Content-Type (else
+                        application/json); each request header X-Reply-<Name>: <value> is
+                        answered as the response header <Name>: <value>
     GET  /image         200 a few binary bytes, image/png
     GET  /status/404    404 {"error":"not found"}
     GET  /redirect      302 Location: /users/1
@@ -109,7 +111,9 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length > 0 else b""
         if urlsplit(self.path).path == "/echo":
-            self.send(201, body, content_type=self.headers.get("Content-Type") or "application/json")
+            replies = [(name[len("X-Reply-"):], value) for name, value in self.headers.items()
+                       if name.lower().startswith("x-reply-")]
+            self.send(201, body, content_type=self.headers.get("Content-Type") or "application/json", headers=replies)
         else:
             self.send_json(404, {"error": "no such endpoint"})
 
