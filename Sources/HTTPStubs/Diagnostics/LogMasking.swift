@@ -73,14 +73,16 @@ enum LogMasking {
     /// JSON member (`$.user.password: …`) or form field (`field password: …`).
     private static func maskingSecretSegment(_ segment: String) -> String {
         // The first difference of a JSON body comes after this.
-        let difference = segment.hasPrefix("JSON differs: ") ? segment.dropFirst("JSON differs: ".count) : Substring(segment)
+        let marker = "JSON differs: "
+        let difference = segment.hasPrefix(marker) ? segment.dropFirst(marker.count) : Substring(segment)
         var name: String?
         if difference.hasPrefix("$"), let colon = difference.range(of: ": ") {
             name = lastKey(of: String(difference[..<colon.lowerBound]))
         } else if segment.hasPrefix("field ") {
-            name = segment.dropFirst("field ".count).split(whereSeparator: { $0 == ":" || $0 == " " }).first.map(String.init)
+            name = segment.dropFirst("field ".count).split { $0 == ":" || $0 == " " }.first.map(String.init)
         }
-        guard let name, policy.isSecret(name, at: difference.hasPrefix("$") ? .jsonMember : .formField) else { return segment }
+        let place: Redaction.Place = difference.hasPrefix("$") ? .jsonMember : .formField
+        guard let name, policy.isSecret(name, at: place) else { return segment }
         return maskingQuoted(segment) { SecretReplacement.mask.replacing($0) }
     }
 

@@ -43,23 +43,12 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         self.stubCount = candidates.count
         let ranked = candidates.map { candidate -> NearMiss in
             let evaluation = candidate.stub.pattern.evaluate(request)
-            // The report goes into logs: what it quotes of secrets is masked (see LogMasking).
-            let rows = evaluation.rows.map { row in
-                PatternEvaluation.Row(
-                    matcher: row.matcher.described(as: LogMasking.text(row.matcher.description, part: row.matcher.part)),
-                    verdict: MatchVerdict(
-                        isMatch: row.verdict.isMatch,
-                        distance: row.verdict.distance,
-                        detail: LogMasking.text(row.verdict.detail, part: row.matcher.part)
-                    )
-                )
-            }
             // A stub whose pattern matches but that could not answer (scenario, uses) ranks closest.
             return NearMiss(
                 stub: StubSummary(candidate.stub),
-                pattern: rows.isEmpty ? "any request" : rows.map(\.matcher.description).joined(separator: " and "),
+                pattern: candidate.stub.pattern.description,
                 distance: evaluation.distance,
-                rows: rows,
+                rows: evaluation.rows,
                 notes: candidate.notes
             )
         }
@@ -67,7 +56,29 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
             left.element.distance != right.element.distance
                 ? left.element.distance < right.element.distance
                 : left.offset < right.offset
-        }.map(\.element).prefix(Self.nearMissCount))
+        }.map(\.element).prefix(Self.nearMissCount)).map(Self.masked)
+    }
+
+    /// A near miss as the report prints it: what its rows and pattern quote of secrets masked
+    /// (see ``LogMasking``), because the report goes into logs.
+    private static func masked(_ miss: NearMiss) -> NearMiss {
+        let rows = miss.rows.map { row in
+            PatternEvaluation.Row(
+                matcher: row.matcher.described(as: LogMasking.text(row.matcher.description, part: row.matcher.part)),
+                verdict: MatchVerdict(
+                    isMatch: row.verdict.isMatch,
+                    distance: row.verdict.distance,
+                    detail: LogMasking.text(row.verdict.detail, part: row.matcher.part)
+                )
+            )
+        }
+        return NearMiss(
+            stub: miss.stub,
+            pattern: rows.isEmpty ? "any request" : rows.map(\.matcher.description).joined(separator: " and "),
+            distance: miss.distance,
+            rows: rows,
+            notes: miss.notes
+        )
     }
 
     /// Swift code for a stub that would answer the request, ready to paste; secrets in the URL

@@ -22,7 +22,8 @@ struct JSONTextRedaction {
 
     /// `text` redacted when it is a JSON object or array; `nil` when it is not.
     static func redacted(_ text: Substring, by redaction: Redaction, with replacement: SecretReplacement) -> String? {
-        guard let value = try? JSONValue(parsing: String(text)), value.objectValue != nil || value.arrayValue != nil else { return nil }
+        guard let value = try? JSONValue(parsing: String(text)),
+              value.objectValue != nil || value.arrayValue != nil else { return nil }
         var scanner = JSONTextRedaction(text, redaction: redaction, replacement: replacement)
         scanner.value()
         scanner.output.append(contentsOf: scanner.bytes[scanner.copied...])
@@ -132,7 +133,8 @@ struct JSONTextRedaction {
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains(bytes[index]) {
+        let whitespace = [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")]
+        while index < bytes.count, whitespace.contains(bytes[index]) {
             index += 1
         }
     }

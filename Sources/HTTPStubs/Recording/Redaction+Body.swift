@@ -35,7 +35,8 @@ extension Redaction {
 
     /// The lower-cased media type of a `Content-Type` (`multipart/form-data`), without parameters.
     private static func mediaType(_ contentType: String?) -> String {
-        (contentType ?? "").split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let first = (contentType ?? "").split(separator: ";", maxSplits: 1).first ?? ""
+        return first.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
     /// The `boundary` parameter of a multipart `Content-Type`, without quotes.

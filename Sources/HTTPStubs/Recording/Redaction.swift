@@ -3,8 +3,8 @@ import Foundation
 /// Which secrets are replaced before recorded traffic is written to disk, by recording
 /// (``StubRegistry/replay(_:relativeTo:mode:redaction:)``), by the HAR export
 /// (``StubRegistry/journalAsHAR(redaction:)``) and by `stubs import-har`
-/// (``StubFiles/importHAR(_:redaction:)``); the unmatched-request report masks what the default
-/// redaction names (see ``SecretReplacement``).
+/// (``StubFiles/importHAR(_:redaction:)``); ``UnmatchedRequestReport`` masks what the default
+/// redaction replaces.
 ///
 /// A redaction is a policy over names and over values, applied to every place a value can live:
 /// request and response headers, the URL's query, fragment and user info (in the request URL and
@@ -124,7 +124,8 @@ public struct Redaction: Sendable, Hashable {
 
     /// Whether this redaction replaces anything at all.
     var redactsAnything: Bool {
-        redactsCredentialValues || !(secretWords.isEmpty && headers.isEmpty && queryParameters.isEmpty && jsonMembers.isEmpty && formFields.isEmpty)
+        redactsCredentialValues
+            || ![secretWords, headers, queryParameters, jsonMembers, formFields].allSatisfy(\.isEmpty)
     }
 
     /// Whether the value of the name `name` at `place` is secret.

@@ -24,17 +24,18 @@ struct SecretName: Equatable {
     /// more (`accesstoken` ends with `token`); a plural `s` on the last word is allowed.
     func contains(_ term: String) -> Bool {
         let termWords = term.split(separator: " ").map(String.init)
-        guard !termWords.isEmpty, words.count >= termWords.count else { return false }
+        guard !termWords.isEmpty else { return false }
         let joined = termWords.joined()
         for word in words {
             let singular = word.hasSuffix("s") ? String(word.dropLast()) : word
             if word == joined || singular == joined { return true }
             if joined.count >= 5, word.hasSuffix(joined) || singular.hasSuffix(joined) { return true }
         }
+        guard words.count >= termWords.count else { return false }
         for start in 0...(words.count - termWords.count) {
             let run = Array(words[start..<(start + termWords.count)])
-            let last = run[run.count - 1]
-            if run.dropLast() == termWords.dropLast(), last == termWords[termWords.count - 1] || last == termWords[termWords.count - 1] + "s" {
+            let (last, lastTerm) = (run[run.count - 1], termWords[termWords.count - 1])
+            if run.dropLast() == termWords.dropLast(), last == lastTerm || last == lastTerm + "s" {
                 return true
             }
         }

@@ -61,9 +61,9 @@ struct SecretLocation: Sendable, CustomTestStringConvertible {
         ),
         SecretLocation(
             testDescription: "camelCase JSON members (clientSecret, accessToken, refreshToken)",
-            body: Data(#"{"clientId":"app","clientSecret":"cl13nt-s3cr3t","accessToken":"acc3ss-t0k3n","refreshToken":"r3fr3sh-t0k3n"}"#.utf8),
+            body: Data(#"{"clientId":"app","clientSecret":"cl13nt-s3cr3t","accessToken":"acc3ss-t0k3n","refreshToken":"r3fr3sh-t0k3n","apikey":"l0w3r-k3y"}"#.utf8),
             contentType: "application/json",
-            secrets: ["cl13nt-s3cr3t", "acc3ss-t0k3n", "r3fr3sh-t0k3n"], kept: ["clientId"]
+            secrets: ["cl13nt-s3cr3t", "acc3ss-t0k3n", "r3fr3sh-t0k3n", "l0w3r-k3y"], kept: ["clientId"]
         ),
         SecretLocation(
             testDescription: "the bracketed form field user[password]",
