@@ -175,12 +175,13 @@ final class StubLoader: @unchecked Sendable {
         withState { $0.urlProtocol = urlProtocol }
     }
 
-    /// `GET https://…`: as read when planned, else as the protocol instance was given it.
+    /// `GET https://…`: as read when planned, else as the protocol instance was given it; its
+    /// secrets masked, since test failures print it (see ``LogMasking``).
     var requestLine: String {
         withState { state in
             if let line = state.requestLine { return line }
             guard let request = state.urlProtocol?.request, let url = request.url else { return "a request" }
-            return "\(request.httpMethod ?? "GET") \(url.absoluteString)"
+            return "\(request.httpMethod ?? "GET") \(LogMasking.url(url.absoluteString))"
         }
     }
 
@@ -286,7 +287,7 @@ final class StubLoader: @unchecked Sendable {
         let inspection = TaskInspection(urlProtocol.task)
         let (body, unavailable) = Self.readBody(of: urlRequest, task: urlProtocol.task, inspection: inspection)
         let request = StubRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
-        let requestLine = "\(request.method) \(request.url.absoluteString)"
+        let requestLine = "\(request.method) \(LogMasking.url(request.url.absoluteString))"
         var answeringStub: StubSummary?
         let events: [DeliveryTimeline.Event]
         if let test = arrivedAfterTest {
