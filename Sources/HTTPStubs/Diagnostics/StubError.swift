@@ -43,7 +43,7 @@ enum StubError: Error, Sendable {
         case let .responderFailed(source, error):
             return "The computed response of the stub at \(source) threw \(error); throw a URLError to fail the request on purpose."
         case let .tooManyRedirects(count, lastURL):
-            return "Stopped after \(count) redirects, at \(lastURL.absoluteString); a stub probably redirects in a loop."
+            return "Stopped after \(count) redirects, at \(LogMasking.url(lastURL.absoluteString)); a stub probably redirects in a loop."
         case .downloadTaskUnsupported:
             return "Download tasks cannot be stubbed on Linux: swift-corelibs-foundation crashes when a custom URLProtocol serves one. Use a data task (data(for:) or dataTask(with:)) and write the data to a file yourself."
         case .noResponseForAsyncCall:

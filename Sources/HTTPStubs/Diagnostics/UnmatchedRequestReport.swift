@@ -2,6 +2,13 @@ import Foundation
 
 /// Why no stub answered a request: the request, the closest stubs ranked by WireMock's weighted
 /// distance with a verdict for every part, and a stub to paste that would answer it.
+///
+/// The report goes into test logs and CI output, so what it prints of secrets is masked as
+/// `<redacted:1a2b3c>` (`Bearer <redacted:1a2b3c>`), by the policy of ``Redaction/default``:
+/// secret headers and cookies, secret query and form values, secret JSON members, credentials
+/// and URL passwords, in the request, the verdicts, the patterns and the stub to paste. The hash
+/// tells values apart (within one process), so a stub expecting another token still shows as
+/// one. ``request`` itself is the request as sent.
 public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     /// One of the closest stubs and how it differs from the request.
     public struct NearMiss: Sendable {
@@ -49,16 +56,39 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
             left.element.distance != right.element.distance
                 ? left.element.distance < right.element.distance
                 : left.offset < right.offset
-        }.map(\.element).prefix(Self.nearMissCount))
+        }.map(\.element).prefix(Self.nearMissCount)).map(Self.masked)
     }
 
-    /// Swift code for a stub that would answer the request, ready to paste.
+    /// A near miss as the report prints it: what its rows and pattern quote of secrets masked
+    /// (see ``LogMasking``), because the report goes into logs.
+    private static func masked(_ miss: NearMiss) -> NearMiss {
+        let rows = miss.rows.map { row in
+            PatternEvaluation.Row(
+                matcher: row.matcher.described(as: LogMasking.text(row.matcher.description, part: row.matcher.part)),
+                verdict: MatchVerdict(
+                    isMatch: row.verdict.isMatch,
+                    distance: row.verdict.distance,
+                    detail: LogMasking.text(row.verdict.detail, part: row.matcher.part)
+                )
+            )
+        }
+        return NearMiss(
+            stub: miss.stub,
+            pattern: rows.isEmpty ? "any request" : rows.map(\.matcher.description).joined(separator: " and "),
+            distance: miss.distance,
+            rows: rows,
+            notes: miss.notes
+        )
+    }
+
+    /// Swift code for a stub that would answer the request, ready to paste; secrets in the URL
+    /// and body are masked, as everywhere in the report.
     public var suggestedStub: String {
         let method = request.method.rawValue.lowercased()
         let known = ["get", "head", "post", "put", "patch", "delete", "options"]
-        let url = Self.swiftLiteral(request.url.absoluteString)
+        let url = Self.swiftLiteral(LogMasking.url(request.url.absoluteString))
         var pattern = known.contains(method) ? ".\(method)(\(url))" : ".method(\(Self.swiftLiteral(request.method.rawValue)), \(url))"
-        if let body = request.body, !body.isEmpty, body.count <= 2_000, let text = request.bodyText, text.count <= 500 {
+        if let body = maskedBody, !body.isEmpty, body.count <= 2_000, let text = String(data: body, encoding: .utf8), text.count <= 500 {
             pattern += "\n        .body(.equal(\(Self.swiftLiteral(text))))"
         }
         return "stubs.stub(\(pattern), .status(200))"
@@ -84,13 +114,13 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
 
     /// The whole report, as the `URLError` description and test failures show it.
     public var text: String {
-        var lines = ["Unmatched request: \(request.method) \(request.url.absoluteString)"]
+        var lines = ["Unmatched request: \(request.method) \(LogMasking.url(request.url.absoluteString))"]
         for field in request.headers {
-            lines.append("  \(field.name): \(Self.shortened(field.value))")
+            lines.append("  \(field.name): \(Self.shortened(LogMasking.header(field.name, field.value)))")
         }
         if let reason = request.bodyUnavailableReason {
             lines.append("  Body: unreadable (\(reason))")
-        } else if let body = request.body, !body.isEmpty {
+        } else if let body = maskedBody, !body.isEmpty {
             lines.append("  Body: \(BodyMatcher.describe(body))")
         }
         lines.append("")
@@ -122,6 +152,11 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
 
     /// The whole report.
     public var description: String { text }
+
+    /// The request body with its secrets masked.
+    private var maskedBody: Data? {
+        request.body.map { LogMasking.body($0, contentType: request.header("Content-Type")) }
+    }
 
     /// A header value as sent, cut at 200 characters (with its size) when longer.
     private static func shortened(_ value: String) -> String {

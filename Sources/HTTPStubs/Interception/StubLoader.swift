@@ -226,12 +226,13 @@ final class StubLoader: @unchecked Sendable {
         withState { $0.urlProtocol = urlProtocol }
     }
 
-    /// `GET https://…`: as read when planned, else as the protocol instance was given it.
+    /// `GET https://…`: as read when planned, else as the protocol instance was given it; its
+    /// secrets masked, since test failures print it (see ``LogMasking``).
     var requestLine: String {
         withState { state in
             if let line = state.requestLine { return line }
             guard let request = state.urlProtocol?.request, let url = request.url else { return "a request" }
-            return "\(request.httpMethod ?? "GET") \(url.absoluteString)"
+            return "\(request.httpMethod ?? "GET") \(LogMasking.url(url.absoluteString))"
         }
     }
 
@@ -355,8 +356,8 @@ final class StubLoader: @unchecked Sendable {
             isDownload = read.isDownload
         }
 
-        /// The request as `GET https://…`.
-        var requestLine: String { "\(request.method) \(request.url.absoluteString)" }
+        /// The request as `GET https://…`, its secrets masked (see ``LogMasking``).
+        var requestLine: String { "\(request.method) \(LogMasking.url(request.url.absoluteString))" }
 
         /// The request as observers see it: with its body, read from any stream.
         func observed() -> URLRequest {

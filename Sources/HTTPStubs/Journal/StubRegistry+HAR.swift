@@ -8,8 +8,9 @@ extension StubRegistry {
     /// the caller received, or `status: 0` and an `_error` for requests that got none.
     ///
     /// Secrets are replaced before they reach the document, as recording replaces them: by default
-    /// the values of the `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` headers,
-    /// and of query parameters, JSON members and form fields named like credentials, become
+    /// the values of request and response headers, query parameters (also in the fragment and in
+    /// URL-valued headers such as `Location`), JSON members, form and multipart fields and XML
+    /// elements named like credentials, values shaped like credentials and URL passwords, become
     /// `REDACTED` (see ``Redaction``), so the document can be written to disk and checked in.
     /// Opting out is explicit: `journalAsHAR(redaction: .none)`.
     /// - Parameter redaction: What is replaced; ``Redaction/default`` unless given.
@@ -25,7 +26,8 @@ extension StubRegistry {
                 "cookies": [],
                 "headers": Self.harHeaders(entry.request.headers, redaction),
                 "queryString": .array(entry.request.queryParameters.map { parameter in
-                    ["name": .string(parameter.name), "value": .string(redaction.redactsQuery(parameter.name) ? Redaction.placeholder : parameter.value)]
+                    let secret = redaction.isSecret(parameter.name, at: .query) || redaction.isSecretValue(parameter.value)
+                    return ["name": .string(parameter.name), "value": .string(secret ? Redaction.placeholder : parameter.value)]
                 }),
                 "headersSize": -1,
                 "bodySize": .number(JSONNumber(requestBody?.count ?? 0)),

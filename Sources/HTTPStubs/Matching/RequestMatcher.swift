@@ -105,6 +105,16 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         test(request)
     }
 
+    /// This matcher described as `description` (the near-miss report's masked description).
+    func described(as description: String) -> RequestMatcher {
+        var matcher = RequestMatcher(
+            part: part, description: description, evaluate: evaluation, problems: problems, readsBody: readsBody,
+            pathPrefix: pathPrefix, predicate: test, captureParameters: captureParameters
+        )
+        matcher.literalPath = literalPath
+        return matcher
+    }
+
     /// Whether the matcher captures URI-template variables.
     var capturesParameters: Bool { captureParameters != nil }
 

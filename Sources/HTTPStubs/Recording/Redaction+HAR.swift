@@ -16,11 +16,6 @@ extension Redaction {
         )
     }
 
-    /// Whether this redaction replaces anything at all.
-    private var redactsAnything: Bool {
-        !(headers.isEmpty && queryParameters.isEmpty && jsonMembers.isEmpty && formFields.isEmpty)
-    }
-
     private func redacted(_ request: HARRequest) -> HARRequest {
         var stubRequest = request.stubRequest
         stubRequest.url = redactedURL(stubRequest.url)
@@ -30,14 +25,21 @@ extension Redaction {
         }
         stubRequest.headers = headers
         let url = URL(string: request.url).map { redactedURL($0).absoluteString } ?? request.url
+        let contentType = Self.contentType(isForm: request.body?.isForm == true, declared: request.stubRequest.header("Content-Type"))
         let body = request.body.map { body -> HARBody in
             guard case .bytes = body.key else {
-                let text = String(decoding: redactedBody(Data(body.text.utf8), contentType: body.isForm ? "application/x-www-form-urlencoded" : ""), as: UTF8.self)
+                let text = String(decoding: redactedBody(Data(body.text.utf8), contentType: contentType), as: UTF8.self)
                 return HARBody(text: text, isForm: body.isForm)
             }
             return body
         }
         return HARRequest(url: url, stubRequest: stubRequest, body: body)
+    }
+
+    /// The `Content-Type` a HAR request body is redacted as: a form when the capture said so, else
+    /// the request's own header (multipart, XML), else none that makes it a form.
+    private static func contentType(isForm: Bool, declared: String?) -> String {
+        isForm ? "application/x-www-form-urlencoded" : (declared ?? "")
     }
 
     private func redacted(_ outcome: HAROutcome) -> HAROutcome {

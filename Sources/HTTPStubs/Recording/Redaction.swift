@@ -1,133 +1,150 @@
 import Foundation
 
 /// Which secrets are replaced before recorded traffic is written to disk, by recording
-/// (``StubRegistry/replay(_:relativeTo:mode:redaction:)``) and by the HAR export
-/// (``StubRegistry/journalAsHAR(redaction:)``).
+/// (``StubRegistry/replay(_:relativeTo:mode:redaction:)``), by the HAR export
+/// (``StubRegistry/journalAsHAR(redaction:)``) and by `stubs import-har`
+/// (``StubFiles/importHAR(_:redaction:)``); ``UnmatchedRequestReport`` masks what the default
+/// redaction replaces.
 ///
-/// By default the values of the `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`
-/// headers, and of query parameters, JSON members and `application/x-www-form-urlencoded` form
-/// fields named like credentials (`token`, `password`, `api_key`, `refresh_token`, …), never reach
-/// disk: they are written as ``placeholder``. Recorded stubs still match later requests, whatever
+/// A redaction is a policy over names and over values, applied to every place a value can live:
+/// request and response headers, the URL's query, fragment and user info (in the request URL and
+/// in URL-valued headers such as `Location`), JSON bodies (also newline-delimited JSON and JSON
+/// behind the `)]}'` prefix), `application/x-www-form-urlencoded` bodies (read as bytes, so a
+/// byte that is not UTF-8 does not keep the others from being redacted), `multipart/form-data`
+/// fields and XML elements and attributes.
+///
+/// **Names.** A name is compared by its words (see ``secretWords``): `clientSecret`,
+/// `client_secret`, `X-Client-Secret` and `user[client_secret]` are all `client secret`, and a
+/// name is secret when its words hold one of the secret words. Names that describe a secret rather
+/// than carry it are not secret: those whose last word is one of ``describingWords``
+/// (`token_type`, `oauth_signature_method`, `password_expires`) and the CORS headers
+/// (`Access-Control-Allow-Credentials`). The per-place name lists (``headers``,
+/// ``queryParameters``, ``jsonMembers``, ``formFields``) add exact names, compared by their words
+/// too: the default redacts the query parameter `key` and the OAuth `code` in queries and forms,
+/// words too common elsewhere to be secret everywhere (`error.code`, `zip_code` in JSON).
+///
+/// **Values.** With ``redactsCredentialValues``, a value anywhere that holds a JSON Web Token
+/// (`eyJ….….…`), or that is an HTTP credential (`Bearer <token>`, `Basic <base64>`), is replaced
+/// whatever its name, and so is the password of a URL's user info (`user:REDACTED@host`, or the
+/// whole user info when it has no password, because a token is often sent as the user name).
+///
+/// Secrets are written as ``placeholder``, and recorded stubs still match later requests whatever
 /// secret those carry. Opting out is explicit: ``none``.
 public struct Redaction: Sendable, Hashable {
     /// What a redacted value is written as.
     public static let placeholder = "REDACTED"
 
-    /// Header names (case-insensitive) whose values are replaced.
+    /// Words and phrases (words separated by a space, such as `api key`) that make a name secret
+    /// wherever it appears: a name is secret when some run of its words is one of them (a plural
+    /// `s` allowed), or when one of its words is one written as one word (`apikey`) or, for those
+    /// of five letters or more, ends with it (`accesstoken`, `xsrftoken`).
+    public var secretWords: Set<String>
+    /// Header names, compared by their words, whose values are replaced besides those with secret words.
     public var headers: Set<String>
-    /// Query parameter names (case-insensitive) whose values are replaced.
+    /// Query parameter names, compared by their words, whose values are replaced besides those with
+    /// secret words (in the request URL and in URLs in headers, their fragments included).
     public var queryParameters: Set<String>
-    /// JSON member names (case-insensitive), at any depth of request and response bodies, whose values are replaced.
+    /// JSON member names (and XML element and attribute names), compared by their words, whose
+    /// values are replaced besides those with secret words, at any depth of request and response bodies.
     public var jsonMembers: Set<String>
-    /// Field names (case-insensitive) of `application/x-www-form-urlencoded` request and response
-    /// bodies whose values are replaced.
+    /// Form and multipart field names, compared by their words, whose values are replaced besides
+    /// those with secret words.
     public var formFields: Set<String>
+    /// Whether values shaped like credentials (JWTs, `Bearer` and `Basic` credentials, the
+    /// password of a URL's user info) are replaced whatever their names.
+    public var redactsCredentialValues: Bool
 
-    /// Creates a redaction.
-    public init(headers: Set<String>, queryParameters: Set<String>, jsonMembers: Set<String>, formFields: Set<String>) {
-        self.headers = Set(headers.map { $0.lowercased() })
-        self.queryParameters = Set(queryParameters.map { $0.lowercased() })
-        self.jsonMembers = Set(jsonMembers.map { $0.lowercased() })
-        self.formFields = Set(formFields.map { $0.lowercased() })
+    /// Creates a redaction. Names and words are kept by their words (`Device_ID` as `device id`).
+    public init(
+        secretWords: Set<String> = [],
+        headers: Set<String>,
+        queryParameters: Set<String>,
+        jsonMembers: Set<String>,
+        formFields: Set<String>,
+        redactsCredentialValues: Bool = false
+    ) {
+        self.secretWords = Set(secretWords.map { SecretName($0).spelled })
+        self.headers = Set(headers.map { SecretName($0).spelled })
+        self.queryParameters = Set(queryParameters.map { SecretName($0).spelled })
+        self.jsonMembers = Set(jsonMembers.map { SecretName($0).spelled })
+        self.formFields = Set(formFields.map { SecretName($0).spelled })
+        self.redactsCredentialValues = redactsCredentialValues
     }
 
-    /// Credentials in the usual places.
+    /// Credentials in the usual places: names with the words `password`, `passwd`, `pwd`,
+    /// `passphrase`, `passcode`, `secret`, `token`, `api key`, `private key`, `credential`,
+    /// `authorization`, `auth`, `cookie`, `session`, `signature`, `sig`, `jwt`, `otp` or `assertion`
+    /// (so `Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`, `X-Amz-Security-Token`,
+    /// `X-Amz-Signature`, `accessToken`, `client_secret`, `user[password]`); the query parameters
+    /// `key` and `code`, and the form field `code`; and values shaped like credentials.
     public static let `default` = Redaction(
-        headers: ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token"],
-        queryParameters: ["token", "access_token", "api_key", "apikey", "key", "password", "secret", "signature", "client_secret"],
-        jsonMembers: ["token", "access_token", "refresh_token", "id_token", "password", "secret", "client_secret", "api_key", "apikey"],
-        formFields: [
-            "token", "access_token", "refresh_token", "id_token", "password", "secret", "client_secret", "api_key", "apikey",
-            "client_assertion", "assertion",
-        ]
+        secretWords: [
+            "password", "passwd", "pwd", "passphrase", "passcode", "secret", "token", "api key", "private key",
+            "credential", "authorization", "auth", "cookie", "session", "signature", "sig", "jwt", "otp", "assertion",
+        ],
+        headers: [],
+        queryParameters: ["key", "code"],
+        jsonMembers: [],
+        formFields: ["code"],
+        redactsCredentialValues: true
     )
 
     /// Nothing is redacted: recordings keep every secret. Use only for traffic without any.
     public static let none = Redaction(headers: [], queryParameters: [], jsonMembers: [], formFields: [])
 
-    /// This redaction with more header, query parameter, JSON member and form field names.
-    public func adding(headers: Set<String> = [], queryParameters: Set<String> = [], jsonMembers: Set<String> = [], formFields: Set<String> = []) -> Redaction {
+    /// The last words that make a name describe a secret rather than hold one (`token_type`,
+    /// `auth_method`, `password_expires`, `token_url`).
+    public static let describingWords: Set<String> = [
+        "type", "kind", "method", "url", "uri", "endpoint", "expires", "expiry", "expiration", "ttl",
+        "length", "count", "format", "scheme", "version", "alg", "algorithm",
+    ]
+
+    /// This redaction with more secret words and more header, query parameter, JSON member and form field names.
+    public func adding(
+        secretWords: Set<String> = [],
+        headers: Set<String> = [],
+        queryParameters: Set<String> = [],
+        jsonMembers: Set<String> = [],
+        formFields: Set<String> = []
+    ) -> Redaction {
         Redaction(
+            secretWords: self.secretWords.union(secretWords),
             headers: self.headers.union(headers),
             queryParameters: self.queryParameters.union(queryParameters),
             jsonMembers: self.jsonMembers.union(jsonMembers),
-            formFields: self.formFields.union(formFields)
+            formFields: self.formFields.union(formFields),
+            redactsCredentialValues: redactsCredentialValues
         )
     }
 
-    func redactsHeader(_ name: String) -> Bool { headers.contains(name.lowercased()) }
-    func redactsQuery(_ name: String) -> Bool { queryParameters.contains(name.lowercased()) }
-
-    /// A header's value as it may be written: replaced when the header is secret; for a URL-valued
-    /// header (`Location`, `Content-Location`), with its secret query parameters replaced, as in a
-    /// request URL (an OAuth redirect carries its code and tokens there).
-    func redactedHeader(_ name: String, _ value: String) -> String {
-        if redactsHeader(name) { return Self.placeholder }
-        guard ["location", "content-location"].contains(name.lowercased()), value.contains("?"),
-              let url = URL(string: value) else { return value }
-        return redactedURL(url).absoluteString
+    /// Where a name is, which decides the name list it is compared with.
+    enum Place {
+        case header, query, jsonMember, formField
     }
 
-    /// `url` with the values of the query parameters this redaction names replaced; the rest of the
-    /// URL is kept exactly as written.
-    func redactedURL(_ url: URL) -> URL {
-        guard !queryParameters.isEmpty,
-              var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let items = components.percentEncodedQueryItems else { return url }
-        components.percentEncodedQueryItems = items.map { item in
-            redactsQuery(item.name.removingPercentEncoding ?? item.name) ? URLQueryItem(name: item.name, value: Self.placeholder) : item
+    /// Whether this redaction replaces anything at all.
+    var redactsAnything: Bool {
+        redactsCredentialValues
+            || ![secretWords, headers, queryParameters, jsonMembers, formFields].allSatisfy(\.isEmpty)
+    }
+
+    /// Whether the value of the name `name` at `place` is secret.
+    func isSecret(_ name: String, at place: Place) -> Bool {
+        let words = SecretName(name)
+        let listed: Set<String> = switch place {
+        case .header: headers
+        case .query: queryParameters
+        case .jsonMember: jsonMembers
+        case .formField: formFields
         }
-        return components.url ?? url
+        if listed.contains(words.spelled) { return true }
+        guard let last = words.words.last, !Self.describingWords.contains(last) || words.words.count == 1,
+              words.words.prefix(2) != ["access", "control"] else { return false }
+        return secretWords.contains(where: words.contains)
     }
 
-    /// A request or response body as it may be written: a JSON object or array with its secret
-    /// members replaced, a form body (see ``isForm(_:)``) with its secret fields replaced, and
-    /// anything else unchanged.
-    func redactedBody(_ body: Data, contentType: String?) -> Data {
-        guard let text = String(data: body, encoding: .utf8) else { return body }
-        if let value = try? JSONValue(parsing: text), value.objectValue != nil || value.arrayValue != nil {
-            let redactedValue = redactingJSON(value)
-            return redactedValue == value ? body : Data(redactedValue.serialized().utf8)
-        }
-        guard Self.isForm(contentType) else { return body }
-        let redacted = redactedForm(text)
-        return redacted == text ? body : Data(redacted.utf8)
-    }
-
-    /// Whether a body with this `Content-Type` is `application/x-www-form-urlencoded`: when it says
-    /// so, or when there is none, because URLSession sends a body without one as a form.
-    static func isForm(_ contentType: String?) -> Bool {
-        guard let contentType else { return true }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        return mediaType.lowercased() == "application/x-www-form-urlencoded"
-    }
-
-    /// Form text (`a=1&password=x`) with the values of the fields this redaction names replaced;
-    /// every other field is kept exactly as written.
-    private func redactedForm(_ text: String) -> String {
-        guard !formFields.isEmpty else { return text }
-        return text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            return formFields.contains(FormURLEncoding.unescape(name).lowercased()) ? "\(name)=\(Self.placeholder)" : String(pair)
-        }.joined(separator: "&")
-    }
-
-    /// `value` with every JSON member this redaction names replaced by the placeholder.
-    func redactingJSON(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case let .object(object):
-            var redacted = JSONObject()
-            for member in object.members {
-                redacted.members.append(JSONMember(
-                    key: member.key,
-                    value: jsonMembers.contains(member.key.lowercased()) ? .string(Self.placeholder) : redactingJSON(member.value)
-                ))
-            }
-            return .object(redacted)
-        case let .array(items):
-            return .array(items.map(redactingJSON))
-        default:
-            return value
-        }
+    /// Whether `value` is shaped like a credential and this redaction replaces such values.
+    func isSecretValue(_ value: String) -> Bool {
+        redactsCredentialValues && CredentialShape.matches(value)
     }
 }

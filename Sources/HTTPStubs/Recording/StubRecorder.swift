@@ -177,8 +177,15 @@ final class StubRecorder: Sendable {
         recorded.headers = HTTPHeaders()
         let contentType = request.header("Content-Type")
         let body = request.body.flatMap { $0.isEmpty ? nil : redaction.redactedBody($0, contentType: contentType) }
-        let recordedBody = body.map { data in
-            String(data: data, encoding: .utf8).map { HARBody(text: $0, isForm: Redaction.isForm(contentType)) } ?? HARBody(bytes: data)
+        let isForm = Redaction.isForm(contentType)
+        let recordedBody = body.map { data -> HARBody in
+            if let text = String(data: data, encoding: .utf8) { return HARBody(text: text, isForm: isForm) }
+            // A form with redacted fields is matched field by field, as text, even when a byte of
+            // it is not UTF-8 (form matching reads such a byte as U+FFFD, on both sides).
+            if isForm, data.range(of: Data(Redaction.placeholder.utf8)) != nil {
+                return HARBody(text: String(decoding: data, as: UTF8.self), isForm: true)
+            }
+            return HARBody(bytes: data)
         }
         return HARRequest(url: recorded.url.absoluteString, stubRequest: recorded, body: recordedBody)
     }

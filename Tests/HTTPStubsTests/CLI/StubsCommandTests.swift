@@ -821,6 +821,35 @@ final class StubsCommandTests {
         }
     }
 
+    @Test("match: the near-miss report, as text and as JSON lines, masks the request's and the stubs' secrets")
+    func matchMasksSecrets() throws {
+        let folder = scratch
+        let root = folder.url.appendingPathComponent("root")
+        try folder.write("root/mappings/login.json", #"""
+            {"request": {"method": "POST", "urlPath": "/login",
+               "headers": {"Authorization": {"equalTo": "Bearer 3xp3ct3d-b34r3r"}},
+               "queryParameters": {"token": {"equalTo": "3xp3ct3d-qu3ry"}},
+               "bodyPatterns": [{"equalToJson": {"user": "ada", "password": "3xp3ct3d-pw"}}]},
+             "response": {"status": 204}}
+            """#)
+        let secrets = ["b34r3r-s3cr3t", "c00k13-s3cr3t", "qu3ry-s3cr3t", "js0n-s3cr3t", "3xp3ct3d-b34r3r", "3xp3ct3d-qu3ry", "3xp3ct3d-pw"]
+        let text = runStubs([
+            "match", "--stubs", root.path, "POST", "https://api.example.com/login?token=qu3ry-s3cr3t",
+            "-H", "Authorization: Bearer b34r3r-s3cr3t", "-H", "Cookie: session=c00k13-s3cr3t",
+            "-H", "Content-Type: application/json", "--data", #"{"user":"ada","password":"js0n-s3cr3t"}"#,
+        ])
+        #expect(text.status == 1, "\(text)")
+        #expect(text.stdout.contains("Authorization: Bearer <redacted:"), "\(text.stdout)")
+        let line = #"{"method": "POST", "url": "https://api.example.com/login?token=qu3ry-s3cr3t", "headers": {"Authorization": "Bearer b34r3r-s3cr3t", "Cookie": "session=c00k13-s3cr3t", "Content-Type": "application/json"}, "body": "{\"user\":\"ada\",\"password\":\"js0n-s3cr3t\"}"}"#
+        let json = runStubs(["match", "--stubs", root.path, "--requests", "-"], stdin: Data((line + "\n").utf8))
+        #expect(json.status == 1, "\(json)")
+        #expect(json.stdout.contains("nearMisses"), "\(json.stdout)")
+        for secret in secrets {
+            #expect(!text.stdout.contains(secret), "\(secret) printed by match:\n\(text.stdout)")
+            #expect(!json.stdout.contains(secret), "\(secret) printed by match --requests:\n\(json.stdout)")
+        }
+    }
+
     @Test("import-har: a redirect's Location keeps its address but not the secrets in its query")
     func importRedactsLocationQueries() throws {
         let folder = scratch

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import HTTPStubs
+@testable import HTTPStubs
 
 /// What a client received, in a form live and replayed answers can be compared in: status,
 /// headers by lower-cased name (without `Content-Length`, which the recorder drops and the replay
@@ -61,22 +61,23 @@ struct Answer: Equatable, CustomStringConvertible {
     var redacted: Answer {
         let redaction = Redaction.default
         var headers = headers
-        for name in headers.keys where redaction.headers.contains(name) {
-            headers[name] = Redaction.placeholder
+        for (name, value) in headers {
+            headers[name] = redaction.redactedHeader(name, value)
         }
         guard case let .json(value) = body else { return Answer(status: status, headers: headers, body: body) }
-        return Answer(status: status, headers: headers, body: .json(Self.redacting(value, redaction.jsonMembers)))
+        return Answer(status: status, headers: headers, body: .json(Self.redacting(value, redaction)))
     }
 
-    /// `value` with the members named in `members` (lower-cased), at any depth, replaced by `REDACTED`.
-    private static func redacting(_ value: JSONValue, _ members: Set<String>) -> JSONValue {
+    /// `value` with the members `redaction` calls secret, at any depth, replaced by `REDACTED`.
+    private static func redacting(_ value: JSONValue, _ redaction: Redaction) -> JSONValue {
         switch value {
         case let .object(object):
             return .object(JSONObject(members: object.members.map { member in
-                JSONMember(key: member.key, value: members.contains(member.key.lowercased()) ? .string(Redaction.placeholder) : redacting(member.value, members))
+                let secret = redaction.isSecret(member.key, at: .jsonMember)
+                return JSONMember(key: member.key, value: secret ? .string(Redaction.placeholder) : redacting(member.value, redaction))
             }))
         case let .array(items):
-            return .array(items.map { redacting($0, members) })
+            return .array(items.map { redacting($0, redaction) })
         default:
             return value
         }

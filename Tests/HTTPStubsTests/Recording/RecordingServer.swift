@@ -13,7 +13,9 @@ import LoopbackHTTP
 ///
 ///     GET  /users/1       200 {"id":1,"name":"Ada","token":"s3cr3t-token"} + Set-Cookie: session=abc123
 ///     GET  /counter       200 {"count":n}, n = 1, 2, 3, ... (per server)
-///     POST /echo          201 the request body, with the request's Content-Type
+///     POST /echo          201 the request body, with the request's Content-Type (else
+///                         application/json); each request header X-Reply-<Name>: <value> is
+///                         answered as the response header <Name>: <value>
 ///     GET  /image         200 a few binary bytes (not UTF-8), image/png
 ///     GET  /status/404    404 {"error":"not found"}
 ///     GET  /redirect      302 Location: /users/1
@@ -115,7 +117,11 @@ private final class Endpoints: Sendable {
             let encoded = (try? JSONSerialization.data(withJSONObject: ["q": query])) ?? Data(#"{"q":""}"#.utf8)
             return respond(200, encoded, contentType: "application/json")
         case ("POST", "/echo"):
-            return respond(201, request.body, contentType: request.header("Content-Type") ?? "application/json")
+            let replies = request.headers.compactMap { field -> (name: String, value: String)? in
+                guard field.name.lowercased().hasPrefix("x-reply-") else { return nil }
+                return (String(field.name.dropFirst("X-Reply-".count)), field.value)
+            }
+            return respond(201, request.body, contentType: request.header("Content-Type") ?? "application/json", headers: replies)
         default:
             return json(404, #"{"error":"no such endpoint"}"#)
         }

@@ -5,7 +5,7 @@ import FoundationNetworking
 import Testing
 import HTTPStubs
 
-/// Record and replay against a real HTTP server on 127.0.0.1 (`Tests/Support/recording-server.py`,
+/// Record and replay against a real HTTP server on 127.0.0.1 (``RecordingServer``, in the test process,
 /// started by each test on a free port and always stopped): recording writes a WireMock stub root
 /// that gives the client the same answers once the server is gone, secrets never reach disk, and
 /// the record modes and their `HTTPSTUBS_RECORD` override behave as the README says.

@@ -173,6 +173,8 @@ package struct HARImporter: Sendable {
                 case let .json(value)? where Self.containsRedaction(value):
                     ["equalToJson": Self.removingRedactions(value), "ignoreExtraElements": true]
                 case let .json(value)?: ["equalToJson": value]
+                case let .text(text)? where text.contains(Redaction.placeholder):
+                    ["matches": .string(Self.patternMatchingRedactions(text))]
                 case let .text(text)?: ["equalTo": .string(text)]
                 case let .bytes(bytes)?: ["binaryEqualTo": .string(bytes.base64EncodedString())]
                 case nil: ["equalTo": ""]
@@ -223,6 +225,24 @@ package struct HARImporter: Sendable {
         case let .object(object): return object.members.contains { containsRedaction($0.value) }
         default: return false
         }
+    }
+
+    /// A regular expression for a text body with redacted values (newline-delimited JSON, XML,
+    /// multipart): the text as written, each `REDACTED` matching any run of characters up to the
+    /// character that follows it (a quote, a `<`, a line break), so matching never backtracks.
+    static func patternMatchingRedactions(_ text: String) -> String {
+        let pieces = text.components(separatedBy: Redaction.placeholder)
+        var pattern = NSRegularExpression.escapedPattern(for: pieces[0])
+        for piece in pieces.dropFirst() {
+            if let next = piece.unicodeScalars.first, next != "\n", next != "\r" {
+                let literal = next.properties.isAlphabetic || ("0"..."9").contains(next) ? "\(next)" : "\\\(next)"
+                pattern += "[^\(literal)\\n\\r]*"
+            } else {
+                pattern += "[^\\n\\r]*"
+            }
+            pattern += NSRegularExpression.escapedPattern(for: piece)
+        }
+        return pattern
     }
 
     /// A JSON body without its redacted members, to be matched ignoring extra members.
