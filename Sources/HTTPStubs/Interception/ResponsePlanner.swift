@@ -274,7 +274,8 @@ struct ResponsePlanner {
     static func deliveredHeaders(_ headers: HTTPHeaders, status: Int) -> HTTPHeaders {
         #if canImport(FoundationNetworking)
         guard status == 401,
-              headers.values(for: "WWW-Authenticate").contains(where: BasicChallenge.isPresent(in:))
+              // corelibs reads the fields joined, as `value(forHTTPHeaderField:)` gives them.
+              BasicChallenge.isPresent(in: headers.values(for: "WWW-Authenticate").joined(separator: ", "))
         else { return headers }
         var renamed = HTTPHeaders()
         for field in headers {
