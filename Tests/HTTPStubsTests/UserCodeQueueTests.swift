@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPStubs
+import HTTPStubsTesting
 import Testing
 
 /// The user's closures — observers, custom matchers, computed responses — never run on the queue
@@ -62,9 +63,9 @@ import Testing
     @Test("a responder that takes its time delays only its own request, not another registry's")
     func slowResponderDelaysOnlyItsOwnRequest() async throws {
         let slow = StubRegistry(), fast = StubRegistry()
-        let started = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0)
+        let started = OneShot<Bool>(), released = DispatchSemaphore(value: 0)
         slow.stub(.get(.path("/slow"))) { _ in
-            started.signal()
+            started.fulfill(true)
             // Waits for the other registry's request to be answered: the wait only ends with
             // "released" if that request did not wait for this responder.
             return .text(released.wait(timeout: .now() + 10) == .success ? "released" : "timed out")
@@ -72,7 +73,7 @@ import Testing
         fast.stub(.get(.path("/fast")), .text("fast"))
         let slowSession = slow.makeSession(), fastSession = fast.makeSession()
         let slowAnswer = Task { await answer(slowSession, "https://api.example.com/slow") }
-        #expect(await Task.detached { started.wait(timeout: .now() + 10) }.value == .success)
+        #expect(await started.value(within: 10) == true)
         #expect(await answer(fastSession, base + "/fast") == "fast")
         #expect(await answerAsync(fastSession, base + "/fast") == "fast")
         released.signal()
@@ -111,5 +112,60 @@ import Testing
             done.signal()
         }.resume()
         return done.wait(timeout: .now() + 10) == .success ? body.value : nil
+    }
+}
+
+/// Requests whose planning runs the user's code still choose their stubs in the order they were
+/// started, and one whose test ended while its user code ran chooses none.
+@Suite struct UserCodeOrderTests {
+    @Test("with an observer, requests started one after the other get a sequence's responses in that order", arguments: 1...10)
+    func sequenceInStartOrder(_ run: Int) async throws {
+        let stubs = StubRegistry()
+        // The first request's observer takes longest: unordered, later requests would overtake it.
+        let calls = Counter()
+        stubs.observeRequests { _ in
+            calls.increment()
+            if calls.value == 1 { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        stubs.stub(.get("https://api.example.com/page"), responses: (1...6).map { .text("page \($0)") })
+        let session = stubs.makeSession()
+        let answers = (0..<6).map { _ in OneShot<String>() }
+        let tasks = answers.map { answer in
+            session.dataTask(with: URL(string: "https://api.example.com/page")!) { data, _, _ in
+                answer.fulfill(data.map { String(decoding: $0, as: UTF8.self) } ?? "no answer")
+            }
+        }
+        tasks.forEach { $0.resume() }
+        var received: [String?] = []
+        for answer in answers { received.append(await answer.value(within: patience)) }
+        #expect(received == (1...6).map { "page \($0)" })
+    }
+
+    @Test("a request whose test ends while its observer runs chooses no stub afterwards")
+    func abandonedWhileObserving() async throws {
+        let observing = Flag(), observed = Flag()
+        let testEnded = DispatchSemaphore(value: 0)
+        let stubs = LockedBox<StubRegistry?>(nil)
+        let stubID = LockedBox("")
+        _ = try await recordedIssues {
+            try await withHTTPStubs { registry in
+                HTTPStubsScope.current?.inFlightTimeout = .milliseconds(50)
+                stubs.value = registry
+                registry.observeRequests { _ in
+                    observing.set()
+                    _ = testEnded.wait(timeout: .now() + 10)   // the observer outlasts its test
+                    observed.set()
+                }
+                stubID.value = registry.stub(.get("https://api.example.com/slow-observer"), .text("answered"))
+                registry.makeSession().dataTask(with: URL(string: "https://api.example.com/slow-observer")!).resume()
+                try await waitUntil { observing.isSet }   // the test ends while the observer runs
+            }
+        }
+        testEnded.signal()
+        try await waitUntil { observed.isSet }
+        try await Task.sleep(for: .milliseconds(200))   // time enough to choose a stub, were it to
+        let registry = try #require(stubs.value)
+        #expect(registry.useCount(of: stubID.value) == 0, "the stub was not used after the test ended")
+        #expect(!registry.journal.contains { $0.stub != nil })
     }
 }

@@ -71,7 +71,20 @@ struct ResponsePlanner {
     /// it stopped after choosing its stub, which ``plan(from:)`` then knows).
     func planWithoutUserCode(from progress: inout Progress) -> Plan? {
         while true {
-            switch step(&progress, declinesUserCode: true) {
+            switch step(&progress, declinesUserCode: true, defersResponders: true) {
+            case let .done(plan): return plan
+            case .next: continue
+            case .needsUserCode: return nil
+            }
+        }
+    }
+
+    /// Chooses the stubs from `progress`, running the user's matchers, as far as a computed
+    /// response or a redirect question: `nil` there, ``Progress`` keeping it pending for
+    /// ``plan(from:)``. The part of planning that follows the order requests arrive in.
+    func chooseInOrder(from progress: inout Progress) -> Plan? {
+        while true {
+            switch step(&progress, declinesUserCode: false, defersResponders: true) {
             case let .done(plan): return plan
             case .next: continue
             case .needsUserCode: return nil
@@ -83,18 +96,19 @@ struct ResponsePlanner {
     /// (`async` ones awaited) and the delegate's say on redirects.
     func plan(from progress: Progress) async -> Plan {
         var progress = progress
-        var step = progress.pending == nil ? step(&progress, declinesUserCode: false) : .needsUserCode
+        var step = progress.pending == nil ? step(&progress, declinesUserCode: false, defersResponders: false) : .needsUserCode
         while true {
             switch step {
             case let .done(plan): return plan
-            case .next: step = self.step(&progress, declinesUserCode: false)
+            case .next: step = self.step(&progress, declinesUserCode: false, defersResponders: false)
             case .needsUserCode: step = await runPending(&progress)
             }
         }
     }
 
     /// Chooses the stub for the current hop and answers with it as far as no `async` code is needed.
-    private func step(_ progress: inout Progress, declinesUserCode: Bool) -> Step {
+    /// With `defersResponders`, a computed response is left pending rather than run.
+    private func step(_ progress: inout Progress, declinesUserCode: Bool, defersResponders: Bool) -> Step {
         guard progress.pending == nil else { return .needsUserCode }
         guard progress.redirects <= Self.redirectLimit else {
             let error = StubError.tooManyRedirects(count: Self.redirectLimit, lastURL: progress.request.url)
@@ -109,6 +123,10 @@ struct ResponsePlanner {
         case let .answered(selection):
             progress.answeredBy = selection.summary
             let resolution = ResponseResolution(selection.response, for: selection.request, source: selection.summary.source)
+            if defersResponders && selection.response.runsUserCode {
+                progress.pending = .response(selection, resolution)
+                return .needsUserCode
+            }
             return resolve(&progress, selection, resolution)
         }
     }

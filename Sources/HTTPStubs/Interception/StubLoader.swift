@@ -133,7 +133,9 @@ final class StubLoader: @unchecked Sendable {
                 return true
             }
             deliverDue(urlProtocol, &state)
-            if !state.planningElsewhere { arrive(&state) }
+            // Still being planned elsewhere, it has not reached the clock, unless it has ended
+            // (its test failed it meanwhile).
+            if !state.planningElsewhere || state.timeline?.isFinished == true { arrive(&state) }
             return false
         }
         guard mustPlan else { return }
@@ -149,14 +151,31 @@ final class StubLoader: @unchecked Sendable {
             }
         case let .needsUserCode(step, registry):
             withState { $0.planningElsewhere = true }
+            // Taken here, in the order requests reach `startLoading`: the order they choose stubs in.
+            let turn = registry.planningTurns.take()
             // The task's fields are read here, on its work queue, for planning that goes on elsewhere.
             let handOff = UncheckedSendable(value: (read.capturingAnswers(), urlProtocol))   // handed over, not shared
             registry.runUserCode { [self] in
                 let (read, urlProtocol) = handOff.value
-                let planned = await plan(read, for: urlProtocol, from: step, registry: registry)
-                wakeAfterPlanning(planned, urlProtocol)
+                await registry.planningTurns.wait(for: turn)
+                let chosen = choose(read, for: urlProtocol, from: step, registry: registry)
+                registry.planningTurns.end(turn)
+                switch chosen {
+                case let .planned(planned):
+                    wakeAfterPlanning(planned, urlProtocol)
+                case let .needsUserCode(.planner(progress), _) where !isAbandoned:
+                    let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
+                    wakeAfterPlanning(planned(await planner.plan(from: progress), read, planner, for: urlProtocol), urlProtocol)
+                case .needsUserCode:
+                    wakeAfterPlanning(nil, urlProtocol)   // its test ended: it has failed already
+                }
             }
         }
+    }
+
+    /// Whether the request's test ended, failing it, before it was planned.
+    private var isAbandoned: Bool {
+        withState { $0.abandoned != nil }
     }
 
     /// Keeps what planning found; call under the lock.
@@ -175,11 +194,11 @@ final class StubLoader: @unchecked Sendable {
 
     /// Delivers what planning in a task found: on Linux by asking the task to `resume()`,
     /// which makes corelibs call `startLoading` again on its own queue (as a delay's wake-up does).
-    private func wakeAfterPlanning(_ planned: Planned, _ urlProtocol: URLProtocol) {
+    private func wakeAfterPlanning(_ planned: Planned?, _ urlProtocol: URLProtocol) {
         #if canImport(FoundationNetworking)
         let wake = withState { state -> Bool in
             state.planningElsewhere = false
-            settle(planned, &state)
+            if let planned { settle(planned, &state) }
             guard !state.stopped, state.timeline?.isFinished == false else {
                 leaveTransitWithoutArriving(&state)
                 return false
@@ -192,7 +211,7 @@ final class StubLoader: @unchecked Sendable {
         // Apple's URL loading system accepts client calls from any thread.
         withState { state in
             state.planningElsewhere = false
-            settle(planned, &state)
+            if let planned { settle(planned, &state) }
             deliverDue(urlProtocol, &state)
             arrive(&state)
         }
@@ -412,7 +431,8 @@ final class StubLoader: @unchecked Sendable {
         guard let registry else {
             return .planned(read.failing(with: missingRegistry.urlError(for: request.url)))
         }
-        guard registry.notifyObservers(declinesUserCode: true, of: read.observed) else {
+        // Requests handed off earlier choose their stubs first (see ``PlanningTurns``).
+        guard registry.planningTurns.isIdle, registry.notifyObservers(declinesUserCode: true, of: read.observed) else {
             return .needsUserCode(.observers, registry)
         }
         if let refused = refuseDownload(read, registry) { return .planned(refused) }
@@ -424,20 +444,25 @@ final class StubLoader: @unchecked Sendable {
         return .planned(planned(plan, read, planner, for: urlProtocol))
     }
 
-    /// Plans the response from `step`, running the user's code (in the registry's
-    /// ``UserCodeHost``, off URLSession's queue).
-    private func plan(_ read: ReadRequest, for urlProtocol: URLProtocol, from step: Step, registry: StubRegistry) async -> Planned {
-        let progress: ResponsePlanner.Progress
+    /// Tells the observers and chooses the stubs from `step`, in the request's turn (see
+    /// ``PlanningTurns``), running the user's observers and matchers; what is left (a computed
+    /// response, a redirect question) is left pending. Nothing is chosen for a request whose test
+    /// ended meanwhile.
+    private func choose(_ read: ReadRequest, for urlProtocol: URLProtocol, from step: Step, registry: StubRegistry) -> PlanOutcome {
+        guard !isAbandoned else { return .needsUserCode(step, registry) }
+        var progress: ResponsePlanner.Progress
         switch step {
         case .observers:
             registry.notifyObservers(of: read.observed)
-            if let refused = refuseDownload(read, registry) { return refused }
+            guard !isAbandoned else { return .needsUserCode(step, registry) }
+            if let refused = refuseDownload(read, registry) { return .planned(refused) }
             progress = ResponsePlanner.Progress(request: read.request)
         case let .planner(saved):
             progress = saved
         }
         let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
-        return planned(await planner.plan(from: progress), read, planner, for: urlProtocol)
+        guard let plan = planner.chooseInOrder(from: &progress) else { return .needsUserCode(.planner(progress), registry) }
+        return .planned(planned(plan, read, planner, for: urlProtocol))
     }
 
     /// Download tasks crash corelibs: they fail, explaining why.

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Where a registry runs the user's code for its requests (observers, custom matchers, computed
 /// responses, a delegate's say on redirects), off URLSession's queue.
 ///
@@ -17,7 +19,7 @@ package final class UserCodeHost: Sendable {
     /// values; returns once the host is closed. Call it from a task started on the test's task.
     package func serve() async {
         for await job in jobs {
-            Task { await job() }
+            UserCodeExecutor.run(job, inheritingTaskLocals: true)
         }
     }
 
@@ -30,5 +32,33 @@ package final class UserCodeHost: Sendable {
     /// Takes no more jobs: ``serve()`` returns once it has started those it has.
     package func close() {
         intake.finish()
+    }
+}
+
+/// Runs the user's code on threads of GCD's global queue rather than on Swift's cooperative pool,
+/// which has only as many threads as cores: stub code that blocks (a responder waiting on a
+/// semaphore for another request) would otherwise hold up every task of the process.
+final class UserCodeExecutor: TaskExecutor, Sendable {
+    private static let shared = UserCodeExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    /// Runs `job` in a new task on this executor (on Apple platforms before it existed, on the
+    /// cooperative pool): one that inherits the caller's task-local values, or a detached one.
+    static func run(_ job: @escaping @Sendable () async -> Void, inheritingTaskLocals: Bool) {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            if inheritingTaskLocals {
+                Task(executorPreference: shared) { await job() }
+            } else {
+                Task.detached(executorPreference: shared) { await job() }
+            }
+        } else if inheritingTaskLocals {
+            Task { await job() }
+        } else {
+            Task.detached { await job() }
+        }
     }
 }

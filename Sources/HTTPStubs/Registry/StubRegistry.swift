@@ -474,6 +474,9 @@ public final class StubRegistry: Sendable {
         return true
     }
 
+    /// The order in which requests that need the user's code choose their stubs.
+    let planningTurns = PlanningTurns()
+
     /// Where the user's code for this registry's requests runs (see ``UserCodeHost``): set by a
     /// test scope while it is open.
     package var userCodeHost: UserCodeHost? {
@@ -492,7 +495,7 @@ public final class StubRegistry: Sendable {
     /// detached task when there is none or it is closed.
     func runUserCode(_ job: @escaping @Sendable () async -> Void) {
         if let host = userCodeHost, host.submit(job) { return }
-        Task.detached { await job() }
+        UserCodeExecutor.run(job, inheritingTaskLocals: false)
     }
 
     /// Draws a delay from the registry's generator.
