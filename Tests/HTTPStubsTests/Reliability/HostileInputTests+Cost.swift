@@ -1,0 +1,39 @@
+import Foundation
+@testable import HTTPStubs
+import Testing
+
+/// Input whose cost grew faster than its size: a minified mapping file (locations used to count
+/// columns from the start of its one line).
+extension HostileInputTests {
+    @Test("a minified 100,000-stub mapping file loads within 3 times the pretty-printed one's time", .timeLimit(.minutes(10)))
+    func minifiedMappingsLoadInLinearTime() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("costly-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mappings: [JSONValue] = (0..<100_000).map { index in
+            [
+                "request": ["method": "GET", "urlPath": .string("/items/\(index)"), "headers": ["Accept": ["contains": "json"]]],
+                "response": ["status": 200, "jsonBody": ["id": .number(JSONNumber(index)), "name": .string("item \(index)")]],
+            ]
+        }
+        let document: JSONValue = ["mappings": .array(mappings)]
+        let pretty = folder.appendingPathComponent("pretty.json")
+        let minified = folder.appendingPathComponent("minified.json")
+        try Data(document.serialized(pretty: true).utf8).write(to: pretty)
+        try Data(document.serialized().utf8).write(to: minified)
+
+        /// The shortest of two loads, each checked to give every stub.
+        func loadTime(_ file: URL) -> Duration {
+            let clock = ContinuousClock()
+            return (0..<2).map { _ in
+                var result: StubFileLoad?
+                let time = clock.measure { result = StubFiles.load([file.path]) }
+                #expect(result?.stubs.count == 100_000 && result?.diagnostics.isEmpty == true, "\(file.lastPathComponent)")
+                return time
+            }.min()!
+        }
+        let prettyTime = loadTime(pretty)
+        let minifiedTime = loadTime(minified)
+        #expect(minifiedTime <= prettyTime * 3, "minified \(minifiedTime), pretty-printed \(prettyTime)")
+    }
+}
