@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Input whose cost grew faster than its size: a minified mapping file (locations used to count
-/// columns from the start of its one line).
+/// columns from the start of its one line), and a HAR whose small gzip body inflates to 1 GiB.
 extension HostileInputTests {
     @Test("a minified 100,000-stub mapping file loads within 3 times the pretty-printed one's time", .timeLimit(.minutes(10)))
     func minifiedMappingsLoadInLinearTime() throws {
@@ -35,5 +35,22 @@ extension HostileInputTests {
         let prettyTime = loadTime(pretty)
         let minifiedTime = loadTime(minified)
         #expect(minifiedTime <= prettyTime * 3, "minified \(minifiedTime), pretty-printed \(prettyTime)")
+    }
+
+    @Test("stubs lint refuses a HAR whose 6.8 MB gzip body inflates to 1 GiB, within a 400 MiB memory cap", .timeLimit(.minutes(5)))
+    func gzipBombUnderMemoryCap() throws {
+        let bomb = GzipBodies.zeros(copies: (1 << 30) / 258)
+        let har = FileManager.default.temporaryDirectory.appendingPathComponent("bomb-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: har) }
+        let entry = #"{"request": {"method": "GET", "url": "https://api.example.com/bomb", "headers": []}, "response": {"status": 200, "#
+            + #""headers": [{"name": "content-encoding", "value": "gzip"}], "content": {"mimeType": "application/json", "text": "[\""#
+            + GzipBodies.hex(bomb) + #"\"]"}}}"#
+        try Data((#"{"log": {"version": "1.2", "entries": ["# + entry + "]}}").utf8).write(to: har)
+
+        // The shell caps the address space of `stubs` at 400 MiB: the 1 GiB output cannot fit.
+        let stubs = try builtExecutable(named: "stubs")
+        let result = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"ulimit -v 409600 && exec "$0" lint "$1""#, stubs.path, har.path], within: 240)
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains(": error: $.log.entries[0].response.content.text: the \(bomb.count)-byte body compressed as \"gzip\" inflates to more than \(64 << 20) bytes"), "\(result.output)")
     }
 }
