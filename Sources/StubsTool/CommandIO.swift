@@ -39,7 +39,7 @@ public struct StandardStreams: CommandIO {
 
 /// The next bytes of `fileDescriptor`, at most `maximumCount`, from one `read(2)` (retried when a
 /// signal interrupts it): what is available now, without waiting for more. Empty at the end of
-/// the input, `nil` on a read error.
+/// the input, `nil` on a read error (`errno` then says which).
 func readChunk(fileDescriptor: Int32, upTo maximumCount: Int) -> Data? {
     var buffer = [UInt8](repeating: 0, count: maximumCount)
     while true {

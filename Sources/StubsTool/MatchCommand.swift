@@ -138,7 +138,8 @@ enum MatchCommand {
                 chunk = io.readInput(upTo: chunkSize)
             }
             guard let chunk else {
-                io.err("\(name): error: cannot be read (\(String(cString: strerror(errno)))); check the file\n")
+                let code = errno
+                io.err("\(name): error: cannot be read: \(FileFailure.reason(code: code)); \(FileFailure.readAdvice(code: code))\n")
                 return 2
             }
             var lines: [(bytes: [UInt8], number: Int)]

@@ -918,6 +918,43 @@ final class StubsCommandTests {
         #expect(missing.status == 2, "\(missing)")
         #expect(missing.stderr.contains(": error: cannot be read"), "\(missing.stderr)")
     }
+
+    // MARK: File-system errors in words
+
+    @Test("lint: a mapping file that is a folder says 'is a directory (errno 21)' and what to do, not NSCocoaErrorDomain")
+    func lintFolderNamedLikeAFile() throws {
+        let folder = scratch
+        try folder.write("root/mappings/ok.json", #"{"request": {"urlPath": "/a"}, "response": {"status": 200}}"#)
+        let odd = folder.url.appendingPathComponent("root/mappings/folder.json")
+        try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
+        let result = runStubs(["lint", folder.url.appendingPathComponent("root").path])
+        #expect(result.status == 1, "\(result)")
+        let output = result.stdout + result.stderr
+        #expect(output.contains("\(odd.path): error: cannot be read: is a directory (errno 21); give a file, not a folder\n"), "\(output)")
+        #expect(!output.contains("NSCocoaErrorDomain"), "\(output)")
+    }
+
+    @Test("import-har: a folder that cannot be created says why (errno), on which path, and to choose another --into")
+    func importIntoUncreatableFolder() throws {
+        let capture = try corpusURL("har/mitmproxy-postdata.har")
+        let blocker = try scratch.write("blocker", "a file where the root's folder should go")
+        let root = blocker.appendingPathComponent("root")
+        let result = runStubs(["import-har", capture.path, "--into", root.path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.hasPrefix("\(root.path)/mappings/"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix(": error: cannot be written: not a directory (errno 20); "
+                + "a file stands where the path needs a folder; move it or choose another --into\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("NSCocoaErrorDomain"), "\(result.stderr)")
+    }
+
+    @Test("--requests FOLDER: 'cannot be read: is a directory (errno 21)', exit 2")
+    func requestsFromAFolder() throws {
+        let fixture = try StubRootFixture(in: scratch)
+        let folder = fixture.folder.url.path
+        let result = runStubs(["match", "--stubs", fixture.root.path, "--requests", folder])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr == "\(folder): error: cannot be read: is a directory (errno 21); give a file, not a folder\n")
+    }
 }
 
 // MARK: - Helpers
