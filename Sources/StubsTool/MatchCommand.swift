@@ -160,6 +160,8 @@ enum MatchCommand {
                     continue
                 case let .success(request?):
                     let answer = registry.answer(request)
+                    // Nothing reads the journal here; kept, it would grow with every request answered.
+                    registry.clearJournal()
                     if case .unmatched = answer { allAnswered = false }
                     io.out(AnswerJSON.line(for: answer) + "\n")
                 case let .failure(problem):

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Input whose cost grew faster than its size: a minified mapping file (locations used to count
-/// columns from the start of its one line), and a HAR whose small gzip body inflates to 1 GiB.
+/// columns from the start of its one line), a HAR whose small gzip body inflates to 1 GiB, and
+/// half a million requests for `stubs match --requests` (which held them all, and their journal).
 extension HostileInputTests {
     @Test("a minified 100,000-stub mapping file loads within 3 times the pretty-printed one's time", .timeLimit(.minutes(10)))
     func minifiedMappingsLoadInLinearTime() throws {
@@ -52,5 +53,27 @@ extension HostileInputTests {
         let result = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"ulimit -v 409600 && exec "$0" lint "$1""#, stubs.path, har.path], within: 240)
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains(": error: $.log.entries[0].response.content.text: the \(bomb.count)-byte body compressed as \"gzip\" inflates to more than \(64 << 20) bytes"), "\(result.output)")
+    }
+
+    @Test("stubs match --requests answers 500,000 requests within a 400 MiB memory cap", .timeLimit(.minutes(5)))
+    func requestsInBoundedMemory() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("requests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mapping = folder.appendingPathComponent("hello.json")
+        try Data(#"{"request": {"urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#.utf8).write(to: mapping)
+        let requests = folder.appendingPathComponent("requests.jsonl")
+        let line = #"{"method": "GET", "url": "https://example.com/hello?page=1"}"# + "\n"
+        try Data(String(repeating: line, count: 500_000).utf8).write(to: requests)
+
+        // The shell caps the address space of `stubs` at 400 MiB; the answers go to a file.
+        let answers = folder.appendingPathComponent("answers.jsonl")
+        let stubs = try builtExecutable(named: "stubs")
+        let script = #"ulimit -v 409600 && exec "$0" match --stubs "$1" --requests "$2" > "$3""#
+        let result = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, stubs.path, mapping.path, requests.path, answers.path], within: 240)
+        #expect(result.status == 0, "\(result.output)")
+        let output = try Data(contentsOf: answers)
+        #expect(output.count(where: { $0 == UInt8(ascii: "\n") }) == 500_000)
+        #expect(output.starts(with: Data(#"{"status":200,"#.utf8)))
     }
 }
