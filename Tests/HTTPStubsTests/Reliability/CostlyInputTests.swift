@@ -5,7 +5,12 @@ import Testing
 /// Input whose cost grew faster than its size: a minified mapping file (locations used to count
 /// columns from the start of its one line), a HAR whose small gzip body inflates to 1 GiB, and
 /// half a million requests for `stubs match --requests` (which held them all, and their journal).
-extension HostileInputTests {
+///
+/// Each check takes a core for up to a few minutes in a debug build, so the suite runs its tests
+/// one at a time (the time ratio is measured undisturbed) and on its own, never beside the suites
+/// with time limits (`.ci/run` runs it after them).
+@Suite("Costly input", .serialized, .enabled(if: reliabilitySuitesEnabled, "heavy: run with HTTPSTUBS_RELIABILITY=1, on its own (.ci/run does)"))
+struct CostlyInputTests {
     @Test("a minified 100,000-stub mapping file loads within 3 times the pretty-printed one's time", .timeLimit(.minutes(10)))
     func minifiedMappingsLoadInLinearTime() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("costly-\(UUID().uuidString)")
