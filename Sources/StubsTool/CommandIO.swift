@@ -1,13 +1,19 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where a command writes and reads: the process's standard streams, or buffers in tests.
 public protocol CommandIO {
-    /// Writes to standard output.
+    /// Writes to standard output; the text is passed on at once, not buffered.
     mutating func out(_ text: String)
     /// Writes to standard error.
     mutating func err(_ text: String)
-    /// Reads all of standard input.
-    mutating func readInput() -> Data
+    /// The next bytes of standard input, at most `maximumCount`, as soon as any are available;
+    /// empty at the end of the input, `nil` when it cannot be read.
+    mutating func readInput(upTo maximumCount: Int) -> Data?
 }
 
 /// The process's standard output, error and input.
@@ -15,7 +21,7 @@ public struct StandardStreams: CommandIO {
     /// Creates the streams.
     public init() {}
 
-    /// Writes to standard output.
+    /// Writes to standard output (one `write(2)`, so each answer leaves at once).
     public mutating func out(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
@@ -25,8 +31,20 @@ public struct StandardStreams: CommandIO {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    /// Reads all of standard input.
-    public mutating func readInput() -> Data {
-        FileHandle.standardInput.readDataToEndOfFile()
+    /// The next bytes of standard input, with one `read(2)`.
+    public mutating func readInput(upTo maximumCount: Int) -> Data? {
+        readChunk(fileDescriptor: STDIN_FILENO, upTo: maximumCount)
+    }
+}
+
+/// The next bytes of `fileDescriptor`, at most `maximumCount`, from one `read(2)` (retried when a
+/// signal interrupts it): what is available now, without waiting for more. Empty at the end of
+/// the input, `nil` on a read error (`errno` then says which).
+func readChunk(fileDescriptor: Int32, upTo maximumCount: Int) -> Data? {
+    var buffer = [UInt8](repeating: 0, count: maximumCount)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, maximumCount) }
+        if count >= 0 { return Data(buffer[..<count]) }
+        if errno != EINTR { return nil }
     }
 }

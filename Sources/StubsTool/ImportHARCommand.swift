@@ -88,7 +88,7 @@ enum ImportHARCommand {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try contents.write(to: url, options: .atomic)
             } catch {
-                io.err("\(url.path): error: cannot be written: \(error.localizedDescription)\n")
+                io.err("\(url.path): error: cannot be written: \(FileFailure.writeProblem(error, alternative: "choose another --into"))\n")
                 return 2
             }
             io.out("wrote \(url.path)\n")

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPStubs
 
 /// `stubs match`
@@ -19,6 +24,11 @@ enum MatchCommand {
       ("bodyBase64" instead of "body" when the body is not UTF-8)
       {"error": {"code": -1005, "description": "..."}, "stub": "<source>"}   a stub answering with an error
       {"unmatched": true, "message": "...", "nearMisses": [...]}              no stub answered
+
+    Each answer is printed as soon as its line has arrived, so a program can hold a conversation
+    with 'stubs match' through a pipe; only the line being read is kept in memory, and a line may
+    hold at most 16 MiB. A line that is not a valid request stops the run with 'FILE:LINE: error:'
+    on stderr and exit status 2, after the answers to the lines before it.
 
     Delays are not waited for, and redirects are not followed: the stub's own answer is printed.
 
@@ -59,28 +69,22 @@ enum MatchCommand {
         }
         guard !stubPaths.isEmpty else { throw UsageError("give the stubs with --stubs PATH", command: "match") }
 
-        let requests: [(request: StubRequest, line: Int)]
+        var requestsHandle: FileHandle?
         if let requestsFile {
             guard positional.isEmpty, headers.isEmpty, data == nil else {
                 throw UsageError("--requests takes each request's method, URL, headers and body from FILE; drop METHOD, URL, -H and --data", command: "match")
             }
-            let text: Data
-            if requestsFile == "-" {
-                text = io.readInput()
-            } else {
-                guard let contents = FileManager.default.contents(atPath: requestsFile) else {
+            if requestsFile != "-" {
+                guard let handle = FileHandle(forReadingAtPath: requestsFile) else {
                     io.err("\(requestsFile): error: cannot be read; check the path\n")
                     return 2
                 }
-                text = contents
+                requestsHandle = handle
             }
-            switch RequestLines.parse(text, file: requestsFile == "-" ? "<stdin>" : requestsFile) {
-            case let .success(parsed): requests = parsed
-            case let .failure(problem):
-                io.err("\(problem.message)\n")
-                return 2
-            }
-        } else {
+        }
+        defer { try? requestsHandle?.close() }
+        var single: StubRequest?
+        if requestsFile == nil {
             guard positional.count == 2 else { throw UsageError("give METHOD and URL (or --requests FILE)", command: "match") }
             guard HTTPMethod(rawValue: positional[0]).isToken else {
                 throw UsageError("\(quoted(positional[0])) is not an HTTP method such as GET", command: "match")
@@ -88,7 +92,8 @@ enum MatchCommand {
             guard let url = URL(string: positional[1]), url.scheme != nil else {
                 throw UsageError("\(quoted(positional[1])) is not an absolute URL", command: "match")
             }
-            requests = [(StubRequest(method: HTTPMethod(rawValue: positional[0]), url: url, headers: headers, body: data.map { Data($0.utf8) }), 0)]
+            let body = data.map { Data($0.utf8) }
+            single = StubRequest(method: HTTPMethod(rawValue: positional[0]), url: url, headers: headers, body: body)
         }
 
         let loaded = StubFiles.load(stubPaths)
@@ -103,14 +108,66 @@ enum MatchCommand {
         registry.onIssue { _ in }   // warnings were printed above
         registry.add(contentsOf: loaded.stubs)
 
+        if let single {
+            let answer = registry.answer(single)
+            io.out(AnswerText.text(for: answer))
+            if case .unmatched = answer { return 1 }
+            return 0
+        }
+        return answerLines(from: requestsHandle, file: requestsFile ?? "-", registry: registry, io: &io)
+    }
+
+    /// How many bytes `--requests` reads at a time.
+    private static let chunkSize = 64 << 10
+
+    /// Answers the JSON Lines requests of `handle` (standard input when `nil`) one at a time, each
+    /// printed as soon as its line has arrived: input is never held beyond the line being read.
+    /// Stops at the first line that is not a valid request. Returns the exit status.
+    private static func answerLines(
+        from handle: FileHandle?, file: String, registry: StubRegistry, io: inout some CommandIO
+    ) -> Int32 {
+        let name = file == "-" ? "<stdin>" : file
+        var splitter = LineSplitter(maximumLength: RequestLines.maximumLineLength)
         var allAnswered = true
-        for (request, _) in requests {
-            let answer = registry.answer(request)
-            if case .unmatched = answer { allAnswered = false }
-            if requestsFile != nil {
-                io.out(AnswerJSON.line(for: answer) + "\n")
+        var atEnd = false
+        while !atEnd {
+            let chunk: Data?
+            if let handle {
+                chunk = readChunk(fileDescriptor: handle.fileDescriptor, upTo: chunkSize)
             } else {
-                io.out(AnswerText.text(for: answer))
+                chunk = io.readInput(upTo: chunkSize)
+            }
+            guard let chunk else {
+                let code = errno
+                io.err("\(name): error: cannot be read: \(FileFailure.reason(code: code)); \(FileFailure.readAdvice(code: code))\n")
+                return 2
+            }
+            var lines: [(bytes: [UInt8], number: Int)]
+            do {
+                lines = try splitter.lines(completedBy: chunk)
+            } catch {
+                io.err("\(name):\(error.lineNumber): error: the line is longer than \(RequestLines.maximumLineLength >> 20) MiB, "
+                       + "the most one request may take; end each request with a line break, and keep bodies smaller\n")
+                return 2
+            }
+            if chunk.isEmpty {
+                atEnd = true
+                if let last = splitter.finish() { lines.append(last) }
+            }
+            for line in lines {
+                switch RequestLines.request(in: line.bytes, number: line.number, file: name) {
+                case .success(nil):
+                    continue
+                case let .success(request?):
+                    let answer = registry.answer(request)
+                    // Nothing reads the journal here; kept, it would grow with every request answered.
+                    registry.clearJournal()
+                    if case .unmatched = answer { allAnswered = false }
+                    io.out(AnswerJSON.line(for: answer) + "\n")
+                case let .failure(problem):
+                    io.err("\(problem.message)\n")
+                    return 2
+                }
             }
         }
         return allAnswered ? 0 : 1

@@ -39,7 +39,7 @@ enum StubError: Error, Sendable {
         case let .brokenStub(problem):
             return "The stub that matched is broken: \(problem)."
         case let .unreadableBodyFile(url, underlying):
-            return "The stub's body file \(url.path) cannot be read (\(underlying)); check the path, or whether the file exists."
+            return "The stub's body file \(url.path) cannot be read: \(underlying); check the path, or whether the file exists."
         case let .responderFailed(source, error):
             return "The computed response of the stub at \(source) threw \(error); throw a URLError to fail the request on purpose."
         case let .tooManyRedirects(count, lastURL):

@@ -513,8 +513,11 @@ final class StubLoader: @unchecked Sendable {
                     if case let .response(response, body) = outcome { registry.attach(response, body: body, toEntry: id) }
                 } catch {
                     registry.record(request, .passedThrough)
+                    // The recorder's own errors say what to do; a Foundation file error is put in words.
+                    let problem = FileFailure.posixCode(of: error) == nil
+                        ? "\(error)" : FileFailure.writeProblem(error, alternative: "record into another folder")
                     registry.report(StubIssue(
-                        message: "the answer to \(request) could not be recorded into \(recorder.root.path): \(error.localizedDescription)",
+                        message: "the answer to \(request) could not be recorded into \(recorder.root.path): \(problem)",
                         source: .file(recorder.root.path)
                     ))
                 }

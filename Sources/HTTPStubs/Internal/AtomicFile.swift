@@ -50,7 +50,11 @@ enum AtomicFile {
     /// locked (`flock`) until then, which tells ``removeAbandonedTemporaries(in:)`` it is in use.
     private static func withTemporaryCopy<Result>(of data: Data, beside url: URL, _ body: (String) throws -> Result) throws -> Result {
         let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw WriteError(path: url.path, call: "mkdir", code: FileFailure.posixCode(of: error) ?? EIO)
+        }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: url.path, call: "open", code: errno) }
@@ -60,7 +64,7 @@ enum AtomicFile {
         do {
             try handle.write(contentsOf: data)
         } catch {
-            throw WriteError(path: url.path, call: "write", code: (error as NSError).code == 0 ? EIO : Int32((error as NSError).code))
+            throw WriteError(path: url.path, call: "write", code: FileFailure.posixCode(of: error) ?? EIO)
         }
         return try body(temporary)
     }
@@ -86,7 +90,7 @@ enum AtomicFile {
     struct WriteError: Error, LocalizedError, CustomStringConvertible {
         /// The file that was to be written.
         let path: String
-        /// The system call that failed: `open`, `write`, `link` or `rename`.
+        /// The system call that failed: `mkdir` (of the file's folder), `open`, `write`, `link` or `rename`.
         let call: String
         /// Its `errno`.
         let code: Int32
@@ -98,7 +102,8 @@ enum AtomicFile {
                 return "cannot create \(path): the file system does not support hard links (link: \(reason)), which recording needs "
                     + "to create files without ever replacing one another recording created; record into a folder on a local disk"
             }
-            return "cannot write \(path): \(call) failed: \(reason); check that the folder is writable and the disk is not full"
+            return "cannot write \(path): \(call) failed: \(FileFailure.reason(code: code)); "
+                + FileFailure.writeAdvice(code: code, alternative: "record into another folder")
         }
 
         /// The description, for `localizedDescription`.

@@ -4,23 +4,112 @@ import FoundationNetworking
 #endif
 
 /// Decompression of `gzip` (RFC 1952) and `deflate` (RFC 1950 zlib, or raw RFC 1951) bodies, for
-/// captures that kept a body as it was sent on the wire. Checksums are not verified.
+/// captures that kept a body as it was sent on the wire.
+///
+/// Output is bounded, so a small compressed body cannot exhaust memory (a "decompression bomb"):
+/// it may not exceed ``maximumOutputSize``, nor ``maximumRatio`` times the compressed size once past
+/// ``ratioFloor``. The gzip CRC-32 and length, and the zlib Adler-32, are verified, so a corrupted
+/// body is refused rather than served cut short.
 enum Inflate {
-    /// `data` decoded as a `Content-Encoding` says (`gzip`, `x-gzip`, `deflate` or `identity`);
-    /// `nil` for other encodings and for data that does not decode.
-    static func decompress(_ data: Data, contentEncoding: String) -> Data? {
+    /// The most bytes one body may inflate to: 64 MiB.
+    static let maximumOutputSize = 64 << 20
+    /// How many times its compressed size a body may inflate to, once its output is past ``ratioFloor``.
+    static let maximumRatio = 100
+    /// The output size up to which ``maximumRatio`` does not apply: 1 MiB, so that small, very
+    /// repetitive bodies (which compress far better than 100:1) always inflate.
+    static let ratioFloor = 1 << 20
+
+    /// Why a body was not decompressed.
+    enum Failure: Error, Equatable {
+        /// The `Content-Encoding` is not one this decoder knows (`br`, `zstd`, …).
+        case unsupportedEncoding
+        /// The data is not a well-formed stream of the encoding, or is cut short.
+        case malformed
+        /// The output would pass `limit` bytes: ``maximumOutputSize``, or ``maximumRatio`` times the input.
+        case tooLarge(limit: Int)
+        /// The stream decodes, but its checksum or recorded length (named by `what`) disagrees with the output.
+        case checksumMismatch(what: String)
+    }
+
+    /// The most bytes `compressedSize` bytes may inflate to under the size and ratio caps.
+    static func outputLimit(forCompressedSize compressedSize: Int) -> Int {
+        min(maximumOutputSize, max(ratioFloor, maximumRatio * compressedSize))
+    }
+
+    /// `data` decoded as a `Content-Encoding` says (`gzip`, `x-gzip`, `deflate` or `identity`), in at
+    /// most `limit` bytes (by default ``outputLimit(forCompressedSize:)``).
+    static func decompress(_ data: Data, contentEncoding: String, limit: Int? = nil) -> Result<Data, Failure> {
         let bytes = [UInt8](data)
-        switch contentEncoding.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "identity":
-            return data
-        case "gzip", "x-gzip":
-            return gzipPayloadStart(bytes).flatMap { inflate(bytes, from: $0) }.map { Data($0) }
-        case "deflate":
-            let isZlib = bytes.count >= 2 && bytes[0] & 0x0F == 8 && (Int(bytes[0]) << 8 | Int(bytes[1])) % 31 == 0
-            return inflate(bytes, from: isZlib ? 2 : 0).map { Data($0) }
-        default:
-            return nil
+        let limit = limit ?? outputLimit(forCompressedSize: bytes.count)
+        do {
+            switch contentEncoding.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "identity":
+                return .success(data)
+            case "gzip", "x-gzip":
+                return .success(Data(try gunzip(bytes, limit: limit)))
+            case "deflate":
+                let isZlib = bytes.count >= 2 && bytes[0] & 0x0F == 8 && (Int(bytes[0]) << 8 | Int(bytes[1])) % 31 == 0
+                let output = isZlib ? try unzlib(bytes, limit: limit) : try inflate(bytes, from: 0, limit: limit).output
+                return .success(Data(output))
+            default:
+                return .failure(.unsupportedEncoding)
+            }
+        } catch {
+            return .failure(error)
         }
+    }
+
+    /// The payload of a gzip member, checked against its trailer's CRC-32 and length.
+    private static func gunzip(_ bytes: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        guard let start = gzipPayloadStart(bytes) else { throw .malformed }
+        let (output, end) = try inflate(bytes, from: start, limit: limit)
+        guard end + 8 <= bytes.count else {
+            throw .checksumMismatch(what: "the gzip trailer (CRC-32 and length) is missing")
+        }
+        guard littleEndian(bytes, at: end) == CRC32.checksum(output) else {
+            throw .checksumMismatch(what: "the gzip CRC-32 does not match the data")
+        }
+        guard littleEndian(bytes, at: end + 4) == UInt32(truncatingIfNeeded: output.count) else {
+            throw .checksumMismatch(what: "the gzip length does not match the data")
+        }
+        return output
+    }
+
+    /// The payload of a zlib stream, checked against its Adler-32.
+    private static func unzlib(_ bytes: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        let (output, end) = try inflate(bytes, from: 2, limit: limit)
+        guard end + 4 <= bytes.count else { throw .checksumMismatch(what: "the zlib Adler-32 is missing") }
+        let recorded = UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16
+            | UInt32(bytes[end + 2]) << 8 | UInt32(bytes[end + 3])
+        guard recorded == adler32(output) else {
+            throw .checksumMismatch(what: "the zlib Adler-32 does not match the data")
+        }
+        return output
+    }
+
+    /// The little-endian 32-bit number at `index`.
+    private static func littleEndian(_ bytes: [UInt8], at index: Int) -> UInt32 {
+        UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
+            | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
+    }
+
+    /// The Adler-32 checksum (RFC 1950) of `bytes`.
+    private static func adler32(_ bytes: [UInt8]) -> UInt32 {
+        var low: UInt32 = 1
+        var high: UInt32 = 0
+        var index = 0
+        while index < bytes.count {
+            // 5552 bytes is the most that can be summed before `high` may overflow 32 bits.
+            let end = min(index + 5552, bytes.count)
+            while index < end {
+                low += UInt32(bytes[index])
+                high += low
+                index += 1
+            }
+            low %= 65521
+            high %= 65521
+        }
+        return high << 16 | low
     }
 
     /// Where the deflate stream of a gzip member starts, past its header.
@@ -51,34 +140,37 @@ enum Inflate {
     /// The order in which a dynamic block lists the code lengths of the code-length alphabet.
     private static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
 
-    /// Inflates the raw deflate stream starting at `start`; `nil` when it is malformed or truncated.
-    static func inflate(_ bytes: [UInt8], from start: Int) -> [UInt8]? {
+    /// Inflates the raw deflate stream starting at `start` into at most `limit` bytes; `end` is the
+    /// offset of the first byte after the stream (where a gzip or zlib trailer starts).
+    static func inflate(_ bytes: [UInt8], from start: Int, limit: Int) throws(Failure) -> (output: [UInt8], end: Int) {
         var reader = BitReader(bytes: bytes, position: start)
         var output: [UInt8] = []
         var isLast = false
         while !isLast {
-            guard let last = reader.bits(1), let type = reader.bits(2) else { return nil }
+            guard let last = reader.bits(1), let type = reader.bits(2) else { throw .malformed }
             isLast = last == 1
             switch type {
             case 0:
                 reader.alignToByte()
                 guard let length = reader.bytes(2), let complement = reader.bytes(2),
-                      length ^ complement == 0xFFFF, let stored = reader.take(length) else { return nil }
+                      length ^ complement == 0xFFFF, let stored = reader.take(length) else { throw .malformed }
+                guard output.count + length <= limit else { throw .tooLarge(limit: limit) }
                 output += stored
             case 1:
                 let fixedLengths = [Int](repeating: 8, count: 144) + [Int](repeating: 9, count: 112)
                     + [Int](repeating: 7, count: 24) + [Int](repeating: 8, count: 8)
                 guard let literals = Huffman(lengths: fixedLengths),
-                      let distances = Huffman(lengths: [Int](repeating: 5, count: 30)),
-                      decodeBlock(&reader, literals: literals, distances: distances, into: &output) else { return nil }
+                      let distances = Huffman(lengths: [Int](repeating: 5, count: 30)) else { throw .malformed }
+                try decodeBlock(&reader, literals: literals, distances: distances, into: &output, limit: limit)
             case 2:
-                guard let (literals, distances) = dynamicCodes(&reader),
-                      decodeBlock(&reader, literals: literals, distances: distances, into: &output) else { return nil }
+                guard let (literals, distances) = dynamicCodes(&reader) else { throw .malformed }
+                try decodeBlock(&reader, literals: literals, distances: distances, into: &output, limit: limit)
             default:
-                return nil
+                throw .malformed
             }
         }
-        return output
+        reader.alignToByte()
+        return (output, reader.position)
     }
 
     /// Reads the literal/length and distance codes of a dynamic block.
@@ -115,22 +207,29 @@ enum Inflate {
         return (literals, distances)
     }
 
-    /// Decodes the symbols of one compressed block; `false` when they are malformed.
-    private static func decodeBlock(_ reader: inout BitReader, literals: Huffman, distances: Huffman, into output: inout [UInt8]) -> Bool {
+    /// Decodes the symbols of one compressed block, keeping `output` within `limit` bytes.
+    private static func decodeBlock(
+        _ reader: inout BitReader, literals: Huffman, distances: Huffman, into output: inout [UInt8], limit: Int
+    ) throws(Failure) {
         while true {
-            guard let symbol = literals.decode(&reader) else { return false }
-            if symbol < 256 {
+            guard let symbol = literals.decode(&reader) else { throw .malformed }
+            if symbol == 256 { return }
+            var length = 1
+            var distance = 0
+            if symbol > 256 {
+                let lengthIndex = symbol - 257
+                guard lengthIndex < lengthBase.count, let lengthExtra = reader.bits(lengthExtraBits[lengthIndex]),
+                      let distanceSymbol = distances.decode(&reader), distanceSymbol < distanceBase.count,
+                      let distanceExtra = reader.bits(distanceExtraBits[distanceSymbol]) else { throw .malformed }
+                length = lengthBase[lengthIndex] + lengthExtra
+                distance = distanceBase[distanceSymbol] + distanceExtra
+                guard distance <= output.count else { throw .malformed }
+            }
+            guard output.count + length <= limit else { throw .tooLarge(limit: limit) }
+            if distance == 0 {
                 output.append(UInt8(symbol))
                 continue
             }
-            if symbol == 256 { return true }
-            let lengthIndex = symbol - 257
-            guard lengthIndex < lengthBase.count, let lengthExtra = reader.bits(lengthExtraBits[lengthIndex]),
-                  let distanceSymbol = distances.decode(&reader), distanceSymbol < distanceBase.count,
-                  let distanceExtra = reader.bits(distanceExtraBits[distanceSymbol]) else { return false }
-            let length = lengthBase[lengthIndex] + lengthExtra
-            let distance = distanceBase[distanceSymbol] + distanceExtra
-            guard distance <= output.count else { return false }
             for _ in 0..<length {
                 output.append(output[output.count - distance])
             }

@@ -36,7 +36,7 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
             do {
                 return try Data(contentsOf: url)
             } catch {
-                throw StubError.unreadableBodyFile(url, underlying: "\(error.localizedDescription)")
+                throw StubError.unreadableBodyFile(url, underlying: FileFailure.reason(error))
             }
         case let .stubRootFile(url):
             return try Self.readWithoutFollowingLinks(url)
@@ -60,7 +60,7 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
         do {
             return try handle.readToEnd() ?? Data()
         } catch {
-            throw StubError.unreadableBodyFile(url, underlying: "\(error.localizedDescription)")
+            throw StubError.unreadableBodyFile(url, underlying: FileFailure.reason(error))
         }
     }
 

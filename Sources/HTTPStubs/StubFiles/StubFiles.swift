@@ -49,7 +49,13 @@ public enum StubFiles {
         let isStubRoot = manager.fileExists(atPath: mappings.path, isDirectory: &mappingsIsDirectory) && mappingsIsDirectory.boolValue
         let folder = isStubRoot ? mappings : url
         let prefix = isStubRoot ? (path as NSString).appendingPathComponent("mappings") : path
-        let relative = ((try? manager.subpathsOfDirectory(atPath: folder.path)) ?? [])
+        let subpaths: [String]
+        do {
+            subpaths = try manager.subpathsOfDirectory(atPath: folder.path)
+        } catch {
+            return ([], [StubFileDiagnostic(severity: .error, path: folder.path, message: "cannot be listed: \(FileFailure.readProblem(error))")])
+        }
+        let relative = subpaths
             .filter { $0.hasSuffix(".json") || $0.hasSuffix(".har") }
             .filter { !$0.split(separator: "/").contains("__files") }
             .sorted()
@@ -92,7 +98,7 @@ public enum StubFiles {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file.path, isDirectory: false))
         } catch {
-            return ([], [StubFileDiagnostic(severity: .error, path: file.path, message: "cannot be read: \(error.localizedDescription)")])
+            return ([], [StubFileDiagnostic(severity: .error, path: file.path, message: "cannot be read: \(FileFailure.readProblem(error))")])
         }
         let document: JSONDocument
         do {
@@ -129,7 +135,7 @@ extension StubFiles {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            return ([], [StubFileDiagnostic(severity: .error, path: path, message: "cannot be read: \(error.localizedDescription)")])
+            return ([], [StubFileDiagnostic(severity: .error, path: path, message: "cannot be read: \(FileFailure.readProblem(error))")])
         }
         let document: JSONDocument
         do {

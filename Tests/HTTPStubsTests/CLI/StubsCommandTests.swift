@@ -446,7 +446,7 @@ final class StubsCommandTests {
     }
 
     @Test(
-        "--requests: an invalid line exits 2 with 'FILE:LINE: error: …' and nothing on stdout",
+        "--requests: an invalid line exits 2 with 'FILE:LINE: error: …', after the answers to the lines before it",
         arguments: [
             (#"{"method": "GET"}"#, #"error: "url" must be an absolute URL"#),
             (#"{"method": "GET", "url": "/relative"}"#, #"error: "url" must be an absolute URL"#),
@@ -467,7 +467,7 @@ final class StubsCommandTests {
         let requests = try fixture.folder.write("requests.jsonl", #"{"method": "GET", "url": "https://api.example.com/users"}"# + "\n" + line + "\n")
         let result = runStubs(["match", "--stubs", fixture.root.path, "--requests", requests.path])
         #expect(result.status == 2, "\(result)")
-        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(try jsonLines(result.stdout).map { $0["status"] } == [200], "\(result.stdout)")
         #expect(result.stderr.hasPrefix("\(requests.path):2: \(message)"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
@@ -480,7 +480,7 @@ final class StubsCommandTests {
         let requests = try fixture.folder.write("requests.jsonl", data)
         let result = runStubs(["match", "--stubs", fixture.root.path, "--requests", requests.path])
         #expect(result.status == 2, "\(result)")
-        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(try jsonLines(result.stdout).count == 1, "\(result.stdout)")
         #expect(result.stderr == "\(requests.path):2: error: the line is not valid UTF-8; a requests file is UTF-8 text (give a binary body as \"bodyBase64\")\n", "\(result.stderr)")
     }
 
@@ -503,6 +503,33 @@ final class StubsCommandTests {
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         let answers = try jsonLines(result.stdout)
         #expect(answers.map { $0["body"] } == ["ok", #"[{"id":1,"name":"Ada"}]"#])
+    }
+
+    @Test("--requests: a line longer than 16 MiB exits 2 with 'FILE:LINE: error: …', after the answers before it")
+    func requestsLineTooLong() throws {
+        let fixture = try StubRootFixture(in: scratch)
+        var input = Data(#"{"method": "GET", "url": "https://api.example.com/users"}"#.utf8) + Data("\n".utf8)
+        input += Data(#"{"url": "https://api.example.com/users", "body": ""#.utf8)
+        input += Data(repeating: UInt8(ascii: "a"), count: (16 << 20) + (4 << 20))
+        var io = CapturingIO(stdin: input, piece: 1 << 20)
+        let status = StubsCommand.run(["match", "--stubs", fixture.root.path, "--requests", "-"], io: &io)
+        #expect(status == 2)
+        #expect(try jsonLines(io.stdout).count == 1, "\(io.stdout)")
+        #expect(io.stderr == "<stdin>:2: error: the line is longer than 16 MiB, the most one request may take; "
+                + "end each request with a line break, and keep bodies smaller\n", "\(io.stderr)")
+        #expect(io.stdin.count > 2 << 20, "the rest of the input was read, although the line was already too long")
+    }
+
+    @Test("--requests: lines cut across reads, a last line without a line break, and blank lines are read alike")
+    func requestsCutAcrossReads() throws {
+        let fixture = try StubRootFixture(in: scratch)
+        let line = #"{"method": "GET", "url": "https://api.example.com/health"}"#
+        for piece in [1, 2, 5, 64, 1 << 16] {
+            var io = CapturingIO(stdin: Data((line + "\n\n  \n" + line + "\n" + line).utf8), piece: piece)
+            let status = StubsCommand.run(["match", "--stubs", fixture.root.path, "--requests", "-"], io: &io)
+            #expect(status == 0, "\(piece): \(io.stderr)")
+            #expect(try jsonLines(io.stdout).map { $0["body"] } == ["ok", "ok", "ok"], "\(piece)")
+        }
     }
 
     @Test("--requests: an empty requests file prints nothing and exits 0")
@@ -920,14 +947,53 @@ final class StubsCommandTests {
         #expect(missing.status == 2, "\(missing)")
         #expect(missing.stderr.contains(": error: cannot be read"), "\(missing.stderr)")
     }
+
+    // MARK: File-system errors in words
+
+    @Test("lint: a mapping file that is a folder says 'is a directory (errno 21)' and what to do, not NSCocoaErrorDomain")
+    func lintFolderNamedLikeAFile() throws {
+        let folder = scratch
+        try folder.write("root/mappings/ok.json", #"{"request": {"urlPath": "/a"}, "response": {"status": 200}}"#)
+        let odd = folder.url.appendingPathComponent("root/mappings/folder.json")
+        try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
+        let result = runStubs(["lint", folder.url.appendingPathComponent("root").path])
+        #expect(result.status == 1, "\(result)")
+        let output = result.stdout + result.stderr
+        #expect(output.contains("\(odd.path): error: cannot be read: is a directory (errno 21); give a file, not a folder\n"), "\(output)")
+        #expect(!output.contains("NSCocoaErrorDomain"), "\(output)")
+    }
+
+    @Test("import-har: a folder that cannot be created says why (errno), on which path, and to choose another --into")
+    func importIntoUncreatableFolder() throws {
+        let capture = try corpusURL("har/mitmproxy-postdata.har")
+        let blocker = try scratch.write("blocker", "a file where the root's folder should go")
+        let root = blocker.appendingPathComponent("root")
+        let result = runStubs(["import-har", capture.path, "--into", root.path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.hasPrefix("\(root.path)/mappings/"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix(": error: cannot be written: not a directory (errno 20); "
+                + "a file stands where the path needs a folder; move it or choose another --into\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("NSCocoaErrorDomain"), "\(result.stderr)")
+    }
+
+    @Test("--requests FOLDER: 'cannot be read: is a directory (errno 21)', exit 2")
+    func requestsFromAFolder() throws {
+        let fixture = try StubRootFixture(in: scratch)
+        let folder = fixture.folder.url.path
+        let result = runStubs(["match", "--stubs", fixture.root.path, "--requests", folder])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr == "\(folder): error: cannot be read: is a directory (errno 21); give a file, not a folder\n")
+    }
 }
 
 // MARK: - Helpers
 
 /// Standard streams captured in memory, with a settable standard input.
 private struct CapturingIO: CommandIO {
-    /// What `readInput()` returns.
+    /// What `readInput(upTo:)` hands out, in pieces.
     var stdin = Data()
+    /// The most bytes one `readInput(upTo:)` returns: small, so lines arrive cut across reads.
+    var piece = 7
     /// Everything written to standard output.
     var stdout = ""
     /// Everything written to standard error.
@@ -935,7 +1001,11 @@ private struct CapturingIO: CommandIO {
 
     mutating func out(_ text: String) { stdout += text }
     mutating func err(_ text: String) { stderr += text }
-    mutating func readInput() -> Data { stdin }
+    mutating func readInput(upTo maximumCount: Int) -> Data? {
+        let taken = stdin.prefix(min(maximumCount, piece))
+        stdin.removeFirst(taken.count)
+        return Data(taken)
+    }
 }
 
 /// What one run of the tool produced.

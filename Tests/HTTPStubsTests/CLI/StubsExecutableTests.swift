@@ -90,6 +90,42 @@ final class StubsExecutableTests {
         #expect(answers[2]["nearMisses"]?.arrayValue?.count == 2)
     }
 
+    @Test("stubs match --requests - answers each line as soon as it arrives, while standard input is still open")
+    func matchRequestsStreams() throws {
+        let mapping = scratch.appendingPathComponent("hello.json")
+        try Data(#"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#.utf8)
+            .write(to: mapping)
+        let input = Pipe()
+        let output = Pipe()
+        let process = Process()
+        process.executableURL = try builtExecutable(named: "stubs")
+        process.arguments = ["match", "--stubs", mapping.path, "--requests", "-"]
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            if process.isRunning { process.terminate() }
+        }
+        var reader = PipeLineReader(output.fileHandleForReading)
+        for path in ["hello", "missing", "hello"] {
+            input.fileHandleForWriting.write(Data((#"{"method": "GET", "url": "https://example.com/\#(path)"}"# + "\n").utf8))
+            let line = try #require(try reader.nextLine(within: 30), "stubs ended its output early")
+            let answer = try #require(try JSONValue(parsing: line).objectValue, "not a JSON object: \(line)")
+            #expect(path == "hello" ? answer["body"] == "hi" : answer["unmatched"] == true, "\(line)")
+        }
+        try input.fileHandleForWriting.close()
+        #expect(try reader.nextLine(within: 30) == nil, "nothing more once standard input ends")
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < deadline {
+            usleep(10_000)
+        }
+        #expect(!process.isRunning, "stubs did not exit within 30 s of the end of its input")
+        if !process.isRunning {
+            #expect(process.terminationStatus == 1, "one request is unmatched")
+        }
+    }
+
     @Test("stubs match --requests - with unloadable stubs exits 2, stderr only")
     func matchUnloadableStubs() throws {
         let missing = scratch.appendingPathComponent("absent").path
@@ -147,6 +183,44 @@ final class StubsExecutableTests {
             stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: error), as: UTF8.self)
         )
+    }
+
+    /// Reads lines from a pipe, waiting for each at most a given time.
+    private struct PipeLineReader {
+        /// The pipe's reading end.
+        let handle: FileHandle
+        /// Bytes read past the last line handed out.
+        private var pending: [UInt8] = []
+
+        init(_ handle: FileHandle) {
+            self.handle = handle
+        }
+
+        /// The next line without its line break; `nil` when the pipe ends first. Throws when no
+        /// line arrives within `seconds`.
+        mutating func nextLine(within seconds: Double) throws -> String? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while true {
+                if let lineBreak = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    defer { pending.removeSubrange(...lineBreak) }
+                    return String(decoding: pending[..<lineBreak], as: UTF8.self)
+                }
+                let remaining = deadline.timeIntervalSinceNow
+                guard remaining > 0 else { throw PipeTimeout(seconds: seconds) }
+                var descriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&descriptor, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, 4096) }
+                if count == 0 { return pending.isEmpty ? nil : String(decoding: pending, as: UTF8.self) }
+                if count > 0 { pending += buffer[..<count] }
+            }
+        }
+    }
+
+    /// No line came through a pipe in time.
+    private struct PipeTimeout: Error, CustomStringConvertible {
+        let seconds: Double
+        var description: String { "no line arrived within \(seconds) s" }
     }
 
     /// The repository root: this file is `<repository>/Tests/HTTPStubsTests/CLI/StubsExecutableTests.swift`.

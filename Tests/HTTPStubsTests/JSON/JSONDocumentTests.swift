@@ -67,4 +67,34 @@ import Testing
         #expect(JSONPath([.key("it's\\")]).description == #"$['it\'s\\']"#)
         #expect(JSONPath([.key(""), .key("1a"), .key("_$x9")]).description == "$[''].['1a']._$x9".replacingOccurrences(of: "].[", with: "]["))
     }
+
+    @Test("locations on long lines, past many column checkpoints, count Unicode scalars from the line start")
+    func locationsOnLongLines() throws {
+        // A byte order mark, then one long line of multi-byte strings, a line break, and another long line.
+        let words = ["a", "é", "😀", "日本", "b c"]
+        let items = (0..<3_000).map { "\"\(words[$0 % words.count])\"" }
+        let text = "\u{FEFF}[" + items[..<1_500].joined(separator: ",") + ",\n" + items[1_500...].joined(separator: ", ") + "]"
+        let document = try JSONValue.parseDocument(Data(text.utf8))
+        // The expected column of each item: 1 + the Unicode scalars before it on its line.
+        let scalars = Array(text.unicodeScalars.dropFirst())
+        var expected: [String] = []
+        var line = 1
+        var column = 1
+        var inString = false
+        for scalar in scalars {
+            if scalar == "\"" {
+                if !inString { expected.append("\(line):\(column)") }
+                inString.toggle()
+            }
+            if scalar == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        let located = (0..<items.count).map { document.location(of: JSONPath([.index($0)]))?.description ?? "none" }
+        #expect(located == expected)
+        #expect(document.location(of: .root)?.description == "1:1")
+    }
 }

@@ -611,17 +611,76 @@ struct HARTests {
         #expect(HARReader.pollyChunks(#"{"a": 1}"#) == nil)
     }
 
-    @Test("inflate: gzip, zlib and stored deflate; other encodings and corrupt data give nil", arguments: [
+    @Test("inflate: gzip, zlib and stored deflate; other encodings and truncated data are refused", arguments: [
         ("gzip", "1f8b0800000000000203cb48cdc9c957c840903a0a1e8e418a00aa57102017000000"),
         ("deflate", "789ccb48cdc9c957c840903a0a1e8e418a00656c07c5"),
         ("deflate", "011700e8ff68656c6c6f2068656c6c6f2068656c6c6f2c2048415221"),
     ])
     func inflate(encoding: String, hex: String) throws {
         let compressed = try #require(HARReader.pollyChunks("[\"\(hex)\"]"))
-        let data = try #require(Inflate.decompress(compressed, contentEncoding: encoding))
+        let data = try Inflate.decompress(compressed, contentEncoding: encoding).get()
         #expect(String(decoding: data, as: UTF8.self) == "hello hello hello, HAR!")
-        #expect(Inflate.decompress(compressed.dropLast(10), contentEncoding: encoding) == nil)
-        #expect(Inflate.decompress(compressed, contentEncoding: "br") == nil)
+        #expect(Inflate.decompress(compressed.dropLast(10), contentEncoding: encoding) == .failure(.malformed))
+        #expect(Inflate.decompress(compressed, contentEncoding: "br") == .failure(.unsupportedEncoding))
+    }
+
+    @Test("inflate: the output stops at the limit; the default limit is 64 MiB, or 100 times the input past 1 MiB")
+    func inflateLimit() throws {
+        let zeros = [UInt8](repeating: 0, count: 1 + 258 * 100)
+        let body = GzipBodies.zeros(copies: 100, crc: CRC32.checksum(zeros))
+        #expect(try Inflate.decompress(body, contentEncoding: "gzip", limit: zeros.count).get() == Data(zeros))
+        #expect(Inflate.decompress(body, contentEncoding: "gzip", limit: zeros.count - 1) == .failure(.tooLarge(limit: zeros.count - 1)))
+        #expect(Inflate.outputLimit(forCompressedSize: 100) == 1 << 20)
+        #expect(Inflate.outputLimit(forCompressedSize: 100_000) == 10_000_000)
+        #expect(Inflate.outputLimit(forCompressedSize: 10_000_000) == 64 << 20)
+    }
+
+    @Test("inflate: gzip CRC-32 and length, and zlib Adler-32, are verified")
+    func inflateChecksums() throws {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        let payload = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let body = GzipBodies.stored(payload)
+        #expect(try Inflate.decompress(body, contentEncoding: "gzip").get() == Data(payload))
+        var flipped = body
+        flipped[flipped.count - 400] ^= 0x01
+        #expect(Inflate.decompress(flipped, contentEncoding: "gzip") == .failure(.checksumMismatch(what: "the gzip CRC-32 does not match the data")))
+        var wrongLength = body
+        wrongLength[wrongLength.count - 4] ^= 0x01
+        #expect(Inflate.decompress(wrongLength, contentEncoding: "gzip") == .failure(.checksumMismatch(what: "the gzip length does not match the data")))
+        #expect(Inflate.decompress(body.dropLast(8), contentEncoding: "gzip") == .failure(.checksumMismatch(what: "the gzip trailer (CRC-32 and length) is missing")))
+        let zlib = try #require(HARReader.pollyChunks(#"["789ccb48cdc9c957c840903a0a1e8e418a00656c07c5"]"#))
+        var wrongAdler = zlib
+        wrongAdler[wrongAdler.count - 1] ^= 0x01
+        #expect(Inflate.decompress(wrongAdler, contentEncoding: "deflate") == .failure(.checksumMismatch(what: "the zlib Adler-32 does not match the data")))
+    }
+
+    @Test("a Polly.JS gzip body that is corrupted is a located error, not a body served damaged")
+    func pollyCorruptedChunks() throws {
+        var body = GzipBodies.stored(Array(repeating: UInt8(ascii: "a"), count: 60_000))
+        body[30_000] = UInt8(ascii: "b")
+        let loaded = try loadHAR(document([
+            entry(url: "https://api.example.com/a", headers: [["name": "content-encoding", "value": ["gzip"]]], text: "[\"\(GzipBodies.hex(body))\"]"),
+        ]))
+        #expect(loaded.stubs.isEmpty)
+        let error = try #require(loaded.errors.first, "\(loaded.diagnostics)")
+        #expect(error.jsonPath == "$.log.entries[0].response.content.text")
+        #expect(error.line != nil && error.column != nil)
+        #expect(error.message == #"the body compressed as "gzip" is corrupted: the gzip CRC-32 does not match the data; "#
+                + "record the response again (it would otherwise be served damaged)")
+    }
+
+    @Test("a Polly.JS gzip bomb is a located error once it inflates past 100 times its size, and no stub serves it")
+    func pollyGzipBomb() throws {
+        let bomb = GzipBodies.zeros(copies: 20_000)   // 5,160,001 zero bytes from about 32 KB
+        let loaded = try loadHAR(document([
+            entry(url: "https://api.example.com/bomb", headers: [["name": "content-encoding", "value": ["gzip"]]], text: "[\"\(GzipBodies.hex(bomb))\"]"),
+            entry(url: "https://api.example.com/fine", text: "fine"),
+        ]))
+        #expect(loaded.stubs.count == 1)
+        let error = try #require(loaded.errors.first, "\(loaded.diagnostics)")
+        #expect(error.jsonPath == "$.log.entries[0].response.content.text")
+        #expect(error.message.hasPrefix("the \(bomb.count)-byte body compressed as \"gzip\" inflates to more than \(100 * bomb.count) bytes"), "\(error.message)")
+        #expect(error.message.hasSuffix("which is how a decompression bomb looks; if the body is genuine, record it uncompressed"))
     }
 
     @Test("a Polly.JS brotli body cannot be decompressed: a warning, and it is served with its Content-Encoding")

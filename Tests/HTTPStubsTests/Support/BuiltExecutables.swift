@@ -55,3 +55,36 @@ func runToEnd(_ executable: URL, _ arguments: [String]) throws -> (status: Int32
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: try Data(contentsOf: output), as: UTF8.self))
 }
+
+/// Runs an executable with its standard output and error going to one file, for at most
+/// `seconds`: a child still running then is terminated and the call throws.
+func run(_ executable: URL, _ arguments: [String], within seconds: Double) throws -> (status: Int32, output: String) {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString).out")
+    try Data().write(to: output)
+    defer { try? FileManager.default.removeItem(at: output) }
+    let handle = try FileHandle(forWritingTo: output)
+    defer { try? handle.close() }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    let deadline = Date().addingTimeInterval(seconds)
+    while process.isRunning, Date() < deadline {
+        usleep(20_000)
+    }
+    guard !process.isRunning else {
+        process.terminate()
+        throw ChildTimeout(command: ([executable.path] + arguments).joined(separator: " "), seconds: seconds)
+    }
+    return (process.terminationStatus, String(decoding: try Data(contentsOf: output), as: UTF8.self))
+}
+
+/// A child process that did not finish in time.
+struct ChildTimeout: Error, CustomStringConvertible {
+    let command: String
+    let seconds: Double
+    var description: String { "\(command) did not finish within \(seconds) s; it was terminated" }
+}

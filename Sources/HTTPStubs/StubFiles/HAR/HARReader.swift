@@ -408,11 +408,26 @@ struct HARReader {
             return (data, false)
         case "":
             guard let contentEncoding, let compressed = Self.pollyChunks(text) else { return (Data(text.utf8), false) }
-            if let data = Inflate.decompress(compressed, contentEncoding: contentEncoding) {
+            let textPath = path.appending(.key("text"))
+            switch Inflate.decompress(compressed, contentEncoding: contentEncoding) {
+            case let .success(data):
                 return (data, false)
+            case .failure(.unsupportedEncoding), .failure(.malformed):
+                decoder.warning("the body is Polly.JS's hex-encoded chunks compressed as \(quoted(contentEncoding)), which cannot be decompressed here; it is replayed compressed, with its Content-Encoding header", at: textPath)
+                return (compressed, true)
+            case let .failure(.tooLarge(limit)):
+                decoder.error(
+                    "the \(compressed.count)-byte body compressed as \(quoted(contentEncoding)) inflates to more than \(limit) bytes "
+                        + "(a body may inflate to at most \(Inflate.maximumOutputSize >> 20) MiB, and past "
+                        + "\(Inflate.ratioFloor >> 20) MiB to at most \(Inflate.maximumRatio) times its compressed size), "
+                        + "which is how a decompression bomb looks; if the body is genuine, record it uncompressed",
+                    at: textPath)
+                return nil
+            case let .failure(.checksumMismatch(what)):
+                decoder.error("the body compressed as \(quoted(contentEncoding)) is corrupted: \(what); "
+                        + "record the response again (it would otherwise be served damaged)", at: textPath)
+                return nil
             }
-            decoder.warning("the body is Polly.JS's hex-encoded chunks compressed as \(quoted(contentEncoding)), which cannot be decompressed here; it is replayed compressed, with its Content-Encoding header", at: path.appending(.key("text")))
-            return (compressed, true)
         default:
             decoder.warning("unknown 'encoding' \(quoted(encoding)); the text is replayed as UTF-8", at: path.appending(.key("encoding")))
             return (Data(text.utf8), false)
