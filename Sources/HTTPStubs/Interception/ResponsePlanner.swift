@@ -70,21 +70,20 @@ struct ResponsePlanner {
     /// run some, `progress` saying where to go on (the hop it stopped at consumed nothing, unless
     /// it stopped after choosing its stub, which ``plan(from:)`` then knows).
     func planWithoutUserCode(from progress: inout Progress) -> Plan? {
-        while true {
-            switch step(&progress, declinesUserCode: true, defersResponders: true) {
-            case let .done(plan): return plan
-            case .next: continue
-            case .needsUserCode: return nil
-            }
-        }
+        planWithoutResponders(from: &progress, declinesUserCode: true)
     }
 
     /// Chooses the stubs from `progress`, running the user's matchers, as far as a computed
     /// response or a redirect question: `nil` there, ``Progress`` keeping it pending for
     /// ``plan(from:)``. The part of planning that follows the order requests arrive in.
     func chooseInOrder(from progress: inout Progress) -> Plan? {
+        planWithoutResponders(from: &progress, declinesUserCode: false)
+    }
+
+    /// Plans from `progress` as far as no computed response or redirect question is reached.
+    private func planWithoutResponders(from progress: inout Progress, declinesUserCode: Bool) -> Plan? {
         while true {
-            switch step(&progress, declinesUserCode: false, defersResponders: true) {
+            switch step(&progress, declinesUserCode: declinesUserCode, defersResponders: true) {
             case let .done(plan): return plan
             case .next: continue
             case .needsUserCode: return nil

@@ -37,25 +37,6 @@ private func productFolders() -> [URL] {
     return folders
 }
 
-/// Runs an executable to its end and returns its exit status and standard output. Output goes
-/// through a file, so a chatty child can never block on a full pipe.
-func runToEnd(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String) {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).out")
-    try Data().write(to: output)
-    defer { try? FileManager.default.removeItem(at: output) }
-    let handle = try FileHandle(forWritingTo: output)
-    defer { try? handle.close() }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = handle
-    process.standardError = handle
-    try process.run()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: try Data(contentsOf: output), as: UTF8.self))
-}
-
 /// Runs an executable with its standard output and error going to one file, for at most
 /// `seconds`: a child still running then is terminated and the call throws.
 func run(_ executable: URL, _ arguments: [String], within seconds: Double) throws -> (status: Int32, output: String) {

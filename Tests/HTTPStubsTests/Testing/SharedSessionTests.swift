@@ -10,24 +10,24 @@ struct SharedSessionTests {
     @Test("interception started before any session: URLSession.shared answers from the stubs")
     func startedFirst() throws {
         let probe = try builtExecutable(named: "shared-session-probe")
-        let run = try runToEnd(probe, ["first"])
-        #expect(run.status == 0, "\(run.stdout)")
-        let lines = run.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("status: active"), "\(run.stdout)")
-        #expect(lines.contains("answer: served by the stub"), "\(run.stdout)")
-        #expect(!lines.contains { $0.hasPrefix("issue:") }, "\(run.stdout)")
+        let run = try run(probe, ["first"], within: patience)
+        #expect(run.status == 0, "\(run.output)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("status: active"), "\(run.output)")
+        #expect(lines.contains("answer: served by the stub"), "\(run.output)")
+        #expect(!lines.contains { $0.hasPrefix("issue:") }, "\(run.output)")
     }
 
     @Test("a session created first: the status is unavailable and an issue says why and what to do")
     func startedTooLate() throws {
         let probe = try builtExecutable(named: "shared-session-probe")
-        let run = try runToEnd(probe, ["late"])
-        #expect(run.status == 0, "\(run.stdout)")
-        let lines = run.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("status: unavailable"), "\(run.stdout)")
-        let issue = try #require(lines.first { $0.hasPrefix("issue:") }, "\(run.stdout)")
+        let run = try run(probe, ["late"], within: patience)
+        #expect(run.status == 0, "\(run.output)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("status: unavailable"), "\(run.output)")
+        let issue = try #require(lines.first { $0.hasPrefix("issue:") }, "\(run.output)")
         #expect(issue.contains("URLSession.shared cannot be intercepted"))
         #expect(issue.contains("Inject a session from URLProtocolStub.makeSession()"))
-        #expect(!lines.contains("answer: served by the stub"), "the stubs cannot see URLSession.shared then: \(run.stdout)")
+        #expect(!lines.contains("answer: served by the stub"), "the stubs cannot see URLSession.shared then: \(run.output)")
     }
 }
