@@ -48,8 +48,9 @@ final class StubLoader: @unchecked Sendable {
         var abandoned: StubError?
         /// The test that had ended, closing the registry, when the request reached it.
         var arrivedAfterTest: String?
-        /// `GET https://…` once the request was read; the stub chosen to answer it.
-        var requestLine: String?
+        /// The request once it was read (its line is only built when a report needs it); the
+        /// stub chosen to answer it.
+        var request: StubRequest?
         var answeringStub: StubSummary?
         /// Weak: the protocol instance owns this loader. Only used under `lock`, on the queues
         /// URLSession calls the protocol on (see `scheduleWake`).
@@ -180,12 +181,12 @@ final class StubLoader: @unchecked Sendable {
 
     /// Keeps what planning found; call under the lock.
     private func settle(_ planned: Planned, _ state: inout State) {
-        state.requestLine = planned.requestLine
+        state.request = planned.request
         state.answeringStub = planned.answeringStub
         if let abandoned = state.abandoned {
             // Its test ended while it was planned (`abandon` may already have set the failure).
             if state.timeline == nil {
-                state.timeline = DeliveryTimeline(events: [.init(time: .zero, action: .fail(abandoned.urlError(for: planned.url)))], timeout: nil, url: nil)
+                state.timeline = DeliveryTimeline(events: [.init(time: .zero, action: .fail(abandoned.urlError(for: planned.request.url)))], timeout: nil, url: nil)
             }
         } else if let timeline = planned.timeline {
             state.timeline = timeline   // `nil` while recording: the real answer's timeline may already be set.
@@ -248,11 +249,15 @@ final class StubLoader: @unchecked Sendable {
     /// `GET https://…`: as read when planned, else as the protocol instance was given it; its
     /// secrets masked, since test failures print it (see ``LogMasking``).
     var requestLine: String {
-        withState { state in
-            if let line = state.requestLine { return line }
-            guard let request = state.urlProtocol?.request, let url = request.url else { return "a request" }
-            return "\(request.httpMethod ?? "GET") \(LogMasking.url(url.absoluteString))"
-        }
+        let (read, given) = withState { ($0.request, $0.urlProtocol?.request) }
+        if let read { return Self.line(read.method.rawValue, read.url) }
+        guard let given, let url = given.url else { return "a request" }
+        return Self.line(given.httpMethod ?? "GET", url)
+    }
+
+    /// `GET https://…`, with the URL's secrets masked (see ``LogMasking``).
+    private static func line(_ method: String, _ url: URL) -> String {
+        "\(method) \(LogMasking.url(url.absoluteString))"
     }
 
     /// The stub chosen to answer the request, if any.
@@ -376,7 +381,7 @@ final class StubLoader: @unchecked Sendable {
         }
 
         /// The request as `GET https://…`, its secrets masked (see ``LogMasking``).
-        var requestLine: String { "\(request.method) \(LogMasking.url(request.url.absoluteString))" }
+        var requestLine: String { StubLoader.line(request.method.rawValue, request.url) }
 
         /// The request as observers see it: with its body, read from any stream.
         func observed() -> URLRequest {
@@ -397,7 +402,7 @@ final class StubLoader: @unchecked Sendable {
             let waits = events.contains { $0.time > .zero }
             let timeout = waits ? StubLoader.timeout(of: urlRequest, inspection) : nil
             let timeline = DeliveryTimeline(events: events, timeout: timeout, url: request.url)
-            return Planned(timeline: timeline, requestLine: requestLine, answeringStub: answeredBy, url: request.url)
+            return Planned(timeline: timeline, request: request, answeringStub: answeredBy)
         }
 
         /// The plan failing the request with `error` at once.
@@ -432,7 +437,7 @@ final class StubLoader: @unchecked Sendable {
             return .planned(read.failing(with: missingRegistry.urlError(for: request.url)))
         }
         // Requests handed off earlier choose their stubs first (see ``PlanningTurns``).
-        guard registry.planningTurns.isIdle, registry.notifyObservers(declinesUserCode: true, of: read.observed) else {
+        guard registry.planningTurns.isIdle, registry.notifyObservers(declinesUserCode: true, of: { read.observed() }) else {
             return .needsUserCode(.observers, registry)
         }
         if let refused = refuseDownload(read, registry) { return .planned(refused) }
@@ -453,7 +458,7 @@ final class StubLoader: @unchecked Sendable {
         var progress: ResponsePlanner.Progress
         switch step {
         case .observers:
-            registry.notifyObservers(of: read.observed)
+            registry.notifyObservers { read.observed() }
             guard !isAbandoned else { return .needsUserCode(step, registry) }
             if let refused = refuseDownload(read, registry) { return .planned(refused) }
             progress = ResponsePlanner.Progress(request: read.request)
@@ -482,17 +487,16 @@ final class StubLoader: @unchecked Sendable {
             let timeout = Self.timeout(of: read.urlRequest, read.inspection).map(\.seconds)
             let planner = ResponsePlanner(registry: planner.registry, inspection: planner.inspection.capturingAnswers())
             record(unanswered, planner: planner, timeout: timeout, hops: 0, for: urlProtocol)
-            return Planned(timeline: nil, requestLine: read.requestLine, answeringStub: nil, url: read.request.url)
+            return Planned(timeline: nil, request: read.request, answeringStub: nil)
         }
     }
 
     /// What planning found: the timeline (`nil` while the answer is being recorded), the request
-    /// as `GET https://…`, the stub that answers it, and its URL.
+    /// as read, and the stub that answers it.
     private struct Planned {
         let timeline: DeliveryTimeline?
-        let requestLine: String
+        let request: StubRequest
         let answeringStub: StubSummary?
-        let url: URL
     }
 
     /// Sends a request no stub answers to the real server, records the exchange, and delivers the
