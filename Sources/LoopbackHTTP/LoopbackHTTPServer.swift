@@ -35,14 +35,11 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
         package let description: String
     }
 
-    /// Starts listening on 127.0.0.1.
+    /// Starts listening on 127.0.0.1, on a port the system chooses.
     /// - Parameters:
-    ///   - port: The port; 0 for one the system chooses. A port a stopped server just used can be
-    ///     bound again at once.
     ///   - maxRequests: How many requests it answers in all.
     ///   - handler: The response to each request; called on the connection's thread.
     package init(
-        port: Int = 0,
         maxRequests: Int = .max,
         handler: @escaping @Sendable (LoopbackHTTPRequest) -> LoopbackHTTPResponse
     ) throws {
@@ -50,11 +47,9 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
         self.handler = handler
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
-        var yes: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(clamping: port).bigEndian
+        address.sin_port = 0   // a port the system chooses
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -62,7 +57,7 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
         guard bound == 0, listen(fd, 128) == 0 else {
             let code = errno
             close(fd)
-            throw Failure(description: "binding 127.0.0.1:\(port) failed: errno \(code) (\(String(cString: strerror(code))))")
+            throw Failure(description: "binding 127.0.0.1 failed: errno \(code) (\(String(cString: strerror(code))))")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {

@@ -35,15 +35,19 @@ package final class UserCodeHost: Sendable {
     }
 }
 
-/// Runs the user's code on threads of GCD's global queue rather than on Swift's cooperative pool,
-/// which has only as many threads as cores: stub code that blocks (a responder waiting on a
-/// semaphore for another request) would otherwise hold up every task of the process.
+/// Runs the user's code on threads of its own rather than on Swift's cooperative pool, which has
+/// only as many threads as cores, or GCD's global queue, which on Linux does not grow when its
+/// threads block: stub code that blocks (a responder waiting on a semaphore for another request)
+/// would otherwise hold up every task, timer and delivery of the process.
 final class UserCodeExecutor: TaskExecutor, Sendable {
     private static let shared = UserCodeExecutor()
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        // A serial queue of its own rather than the global queue: libdispatch gives it a thread
+        // even when every thread of the global pool is busy (a serial queue targets an
+        // overcommitting root queue), and on Linux that pool does not grow when its threads block.
+        DispatchQueue(label: "swift-http-stubs.user-code").async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 
     /// Runs `job` in a new task on this executor (on Apple platforms before it existed, on the

@@ -24,22 +24,31 @@ import LoopbackHTTP
 ///     anything else       404 {"error":"no such endpoint"}
 final class RecordingServer: Sendable {
     private let server: LoopbackHTTPServer
+    /// What answers: replaced by ``restart()``.
+    private let endpoints: LockedBox<Endpoints>
 
     /// The port it listens on.
     var port: Int { server.port }
 
-    private init(server: LoopbackHTTPServer) {
+    private init(server: LoopbackHTTPServer, endpoints: LockedBox<Endpoints>) {
         self.server = server
+        self.endpoints = endpoints
     }
 
     /// `http://127.0.0.1:<port>`.
     var base: String { server.base }
 
-    /// Starts the server.
-    /// - Parameter port: The port to listen on; by default a free one.
-    static func start(port: Int = 0) throws -> RecordingServer {
-        let endpoints = Endpoints()
-        return RecordingServer(server: try LoopbackHTTPServer(port: port) { endpoints.answer($0) })
+    /// Starts the server on a free port.
+    static func start() throws -> RecordingServer {
+        let endpoints = LockedBox(Endpoints())
+        return RecordingServer(server: try LoopbackHTTPServer { endpoints.value.answer($0) }, endpoints: endpoints)
+    }
+
+    /// Answers from now on as a server started afresh on the same port would: a new
+    /// `X-Server-Instance`, counters from zero. (Stopping and binding the port again could lose it
+    /// to another test's server meanwhile.)
+    func restart() {
+        endpoints.value = Endpoints()
     }
 
     /// A request to `path` (with its query) on this server, with a short timeout.

@@ -178,25 +178,23 @@ struct RecordingTests {
     func allReRecords() async throws {
         let root = try RecordingRoot()
         defer { root.remove() }
-        let oldServer = try RecordingServer.start()
-        defer { oldServer.stop() }
+        let server = try RecordingServer.start()
+        defer { server.stop() }
         let first = StubRegistry()
         try first.replay(root.path, mode: .once)
         let firstSession = first.makeSession()
-        let old = try Answer(await complete(firstSession, oldServer.request("GET", "/users/1")))
+        let old = try Answer(await complete(firstSession, server.request("GET", "/users/1")))
         let oldInstance = try #require(old.headers["x-server-instance"])
         for _ in 1...2 {
-            #expect(await complete(firstSession, oldServer.request("GET", "/counter")).status == 200)
+            #expect(await complete(firstSession, server.request("GET", "/counter")).status == 200)
         }
-        oldServer.stop()
         let names = root.mappingNames()
         try #require(names.count == 2, "\(names)")
         let usersMapping = try #require(names.first { $0.hasPrefix("get-users-1-") })
         try root.write(root.text("mappings/\(usersMapping)") + " ", to: "mappings/\(usersMapping)")   // an edit
 
         // The same origin: a new server on the same port.
-        let server = try RecordingServer.start(port: oldServer.port)
-        defer { server.stop() }
+        server.restart()
         let stubs = StubRegistry()
         let issues = RecordingIssues(stubs)
         #expect(try stubs.replay(root.path, mode: .all) == .all)
