@@ -132,6 +132,31 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
         XCTAssertEqual(failures.first?.line, stubLine)
     }
 
+    // MARK: Stub code
+
+    /// Stub code runs off URLSession's queue, in a task of the scope; an `XCTFail` there still
+    /// counts for the running test (corelibs' XCTest records it on the current test case).
+    func test_XCTFail_insideResponders_failsThisTest() async {
+        let failures = await capture.failures {
+            await withHTTPStubs { stubs in
+                stubs.stub(.get(.init(Self.url.absoluteString))) { _ in
+                    XCTFail("inside the responder")
+                    return .text("answered")
+                }
+                stubs.stub(.get("https://api.example.com/async")) { _ async in
+                    await Task.yield()
+                    XCTFail("inside the async responder")
+                    return .text("answered")
+                }
+                let first = await xcFetch(stubs.makeSession(), Self.url)
+                let second = await xcFetch(stubs.makeSession(), URL(string: "https://api.example.com/async")!)
+                XCTAssertEqual(first.text, "answered")
+                XCTAssertEqual(second.text, "answered")
+            }
+        }
+        XCTAssertEqual(failures.map(\.description).sorted(), ["failed - inside the async responder", "failed - inside the responder"], "\(failures)")
+    }
+
     // MARK: makeStubRegistry (reported by its teardown block)
 
     func test_makeStubRegistry_unmetExpectation_failsAtTheStubLine() {
