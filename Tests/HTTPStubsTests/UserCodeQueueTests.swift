@@ -68,12 +68,12 @@ import Testing
             started.fulfill(true)
             // Waits for the other registry's request to be answered: the wait only ends with
             // "released" if that request did not wait for this responder.
-            return .text(released.wait(timeout: .now() + 10) == .success ? "released" : "timed out")
+            return .text(released.wait(timeout: .now() + patience) == .success ? "released" : "timed out")
         }
         fast.stub(.get(.path("/fast")), .text("fast"))
         let slowSession = slow.makeSession(), fastSession = fast.makeSession()
         let slowAnswer = Task { await answer(slowSession, "https://api.example.com/slow") }
-        #expect(await started.value(within: 10) == true)
+        #expect(await started.value(within: patience) == true)
         #expect(await answer(fastSession, base + "/fast") == "fast")
         #expect(await answerAsync(fastSession, base + "/fast") == "fast")
         released.signal()
@@ -103,7 +103,7 @@ import Testing
         #expect(await within(10) { await late.value } == "late")
     }
 
-    /// Sends a GET and waits, blocking the calling thread, for its body (`nil` after 10 s).
+    /// Sends a GET and waits, blocking the calling thread, for its body (`nil` after ``patience``).
     private static func fetchBlocking(_ session: URLSession, _ url: String) -> String? {
         let done = DispatchSemaphore(value: 0)
         let body = LockedBox<String?>(nil)
@@ -111,7 +111,7 @@ import Testing
             body.value = data.map { String(decoding: $0, as: UTF8.self) }
             done.signal()
         }.resume()
-        return done.wait(timeout: .now() + 10) == .success ? body.value : nil
+        return done.wait(timeout: .now() + patience) == .success ? body.value : nil
     }
 }
 
@@ -153,7 +153,7 @@ import Testing
                 stubs.value = registry
                 registry.observeRequests { _ in
                     observing.set()
-                    _ = testEnded.wait(timeout: .now() + 10)   // the observer outlasts its test
+                    _ = testEnded.wait(timeout: .now() + patience)   // the observer outlasts its test
                     observed.set()
                 }
                 stubID.value = registry.stub(.get("https://api.example.com/slow-observer"), .text("answered"))
