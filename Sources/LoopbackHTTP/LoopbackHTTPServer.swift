@@ -89,9 +89,14 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// Stops accepting, closes every connection, and waits (up to 2 s) for the threads to end.
+    /// Connecting fails from the moment it returns, however long the threads take.
     package func stop() {
         lock.withLock {
+            guard !state.stopped else { return }
             state.stopped = true
+            // A listening socket shut down refuses connections at once (and wakes `poll`); the
+            // accept thread closes it.
+            shutdown(listener, Int32(SHUT_RDWR))
             for connection in state.connections {
                 shutdown(connection, Int32(SHUT_RDWR))
             }
