@@ -358,7 +358,7 @@ final class StubLoader: @unchecked Sendable {
     /// The request as URLSession hands it to the protocol, read once inside `startLoading`.
     private struct ReadRequest {
         let urlRequest: URLRequest
-        let inspection: TaskInspection
+        private(set) var inspection: TaskInspection
         let body: Data?
         let request: StubRequest
         let isDownload: Bool
@@ -370,14 +370,6 @@ final class StubLoader: @unchecked Sendable {
             self.body = body
             request = StubRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
             isDownload = urlProtocol.task is URLSessionDownloadTask
-        }
-
-        private init(_ read: ReadRequest, inspection: TaskInspection) {
-            urlRequest = read.urlRequest
-            self.inspection = inspection
-            body = read.body
-            request = read.request
-            isDownload = read.isDownload
         }
 
         /// The request as `GET https://…`, its secrets masked (see ``LogMasking``).
@@ -393,7 +385,9 @@ final class StubLoader: @unchecked Sendable {
 
         /// This request, with the task's fields read now (see ``TaskInspection/capturingAnswers()``).
         func capturingAnswers() -> ReadRequest {
-            ReadRequest(self, inspection: inspection.capturingAnswers())
+            var copy = self
+            copy.inspection = inspection.capturingAnswers()
+            return copy
         }
 
         /// The plan delivering `events`; an idle timeout can only fire before an event that is

@@ -98,10 +98,8 @@ public final class StubRegistry: Sendable {
         column: UInt = #column,
         respond: @escaping @Sendable (StubRequest) throws -> StubResponse
     ) -> String {
-        var stub = Stub(pattern, responses: [.computed(respond)], priority: priority,
-                        source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
-        stub.expectation = expectation
-        return add(stub)
+        stub(pattern, .computed(respond), priority: priority, expecting: expectation,
+             fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Adds a stub whose response is computed from each request it matches by `async` code (see
@@ -117,10 +115,8 @@ public final class StubRegistry: Sendable {
         column: UInt = #column,
         respond: @escaping @Sendable (StubRequest) async throws -> StubResponse
     ) -> String {
-        var stub = Stub(pattern, responses: [.computed(respond)], priority: priority,
-                        source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
-        stub.expectation = expectation
-        return add(stub)
+        stub(pattern, .computed(respond), priority: priority, expecting: expectation,
+             fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Adds a stub that serves `responses` in order, then repeats the last or stops matching.
