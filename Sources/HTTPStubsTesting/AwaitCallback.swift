@@ -3,9 +3,9 @@ import HTTPStubs
 
 /// Why ``awaitCallback(timeout:fileID:filePath:line:column:_:)`` gave up.
 public struct CallbackTimeout: Error, CustomStringConvertible {
-    /// How long it waited.
+    /// How long it waited before giving up.
     public let timeout: Duration
-    /// Where it was called.
+    /// The call to `awaitCallback` that gave up, where the failure is reported.
     public let location: SourceCodeLocation
 
     /// `the callback was not called within 5 seconds (at Tests/FeedTests.swift:12:9)`.

@@ -42,7 +42,7 @@ public final class HTTPStubsScope: Sendable {
 
     private struct ScopeState {
         var reportedUnmatched = 0
-        var issues: [StubIssue] = []
+        var issues: [StubDiagnostic] = []
         var ended = false
         var inFlightTimeout = Duration.seconds(1)
     }
@@ -69,7 +69,7 @@ public final class HTTPStubsScope: Sendable {
         self.testName = TestFailureReporter.currentTestName(testCase: testCase) ?? "opened at \(location)"
         self.closesRegistry = closesRegistry
         let state = self.state
-        stubs.onIssue { issue in state.withLock { $0.issues.append(issue) } }
+        stubs.onDiagnostic { issue in state.withLock { $0.issues.append(issue) } }
         // Started here, on the test's task, the task serving stub code inherits the test's
         // task-local values: `#expect` in a responder counts for this test.
         let userCode = self.userCode
@@ -83,7 +83,7 @@ public final class HTTPStubsScope: Sendable {
     /// Call it from the test's own task.
     public func verify() {
         let allUnmatched = stubs.unmatchedRequests   // read before locking: the scope's lock is a leaf
-        let (unmatched, issues) = state.withLock { state -> ([JournalEntry], [StubIssue]) in
+        let (unmatched, issues) = state.withLock { state -> ([JournalEntry], [StubDiagnostic]) in
             let unmatched = allUnmatched.filter { $0.id > state.reportedUnmatched }
             state.reportedUnmatched = unmatched.last?.id ?? state.reportedUnmatched
             defer { state.issues.removeAll() }
@@ -143,7 +143,7 @@ public final class HTTPStubsScope: Sendable {
 
     /// The stubs the `.httpStubs` trait declared inside its attribute.
     private struct TraitStubs {
-        var ids: Set<String> = []
+        var ids: Set<Stub.ID> = []
         var sources: Set<StubSource> = []
     }
 
@@ -155,7 +155,7 @@ public final class HTTPStubsScope: Sendable {
     /// declaration the attribute is attached to, the same place the trait captures as its own. A
     /// stub declared there has lost its line, so failures about it name the trait and the test. A
     /// stub the closure adds from elsewhere (a function of the test file) keeps its own line.
-    func stubsDeclaredInTrait(_ ids: Set<String>) {
+    func stubsDeclaredInTrait(_ ids: Set<Stub.ID>) {
         let lost = stubs.stubs.filter { stub in
             guard ids.contains(stub.id), let place = SourceCodeLocation(stub.source) else { return false }
             return (place.fileID, place.line, place.column) == (location.fileID, location.line, location.column)
@@ -165,7 +165,7 @@ public final class HTTPStubsScope: Sendable {
 
     /// What follows a failure about the stub `id`, or a stub written at `source`, when it was
     /// declared inside the trait's attribute; empty otherwise.
-    private func traitNote(stub id: String? = nil, source: StubSource? = nil) -> String {
+    private func traitNote(stub id: Stub.ID? = nil, source: StubSource? = nil) -> String {
         let declaredInTrait = traitStubs.withLock { traits in
             id.map(traits.ids.contains) ?? source.map(traits.sources.contains) ?? false
         }

@@ -35,7 +35,7 @@ public func withSharedSessionStubs<Result>(
             at: location, framework: framework)
         URLProtocolStub.stopInterceptingRequests()
     }
-    URLProtocolStub.registry.onIssue { _ in }   // the reason below is reported once, as a failure
+    URLProtocolStub.registry.onDiagnostic { _ in }   // the reason below is reported once, as a failure
     if case let .unavailable(reason) = URLProtocolStub.startInterceptingRequests(fileID: fileID, filePath: filePath, line: line, column: column) {
         TestFailureReporter.fail(reason, at: location, framework: framework)
     }
@@ -62,7 +62,7 @@ private func finish(_ scope: HTTPStubsScope, at location: SourceCodeLocation, fr
     await scope.end()
     URLProtocolStub.stopInterceptingRequests()
     // Give the registry back its default: problems printed to standard error.
-    URLProtocolStub.registry.onIssue { issue in FileHandle.standardError.write(Data("\(issue)\n".utf8)) }
+    URLProtocolStub.registry.onDiagnostic { issue in FileHandle.standardError.write(Data("\(issue)\n".utf8)) }
     SharedSessionTurn.lock.release()
 }
 

@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// Where a command writes and reads: the process's standard streams, or buffers in tests.
-public protocol CommandIO {
+package protocol CommandIO {
     /// Writes to standard output; the text is passed on at once, not buffered.
     mutating func out(_ text: String)
     /// Writes to standard error.
@@ -17,22 +17,22 @@ public protocol CommandIO {
 }
 
 /// The process's standard output, error and input.
-public struct StandardStreams: CommandIO {
+package struct StandardStreams: CommandIO {
     /// Creates the streams.
-    public init() {}
+    package init() {}
 
     /// Writes to standard output (one `write(2)`, so each answer leaves at once).
-    public mutating func out(_ text: String) {
+    package mutating func out(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
     /// Writes to standard error.
-    public mutating func err(_ text: String) {
+    package mutating func err(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
     /// The next bytes of standard input, with one `read(2)`.
-    public mutating func readInput(upTo maximumCount: Int) -> Data? {
+    package mutating func readInput(upTo maximumCount: Int) -> Data? {
         readChunk(fileDescriptor: STDIN_FILENO, upTo: maximumCount)
     }
 }

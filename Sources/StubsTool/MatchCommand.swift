@@ -40,7 +40,7 @@ enum MatchCommand {
     static func run(_ arguments: [String], io: inout some CommandIO) throws -> Int32 {
         var stubPaths: [String] = []
         var requestsFile: String?
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         var data: String?
         var positional: [String] = []
         var index = 0
@@ -83,17 +83,17 @@ enum MatchCommand {
             }
         }
         defer { try? requestsHandle?.close() }
-        var single: StubRequest?
+        var single: InterceptedRequest?
         if requestsFile == nil {
             guard positional.count == 2 else { throw UsageError("give METHOD and URL (or --requests FILE)", command: "match") }
-            guard HTTPMethod(rawValue: positional[0]).isToken else {
+            guard InterceptedRequest.Method(rawValue: positional[0]).isToken else {
                 throw UsageError("\(quoted(positional[0])) is not an HTTP method such as GET", command: "match")
             }
             guard let url = URL(string: positional[1]), url.scheme != nil else {
                 throw UsageError("\(quoted(positional[1])) is not an absolute URL", command: "match")
             }
             let body = data.map { Data($0.utf8) }
-            single = StubRequest(method: HTTPMethod(rawValue: positional[0]), url: url, headers: headers, body: body)
+            single = InterceptedRequest(method: InterceptedRequest.Method(rawValue: positional[0]), url: url, headers: headers, body: body)
         }
 
         let loaded = StubFiles.load(stubPaths)
@@ -105,7 +105,7 @@ enum MatchCommand {
             return 2
         }
         let registry = StubRegistry()
-        registry.onIssue { _ in }   // warnings were printed above
+        registry.onDiagnostic { _ in }   // warnings were printed above
         registry.add(contentsOf: loaded.stubs)
 
         if let single {

@@ -13,8 +13,8 @@ enum RequestLines {
 
     /// The request written on line `number` of `file`; `nil` for a blank line; or the problem as
     /// `file:line: error: …`.
-    static func request(in bytes: [UInt8], number: Int, file: String) -> Result<StubRequest?, Problem> {
-        func problem(_ message: String) -> Result<StubRequest?, Problem> {
+    static func request(in bytes: [UInt8], number: Int, file: String) -> Result<InterceptedRequest?, Problem> {
+        func problem(_ message: String) -> Result<InterceptedRequest?, Problem> {
             .failure(Problem(message: "\(file):\(number): error: \(message)"))
         }
         guard let line = String(validating: bytes, as: UTF8.self) else {
@@ -36,11 +36,11 @@ enum RequestLines {
         }
         if let method = object["method"] {
             guard let name = method.stringValue else { return problem("\"method\" must be a string such as \"GET\"") }
-            guard HTTPMethod(rawValue: name).isToken else {
+            guard InterceptedRequest.Method(rawValue: name).isToken else {
                 return problem("\"method\" \(quoted(name)) is not an HTTP method: one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"")
             }
         }
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         if let declared = object["headers"] {
             guard let map = declared.objectValue else { return problem("\"headers\" must be an object of names to string values") }
             for member in map.members {
@@ -62,7 +62,7 @@ enum RequestLines {
             }
             body = data
         }
-        let method = HTTPMethod(rawValue: object["method"]?.stringValue ?? "GET")
-        return .success(StubRequest(method: method, url: url, headers: headers, body: body))
+        let method = InterceptedRequest.Method(rawValue: object["method"]?.stringValue ?? "GET")
+        return .success(InterceptedRequest(method: method, url: url, headers: headers, body: body))
     }
 }

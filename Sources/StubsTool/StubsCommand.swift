@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `stubs` command-line tool: lint, list, match and import stub files.
-public enum StubsCommand {
+package enum StubsCommand {
     static let overview = """
     stubs: check, list and try WireMock stub files and HAR captures, as swift-http-stubs loads them.
 
@@ -22,7 +22,7 @@ public enum StubsCommand {
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status:
     /// 0 success, 1 problems found (lint errors, unmatched requests), 2 wrong usage or unloadable input.
-    public static func run(_ arguments: [String], io: inout some CommandIO) -> Int32 {
+    package static func run(_ arguments: [String], io: inout some CommandIO) -> Int32 {
         let command = arguments.first ?? ""
         let rest = Array(arguments.dropFirst())
         do {

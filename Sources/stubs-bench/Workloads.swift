@@ -59,14 +59,14 @@ enum Registries {
     static func mixed(count: Int) -> StubRegistry {
         let registry = StubRegistry()
         addTarget(to: registry)
-        let methods: [HTTPMethod] = [.get, .post, .put, .delete]
+        let methods: [InterceptedRequest.Method] = [.get, .post, .put, .delete]
         for index in 1..<max(count, 1) {
             registry.stub(decoy(index, methods: methods), .json(text: #"{"decoy":\#(index)}"#))
         }
         return registry
     }
 
-    static func decoy(_ index: Int, methods: [HTTPMethod]) -> RequestPattern {
+    static func decoy(_ index: Int, methods: [InterceptedRequest.Method]) -> RequestPattern {
         switch index % 10 {
         case 0, 1, 2, 3:
             return .method(methods[index % 4], URLPattern("\(base)/exact/\(index)/items"))

@@ -38,7 +38,7 @@ import HTTPStubs
     @Test func journalsTheStubThatAnsweredEachRequest() async throws {
         let stubs = StubRegistry()
         let users = stubs.stub(.get("/users/{id}"), .text("user"))
-        let fallback = stubs.add(Stub(.any(.pathPrefix("/")), .status(404)).priority(9).named("fallback"))
+        let fallback = stubs.add(Stub(.anyMethod(.pathPrefix("/")), .status(404)).priority(9).named("fallback"))
         let session = stubs.makeSession()
         _ = await complete(session, "https://api.example.com/users/1")
         _ = try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/teams/1")!))
@@ -173,7 +173,7 @@ import HTTPStubs
 
     @Test func requestsMatchingAndTo() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.any(.pathPrefix("/")), .status(200))
+        stubs.stub(.anyMethod(.pathPrefix("/")), .status(200))
         let session = stubs.makeSession()
         _ = await complete(session, request("POST", "https://api.example.com/orders", body: #"{"item":"book"}"#))
         _ = await complete(session, request("POST", "https://api.example.com/orders", body: #"{"item":"pen"}"#))
@@ -208,7 +208,7 @@ import HTTPStubs
         #expect(stubs.useCount(of: users) == 2)
         #expect(stubs.useCount(of: teams) == 1)
         #expect(stubs.useCount(of: never) == 0)
-        #expect(stubs.useCount(of: "no-such-stub") == 0)
+        #expect(stubs.useCount(of: Stub.ID("no-such-stub")) == 0)
         #expect(stubs.unusedStubs.map(\.id) == [never])
         #expect(stubs.unmatchedRequests.count == 1)
     }

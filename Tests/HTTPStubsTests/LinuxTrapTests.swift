@@ -178,7 +178,7 @@ struct LinuxTrapTests {
     ])
     func otherStatuses(_ status: Int, _ withChallenge: Bool) async throws {
         let stubs = StubRegistry()
-        var headers: HTTPHeaders = ["X-Other": "kept"]
+        var headers: HeaderFields = ["X-Other": "kept"]
         if withChallenge { headers.add("WWW-Authenticate", #"Basic realm="api""#) }
         stubs.stub(.get("https://api.example.com/status"), .http(status: status, headers: headers, body: .text("body")))
         let session = stubs.makeSession()
@@ -507,7 +507,7 @@ struct URLProtocolStubCompatibilityTests {
 
     private func withInterception(_ body: (URLSession) async throws -> Void) async throws {
         let session = URLProtocolStub.makeSession()
-        URLProtocolStub.registry.onIssue { _ in }   // the URLSession.shared warning is expected here
+        URLProtocolStub.registry.onDiagnostic { _ in }   // the URLSession.shared warning is expected here
         URLProtocolStub.startInterceptingRequests()
         defer { URLProtocolStub.stopInterceptingRequests() }
         try await body(session)
@@ -594,7 +594,7 @@ struct URLProtocolStubCompatibilityTests {
         // Run in a child process: corelibs force-unwraps the missing response, which kills the process.
         await #expect(processExitsWith: .success) {
             let session = URLProtocolStub.makeSession()
-            URLProtocolStub.registry.onIssue { _ in }
+            URLProtocolStub.registry.onDiagnostic { _ in }
             URLProtocolStub.startInterceptingRequests()
             URLProtocolStub.stub(data: nil, response: nil, error: nil)
             do {
@@ -612,7 +612,7 @@ struct URLProtocolStubCompatibilityTests {
     func nothingThroughAsyncUpload() async {
         await #expect(processExitsWith: .success) {
             let session = URLProtocolStub.makeSession()
-            URLProtocolStub.registry.onIssue { _ in }
+            URLProtocolStub.registry.onDiagnostic { _ in }
             URLProtocolStub.startInterceptingRequests()
             URLProtocolStub.stub(data: nil, response: nil, error: nil)
             var request = URLRequest(url: URL(string: "https://legacy.example.com/endpoint")!)

@@ -21,7 +21,7 @@ import HTTPStubs
 
     @Test func anyMethodAndCustomMethods() async {
         let stubs = StubRegistry()
-        stubs.stub(.any("https://api.example.com/anything"), .text("any"))
+        stubs.stub(.anyMethod("https://api.example.com/anything"), .text("any"))
         stubs.stub(.method("PROPFIND", "https://api.example.com/dav"), .text("propfind"))
         let session = stubs.makeSession()
         for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] {
@@ -469,8 +469,8 @@ import HTTPStubs
 
     @Test func invalidExpectedJSONIsReportedAndNeverMatches() async throws {
         let stubs = StubRegistry()
-        let issues = Collected<StubIssue>()
-        stubs.onIssue { issues.append($0) }
+        let issues = Collected<StubDiagnostic>()
+        stubs.onDiagnostic { issues.append($0) }
         let jsonLine = #line + 1
         stubs.stub(.post("/bad").body(.json(text: #"{"a": "#)), .text("bad"))
         let reported = issues.all.map(\.message)
@@ -485,8 +485,8 @@ import HTTPStubs
 
     @Test func unencodableExpectedJSONIsReportedAndNeverMatches() async throws {
         let stubs = StubRegistry()
-        let issues = Collected<StubIssue>()
-        stubs.onIssue { issues.append($0) }
+        let issues = Collected<StubDiagnostic>()
+        stubs.onDiagnostic { issues.append($0) }
         let jsonLine = #line + 1
         stubs.stub(.post("/nan").body(.json(encoding: ["ratio": Double.nan])), .text("nan"))
         let reported = issues.all.map(\.message)
@@ -570,8 +570,8 @@ import HTTPStubs
 
     @Test func invalidRegexIsReportedAtItsLineAndNeverMatches() async throws {
         let stubs = StubRegistry()
-        let issues = Collected<StubIssue>()
-        stubs.onIssue { issues.append($0) }
+        let issues = Collected<StubDiagnostic>()
+        stubs.onDiagnostic { issues.append($0) }
         let regexLine = #line + 1
         let brokenHeader = StringMatcher.matches("[0-9")
         let id = stubs.stub(.get("/broken").header("X-Id", brokenHeader), .text("broken"))
@@ -594,8 +594,8 @@ import HTTPStubs
 
     @Test func invalidPathRegexAndNegatedRegexAreReported() async throws {
         let stubs = StubRegistry()
-        let issues = Collected<StubIssue>()
-        stubs.onIssue { issues.append($0) }
+        let issues = Collected<StubDiagnostic>()
+        stubs.onDiagnostic { issues.append($0) }
         let pathLine = #line + 1
         stubs.stub(.get(.pathMatching("/users/(")), .text("path"))
         let negatedLine = #line + 1
@@ -614,8 +614,8 @@ import HTTPStubs
 
     @Test func validPatternsReportNoIssues() {
         let stubs = StubRegistry()
-        let issues = Collected<StubIssue>()
-        stubs.onIssue { issues.append($0) }
+        let issues = Collected<StubDiagnostic>()
+        stubs.onDiagnostic { issues.append($0) }
         stubs.stub(.get(.pathMatching("/users/[0-9]+")).header("A", .matches("x|y")), .text("fine"))
         stubs.stub(.get("/users/{id}"), .text("fine"))
         #expect(issues.all.isEmpty)

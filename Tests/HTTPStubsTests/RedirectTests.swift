@@ -80,7 +80,7 @@ struct RedirectTests {
     @Test("303 turns PUT (and POST, DELETE) into GET without a body", arguments: ["PUT", "POST", "DELETE"])
     func seeOther(_ method: String) async throws {
         let stubs = StubRegistry()
-        stubs.stub(.any("https://api.example.com/jobs"), .redirect(to: "/jobs/7/status", status: 303))
+        stubs.stub(.anyMethod("https://api.example.com/jobs"), .redirect(to: "/jobs/7/status", status: 303))
         stubs.stub(.get("https://api.example.com/jobs/7/status"), .json(text: #"{"state":"queued"}"#))
         let session = stubs.makeSession()
 
@@ -136,7 +136,7 @@ struct RedirectTests {
     func relativeLocation(_ location: String, _ expected: String) async throws {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/a/b/c").queryAbsent("page"), .redirect(to: location), priority: 1)
-        stubs.stub(.any(URLPattern.any), .computed { request in .text(request.url.absoluteString) })
+        stubs.stub(.anyRequest, .computed { request in .text(request.url.absoluteString) })
         let session = stubs.makeSession()
 
         let completion = await complete(session, "https://api.example.com/a/b/c")
@@ -247,7 +247,7 @@ struct RedirectTests {
         let stubs = StubRegistry()
         stubs.followsRedirects = false
         stubs.stub(.post("https://api.example.com/old"), .redirect(to: "/new", status: status).header("X-Why", "moved"))
-        stubs.stub(.any("https://api.example.com/new"), .text("should not be reached"))
+        stubs.stub(.anyMethod("https://api.example.com/new"), .text("should not be reached"))
         let session = stubs.makeSession()
         let post = request("POST", "https://api.example.com/old", body: "b")
 
@@ -270,7 +270,7 @@ struct RedirectTests {
     ])
     func notARedirect(_ status: Int, _ withLocation: Bool) async throws {
         let stubs = StubRegistry()
-        let headers: HTTPHeaders = withLocation ? ["Location": "/elsewhere"] : [:]
+        let headers: HeaderFields = withLocation ? ["Location": "/elsewhere"] : [:]
         stubs.stub(.get("https://api.example.com/odd"), .status(status, headers: headers))
         stubs.stub(.get("https://api.example.com/elsewhere"), .text("followed"))
         let session = stubs.makeSession()

@@ -52,7 +52,7 @@ import HTTPStubs
         try await withoutHanging {
             let stubs = StubRegistry()
             stubs.stub(.get(.path("/a")), .text("later"))
-            let ownID = LockedBox("")
+            let ownID = LockedBox(Stub.ID(""))
             ownID.value = stubs.stub(.get(.path("/a")).matching("removes itself") { _ in
                 stubs.remove(ownID.value)
                 return true
@@ -69,13 +69,13 @@ import HTTPStubs
             let stubs = StubRegistry()
             stubs.stub(.get(.path("/a")), .text("later"))
             stubs.add(Stub(.get(.path("/a")).matching("moves the scenario on") { _ in
-                stubs.setScenario("flow", to: "Elsewhere")
+                stubs.scenario("flow").move(to: "Elsewhere")
                 return true
             }, .text("never")).inScenario("flow", whenIn: "Started"))
             let session = stubs.makeSession()
             // The request comes after the move: the stub it matched no longer answers.
             #expect(await answerAsync(session, base + "/a") == "later")
-            #expect(stubs.scenarioState("flow") == "Elsewhere")
+            #expect(stubs.scenario("flow").state == "Elsewhere")
         }
     }
 
@@ -106,7 +106,7 @@ import HTTPStubs
             stubs.stub(.get(.path("/a")).matching("first call only") { _ in
                 stubs.requests(to: .get, .path("/a")).isEmpty
             }, .text("first"))
-            let request = StubRequest(url: URL(string: base + "/a")!)
+            let request = InterceptedRequest(url: URL(string: base + "/a")!)
             #expect(text(of: stubs.answer(request)) == "first")
             #expect(text(of: stubs.answer(request)) == "later")
         }
@@ -154,8 +154,8 @@ import HTTPStubs
     @Test func issueHandlerMayCallEveryRegistryMethod() async throws {
         try await withoutHanging {
             let stubs = StubRegistry()
-            let handled = Collected<StubIssue>()
-            stubs.onIssue { issue in
+            let handled = Collected<StubDiagnostic>()
+            stubs.onDiagnostic { issue in
                 callEveryMethod(of: stubs)   // adds only stubs without problems: no issue of its own
                 handled.append(issue)
             }
@@ -211,7 +211,7 @@ import HTTPStubs
 
             // An issue handler that resets.
             let issueStubs = StubRegistry()
-            issueStubs.onIssue { _ in issueStubs.reset() }
+            issueStubs.onDiagnostic { _ in issueStubs.reset() }
             issueStubs.stub(.get(.path("/a")), .text("kept until the broken stub comes"))
             issueStubs.stub(.get(.path("/b")).header("X-Id", .matches("(unclosed")), .text("broken"))
             #expect(issueStubs.stubs.isEmpty)
@@ -224,7 +224,7 @@ import HTTPStubs
         try await withoutHanging {
             let stubs = StubRegistry()
             let issues = Counter()
-            stubs.onIssue { _ in
+            stubs.onDiagnostic { _ in
                 callEveryMethod(of: stubs)
                 issues.increment()
             }
@@ -324,8 +324,8 @@ private func callEveryMethod(of stubs: StubRegistry) {
     for stub in stubs.stubs.prefix(2) {
         _ = stubs.useCount(of: stub.id)
     }
-    stubs.setScenario("reentrancy probe", to: "Probed")
-    _ = stubs.scenarioState("reentrancy probe")
+    stubs.scenario("reentrancy probe").move(to: "Probed")
+    _ = stubs.scenario("reentrancy probe").state
     stubs.resetScenarios()
     let added = stubs.stub(.get("https://elsewhere.example.com/probe"), .text("probe"))
     let addedToo = stubs.add(Stub(.get("https://elsewhere.example.com/probe"), .text("probe")))

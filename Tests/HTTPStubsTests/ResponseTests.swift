@@ -301,8 +301,8 @@ struct ResponseTests {
     @Test("a value JSONEncoder cannot encode fails the request and is reported with its line")
     func unencodableBody() async throws {
         let stubs = StubRegistry()
-        let issues = Recorder<StubIssue>()
-        stubs.onIssue { issues.append($0) }
+        let issues = Recorder<StubDiagnostic>()
+        stubs.onDiagnostic { issues.append($0) }
         stubs.stub(.get("https://api.example.com/nan"), .json(["value": Double.nan]))
         let reported = issues.values
         #expect(reported.count == 1)
@@ -448,7 +448,7 @@ struct ResponseTests {
             .text(request.pathParameters.keys.sorted().joined(separator: ","))
         })
         for (url, expected) in [("https://api.example.com/plain", ""), ("https://api.example.com/users/7", "id")] {
-            let answer = stubs.answer(StubRequest(url: URL(string: url)!, pathParameters: ["stale": "1"]))
+            let answer = stubs.answer(InterceptedRequest(url: URL(string: url)!, pathParameters: ["stale": "1"]))
             guard case let .response(response, _) = answer else {
                 Issue.record("\(url): no response: \(answer)")
                 continue

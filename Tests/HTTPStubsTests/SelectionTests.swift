@@ -15,7 +15,7 @@ import HTTPStubs
         let stubs = StubRegistry()
         stubs.stub(.get(.pathPrefix("/")), .text("priority 1"), priority: 1)
         stubs.stub(.get("/resource"), .text("default priority"))
-        stubs.add(Stub(.any("/resource"), .text("priority 9")).priority(9))
+        stubs.add(Stub(.anyMethod("/resource"), .text("priority 9")).priority(9))
         let session = stubs.makeSession()
         #expect(await answer(session, url) == "priority 1")
         #expect(await answerAsync(session, url) == "priority 1")
@@ -169,22 +169,22 @@ import HTTPStubs
         stubs.add(Stub(.delete("https://shop.example.com/cart"), .status(204)).inScenario("cart", whenIn: "has item", moveTo: "Started"))
         let session = stubs.makeSession()
 
-        #expect(stubs.scenarioState("cart") == "Started")
+        #expect(stubs.scenario("cart").state == "Started")
         #expect(await answer(session, cart) == "empty cart")
         // Answering without moveTo leaves the state alone.
-        #expect(stubs.scenarioState("cart") == "Started")
+        #expect(stubs.scenario("cart").state == "Started")
         // Not eligible in "Started".
         #expect(await answer(session, request("DELETE", cart)) == unmatched)
 
         #expect(await complete(session, request("POST", cart)).status == 201)
-        #expect(stubs.scenarioState("cart") == "has item")
+        #expect(stubs.scenario("cart").state == "has item")
         #expect(await answerAsync(session, cart) == "one item")
         #expect(await answer(session, cart) == "one item")
         // The POST needs "Started", so it is no longer eligible.
         #expect(await answer(session, request("POST", cart)) == unmatched)
 
         #expect(await complete(session, request("DELETE", cart)).status == 204)
-        #expect(stubs.scenarioState("cart") == "Started")
+        #expect(stubs.scenario("cart").state == "Started")
         #expect(await answer(session, cart) == "empty cart")
     }
 
@@ -196,23 +196,23 @@ import HTTPStubs
         stubs.add(Stub(.get("/light"), .text("broken")).inScenario("light", whenIn: "broken"))
         let session = stubs.makeSession()
         #expect(await answer(session, light) == "off")
-        #expect(stubs.scenarioState("light") == "on")
+        #expect(stubs.scenario("light").state == "on")
         #expect(await answer(session, light) == "on")
-        #expect(stubs.scenarioState("light") == "Started")
+        #expect(stubs.scenario("light").state == "Started")
         #expect(await answer(session, light) == "off")
 
         stubs.resetScenarios()
-        #expect(stubs.scenarioState("light") == "Started")
+        #expect(stubs.scenario("light").state == "Started")
         #expect(await answerAsync(session, light) == "off")
 
-        stubs.setScenario("light", to: "broken")
-        #expect(stubs.scenarioState("light") == "broken")
+        stubs.scenario("light").move(to: "broken")
+        #expect(stubs.scenario("light").state == "broken")
         #expect(await answer(session, light) == "broken")
         #expect(await answer(session, light) == "broken")
 
-        stubs.setScenario("light", to: "nowhere")
+        stubs.scenario("light").move(to: "nowhere")
         #expect(await answer(session, light) == unmatched)
-        #expect(stubs.scenarioState("never used") == "Started")
+        #expect(stubs.scenario("never used").state == "Started")
     }
 
     @Test func scenarioStubWithoutRequiredStateAnswersInAnyStateAndMovesIt() async {
@@ -222,9 +222,9 @@ import HTTPStubs
         stubs.add(Stub(.get("/me"), .status(401)).inScenario("auth", whenIn: "Started"))
         let session = stubs.makeSession()
         #expect(await complete(session, "https://api.example.com/me").status == 401)
-        stubs.setScenario("auth", to: "elsewhere")
+        stubs.scenario("auth").move(to: "elsewhere")
         #expect(await complete(session, request("POST", "https://api.example.com/login")).status == 200)
-        #expect(stubs.scenarioState("auth") == "logged in")
+        #expect(stubs.scenario("auth").state == "logged in")
         #expect(await answerAsync(session, "https://api.example.com/me") == "ada")
     }
 
@@ -234,8 +234,8 @@ import HTTPStubs
         stubs.add(Stub(.get("/b"), .text("b")).inScenario("second", whenIn: "Started"))
         let session = stubs.makeSession()
         #expect(await answer(session, "https://api.example.com/a") == "a")
-        #expect(stubs.scenarioState("first") == "done")
-        #expect(stubs.scenarioState("second") == "Started")
+        #expect(stubs.scenario("first").state == "done")
+        #expect(stubs.scenario("second").state == "Started")
         #expect(await answer(session, "https://api.example.com/b") == "b")
     }
 
@@ -245,7 +245,7 @@ import HTTPStubs
         stubs.add(Stub(.get("/resource"), .text("special")).inScenario("mode", whenIn: "special").priority(1))
         let session = stubs.makeSession()
         #expect(await answer(session, url) == "plain")
-        stubs.setScenario("mode", to: "special")
+        stubs.scenario("mode").move(to: "special")
         #expect(await answerAsync(session, url) == "special")
     }
 
@@ -260,7 +260,7 @@ import HTTPStubs
         #expect(stubs.remove(newer))
         #expect(await answerAsync(session, url) == "old")
         #expect(!stubs.remove(newer))
-        #expect(!stubs.remove("no-such-stub"))
+        #expect(!stubs.remove(Stub.ID("no-such-stub")))
         #expect(stubs.stubs.count == 1)
     }
 
@@ -269,13 +269,13 @@ import HTTPStubs
         stubs.add(Stub(.get("/resource"), .text("moved")).inScenario("s", whenIn: "Started", moveTo: "next"))
         let session = stubs.makeSession()
         #expect(await answer(session, url) == "moved")
-        #expect(stubs.scenarioState("s") == "next")
+        #expect(stubs.scenario("s").state == "next")
         #expect(stubs.journal.count == 1)
 
         stubs.reset()
         #expect(stubs.stubs.isEmpty)
         #expect(stubs.journal.isEmpty)
-        #expect(stubs.scenarioState("s") == "Started")
+        #expect(stubs.scenario("s").state == "Started")
         #expect(await answer(session, url) == unmatched)
 
         // The registry works again after a reset.

@@ -21,7 +21,7 @@ struct StubIndexTests {
         #expect(await complete(session, "https://api.example.com/users/42").text == "regex")
         stubs.stub(.get(.pathPrefix("/us")), .text("prefix"))
         #expect(await complete(session, "https://api.example.com/users/42").text == "prefix")
-        stubs.stub(.any(.any), .text("anything"))
+        stubs.stub(.anyRequest, .text("anything"))
         #expect(await complete(session, "https://api.example.com/users/42").text == "anything")
     }
 
@@ -31,7 +31,7 @@ struct StubIndexTests {
         let session = stubs.makeSession()
         stubs.stub(.get("/users/{id}"), .text("template"), priority: 1)
         stubs.stub(.get("/users/42"), .text("exact"), priority: 3)
-        stubs.stub(.any(.any), .text("fallback"), priority: 10)
+        stubs.stub(.anyRequest, .text("fallback"), priority: 10)
         stubs.stub(.get(.pathMatching("/files/.*")), .text("files"))
         #expect(await complete(session, "https://api.example.com/users/42").text == "template")
         #expect(await complete(session, "https://api.example.com/files/a/b").text == "files")
@@ -50,7 +50,7 @@ struct StubIndexTests {
             var high = Stub(.get("/users/{id}"), .text("template, priority 1"))
             high.priority = 1
             return [
-                Stub(.any(.any), .text("catch-all")),
+                Stub(.anyRequest, .text("catch-all")),
                 Stub(.get("/users/42"), .text("exact, older")),
                 high,
                 Stub(.get("/users/42"), .text("exact, newer")),
@@ -79,10 +79,12 @@ struct StubIndexTests {
         let session = stubs.makeSession()
         var first = Stub(.get("/a"), .text("first"))
         stubs.add(first)
-        var replacement = Stub(.get("/b/{x}"), .text("replacement"))
-        replacement.id = first.id
-        var lastCopy = Stub(.get("/c"), .text("last copy"))
-        lastCopy.id = first.id
+        var replacement = first
+        replacement.pattern = .get("/b/{x}")
+        replacement.responses = [.text("replacement")]
+        var lastCopy = first
+        lastCopy.pattern = .get("/c")
+        lastCopy.responses = [.text("last copy")]
         stubs.add(contentsOf: [replacement, Stub(.get("/d"), .text("d")), lastCopy])
         #expect(stubs.stubs.count == 2)
         #expect(await complete(session, "https://api.example.com/a").isUnmatched)

@@ -146,7 +146,7 @@ import Testing
         let observing = Flag(), observed = Flag()
         let testEnded = DispatchSemaphore(value: 0)
         let stubs = LockedBox<StubRegistry?>(nil)
-        let stubID = LockedBox("")
+        let stubID = LockedBox(Stub.ID(""))
         _ = try await recordedIssues {
             try await withHTTPStubs { registry in
                 HTTPStubsScope.current?.inFlightTimeout = .milliseconds(50)

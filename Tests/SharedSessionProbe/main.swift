@@ -12,7 +12,7 @@ let mode = CommandLine.arguments.dropFirst().first ?? "first"
 if mode == "late" {
     _ = URLSession(configuration: .ephemeral)   // some code made a session before the test started
 }
-URLProtocolStub.registry.onIssue { issue in print("issue: \(issue.message)") }
+URLProtocolStub.registry.onDiagnostic { issue in print("issue: \(issue.message)") }
 switch URLProtocolStub.startInterceptingRequests() {
 case .active: print("status: active")
 case .unavailable: print("status: unavailable")

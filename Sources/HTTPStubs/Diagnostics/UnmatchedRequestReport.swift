@@ -12,9 +12,9 @@ import Foundation
 public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     /// One of the closest stubs and how it differs from the request.
     public struct NearMiss: Sendable {
-        /// The stub.
+        /// Which stub missed: its identity, name and where it was written.
         public let stub: StubSummary
-        /// The stub's pattern, as text.
+        /// The stub's pattern as reports print it (`GET /users/{id}`).
         public let pattern: String
         /// The weighted distance, 0 to 1; smaller is closer.
         public let distance: Double
@@ -28,7 +28,7 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     static let nearMissCount = 3
 
     /// The request no stub answered.
-    public let request: StubRequest
+    public let request: InterceptedRequest
     /// The closest stubs, closest first (at most three).
     public let nearMisses: [NearMiss]
     /// How many stubs the registry held.
@@ -37,7 +37,7 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     public let hint: String?
 
     /// Ranks `candidates` against `request`.
-    init(request: StubRequest, candidates: [(stub: Stub, notes: [String])], hint: String? = nil) {
+    init(request: InterceptedRequest, candidates: [(stub: Stub, notes: [String])], hint: String? = nil) {
         self.request = request
         self.hint = hint
         self.stubCount = candidates.count

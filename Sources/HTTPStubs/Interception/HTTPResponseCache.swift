@@ -21,7 +21,7 @@ final class HTTPResponseCache: @unchecked Sendable {
     private struct Key: Hashable {
         let url: URL
         let status: Int
-        let headers: HTTPHeaders
+        let headers: HeaderFields
 
         /// Header names and values compare byte for byte: `String`'s `==` would take a precomposed
         /// `é` for a decomposed one and hand out the other spelling.
@@ -48,7 +48,7 @@ final class HTTPResponseCache: @unchecked Sendable {
 
     /// The response for this URL, status and header fields: a kept one, or a new one (kept).
     /// `nil` when `HTTPURLResponse` refuses them.
-    func response(url: URL, status: Int, headers: HTTPHeaders) -> HTTPURLResponse? {
+    func response(url: URL, status: Int, headers: HeaderFields) -> HTTPURLResponse? {
         let key = Key(url: url, status: status, headers: headers)
         if let kept = lock.withLock({ responses[key] }) { return kept }
         guard let built = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers.folded) else {

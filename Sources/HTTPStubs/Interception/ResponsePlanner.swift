@@ -20,20 +20,20 @@ struct ResponsePlanner {
         case events([DeliveryTimeline.Event], answeredBy: StubSummary?)
         /// The real server's answer to this request (no stub answered it and the registry
         /// records), after these events.
-        case record(StubRequest, after: [DeliveryTimeline.Event])
+        case record(InterceptedRequest, after: [DeliveryTimeline.Event])
     }
 
     /// How far planning got: the request of the current hop, what the hops before it gave, and
     /// the user's code it waits for, if any.
     struct Progress {
-        var request: StubRequest
+        var request: InterceptedRequest
         var elapsed = Duration.zero
         var hops: [DeliveryTimeline.Event] = []
         var answeredBy: StubSummary?
         var redirects = 0
         fileprivate var pending: Pending?
 
-        init(request: StubRequest) {
+        init(request: InterceptedRequest) {
             self.request = request
         }
     }
@@ -49,7 +49,7 @@ struct ResponsePlanner {
     /// A redirect to put to the delegate, and what the caller gets if it is refused.
     fileprivate struct RedirectQuestion {
         let delegate: RedirectDelegate
-        let next: StubRequest
+        let next: InterceptedRequest
         let response: HTTPURLResponse
         let body: Data
         let journalID: Int
@@ -149,7 +149,7 @@ struct ResponsePlanner {
                 registry.attach(question.response, body: question.body, toEntry: question.journalID)
                 return finish(progress, question.unfollowed)
             }
-            follow(&progress, to: StubRequest(chosen, body: chosen.httpBody, bodyUnavailableReason: nil))
+            follow(&progress, to: InterceptedRequest(chosen, body: chosen.httpBody, bodyUnavailableReason: nil))
             return .next
         }
     }
@@ -214,7 +214,7 @@ struct ResponsePlanner {
     }
 
     /// Goes on with `next`, the request a redirect leads to.
-    private func follow(_ progress: inout Progress, to next: StubRequest) {
+    private func follow(_ progress: inout Progress, to next: InterceptedRequest) {
         // Each redirect response is a sign of life, as from a server: the idle timeout starts over.
         progress.hops.append(.init(time: progress.elapsed, action: .progress))
         progress.request = next
@@ -262,7 +262,7 @@ struct ResponsePlanner {
 
     /// The next request when `status` and `headers` make a redirect, following the Fetch rules
     /// URLSession applies on Apple platforms.
-    static func redirect(from request: StubRequest, status: Int, headers: HTTPHeaders) -> StubRequest? {
+    static func redirect(from request: InterceptedRequest, status: Int, headers: HeaderFields) -> InterceptedRequest? {
         guard [301, 302, 303, 307, 308].contains(status),
               let location = headers["Location"],
               let url = URL(string: location, relativeTo: request.url)?.absoluteURL
@@ -288,13 +288,13 @@ struct ResponsePlanner {
     /// credential, corelibs sends the request again over the real network. Those challenges are
     /// therefore delivered as `X-HTTPStubs-WWW-Authenticate` there; challenges of every other
     /// scheme (`Bearer`, `Digest`, `Negotiate`, …) are delivered as they are.
-    static func deliveredHeaders(_ headers: HTTPHeaders, status: Int) -> HTTPHeaders {
+    static func deliveredHeaders(_ headers: HeaderFields, status: Int) -> HeaderFields {
         #if canImport(FoundationNetworking)
         guard status == 401,
               // corelibs reads the fields joined, as `value(forHTTPHeaderField:)` gives them.
               BasicChallenge.isPresent(in: headers.values(for: "WWW-Authenticate").joined(separator: ", "))
         else { return headers }
-        var renamed = HTTPHeaders()
+        var renamed = HeaderFields()
         for field in headers {
             let isChallenge = field.name.lowercased() == "www-authenticate"
             renamed.add(isChallenge ? renamedAuthenticateHeader : field.name, field.value)

@@ -50,7 +50,7 @@ final class StubLoader: @unchecked Sendable {
         var arrivedAfterTest: String?
         /// The request once it was read (its line is only built when a report needs it); the
         /// stub chosen to answer it.
-        var request: StubRequest?
+        var request: InterceptedRequest?
         var answeringStub: StubSummary?
         /// Weak: the protocol instance owns this loader. Only used under `lock`, on the queues
         /// URLSession calls the protocol on (see `scheduleWake`).
@@ -105,7 +105,7 @@ final class StubLoader: @unchecked Sendable {
         // request with httpBody, or a bodiless GET or HEAD, has a body that can be judged now.
         let bodyReadable = request.httpBody != nil
             || (request.httpBodyStream == nil && ["GET", "HEAD"].contains(request.httpMethod ?? "GET"))
-        let stubRequest = StubRequest(request, body: request.httpBody, bodyUnavailableReason: nil)
+        let stubRequest = InterceptedRequest(request, body: request.httpBody, bodyUnavailableReason: nil)
         guard !registry.wouldAnswer(stubRequest, bodyReadable: bodyReadable) else { return false }
         registry.record(stubRequest, .passedThrough)
         return true
@@ -360,7 +360,7 @@ final class StubLoader: @unchecked Sendable {
         let urlRequest: URLRequest
         private(set) var inspection: TaskInspection
         let body: Data?
-        let request: StubRequest
+        let request: InterceptedRequest
         let isDownload: Bool
 
         init(_ urlProtocol: URLProtocol) {
@@ -368,7 +368,7 @@ final class StubLoader: @unchecked Sendable {
             inspection = TaskInspection(urlProtocol.task)
             let (body, unavailable) = StubLoader.readBody(of: urlRequest, task: urlProtocol.task, inspection: inspection)
             self.body = body
-            request = StubRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
+            request = InterceptedRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
             isDownload = urlProtocol.task is URLSessionDownloadTask
         }
 
@@ -489,14 +489,14 @@ final class StubLoader: @unchecked Sendable {
     /// as read, and the stub that answers it.
     private struct Planned {
         let timeline: DeliveryTimeline?
-        let request: StubRequest
+        let request: InterceptedRequest
         let answeringStub: StubSummary?
     }
 
     /// Sends a request no stub answers to the real server, records the exchange, and delivers the
     /// real answer unchanged once it arrives (waking the task as a delay does). A redirect is
     /// recorded as such and then followed like a stubbed one, so every hop is recorded.
-    private func record(_ request: StubRequest, planner: ResponsePlanner, timeout: TimeInterval?, hops: Int, for urlProtocol: URLProtocol) {
+    private func record(_ request: InterceptedRequest, planner: ResponsePlanner, timeout: TimeInterval?, hops: Int, for urlProtocol: URLProtocol) {
         let registry = planner.registry
         let target = UncheckedSendable(value: urlProtocol)   // only used under this loader's lock.
         LiveRequest.send(request, timeout: timeout) { [self] result in
@@ -514,15 +514,15 @@ final class StubLoader: @unchecked Sendable {
                     // The recorder's own errors say what to do; a Foundation file error is put in words.
                     let problem = FileFailure.posixCode(of: error) == nil
                         ? "\(error)" : FileFailure.writeProblem(error, alternative: "record into another folder")
-                    registry.report(StubIssue(
-                        message: "the answer to \(request) could not be recorded into \(recorder.root.path): \(problem)",
-                        source: .file(recorder.root.path)
+                    registry.report(StubDiagnostic(
+                        severity: .error, source: .file(recorder.root.path),
+                        message: "the answer to \(request) could not be recorded into \(recorder.root.path): \(problem)"
                     ))
                 }
             }
             switch result {
             case let .success((response, body)):
-                var headers = HTTPHeaders()
+                var headers = HeaderFields()
                 for (name, value) in response.allHeaderFields { headers.add("\(name)", "\(value)") }
                 if registry.followsRedirects, hops < ResponsePlanner.redirectLimit,
                    let next = ResponsePlanner.redirect(from: request, status: response.statusCode, headers: headers) {

@@ -23,7 +23,7 @@ public final class URLProtocolStub: URLProtocol {
     /// The registry that serves every request this class intercepts.
     public static let registry = StubRegistry()
 
-    private static let interception = Locked((isIntercepting: false, compatibilityStub: String?.none, reportedSharedSession: false))
+    private static let interception = Locked((isIntercepting: false, compatibilityStub: Stub.ID?.none, reportedSharedSession: false))
 
     /// Created with the instance, inside `URLSessionTask.resume()` (see ``RequestFlights``).
     private let loader = StubLoader(
@@ -88,7 +88,7 @@ public final class URLProtocolStub: URLProtocol {
             return !state.reportedSharedSession
         }
         if case let .unavailable(reason) = status, firstTime {
-            registry.report(StubIssue(message: reason, source: .code(fileID: fileID, filePath: filePath, line: line, column: column)))
+            registry.report(StubDiagnostic(severity: .warning, source: .code(fileID: fileID, filePath: filePath, line: line, column: column), message: reason))
         }
         return status
     }

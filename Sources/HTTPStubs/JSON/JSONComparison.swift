@@ -1,11 +1,11 @@
 /// How leniently `JSONValue.matches(_:options:)` compares an actual value with an expected one,
 /// following WireMock's `equalToJson`.
-public struct JSONComparisonOptions: Sendable, Hashable {
+package struct JSONComparisonOptions: Sendable, Hashable {
     /// Whether arrays match when they hold the same elements in any order.
-    public var ignoreArrayOrder: Bool
+    package var ignoreArrayOrder: Bool
     /// Whether actual objects, at any depth, may have members the expected objects lack.
     /// Arrays still need the same number of elements.
-    public var ignoreExtraMembers: Bool
+    package var ignoreExtraMembers: Bool
     /// Whether actual arrays may have more elements than expected ones: after them, or anywhere
     /// when order is ignored. WireMock's `ignoreExtraElements` sets it with `ignoreExtraMembers`.
     var ignoreExtraArrayElements = false
@@ -14,7 +14,7 @@ public struct JSONComparisonOptions: Sendable, Hashable {
     var placeholders: [String: JSONUnitPlaceholder] = [:]
 
     /// Creates options; the defaults compare strictly.
-    public init(ignoreArrayOrder: Bool = false, ignoreExtraMembers: Bool = false) {
+    package init(ignoreArrayOrder: Bool = false, ignoreExtraMembers: Bool = false) {
         self.ignoreArrayOrder = ignoreArrayOrder
         self.ignoreExtraMembers = ignoreExtraMembers
     }
@@ -41,7 +41,7 @@ extension JSONValue {
     ///
     /// Objects compare by key in any order, numbers compare numerically (`1` matches `1.0`),
     /// and `options` relaxes array order and extra object members.
-    public func matches(_ actual: JSONValue, options: JSONComparisonOptions = JSONComparisonOptions()) -> Bool {
+    package func matches(_ actual: JSONValue, options: JSONComparisonOptions = JSONComparisonOptions()) -> Bool {
         if let placeholder = options.placeholder(self) {
             return placeholder.accepts(actual)
         }
@@ -74,7 +74,7 @@ extension JSONValue {
 
     /// Up to `limit` human-readable reasons why `actual` does not match this expected value,
     /// such as `$.items[1].id: expected 2, got 3`; empty exactly when it matches.
-    public func differences(
+    package func differences(
         from actual: JSONValue,
         options: JSONComparisonOptions = JSONComparisonOptions(),
         limit: Int = 5
@@ -87,7 +87,7 @@ extension JSONValue {
     /// How far `actual` is from matching this expected value, from 0 (it matches)
     /// to 1 (nothing matches, for example different types at the root): the
     /// fraction of leaf values that differ, missing or extra ones included.
-    public func distance(to actual: JSONValue, options: JSONComparisonOptions = JSONComparisonOptions()) -> Double {
+    package func distance(to actual: JSONValue, options: JSONComparisonOptions = JSONComparisonOptions()) -> Double {
         let (differing, total) = weightedDifference(from: actual, options: options)
         return differing / total
     }

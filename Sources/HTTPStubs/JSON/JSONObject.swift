@@ -5,7 +5,7 @@ public struct JSONMember: Sendable, Hashable {
     /// The member value.
     public var value: JSONValue
 
-    /// Creates a member.
+    /// A member called `key` with `value`.
     public init(key: String, value: JSONValue) {
         self.key = key
         self.value = value

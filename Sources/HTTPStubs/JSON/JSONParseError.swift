@@ -1,19 +1,19 @@
 /// A syntax error in a JSON document, located like a compiler diagnostic.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The 1-based line of the problem.
-    public let line: Int
+    package let line: Int
     /// The 1-based column of the problem, counted in Unicode scalars.
-    public let column: Int
+    package let column: Int
     /// The 0-based byte offset of the problem in the input.
-    public let offset: Int
+    package let offset: Int
     /// What is wrong and, where possible, how to fix it.
-    public let message: String
+    package let message: String
     /// The JSON path of the value being read when the problem was found (`$.response.headers`),
     /// or `nil` for the document itself.
-    public let jsonPath: String?
+    package let jsonPath: String?
 
     /// Creates an error.
-    public init(message: String, line: Int, column: Int, offset: Int, jsonPath: String? = nil) {
+    package init(message: String, line: Int, column: Int, offset: Int, jsonPath: String? = nil) {
         self.message = message
         self.line = line
         self.column = column
@@ -27,7 +27,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// The error as `line:column: message`, ready to be prefixed with a file path.
-    public var description: String {
+    package var description: String {
         "\(line):\(column): \(message)"
     }
 }

@@ -21,13 +21,13 @@ public enum JSONValue: Sendable, Hashable {
 
 extension JSONValue {
     /// Parses a UTF-8 encoded JSON document (a leading byte order mark is skipped).
-    public init(parsing data: Data) throws(JSONParseError) {
+    package init(parsing data: Data) throws(JSONParseError) {
         var recorder: JSONLocationRecorder?
         self = try JSONParser.parse(data, recorder: &recorder)
     }
 
     /// Parses a JSON document held in a string.
-    public init(parsing string: String) throws(JSONParseError) {
+    package init(parsing string: String) throws(JSONParseError) {
         try self.init(parsing: Data(string.utf8))
     }
 
@@ -71,7 +71,7 @@ extension JSONValue {
     }
 
     /// The JSON type name used in messages: "object", "array", "string", "number", "boolean" or "null".
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"

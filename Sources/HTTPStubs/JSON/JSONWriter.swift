@@ -10,7 +10,7 @@ extension JSONValue: CustomStringConvertible {
     ///   - pretty: Whether to break lines and indent nested values by two spaces.
     ///   - sortedKeys: Whether to write object members ordered by key instead of as stored.
     /// - Returns: Valid JSON; numbers are written exactly as their literal text.
-    public func serialized(pretty: Bool = false, sortedKeys: Bool = false) -> String {
+    package func serialized(pretty: Bool = false, sortedKeys: Bool = false) -> String {
         var writer = JSONWriter(pretty: pretty, sortedKeys: sortedKeys)
         writer.write(self, depth: 0)
         return String(decoding: writer.output, as: UTF8.self)

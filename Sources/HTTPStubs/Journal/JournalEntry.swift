@@ -24,7 +24,7 @@ public struct JournalEntry: Sendable, Identifiable, CustomStringConvertible {
     /// When the request was intercepted.
     public let date: Date
     /// The request, body included where it could be read.
-    public let request: StubRequest
+    public let request: InterceptedRequest
     /// What became of it.
     public let outcome: Outcome
     /// The HTTP response the caller received, when there was one.
@@ -60,15 +60,15 @@ public struct JournalEntry: Sendable, Identifiable, CustomStringConvertible {
 public struct RecordedResponse: Sendable {
     /// The response object the caller received.
     public let urlResponse: HTTPURLResponse
-    /// The body.
+    /// The body the caller received, whole (after any dribbling).
     public let body: Data
 
-    /// The status code.
+    /// The HTTP status code the caller received.
     public var status: Int { urlResponse.statusCode }
 
     /// The header fields, sorted by name.
-    public var headers: HTTPHeaders {
-        var headers = HTTPHeaders()
+    public var headers: HeaderFields {
+        var headers = HeaderFields()
         for (name, value) in urlResponse.allHeaderFields.sorted(by: { "\($0.key)" < "\($1.key)" }) {
             headers.add("\(name)", "\(value)")
         }
@@ -78,9 +78,9 @@ public struct RecordedResponse: Sendable {
 
 /// What the journal remembers of a stub.
 public struct StubSummary: Sendable, Hashable, CustomStringConvertible {
-    /// The stub's identity.
-    public let id: String
-    /// The stub's name, if any.
+    /// The stub's identity, as ``StubRegistry/stub(_:_:priority:expecting:fileID:filePath:line:column:)`` returned it.
+    public let id: Stub.ID
+    /// The name given with ``Stub/named(_:)`` or a mapping's `name`, if any.
     public let name: String?
     /// Where the stub was written.
     public let source: StubSource
@@ -92,5 +92,5 @@ public struct StubSummary: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The name, or the identity, and the source.
-    public var description: String { "\(name.map(quoted) ?? id) (\(source))" }
+    public var description: String { "\(name.map(quoted) ?? id.description) (\(source))" }
 }

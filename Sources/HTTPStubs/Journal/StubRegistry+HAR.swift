@@ -90,7 +90,7 @@ extension StubRegistry {
     }
 
     /// HAR `headers`: `{"name", "value"}` objects, secret values replaced.
-    private static func harHeaders(_ headers: HTTPHeaders, _ redaction: Redaction) -> JSONValue {
+    private static func harHeaders(_ headers: HeaderFields, _ redaction: Redaction) -> JSONValue {
         .array(headers.map { ["name": .string($0.name), "value": .string(redaction.redactedHeader($0.name, $0.value))] })
     }
 

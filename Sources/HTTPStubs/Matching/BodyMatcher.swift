@@ -103,11 +103,17 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
         return BodyMatcher(.form(sorted), problems: sorted.flatMap(\.matcher.problems))
     }
 
+    /// A form body (`application/x-www-form-urlencoded`) whose decoded fields equal these values
+    /// (other fields may be present too).
+    public static func form(_ fields: [String: String]) -> BodyMatcher {
+        form(fields.mapValues { StringMatcher.equal($0) })
+    }
+
     /// The request has no body, or an empty one.
     public static let absent = BodyMatcher(.absent)
 
     /// Tests the body of a request.
-    func evaluate(_ request: StubRequest) -> MatchVerdict {
+    func evaluate(_ request: InterceptedRequest) -> MatchVerdict {
         if case .broken = kind {
             return MatchVerdict(isMatch: false, detail: "this body matcher is broken: " + problems.joined(separator: "; "))
         }

@@ -7,7 +7,7 @@ public struct MatchVerdict: Sendable, Hashable {
     /// What was expected and what the request had, such as `expected "/users/42", got "/users/43"`.
     public let detail: String
 
-    /// Creates a verdict.
+    /// A verdict for a custom matcher; a missing `distance` is 1 for a miss (it is always 0 for a match).
     public init(isMatch: Bool, distance: Double? = nil, detail: String) {
         self.isMatch = isMatch
         self.distance = isMatch ? 0 : min(max(distance ?? 1, 0), 1)

@@ -9,7 +9,7 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written.
     public let pattern: String
     /// Why the pattern cannot be used, with the place it was written; `nil` when it compiled.
-    public let problem: String?
+    package let problem: String?
     private let compiled: CompiledPattern?
 
     /// Compiles a pattern. The location parameters record where it was written, for error messages.

@@ -14,30 +14,30 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         /// The part's weight in the near-miss distance.
         public let weight: Double
 
-        /// Creates a part.
+        /// A part of your own, for a custom matcher; `weight` counts against the other parts' weights.
         public init(name: String, weight: Double = 1) {
             self.name = name
             self.weight = weight
         }
 
-        /// The part's name.
+        /// The part's name, as reports print it.
         public var description: String { name }
 
-        /// The request method.
+        /// The request method (weight 3).
         public static let method = Part(name: "method", weight: 3)
-        /// The URL scheme.
+        /// The URL scheme (weight 3).
         public static let scheme = Part(name: "scheme", weight: 3)
-        /// The host.
+        /// The URL's host (weight 10).
         public static let host = Part(name: "host", weight: 10)
-        /// The port.
+        /// The URL's port, explicit or the scheme's default (weight 10).
         public static let port = Part(name: "port", weight: 10)
         /// The path, or the path and query.
         public static let url = Part(name: "path", weight: 10)
-        /// The body.
+        /// The request body (weight 1).
         public static let body = Part(name: "body", weight: 1)
-        /// A query parameter.
+        /// The query parameter called `name` (weight 1).
         public static func query(_ name: String) -> Part { Part(name: "query \(name)") }
-        /// A header.
+        /// The header field called `name` (weight 1).
         public static func header(_ name: String) -> Part { Part(name: "header \(name)") }
     }
 
@@ -46,7 +46,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// What the matcher requires, such as `path = "/users/42"`.
     public let description: String
     /// Problems that make the matcher unusable, such as a regular expression that does not compile.
-    public let problems: [String]
+    package let problems: [String]
     /// Whether the matcher reads the body (the body of a streamed request cannot be read before loading).
     let readsBody: Bool
     /// The exact path the matcher requires, when it requires one: lets a registry index its stubs.
@@ -54,11 +54,11 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// A literal start every path the matcher accepts has (`/users/` for `/users/{id}`): lets a
     /// registry index stubs that do not require one exact path.
     var pathPrefix: String?
-    private let evaluation: @Sendable (StubRequest) -> MatchVerdict
+    private let evaluation: @Sendable (InterceptedRequest) -> MatchVerdict
     /// A yes-or-no test that builds no explanation when the matcher has one (else the
     /// evaluation's verdict): what selection uses, for speed.
-    let test: @Sendable (StubRequest) -> Bool
-    private let captureParameters: (@Sendable (StubRequest) -> [String: String])?
+    let test: @Sendable (InterceptedRequest) -> Bool
+    private let captureParameters: (@Sendable (InterceptedRequest) -> [String: String])?
     /// Whether testing a request runs a closure of the user's (a custom matcher, or a combination
     /// holding one): such code may start a request or take its time, so it never runs on
     /// URLSession's queue (see ``StubLoader``).
@@ -68,7 +68,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public init(
         part: Part,
         description: String,
-        evaluate: @escaping @Sendable (StubRequest) -> MatchVerdict
+        evaluate: @escaping @Sendable (InterceptedRequest) -> MatchVerdict
     ) {
         self.init(part: part, description: description, evaluate: evaluate, problems: [], runsUserCode: true)
     }
@@ -76,12 +76,12 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     init(
         part: Part,
         description: String,
-        evaluate: @escaping @Sendable (StubRequest) -> MatchVerdict,
+        evaluate: @escaping @Sendable (InterceptedRequest) -> MatchVerdict,
         problems: [String],
         readsBody: Bool = false,
         pathPrefix: String? = nil,
-        predicate: (@Sendable (StubRequest) -> Bool)? = nil,
-        captureParameters: (@Sendable (StubRequest) -> [String: String])? = nil,
+        predicate: (@Sendable (InterceptedRequest) -> Bool)? = nil,
+        captureParameters: (@Sendable (InterceptedRequest) -> [String: String])? = nil,
         runsUserCode: Bool = false
     ) {
         self.part = part
@@ -96,12 +96,12 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     }
 
     /// Tests a request, explaining the verdict.
-    public func evaluate(_ request: StubRequest) -> MatchVerdict {
+    public func evaluate(_ request: InterceptedRequest) -> MatchVerdict {
         evaluation(request)
     }
 
     /// Whether a request matches (the verdict without its explanation).
-    public func matches(_ request: StubRequest) -> Bool {
+    public func matches(_ request: InterceptedRequest) -> Bool {
         test(request)
     }
 
@@ -119,7 +119,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     var capturesParameters: Bool { captureParameters != nil }
 
     /// The URI-template variables this matcher captures from a request it matches.
-    func pathParameters(of request: StubRequest) -> [String: String] {
+    func pathParameters(of request: InterceptedRequest) -> [String: String] {
         captureParameters?(request) ?? [:]
     }
 
@@ -127,7 +127,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     static func value(
         _ part: Part,
         _ matcher: StringMatcher,
-        _ extract: @escaping @Sendable (StubRequest) -> String?
+        _ extract: @escaping @Sendable (InterceptedRequest) -> String?
     ) -> RequestMatcher {
         RequestMatcher(
             part: part,
@@ -151,7 +151,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
 extension RequestMatcher {
     /// The method is `method`.
-    public static func method(_ method: HTTPMethod) -> RequestMatcher {
+    public static func method(_ method: InterceptedRequest.Method) -> RequestMatcher {
         RequestMatcher(part: .method, description: "method \(method)", evaluate: { request in
             request.method == method
                 ? MatchVerdict(isMatch: true, detail: method.rawValue)
@@ -195,7 +195,7 @@ extension RequestMatcher {
     }
 
     /// The path matches a URI template such as `/users/{id}`; the captured variables reach
-    /// computed responses as ``StubRequest/pathParameters``.
+    /// computed responses as ``InterceptedRequest/pathParameters``.
     ///
     /// `{name}` captures one path segment; `{+name}` captures the rest of the path, slashes included.
     public static func pathTemplate(_ template: String) -> RequestMatcher {
@@ -287,7 +287,7 @@ extension RequestMatcher {
     /// A custom test. The description is what reports print for it.
     public static func custom(
         _ description: String,
-        _ predicate: @escaping @Sendable (StubRequest) -> Bool
+        _ predicate: @escaping @Sendable (InterceptedRequest) -> Bool
     ) -> RequestMatcher {
         RequestMatcher(part: Part(name: "custom"), description: description, evaluate: { request in
             predicate(request)
@@ -366,7 +366,7 @@ extension RequestMatcher {
     private static func anyValue(
         _ part: Part,
         _ matcher: StringMatcher,
-        _ extract: @escaping @Sendable (StubRequest) -> [String]
+        _ extract: @escaping @Sendable (InterceptedRequest) -> [String]
     ) -> RequestMatcher {
         RequestMatcher(part: part, description: "\(part) \(matcher)", evaluate: { request in
             let values = extract(request)
@@ -384,7 +384,7 @@ extension RequestMatcher {
         }, problems: matcher.problems, predicate: { extract($0).contains(where: matcher.matches) })
     }
 
-    private static func absence(_ part: Part, _ extract: @escaping @Sendable (StubRequest) -> [String]) -> RequestMatcher {
+    private static func absence(_ part: Part, _ extract: @escaping @Sendable (InterceptedRequest) -> [String]) -> RequestMatcher {
         RequestMatcher(part: part, description: "\(part) absent", evaluate: { request in
             let values = extract(request)
             return values.isEmpty

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything a request must satisfy for a stub to answer it: a list of ``RequestMatcher``s that
 /// must all match.
 ///
@@ -10,25 +12,25 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     /// The matchers, all of which must match.
     public private(set) var matchers: [RequestMatcher]
 
-    /// Creates a pattern from matchers.
+    /// A pattern that requires every one of `matchers`; with none, it matches every request.
     public init(_ matchers: [RequestMatcher] = []) {
         self.matchers = matchers
     }
 
-    private init(method: HTTPMethod?, url: URLPattern) {
+    private init(method: InterceptedRequest.Method?, url: URLPattern) {
         self.matchers = (method.map { [RequestMatcher.method($0)] } ?? []) + url.matchers
     }
 
-    /// Any request at all.
+    /// Every request, whatever its method and URL: a catch-all (give it a low priority such as 10).
     public static let anyRequest = RequestPattern()
 
     /// A request with this method to a URL that fits `url`.
-    public static func method(_ method: HTTPMethod, _ url: URLPattern) -> RequestPattern {
+    public static func method(_ method: InterceptedRequest.Method, _ url: URLPattern) -> RequestPattern {
         RequestPattern(method: method, url: url)
     }
 
     /// A request with any method to a URL that fits `url`.
-    public static func any(_ url: URLPattern) -> RequestPattern { RequestPattern(method: nil, url: url) }
+    public static func anyMethod(_ url: URLPattern) -> RequestPattern { RequestPattern(method: nil, url: url) }
     /// A `GET` request to a URL that fits `url`.
     public static func get(_ url: URLPattern) -> RequestPattern { method(.get, url) }
     /// A `HEAD` request to a URL that fits `url`.
@@ -44,7 +46,28 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     /// An `OPTIONS` request to a URL that fits `url`.
     public static func options(_ url: URLPattern) -> RequestPattern { method(.options, url) }
 
-    /// Adds a matcher.
+    /// A request with this method to `url` (see ``URLPattern/init(_:)-(URL)``).
+    public static func method(_ method: InterceptedRequest.Method, _ url: URL) -> RequestPattern {
+        RequestPattern(method: method, url: URLPattern(url))
+    }
+    /// A request with any method to `url`.
+    public static func anyMethod(_ url: URL) -> RequestPattern { RequestPattern(method: nil, url: URLPattern(url)) }
+    /// A `GET` request to `url`.
+    public static func get(_ url: URL) -> RequestPattern { method(.get, url) }
+    /// A `HEAD` request to `url`.
+    public static func head(_ url: URL) -> RequestPattern { method(.head, url) }
+    /// A `POST` request to `url`.
+    public static func post(_ url: URL) -> RequestPattern { method(.post, url) }
+    /// A `PUT` request to `url`.
+    public static func put(_ url: URL) -> RequestPattern { method(.put, url) }
+    /// A `PATCH` request to `url`.
+    public static func patch(_ url: URL) -> RequestPattern { method(.patch, url) }
+    /// A `DELETE` request to `url`.
+    public static func delete(_ url: URL) -> RequestPattern { method(.delete, url) }
+    /// An `OPTIONS` request to `url`.
+    public static func options(_ url: URL) -> RequestPattern { method(.options, url) }
+
+    /// This pattern with one more matcher, which must match too.
     public func matching(_ matcher: RequestMatcher) -> RequestPattern {
         var copy = self
         copy.matchers.append(matcher)
@@ -55,14 +78,20 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     public func scheme(_ scheme: String) -> RequestPattern { matching(.scheme(scheme)) }
     /// Requires the host to satisfy `matcher`.
     public func host(_ matcher: StringMatcher) -> RequestPattern { matching(.host(matcher)) }
-    /// Requires the port.
+    /// Requires the host to be `host` (in any case, as hosts are compared).
+    public func host(_ host: String) -> RequestPattern { matching(.host(.equal(host.lowercased()))) }
+    /// Requires the port, explicit in the URL or the scheme's default (443 for `https`).
     public func port(_ port: Int) -> RequestPattern { matching(.port(port)) }
     /// Requires some value of a header (case-insensitive name) to satisfy `matcher`.
     public func header(_ name: String, _ matcher: StringMatcher) -> RequestPattern { matching(.header(name, matcher)) }
+    /// Requires some value of a header (case-insensitive name) to equal `value`.
+    public func header(_ name: String, _ value: String) -> RequestPattern { matching(.header(name, .equal(value))) }
     /// Requires a header to be absent.
     public func headerAbsent(_ name: String) -> RequestPattern { matching(.headerAbsent(name)) }
     /// Requires some value of a decoded query parameter to satisfy `matcher`.
     public func query(_ name: String, _ matcher: StringMatcher) -> RequestPattern { matching(.query(name, matcher)) }
+    /// Requires some decoded value of a query parameter to equal `value`.
+    public func query(_ name: String, _ value: String) -> RequestPattern { matching(.query(name, .equal(value))) }
     /// Requires a query parameter to be absent.
     public func queryAbsent(_ name: String) -> RequestPattern { matching(.queryAbsent(name)) }
     /// Requires exactly these decoded query parameters, in any order, and no others.
@@ -74,13 +103,13 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     /// Requires a custom test to pass; `description` is what reports print for it.
     public func matching(
         _ description: String,
-        _ predicate: @escaping @Sendable (StubRequest) -> Bool
+        _ predicate: @escaping @Sendable (InterceptedRequest) -> Bool
     ) -> RequestPattern {
         matching(.custom(description, predicate))
     }
 
     /// Tests a request against every matcher.
-    public func evaluate(_ request: StubRequest) -> PatternEvaluation {
+    public func evaluate(_ request: InterceptedRequest) -> PatternEvaluation {
         let results = matchers.map { PatternEvaluation.Row(matcher: $0, verdict: $0.evaluate(request)) }
         return PatternEvaluation(rows: results)
     }
@@ -89,7 +118,7 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     var runsUserCode: Bool { matchers.contains { $0.runsUserCode } }
 
     /// Whether every matcher matches `request`.
-    public func matches(_ request: StubRequest) -> Bool {
+    public func matches(_ request: InterceptedRequest) -> Bool {
         // Only each matcher's test is copied out: iterating the matchers would copy each whole.
         for index in matchers.indices where !matchers[index].test(request) {
             return false
@@ -98,7 +127,7 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     }
 
     /// The URI-template variables captured from a request the pattern matches.
-    func pathParameters(of request: StubRequest) -> [String: String] {
+    func pathParameters(of request: InterceptedRequest) -> [String: String] {
         var parameters: [String: String] = [:]
         for index in matchers.indices where matchers[index].capturesParameters {
             parameters.merge(matchers[index].pathParameters(of: request)) { _, new in new }
@@ -107,7 +136,7 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     }
 
     /// Problems that make the pattern unusable (regular expressions that do not compile, ...).
-    public var problems: [String] { matchers.flatMap(\.problems) }
+    package var problems: [String] { matchers.flatMap(\.problems) }
 
     /// Whether some matcher reads the body.
     var readsBody: Bool { matchers.contains { $0.readsBody } }

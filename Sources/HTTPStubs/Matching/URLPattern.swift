@@ -7,7 +7,7 @@ import Foundation
 ///   default unless one is written) and path;
 /// - `"/users/42"` requires only the path;
 /// - `{name}` in the path makes a URI template (`"/users/{id}"`) whose captures reach computed
-///   responses as ``StubRequest/pathParameters``;
+///   responses as ``InterceptedRequest/pathParameters``;
 /// - query items (`"/search?q=swift"`) must be present with those decoded values; other query
 ///   items may be present too. Use ``RequestPattern/queryParameters(exactly:)`` to forbid others.
 public struct URLPattern: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
@@ -64,12 +64,30 @@ public struct URLPattern: Sendable, ExpressibleByStringInterpolation, CustomStri
         self.init(matchers: matchers, description: text)
     }
 
-    /// Any URL.
-    public static let any = URLPattern(matchers: [], description: "any URL")
+    /// Exactly this URL, as if its absolute string were written as a literal: its scheme, host,
+    /// port, path and query items (the fragment, which is never sent, is ignored).
+    ///
+    /// ```swift
+    /// let url = baseURL.appendingPathComponent("users/42")
+    /// stubs.stub(.get(url), .json(user))
+    /// ```
+    public init(_ url: URL) {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        components?.fragment = nil
+        self.init(components?.string ?? url.absoluteString)
+    }
+
+    /// Every URL: `.anyMethod(.anyURL)` is the same as ``RequestPattern/anyRequest``, and `.get(.anyURL)` catches every `GET`.
+    public static let anyURL = URLPattern(matchers: [], description: "any URL")
 
     /// The path (percent-encoded, without the query) satisfies `matcher`, on any host.
     public static func path(_ matcher: StringMatcher) -> URLPattern {
         URLPattern(matchers: [.path(matcher)], description: "path \(matcher)")
+    }
+
+    /// The path (percent-encoded, without the query) is `path`, on any host.
+    public static func path(_ path: String) -> URLPattern {
+        self.path(.equal(path))
     }
 
     /// The path starts with `prefix`, on any host.

@@ -19,7 +19,7 @@ extension Redaction {
     private func redacted(_ request: HARRequest) -> HARRequest {
         var stubRequest = request.stubRequest
         stubRequest.url = redactedURL(stubRequest.url)
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         for field in stubRequest.headers {
             headers.add(field.name, redactedHeader(field.name, field.value))
         }
@@ -44,7 +44,7 @@ extension Redaction {
 
     private func redacted(_ outcome: HAROutcome) -> HAROutcome {
         guard case let .response(response) = outcome else { return outcome }
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         for field in response.headers {
             headers.add(field.name, redactedHeader(field.name, field.value))
         }

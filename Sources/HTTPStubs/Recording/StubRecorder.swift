@@ -73,7 +73,7 @@ final class StubRecorder: Sendable {
     }
 
     /// Records one exchange and writes the files it changes; returns the mapping file's path.
-    func record(_ request: StubRequest, outcome: Outcome) throws -> String {
+    func record(_ request: InterceptedRequest, outcome: Outcome) throws -> String {
         try StubRootPath.checkRoot(root)
         let recordedRequest = redacted(request)
         let exchange = HARExchange(entryIndex: 0, jsonPath: .root, request: recordedRequest, outcome: redacted(outcome), startedAt: nil, order: nil)
@@ -171,10 +171,10 @@ final class StubRecorder: Sendable {
     }
 
 
-    private func redacted(_ request: StubRequest) -> HARRequest {
+    private func redacted(_ request: InterceptedRequest) -> HARRequest {
         var recorded = request
         recorded.url = redaction.redactedURL(request.url)
-        recorded.headers = HTTPHeaders()
+        recorded.headers = HeaderFields()
         let contentType = request.header("Content-Type")
         let body = request.body.flatMap { $0.isEmpty ? nil : redaction.redactedBody($0, contentType: contentType) }
         let isForm = Redaction.isForm(contentType)
@@ -195,7 +195,7 @@ final class StubRecorder: Sendable {
         case let .failure(code):
             return .urlError(code)
         case let .response(response, body):
-            var headers = HTTPHeaders()
+            var headers = HeaderFields()
             for (name, value) in response.allHeaderFields.sorted(by: { "\($0.key)" < "\($1.key)" }) {
                 let name = "\(name)"
                 guard !["content-length", "content-encoding", "transfer-encoding"].contains(name.lowercased()) else { continue }

@@ -1,12 +1,9 @@
 /// A stub's part in a scenario: a named state machine, with WireMock's semantics.
 ///
-/// Every scenario starts in ``started`` (`"Started"`). A stub with a ``requiredState`` answers
+/// Every scenario starts in ``StubScenario/started`` (`"Started"`). A stub with a ``requiredState`` answers
 /// only while its scenario is in that state; after answering, a stub with a ``newState`` moves the
 /// scenario to it.
 public struct ScenarioRule: Sendable, Hashable, CustomStringConvertible {
-    /// The state every scenario starts in: `"Started"`.
-    public static let started = "Started"
-
     /// The scenario's name.
     public let name: String
     /// The state the scenario must be in for the stub to answer; `nil` for any state.
@@ -14,7 +11,7 @@ public struct ScenarioRule: Sendable, Hashable, CustomStringConvertible {
     /// The state the scenario moves to after the stub answers; `nil` to stay.
     public let newState: String?
 
-    /// Creates a rule.
+    /// A stub's part in scenario `name`: it answers only in `requiredState` (any state when `nil`) and then moves the scenario to `newState` (if given).
     public init(_ name: String, requiredState: String? = nil, newState: String? = nil) {
         self.name = name
         self.requiredState = requiredState

@@ -15,8 +15,8 @@ public struct Stub: Sendable, Identifiable, CustomStringConvertible {
         case stopMatching
     }
 
-    /// The stub's identity, unique in a registry.
-    public var id: String
+    /// The stub's identity: unique in the process, so also in a registry.
+    public let id: ID
     /// An optional name, shown in listings and reports.
     public var name: String?
     /// What a request must satisfy.
@@ -71,7 +71,7 @@ public struct Stub: Sendable, Identifiable, CustomStringConvertible {
         priority: Int = 5,
         source: StubSource
     ) {
-        self.id = StubIdentity.next()
+        self.id = ID.next()
         self.pattern = pattern
         self.responses = responses
         self.afterLastResponse = afterLast
@@ -117,7 +117,7 @@ public struct Stub: Sendable, Identifiable, CustomStringConvertible {
     }
 
     /// Problems that make the stub unusable or surprising.
-    public var problems: [String] {
+    package var problems: [String] {
         var problems = pattern.problems + responses.flatMap(\.problems)
         if responses.isEmpty { problems.append("the stub has no response; give it at least one") }
         return problems
@@ -128,14 +128,5 @@ public struct Stub: Sendable, Identifiable, CustomStringConvertible {
         let label = name.map { "\(quoted($0)) " } ?? ""
         let answer = responses.map(\.summary).joined(separator: ", then ")
         return "\(label)\(pattern) → \(answer) (\(source))"
-    }
-}
-
-/// Stub identities: unique and readable, in order of creation.
-enum StubIdentity {
-    private static let counter = Locked(0)
-
-    static func next() -> String {
-        "stub-\(counter.withLock { value -> Int in value += 1; return value })"
     }
 }

@@ -6,7 +6,7 @@ import FoundationNetworking
 /// What a registry answers to a request, found without URLSession: for tools such as `stubs match`
 /// and for tests that check stub files. Delays are reported, not waited for, and redirects are
 /// not followed (as a server would not follow them).
-public enum StubAnswer: Sendable {
+package enum StubAnswer: Sendable {
     /// An HTTP response.
     case response(StubbedHTTPResponse, stub: StubSummary)
     /// The stub fails the request with this error.
@@ -16,23 +16,23 @@ public enum StubAnswer: Sendable {
 }
 
 /// An HTTP response a stub answers with.
-public struct StubbedHTTPResponse: Sendable {
+package struct StubbedHTTPResponse: Sendable {
     /// The status code.
-    public let status: Int
+    package let status: Int
     /// The reason phrase the stub sets, if any.
-    public let reason: String?
+    package let reason: String?
     /// The header fields, as the stub writes them.
-    public let headers: HTTPHeaders
+    package let headers: HeaderFields
     /// The body.
-    public let body: Data
+    package let body: Data
     /// How long the stub waits before answering (drawn once for random delays).
-    public let delay: Duration
+    package let delay: Duration
 }
 
 extension StubRegistry {
     /// Answers a request as the stubs would, consuming a use of the stub and advancing its
     /// scenario, and records it in the journal.
-    public func answer(_ request: StubRequest) -> StubAnswer {
+    package func answer(_ request: InterceptedRequest) -> StubAnswer {
         switch select(request) {
         case let .unmatched(report):
             return .unmatched(report)
@@ -49,7 +49,7 @@ extension StubRegistry {
                     return .failure(error, stub: stub)
                 case let .urlResponse(response, data):
                     let http = response as? HTTPURLResponse
-                    var headers = HTTPHeaders()
+                    var headers = HeaderFields()
                     for (name, value) in (http?.allHeaderFields ?? [:]).sorted(by: { "\($0.key)" < "\($1.key)" }) {
                         headers.add("\(name)", "\(value)")
                     }

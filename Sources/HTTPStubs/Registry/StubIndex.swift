@@ -37,7 +37,7 @@ struct StubIndex {
 
     /// Every entry, in the order tried.
     private(set) var all: [Entry] = []
-    private var byID: [String: Entry] = [:]
+    private var byID: [Stub.ID: Entry] = [:]
     private var byPath: [String: [Entry]] = [:]
     private var byPrefix: [String: [Entry]] = [:]
     /// The lengths, in UTF-8 bytes, of the keys of `byPrefix`: the only prefixes of a path worth
@@ -47,7 +47,7 @@ struct StubIndex {
     private var nextOrder = 0
 
     /// The entry of the stub with this identity.
-    func entry(id: String) -> Entry? {
+    func entry(id: Stub.ID) -> Entry? {
         byID[id]
     }
 
@@ -70,7 +70,7 @@ struct StubIndex {
             stubs.forEach { insert($0) }
             return
         }
-        var latest: [String: Int] = [:]
+        var latest: [Stub.ID: Int] = [:]
         for (position, stub) in stubs.enumerated() {
             latest[stub.id] = position
         }
@@ -102,7 +102,7 @@ struct StubIndex {
 
     /// Removes the stub with this identity; returns whether there was one.
     @discardableResult
-    mutating func remove(id: String) -> Bool {
+    mutating func remove(id: Stub.ID) -> Bool {
         guard let entry = byID.removeValue(forKey: id) else { return false }
         entry.isIndexed = false
         all.removeAll { $0 === entry }

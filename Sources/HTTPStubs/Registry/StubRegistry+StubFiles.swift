@@ -6,21 +6,21 @@ extension StubRegistry {
     ///
     /// When any file has an error, nothing is added and the error lists every diagnostic
     /// (`path:line:column: error: $.json.path: message`). Warnings of a successful load go to the
-    /// issue handler (see ``onIssue(_:)``).
+    /// issue handler (see ``onDiagnostic(_:)``).
     /// - Parameter paths: Stub roots, folders of mapping files, mapping files or `.har` files.
     /// - Returns: The identities of the added stubs, in load order.
     @discardableResult
-    public func load(_ paths: String...) throws(StubFileError) -> [String] {
+    public func load(_ paths: String...) throws(StubFileError) -> [Stub.ID] {
         try load(paths)
     }
 
     /// Loads stub files (see ``load(_:)-(String...)``).
     @discardableResult
-    public func load(_ paths: [String]) throws(StubFileError) -> [String] {
+    public func load(_ paths: [String]) throws(StubFileError) -> [Stub.ID] {
         let result = StubFiles.load(paths)
         guard result.errors.isEmpty else { throw StubFileError(diagnostics: result.diagnostics) }
         for warning in result.warnings {
-            report(StubIssue(message: (warning.jsonPath.map { "\($0): " } ?? "") + warning.message, source: .file(warning.path, line: warning.line, column: warning.column)))
+            report(warning)
         }
         return add(contentsOf: result.stubs)
     }
@@ -35,7 +35,7 @@ extension StubRegistry {
     /// ```
     /// (For resources bundled with a test target, pass `Bundle.module` paths to ``load(_:)-(String...)``.)
     @discardableResult
-    public func load(_ paths: String..., relativeTo file: StaticString) throws(StubFileError) -> [String] {
+    public func load(_ paths: String..., relativeTo file: StaticString) throws(StubFileError) -> [Stub.ID] {
         let folder = URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
         return try load(paths.map { $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path })
     }
@@ -48,15 +48,15 @@ extension StubRegistry {
     ///
     /// A name the bundle does not hold is an error that says how to declare it.
     @discardableResult
-    public func load(_ names: String..., in bundle: Bundle) throws(StubFileError) -> [String] {
+    public func load(_ names: String..., in bundle: Bundle) throws(StubFileError) -> [Stub.ID] {
         var paths: [String] = []
-        var missing: [StubFileDiagnostic] = []
+        var missing: [StubDiagnostic] = []
         for name in names {
             let candidate = (bundle.resourceURL ?? bundle.bundleURL).appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: candidate.path) {
                 paths.append(candidate.path)
             } else {
-                missing.append(StubFileDiagnostic(
+                missing.append(StubDiagnostic(
                     severity: .error,
                     path: candidate.path,
                     message: "no resource \(quoted(name)) in the bundle at \(bundle.bundlePath); declare it in the target's resources in Package.swift, for example resources: [.copy(\(quoted("Fixtures/" + name)))], and load it by its last path component"

@@ -44,7 +44,7 @@ public final class StubRegistry: Sendable {
         var followsRedirects = true
         var observers: [@Sendable (URLRequest) -> Void] = []
         var userCodeHost: UserCodeHost?
-        var issueHandler: @Sendable (StubIssue) -> Void = StubRegistry.printIssue
+        var issueHandler: @Sendable (StubDiagnostic) -> Void = StubRegistry.printIssue
         var recorder: StubRecorder?
         var replayRoot: String?
     }
@@ -79,7 +79,7 @@ public final class StubRegistry: Sendable {
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column
-    ) -> String {
+    ) -> Stub.ID {
         var stub = Stub(pattern, responses: [response], priority: priority,
                         source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
         stub.expectation = expectation
@@ -96,8 +96,8 @@ public final class StubRegistry: Sendable {
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column,
-        respond: @escaping @Sendable (StubRequest) throws -> StubResponse
-    ) -> String {
+        respond: @escaping @Sendable (InterceptedRequest) throws -> StubResponse
+    ) -> Stub.ID {
         stub(pattern, .computed(respond), priority: priority, expecting: expectation,
              fileID: fileID, filePath: filePath, line: line, column: column)
     }
@@ -113,8 +113,8 @@ public final class StubRegistry: Sendable {
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column,
-        respond: @escaping @Sendable (StubRequest) async throws -> StubResponse
-    ) -> String {
+        respond: @escaping @Sendable (InterceptedRequest) async throws -> StubResponse
+    ) -> Stub.ID {
         stub(pattern, .computed(respond), priority: priority, expecting: expectation,
              fileID: fileID, filePath: filePath, line: line, column: column)
     }
@@ -131,7 +131,7 @@ public final class StubRegistry: Sendable {
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column
-    ) -> String {
+    ) -> Stub.ID {
         var stub = Stub(pattern, responses: responses, afterLast: afterLast, priority: priority,
                         source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
         stub.expectation = expectation
@@ -139,15 +139,15 @@ public final class StubRegistry: Sendable {
     }
 
     /// Adds a stub and returns its identity. A stub with ``Stub/problems`` is added all the same
-    /// (its broken parts never match) and each problem is reported through ``onIssue(_:)``.
+    /// (its broken parts never match) and each problem is reported through ``onDiagnostic(_:)``.
     @discardableResult
-    public func add(_ stub: Stub) -> String {
-        let handler = state.withLock { state -> @Sendable (StubIssue) -> Void in
+    public func add(_ stub: Stub) -> Stub.ID {
+        let handler = state.withLock { state -> @Sendable (StubDiagnostic) -> Void in
             state.index.insert(stub)
             return state.issueHandler
         }
         for problem in stub.problems {
-            handler(StubIssue(message: problem, source: stub.source))
+            handler(StubDiagnostic(severity: .warning, source: stub.source, message: problem))
         }
         return stub.id
     }
@@ -155,27 +155,27 @@ public final class StubRegistry: Sendable {
     /// Adds stubs in order, as many calls to ``add(_:)`` would (a later stub wins a tie with an
     /// earlier one), and returns their identities. Faster than adding them one by one.
     @discardableResult
-    public func add(contentsOf stubs: [Stub]) -> [String] {
-        let handler = state.withLock { state -> @Sendable (StubIssue) -> Void in
+    public func add(contentsOf stubs: [Stub]) -> [Stub.ID] {
+        let handler = state.withLock { state -> @Sendable (StubDiagnostic) -> Void in
             state.index.insert(contentsOf: stubs)
             return state.issueHandler
         }
         for stub in stubs {
             for problem in stub.problems {
-                handler(StubIssue(message: problem, source: stub.source))
+                handler(StubDiagnostic(severity: .warning, source: stub.source, message: problem))
             }
         }
         return stubs.map(\.id)
     }
 
     /// Hands an issue to the issue handler.
-    func report(_ issue: StubIssue) {
+    func report(_ issue: StubDiagnostic) {
         state.withLock { $0.issueHandler }(issue)
     }
 
     /// Removes a stub; returns whether it was there.
     @discardableResult
-    public func remove(_ id: String) -> Bool {
+    public func remove(_ id: Stub.ID) -> Bool {
         let removed = state.withLock { state -> StubIndex.Entry? in
             let entry = state.index.entry(id: id)
             state.index.remove(id: id)
@@ -205,13 +205,18 @@ public final class StubRegistry: Sendable {
 
     // MARK: Scenarios
 
-    /// The current state of a scenario (`"Started"` until a stub moves it).
-    public func scenarioState(_ name: String) -> String {
-        state.withLock { $0.scenarios[name] ?? ScenarioRule.started }
+    /// A handle on the scenario called `name`, to add stubs to it and to read or move its state.
+    public func scenario(_ name: String) -> StubScenario {
+        StubScenario(name: name, registry: self)
     }
 
-    /// Moves a scenario to a state.
-    public func setScenario(_ name: String, to newState: String) {
+    /// The current state of a scenario.
+    func scenarioState(_ name: String) -> String {
+        state.withLock { $0.scenarios[name] ?? StubScenario.started }
+    }
+
+    /// Moves a scenario to a state (`nil` for the start).
+    func setScenarioState(_ name: String, to newState: String?) {
         state.withLock { $0.scenarios[name] = newState }
     }
 
@@ -247,7 +252,7 @@ public final class StubRegistry: Sendable {
     }
 
     /// Replaces what happens with problems found in stubs (by default they are printed to standard error).
-    public func onIssue(_ handler: @escaping @Sendable (StubIssue) -> Void) {
+    public func onDiagnostic(_ handler: @escaping @Sendable (StubDiagnostic) -> Void) {
         let previous = state.withLock { state in
             defer { state.issueHandler = handler }
             return state.issueHandler
@@ -255,7 +260,7 @@ public final class StubRegistry: Sendable {
         _ = previous   // released here, after the lock
     }
 
-    private static let printIssue: @Sendable (StubIssue) -> Void = { issue in
+    private static let printIssue: @Sendable (StubDiagnostic) -> Void = { issue in
         FileHandle.standardError.write(Data("\(issue)\n".utf8))
     }
 
@@ -271,8 +276,13 @@ public final class StubRegistry: Sendable {
         journal.filter { pattern.matches($0.request) }
     }
 
+    /// The intercepted requests to a URL fitting `url`, by any method.
+    public func requests(to url: URLPattern) -> [JournalEntry] {
+        requests(matching: .anyMethod(url))
+    }
+
     /// The intercepted requests with this method to a URL fitting `url`.
-    public func requests(to method: HTTPMethod, _ url: URLPattern) -> [JournalEntry] {
+    public func requests(to method: InterceptedRequest.Method, _ url: URLPattern) -> [JournalEntry] {
         requests(matching: .method(method, url))
     }
 
@@ -297,7 +307,7 @@ public final class StubRegistry: Sendable {
     }
 
     /// How many requests a stub has answered.
-    public func useCount(of id: String) -> Int {
+    public func useCount(of id: Stub.ID) -> Int {
         state.withLock { $0.index.entry(id: id)?.uses ?? 0 }
     }
 
@@ -320,7 +330,7 @@ public final class StubRegistry: Sendable {
         let entry: StubIndex.Entry
         /// Which of the stub's responses answers.
         let responseIndex: Int
-        let request: StubRequest
+        let request: InterceptedRequest
         /// The journal entry of the request.
         let journalID: Int
 
@@ -338,7 +348,7 @@ public final class StubRegistry: Sendable {
     /// moved, it was removed), the selection starts over: that happens only as often as such
     /// changes do. A stub added or a scenario moved between the two is a change that comes after
     /// this request.
-    func select(_ request: StubRequest) -> Choice {
+    func select(_ request: InterceptedRequest) -> Choice {
         // Declines only when told to decline the user's code.
         select(request, declinesUserCode: false)!
     }
@@ -346,7 +356,7 @@ public final class StubRegistry: Sendable {
     /// ``select(_:)``, or `nil` when `declinesUserCode` and choosing would run a closure of the
     /// user's (a custom matcher or a computed response, or the near-miss report testing a stub
     /// that has one): nothing was consumed or journaled then.
-    func select(_ request: StubRequest, declinesUserCode: Bool) -> Choice? {
+    func select(_ request: InterceptedRequest, declinesUserCode: Bool) -> Choice? {
         while true {
             var walk = state.withLock { CandidateWalk($0.index.candidates(forPath: request.path), scenarios: $0.scenarios) }
             var chosen: StubIndex.Entry?
@@ -388,7 +398,7 @@ public final class StubRegistry: Sendable {
     /// Whether some stub would answer `request` now (nothing is consumed or journaled). A request
     /// whose body is still a stream counts as answered by stubs that test the body. The matchers
     /// run outside the lock, as in ``select(_:)``.
-    func wouldAnswer(_ request: StubRequest, bodyReadable: Bool) -> Bool {
+    func wouldAnswer(_ request: InterceptedRequest, bodyReadable: Bool) -> Bool {
         var walk = state.withLock { CandidateWalk($0.index.candidates(forPath: request.path), scenarios: $0.scenarios) }
         while let candidate = walk.next(in: state) {
             if !bodyReadable && candidate.stub.pattern.readsBody { return true }
@@ -441,7 +451,7 @@ public final class StubRegistry: Sendable {
 
     /// Records a request that was not served by a stub; returns its journal entry's id.
     @discardableResult
-    func record(_ request: StubRequest, _ outcome: JournalEntry.Outcome) -> Int {
+    func record(_ request: InterceptedRequest, _ outcome: JournalEntry.Outcome) -> Int {
         state.withLock { state in
             let id = state.journal.count + 1
             state.journal.append(JournalEntry(id: id, date: Date(), request: request, outcome: outcome))
@@ -541,7 +551,7 @@ public final class StubRegistry: Sendable {
             blockers.append(.noResponse)
         }
         if let rule = stub.scenario, let required = rule.requiredState {
-            let current = scenarios[rule.name] ?? ScenarioRule.started
+            let current = scenarios[rule.name] ?? StubScenario.started
             if current != required {
                 blockers.append(.scenario(name: rule.name, current: current, required: required))
             }
@@ -551,7 +561,7 @@ public final class StubRegistry: Sendable {
 
     /// The near-miss report for a request no stub answers; `nil` when `declinesUserCode` and
     /// some stub's test runs a closure of the user's.
-    private func unmatchedReport(for request: StubRequest, declinesUserCode: Bool) -> UnmatchedRequestReport? {
+    private func unmatchedReport(for request: InterceptedRequest, declinesUserCode: Bool) -> UnmatchedRequestReport? {
         let snapshot = state.withLock { state -> (candidates: [(stub: Stub, notes: [String])], replayRoot: String?)? in
             if declinesUserCode && state.index.all.contains(where: \.runsUserCode) { return nil }
             return (state.index.all.map { (stub: $0.stub, notes: Self.notes(for: $0, scenarios: state.scenarios)) }, state.replayRoot)

@@ -2,7 +2,7 @@
 public struct StubSource: Sendable, Hashable, CustomStringConvertible {
     /// The `#filePath` of the code that declared the stub, as XCTest's failure functions take it;
     /// `nil` for stubs from files.
-    public let staticFilePath: StaticString?
+    package let staticFilePath: StaticString?
     /// The `#fileID` of the code that declared the stub, or the path of the stub file.
     public let file: String
     /// The `#filePath` of the code that declared the stub (for test-failure reporting); the path of a stub file.

@@ -6,7 +6,7 @@ import FoundationNetworking
 /// A stub's response with every computation done: what to answer, after which delay.
 struct ResolvedResponse {
     enum Answer {
-        case http(status: Int, reason: String?, headers: HTTPHeaders, body: ResponseBody)
+        case http(status: Int, reason: String?, headers: HeaderFields, body: ResponseBody)
         case failure(any Error)
         case urlResponse(URLResponse?, data: Data?)
     }
@@ -24,10 +24,10 @@ struct ResponseResolution {
     private var delay: StubDelay?
     private var dribble: Dribble?
     private var depth = 0
-    private let request: StubRequest
+    private let request: InterceptedRequest
     private let source: StubSource
 
-    init(_ response: StubResponse, for request: StubRequest, source: StubSource) {
+    init(_ response: StubResponse, for request: InterceptedRequest, source: StubSource) {
         content = response.content
         delay = response.delay
         dribble = response.dribble
@@ -95,7 +95,7 @@ struct ResponseResolution {
 extension StubResponse {
     /// Evaluates computed responses, for callers that cannot wait: a response computed by an
     /// `async` responder fails with a `URLError` saying so.
-    func resolved(for request: StubRequest, source: StubSource) throws -> ResolvedResponse {
+    func resolved(for request: InterceptedRequest, source: StubSource) throws -> ResolvedResponse {
         var resolution = ResponseResolution(self, for: request, source: source)
         guard let resolved = try resolution.resolveSynchronously() else {
             let reason = "its response is computed by an async responder, which `answer(_:)` cannot await: send the request through a session from `makeSession()`"

@@ -9,6 +9,7 @@ import FoundationNetworking
 /// ```swift
 /// .json(user)                                   // 200, Content-Type: application/json
 /// .status(204)
+/// .json(created).status(201)
 /// .text("teapot", status: 418).header("X-Brew", "earl grey")
 /// .redirect(to: "/login")                       // followed as URLSession on Apple platforms does
 /// .error(.notConnectedToInternet)
@@ -17,10 +18,10 @@ import FoundationNetworking
 /// ```
 public struct StubResponse: Sendable {
     enum Content: Sendable {
-        case http(status: Int, reason: String?, headers: HTTPHeaders, body: ResponseBody)
+        case http(status: Int, reason: String?, headers: HeaderFields, body: ResponseBody)
         case failure(any Error)
-        case computed(@Sendable (StubRequest) throws -> StubResponse)
-        case computedAsync(@Sendable (StubRequest) async throws -> StubResponse)
+        case computed(@Sendable (InterceptedRequest) throws -> StubResponse)
+        case computedAsync(@Sendable (InterceptedRequest) async throws -> StubResponse)
         /// A response object given as is, as hand-rolled `URLProtocolStub`s take it.
         case urlResponse(URLResponse?, data: Data?)
     }
@@ -31,7 +32,7 @@ public struct StubResponse: Sendable {
     /// How the body is spread over time; `nil` to send it at once.
     public var dribble: Dribble?
     /// Problems found while building the response (a value that could not be encoded, ...).
-    public private(set) var problems: [String] = []
+    package private(set) var problems: [String] = []
 
     /// Whether answering runs a closure of the user's (a computed response).
     var runsUserCode: Bool {
@@ -46,13 +47,14 @@ public struct StubResponse: Sendable {
         self.problems = problems
     }
 
-    /// An HTTP response.
-    public static func http(status: Int = 200, headers: HTTPHeaders = [:], body: ResponseBody = .empty) -> StubResponse {
+    /// An HTTP response with a status, header fields and a body; ``json(_:status:headers:encoder:fileID:line:column:)``,
+    /// ``text(_:status:headers:)`` and the others are shortcuts for it.
+    public static func http(status: Int = 200, headers: HeaderFields = [:], body: ResponseBody = .empty) -> StubResponse {
         StubResponse(.http(status: status, reason: nil, headers: headers, body: body))
     }
 
     /// A response with this status and no body.
-    public static func status(_ status: Int, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func status(_ status: Int, headers: HeaderFields = [:]) -> StubResponse {
         http(status: status, headers: headers)
     }
 
@@ -60,12 +62,12 @@ public struct StubResponse: Sendable {
     public static var ok: StubResponse { status(200) }
 
     /// A response with these bytes as body.
-    public static func data(_ data: Data, status: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func data(_ data: Data, status: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         http(status: status, headers: headers, body: .data(data))
     }
 
     /// A UTF-8 text response; `Content-Type: text/plain; charset=utf-8` unless the headers name one.
-    public static func text(_ text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func text(_ text: String, status: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         http(status: status, headers: headers.defaulting("Content-Type", "text/plain; charset=utf-8"), body: .text(text))
     }
 
@@ -76,7 +78,7 @@ public struct StubResponse: Sendable {
     public static func json(
         _ value: some Encodable,
         status: Int = 200,
-        headers: HTTPHeaders = [:],
+        headers: HeaderFields = [:],
         encoder: JSONEncoder = JSONEncoder(),
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -91,17 +93,17 @@ public struct StubResponse: Sendable {
     }
 
     /// JSON text as the body; `Content-Type: application/json` unless the headers name one.
-    public static func json(text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func json(text: String, status: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         json(data: Data(text.utf8), status: status, headers: headers)
     }
 
-    private static func json(data: Data, status: Int, headers: HTTPHeaders) -> StubResponse {
+    private static func json(data: Data, status: Int, headers: HeaderFields) -> StubResponse {
         http(status: status, headers: headers.defaulting("Content-Type", "application/json"), body: .data(data))
     }
 
     /// A file's contents as the body, read when the stub answers. A file that cannot be read then
     /// fails the request with `URLError(.fileDoesNotExist)` naming the path.
-    public static func file(_ url: URL, status: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func file(_ url: URL, status: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         http(status: status, headers: headers, body: .file(url))
     }
 
@@ -111,7 +113,7 @@ public struct StubResponse: Sendable {
     /// `GET`, `303` turns every method but `HEAD` into `GET` (dropping the body), `307`/`308` keep
     /// the method and body; after 16 redirects the request fails with `URLError(.httpTooManyRedirects)`.
     /// The caller receives the final response, whose `url` is the final URL.
-    public static func redirect(to location: String, status: Int = 302, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func redirect(to location: String, status: Int = 302, headers: HeaderFields = [:]) -> StubResponse {
         var headers = headers
         headers.set("Location", location)
         return http(status: status, headers: headers)
@@ -131,10 +133,10 @@ public struct StubResponse: Sendable {
     }
 
     /// A response computed from the request each time the stub answers. The request's
-    /// ``StubRequest/pathParameters`` hold the URI-template captures. An error thrown by the closure
+    /// ``InterceptedRequest/pathParameters`` hold the URI-template captures. An error thrown by the closure
     /// fails the request (a `URLError` unchanged, anything else as `URLError(.cannotParseResponse)`
     /// naming the error).
-    public static func computed(_ responder: @escaping @Sendable (StubRequest) throws -> StubResponse) -> StubResponse {
+    public static func computed(_ responder: @escaping @Sendable (InterceptedRequest) throws -> StubResponse) -> StubResponse {
         StubResponse(.computed(responder))
     }
 
@@ -149,7 +151,7 @@ public struct StubResponse: Sendable {
     ///     return .json(try await fixtures.user(id: request.pathParameters["id"]!))
     /// }
     /// ```
-    public static func computed(_ responder: @escaping @Sendable (StubRequest) async throws -> StubResponse) -> StubResponse {
+    public static func computed(_ responder: @escaping @Sendable (InterceptedRequest) async throws -> StubResponse) -> StubResponse {
         StubResponse(.computedAsync(responder))
     }
 
@@ -160,22 +162,43 @@ public struct StubResponse: Sendable {
         StubResponse(.urlResponse(response, data: data))
     }
 
-    /// Adds a header field (a name may repeat).
+    /// This response with another status code: `.json(user).status(201)`, `.text("gone").status(410)`.
+    /// On a computed response it applies to whatever the closure returns.
+    public func status(_ code: Int) -> StubResponse {
+        modifyingHTTP("status(\(code))") { status, _, _, _ in status = code }
+    }
+
+    /// Adds a header field (a name may repeat). On a computed response it applies to whatever the
+    /// closure returns.
     public func header(_ name: String, _ value: String) -> StubResponse {
-        guard case let .http(status, reason, headers, body) = content else { return self }
-        var copy = self
-        var newHeaders = headers
-        newHeaders.add(name, value)
-        copy.content = .http(status: status, reason: reason, headers: newHeaders, body: body)
-        return copy
+        modifyingHTTP("header(\(quoted(name)), ...)") { _, _, headers, _ in headers.add(name, value) }
     }
 
     /// Sets the reason phrase (`Not Found`). URLSession does not expose reason phrases; the journal
     /// and the `stubs` tool show it.
     public func reason(_ phrase: String) -> StubResponse {
-        guard case let .http(status, _, headers, body) = content else { return self }
+        modifyingHTTP("reason(\(quoted(phrase)))") { _, reason, _, _ in reason = phrase }
+    }
+
+    /// Applies `change` to an HTTP response, now or (for a computed one) to each response the
+    /// closure returns. An error or a raw `URLResponse` has no HTTP parts to change: the modifier
+    /// becomes a problem of the stub, reported when the stub is added, instead of being dropped.
+    private func modifyingHTTP(
+        _ modifier: String,
+        _ change: @escaping @Sendable (inout Int, inout String?, inout HeaderFields, inout ResponseBody) -> Void
+    ) -> StubResponse {
         var copy = self
-        copy.content = .http(status: status, reason: phrase, headers: headers, body: body)
+        switch content {
+        case var .http(status, reason, headers, body):
+            change(&status, &reason, &headers, &body)
+            copy.content = .http(status: status, reason: reason, headers: headers, body: body)
+        case let .computed(responder):
+            copy.content = .computed { request in try responder(request).modifyingHTTP(modifier, change) }
+        case let .computedAsync(responder):
+            copy.content = .computedAsync { request in try await responder(request).modifyingHTTP(modifier, change) }
+        case .failure, .urlResponse:
+            copy.problems.append("\(modifier) does not apply to \(summary), which is not an HTTP response; remove it")
+        }
         return copy
     }
 
@@ -216,9 +239,9 @@ public struct StubResponse: Sendable {
     }
 }
 
-extension HTTPHeaders {
+extension HeaderFields {
     /// These headers with `name: value` added when no field has that name.
-    func defaulting(_ name: String, _ value: String) -> HTTPHeaders {
+    func defaulting(_ name: String, _ value: String) -> HeaderFields {
         guard !contains(name) else { return self }
         var copy = self
         copy.add(name, value)

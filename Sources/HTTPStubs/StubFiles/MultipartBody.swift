@@ -3,12 +3,12 @@ import Foundation
 /// The parts of a `multipart/*` request body, for WireMock's `multipartPatterns`.
 enum MultipartBody {
     struct Part {
-        let headers: HTTPHeaders
+        let headers: HeaderFields
         let body: Data
     }
 
     /// The parts, or none when the request is not multipart or its body cannot be split.
-    static func parts(of request: StubRequest) -> [Part] {
+    static func parts(of request: InterceptedRequest) -> [Part] {
         guard let contentType = request.header("Content-Type"), contentType.lowercased().hasPrefix("multipart/"),
               let boundary = boundary(in: contentType), let body = request.body
         else { return [] }
@@ -40,7 +40,7 @@ enum MultipartBody {
 
     private static func part(from chunk: Data) -> Part {
         guard let split = chunk.range(of: Data("\r\n\r\n".utf8)) else { return Part(headers: [:], body: chunk) }
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         for line in String(decoding: chunk[chunk.startIndex..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers.add(String(line[..<colon]).trimmingCharacters(in: .whitespaces), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))

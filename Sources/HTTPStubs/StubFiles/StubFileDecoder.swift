@@ -7,7 +7,7 @@ final class StubFileDecoder {
     /// The parsed file.
     let document: JSONDocument
     /// What was found wrong so far.
-    private(set) var diagnostics: [StubFileDiagnostic] = []
+    private(set) var diagnostics: [StubDiagnostic] = []
     /// Whether integers may be written as strings (`"201"`), as Jackson reads WireMock mappings.
     var acceptsIntegerStrings = false
 
@@ -44,9 +44,9 @@ final class StubFileDecoder {
         document.location(of: jsonPath)
     }
 
-    private func report(_ severity: StubFileDiagnostic.Severity, _ message: String, at jsonPath: JSONPath, key: Bool) {
+    private func report(_ severity: StubDiagnostic.Severity, _ message: String, at jsonPath: JSONPath, key: Bool) {
         let location = key ? (document.keyLocation(of: jsonPath) ?? document.location(of: jsonPath)) : document.location(of: jsonPath)
-        diagnostics.append(StubFileDiagnostic(
+        diagnostics.append(StubDiagnostic(
             severity: severity,
             path: path,
             line: location?.line,

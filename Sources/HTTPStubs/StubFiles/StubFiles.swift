@@ -5,13 +5,13 @@ import Foundation
 ///
 /// Files load in lexicographic path order, so when two stubs tie on priority the one from the
 /// later file wins (WireMock itself leaves the order unspecified).
-public enum StubFiles {
+package enum StubFiles {
     /// Loads every stub file under `paths`. Nothing is thrown: every problem, with its file,
     /// line, column and JSON path, is in the result's ``StubFileLoad/diagnostics``; a file with an
     /// error contributes the stubs that had none.
-    public static func load(_ paths: [String]) -> StubFileLoad {
+    package static func load(_ paths: [String]) -> StubFileLoad {
         var stubs: [Stub] = []
-        var diagnostics: [StubFileDiagnostic] = []
+        var diagnostics: [StubDiagnostic] = []
         var files: [String] = []
         for path in paths {
             let (found, problems) = stubFiles(at: path)
@@ -33,11 +33,11 @@ public enum StubFiles {
     }
 
     /// The files under `path`, sorted, with their `__files` folders.
-    static func stubFiles(at path: String) -> ([File], [StubFileDiagnostic]) {
+    static func stubFiles(at path: String) -> ([File], [StubDiagnostic]) {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return ([], [StubFileDiagnostic(severity: .error, path: path, message: "no such file or directory; give a stub root (a folder with mappings/), a folder of mapping files, a mapping file or a .har file")])
+            return ([], [StubDiagnostic(severity: .error, path: path, message: "no such file or directory; give a stub root (a folder with mappings/), a folder of mapping files, a mapping file or a .har file")])
         }
         let url = URL(fileURLWithPath: path)
         guard isDirectory.boolValue else {
@@ -53,7 +53,7 @@ public enum StubFiles {
         do {
             subpaths = try manager.subpathsOfDirectory(atPath: folder.path)
         } catch {
-            return ([], [StubFileDiagnostic(severity: .error, path: folder.path, message: "cannot be listed: \(FileFailure.readProblem(error))")])
+            return ([], [StubDiagnostic(severity: .error, path: folder.path, message: "cannot be listed: \(FileFailure.readProblem(error))")])
         }
         let relative = subpaths
             .filter { $0.hasSuffix(".json") || $0.hasSuffix(".har") }
@@ -74,7 +74,7 @@ public enum StubFiles {
             return File(path: file, filesRoot: found)
         }
         if files.isEmpty {
-            return ([], [StubFileDiagnostic(severity: .warning, path: path, message: "no .json or .har files found\(isStubRoot ? " in mappings/" : "")")])
+            return ([], [StubDiagnostic(severity: .warning, path: path, message: "no .json or .har files found\(isStubRoot ? " in mappings/" : "")")])
         }
         return (files, [])
     }
@@ -93,18 +93,18 @@ public enum StubFiles {
     }
 
     /// Loads one file: a HAR capture (by its `.har` extension or its `log` member) or WireMock mappings.
-    static func load(_ file: File) -> (stubs: [Stub], diagnostics: [StubFileDiagnostic]) {
+    static func load(_ file: File) -> (stubs: [Stub], diagnostics: [StubDiagnostic]) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file.path, isDirectory: false))
         } catch {
-            return ([], [StubFileDiagnostic(severity: .error, path: file.path, message: "cannot be read: \(FileFailure.readProblem(error))")])
+            return ([], [StubDiagnostic(severity: .error, path: file.path, message: "cannot be read: \(FileFailure.readProblem(error))")])
         }
         let document: JSONDocument
         do {
             document = try JSONValue.parseDocument(data)
         } catch {
-            return ([], [StubFileDiagnostic(severity: .error, path: file.path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
+            return ([], [StubDiagnostic(severity: .error, path: file.path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
         }
         let decoder = StubFileDecoder(path: file.path, document: document)
         for duplicate in document.duplicateKeys {
@@ -118,11 +118,11 @@ public enum StubFiles {
 
 extension StubFiles {
     /// A file to write into a stub root.
-    public struct OutputFile: Sendable {
+    package struct OutputFile: Sendable {
         /// The path relative to the stub root (`mappings/get-users-1a2b3c4d.json`).
-        public let relativePath: String
+        package let relativePath: String
         /// The contents.
-        public let contents: Data
+        package let contents: Data
     }
 
     /// Converts a HAR capture into WireMock mappings and `__files/` bodies, ready to check in: one
@@ -130,18 +130,18 @@ extension StubFiles {
     /// Secrets are redacted as recording redacts them (``Redaction/default``) unless `redaction`
     /// says otherwise; pass ``Redaction/none`` to keep everything.
     /// - Returns: The files to write, or nothing and the diagnostics when the capture has errors.
-    public static func importHAR(_ path: String, redaction: Redaction = .default) -> (files: [OutputFile], diagnostics: [StubFileDiagnostic]) {
+    package static func importHAR(_ path: String, redaction: Redaction = .default) -> (files: [OutputFile], diagnostics: [StubDiagnostic]) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            return ([], [StubFileDiagnostic(severity: .error, path: path, message: "cannot be read: \(FileFailure.readProblem(error))")])
+            return ([], [StubDiagnostic(severity: .error, path: path, message: "cannot be read: \(FileFailure.readProblem(error))")])
         }
         let document: JSONDocument
         do {
             document = try JSONValue.parseDocument(data)
         } catch {
-            return ([], [StubFileDiagnostic(severity: .error, path: path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
+            return ([], [StubDiagnostic(severity: .error, path: path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
         }
         let decoder = StubFileDecoder(path: path, document: document)
         let files = HARImporter(decoder: decoder, redaction: redaction).mappingFiles()

@@ -37,7 +37,7 @@ struct ValueTest: Sendable {
     }
 
     /// Tests a request's body, reusing its decoded text (decoded once for all the stubs tried).
-    func testBody(of request: StubRequest) -> MatchVerdict {
+    func testBody(of request: InterceptedRequest) -> MatchVerdict {
         guard bytesTest == nil, let body = request.body, !body.isEmpty, let text = request.bodyText else {
             return testBody(request.body)
         }

@@ -24,7 +24,7 @@ extension StubFileDecoder {
             switch method.uppercased() {
             case "ANY": break
             case "GET_OR_HEAD": matchers.append(.anyOf([.method(.get), .method(.head)]))
-            default: matchers.append(.method(HTTPMethod(rawValue: method)))
+            default: matchers.append(.method(InterceptedRequest.Method(rawValue: method)))
             }
         }
         matchers += urlMatchers(request, at: jsonPath)
@@ -191,16 +191,16 @@ extension StubFileDecoder {
         }
     }
 
-    private func single(_ part: RequestMatcher.Part, _ test: ValueTest, _ extract: @escaping @Sendable (StubRequest) -> String?) -> RequestMatcher {
+    private func single(_ part: RequestMatcher.Part, _ test: ValueTest, _ extract: @escaping @Sendable (InterceptedRequest) -> String?) -> RequestMatcher {
         RequestMatcher(part: part, description: "\(part) \(test.description)", evaluate: { test.test(extract($0)) }, problems: [])
     }
 
-    private func multi(_ part: RequestMatcher.Part, _ test: MultiValueTest, readsBody: Bool = false, _ extract: @escaping @Sendable (StubRequest) -> [String]) -> RequestMatcher {
+    private func multi(_ part: RequestMatcher.Part, _ test: MultiValueTest, readsBody: Bool = false, _ extract: @escaping @Sendable (InterceptedRequest) -> [String]) -> RequestMatcher {
         RequestMatcher(part: part, description: "\(part) \(test.description)", evaluate: { test.test(extract($0)) }, problems: [], readsBody: readsBody)
     }
 
     /// The cookies a request carries in its `Cookie` headers.
-    static func cookies(of request: StubRequest) -> [(name: String, value: String)] {
+    static func cookies(of request: InterceptedRequest) -> [(name: String, value: String)] {
         request.headers.values(for: "Cookie").flatMap { header in
             header.split(separator: ";").compactMap { pair in
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

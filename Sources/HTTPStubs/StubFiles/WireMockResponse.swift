@@ -66,7 +66,7 @@ extension StubFileDecoder {
             ]))
         }
         let status = integer("status", in: object, at: jsonPath, in: 0...999) ?? 0
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         if let declared = object["headers"] {
             let headersPath = jsonPath.appending(.key("headers"))
             guard let map = self.object(declared, at: headersPath, "'headers'") else { return nil }

@@ -25,7 +25,7 @@ public protocol StubClockTimer: Sendable {
 
 /// The real, monotonic clock: delays take as long as they say.
 public struct SystemStubClock: StubClock {
-    /// Creates the system clock.
+    /// The clock of real time, which every registry uses unless given another.
     public init() {}
 
     /// The time since boot.

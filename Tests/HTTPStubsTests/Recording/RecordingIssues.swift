@@ -5,13 +5,13 @@ import HTTPStubs
 final class RecordingIssues: @unchecked Sendable {
     // Invariant: `issues` is only touched under `lock`.
     private let lock = NSLock()
-    private var issues: [StubIssue] = []
+    private var issues: [StubDiagnostic] = []
 
     /// Starts collecting `registry`'s issues.
     init(_ registry: StubRegistry) {
-        registry.onIssue { [self] issue in lock.withLock { issues.append(issue) } }
+        registry.onDiagnostic { [self] issue in lock.withLock { issues.append(issue) } }
     }
 
     /// The issues reported so far.
-    var all: [StubIssue] { lock.withLock { issues } }
+    var all: [StubDiagnostic] { lock.withLock { issues } }
 }

@@ -88,10 +88,10 @@ struct FuzzTests {
         let result = StubFiles.load([root.path])
         #expect(result.stubs.isEmpty)
         for name in ["folder.json", "dangling.json"] {
-            #expect(result.errors.contains { $0.path.hasSuffix(name) && !$0.message.isEmpty }, "\(name): \(result.diagnostics)")
+            #expect(result.errors.contains { $0.source.file.hasSuffix(name) && !$0.message.isEmpty }, "\(name): \(result.diagnostics)")
         }
         for diagnostic in result.diagnostics {
-            #expect(diagnostic.path.hasPrefix(root.path) && !diagnostic.message.isEmpty, "\(diagnostic)")
+            #expect(diagnostic.source.file.hasPrefix(root.path) && !diagnostic.message.isEmpty, "\(diagnostic)")
         }
     }
 
@@ -131,7 +131,7 @@ extension FuzzTests {
         /// The `__files` folder of its stub root, when it has one.
         let filesFolder: URL?
         /// Requests built from the original file's request patterns, for `registry.answer`.
-        let probes: [StubRequest]
+        let probes: [InterceptedRequest]
         /// Its parsed tree and every path in it, when it is JSON the library parses.
         let tree: JSONValue?
         let paths: [[JSONStep]]
@@ -467,20 +467,20 @@ extension FuzzTests {
     /// Requests that reach a stub file's stubs, built from its request patterns.
     enum Probe {
         /// At most eight requests: one per WireMock mapping (method, URL, headers, query, body) or HAR entry.
-        static func requests(from tree: JSONValue) -> [StubRequest] {
-            var requests: [StubRequest] = []
+        static func requests(from tree: JSONValue) -> [InterceptedRequest] {
+            var requests: [InterceptedRequest] = []
             if let entries = tree.objectValue?["log"]?.objectValue?["entries"]?.arrayValue {
                 for entry in entries.prefix(8) {
                     guard let request = entry.objectValue?["request"]?.objectValue,
                           let url = request["url"]?.stringValue.flatMap(URL.init(string:)) else { continue }
-                    var headers = HTTPHeaders()
+                    var headers = HeaderFields()
                     for header in request["headers"]?.arrayValue ?? [] {
                         if let name = header.objectValue?["name"]?.stringValue, let value = header.objectValue?["value"]?.stringValue {
                             headers.add(name, value)
                         }
                     }
                     let body = request["postData"]?.objectValue?["text"]?.stringValue.map { Data($0.utf8) }
-                    requests.append(StubRequest(method: HTTPMethod(rawValue: request["method"]?.stringValue ?? "GET"), url: url, headers: headers, body: body))
+                    requests.append(InterceptedRequest(method: InterceptedRequest.Method(rawValue: request["method"]?.stringValue ?? "GET"), url: url, headers: headers, body: body))
                 }
             } else {
                 let mappings = tree.objectValue?["mappings"]?.arrayValue ?? [tree]
@@ -491,14 +491,14 @@ extension FuzzTests {
                 }
             }
             // And two requests no stub file expects: a bare GET, and a binary body.
-            requests.append(StubRequest(url: URL(string: "https://fuzz.example.com/")!))
-            requests.append(StubRequest(method: .post, url: requests.first?.url ?? URL(string: "https://fuzz.example.com/upload")!,
+            requests.append(InterceptedRequest(url: URL(string: "https://fuzz.example.com/")!))
+            requests.append(InterceptedRequest(method: .post, url: requests.first?.url ?? URL(string: "https://fuzz.example.com/upload")!,
                                         headers: ["Content-Type": "application/octet-stream"], body: Data([0xFF, 0x00, 0xFE, 0x7B, 0x22])))
             return requests
         }
 
         /// A request a WireMock request pattern accepts, as far as its `equalTo`s tell.
-        private static func wireMock(_ request: JSONObject) -> StubRequest? {
+        private static func wireMock(_ request: JSONObject) -> InterceptedRequest? {
             var path = request["url"]?.stringValue ?? request["urlPath"]?.stringValue ?? request["urlPathTemplate"]?.stringValue ?? "/"
             path = path.replacingOccurrences(of: #"\{[^}]*\}"#, with: "1", options: .regularExpression)
             var query: [String] = []
@@ -508,7 +508,7 @@ extension FuzzTests {
             }
             if !query.isEmpty { path += (path.contains("?") ? "&" : "?") + query.joined(separator: "&") }
             guard let url = URL(string: "http://localhost:8080" + (path.hasPrefix("/") ? path : "/" + path)) else { return nil }
-            var headers = HTTPHeaders()
+            var headers = HeaderFields()
             for member in request["headers"]?.objectValue?.members ?? [] {
                 if let value = member.value.objectValue?["equalTo"]?.stringValue ?? member.value.objectValue?["contains"]?.stringValue {
                     headers.add(member.key, value)
@@ -524,7 +524,7 @@ extension FuzzTests {
             }
             var method = request["method"]?.stringValue ?? "GET"
             if method == "ANY" { method = "GET" }
-            return StubRequest(method: HTTPMethod(rawValue: method), url: url, headers: headers, body: body)
+            return InterceptedRequest(method: InterceptedRequest.Method(rawValue: method), url: url, headers: headers, body: body)
         }
     }
 
@@ -559,12 +559,12 @@ extension FuzzTests {
             for diagnostic in result.diagnostics {
                 diagnostics += 1
                 var problems: [String] = []
-                if !diagnostic.path.hasPrefix(root) { problems.append("another path") }
+                if !diagnostic.source.file.hasPrefix(root) { problems.append("another path") }
                 if diagnostic.message.isEmpty { problems.append("no message") }
                 if !diagnostic.message.hasPrefix("cannot be read") {
-                    if let line = diagnostic.line, let column = diagnostic.column {
+                    if let line = diagnostic.source.line, let column = diagnostic.source.column {
                         if line < 1 || line > lines || column < 1 { problems.append("line \(line), column \(column) outside the file (\(lines) lines)") }
-                    } else if diagnostic.path == file {
+                    } else if diagnostic.source.file == file {
                         problems.append("no line and column")
                     }
                 }
@@ -591,9 +591,9 @@ extension FuzzTests {
         }
 
         /// Asks a registry holding `stubs` (at most 40) each probe, and tallies the kinds of answer.
-        mutating func answer(_ probes: [StubRequest], with stubs: [Stub], seed: UInt64) {
+        mutating func answer(_ probes: [InterceptedRequest], with stubs: [Stub], seed: UInt64) {
             let registry = StubRegistry(clock: ImmediateStubClock(), randomSeed: seed)
-            registry.onIssue { _ in }
+            registry.onDiagnostic { _ in }
             for stub in stubs.prefix(40) { registry.add(stub) }
             for probe in probes {
                 answers += 1

@@ -39,8 +39,8 @@ struct HostileInputTests {
         let file = try root.mapping(bodyFileName: name)
         let result = StubFiles.load([root.url.path])
         #expect(result.stubs.isEmpty, "the stub was loaded: \(result.stubs)")
-        let error = try #require(result.errors.first { $0.path == file }, "no error for \(name): \(result.diagnostics)")
-        #expect(error.line == 1 && error.column != nil, "\(error)")
+        let error = try #require(result.errors.first { $0.source.file == file }, "no error for \(name): \(result.diagnostics)")
+        #expect(error.source.line == 1 && error.source.column != nil, "\(error)")
         #expect(error.jsonPath == "$.response.bodyFileName")
         #expect(error.message.contains(quoted(name)), "\(error.message)")
         #expect(error.message.contains("refused"), "\(error.message)")
@@ -75,8 +75,8 @@ struct HostileInputTests {
         let file = try root.mapping(bodyFileName: name)
         let result = StubFiles.load([root.url.path])
         #expect(result.stubs.isEmpty, "the stub was loaded: \(result.stubs)")
-        let error = try #require(result.errors.first { $0.path == file }, "no error for \(quoted(name)): \(result.diagnostics)")
-        #expect(error.line != nil && error.column != nil && error.jsonPath == "$.response.bodyFileName", "\(error)")
+        let error = try #require(result.errors.first { $0.source.file == file }, "no error for \(quoted(name)): \(result.diagnostics)")
+        #expect(error.source.line != nil && error.source.column != nil && error.jsonPath == "$.response.bodyFileName", "\(error)")
         if name.isEmpty || name == "." {
             #expect(!error.message.contains("symbolic link"), "\(error.message)")
         }
@@ -141,7 +141,7 @@ struct HostileInputTests {
     @Test("a request without any header, and one with CR/LF and non-ASCII header values, are answered")
     func unusualHeaders() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.any(.pathPrefix("/")), .text("answered"))
+        stubs.stub(.anyMethod(.pathPrefix("/")), .text("answered"))
         let session = stubs.makeSession()
         var bare = URLRequest(url: URL(string: "https://api.example.com/bare")!)
         bare.allHTTPHeaderFields = [:]
@@ -161,7 +161,7 @@ struct HostileInputTests {
     @Test("methods that are odd (custom, lowercase, empty) are answered or cleanly refused")
     func unusualMethods() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.any(.pathPrefix("/")), .text("any"))
+        stubs.stub(.anyMethod(.pathPrefix("/")), .text("any"))
         stubs.stub(.method("BREW", .pathPrefix("/")), .text("teapot", status: 418))   // newer: tried first
         let session = stubs.makeSession()
         let brew = await complete(session, request("BREW", "https://api.example.com/pot"))
@@ -196,7 +196,7 @@ struct HostileInputTests {
         let url = sample.text
         let parsed = try #require(URL(string: url), "Foundation refuses \(sample)")
         let stubs = StubRegistry()
-        stubs.stub(.any(.any)) { request in .text("path \(request.path.prefix(40))") }
+        stubs.stub(.anyRequest) { request in .text("path \(request.path.prefix(40))") }
         let session = stubs.makeSession()
         let completion = await complete(session, URLRequest(url: parsed))
         #expect(completion.status == 200, "\(url.prefix(80)): \(completion)")
@@ -212,7 +212,7 @@ struct HostileInputTests {
     func incompleteURL(url: String) async throws {
         guard let parsed = URL(string: url) else { return }   // Foundation refuses it: nothing to send
         let stubs = StubRegistry()
-        stubs.stub(.any(.any), .text("anything"))
+        stubs.stub(.anyRequest, .text("anything"))
         let session = stubs.makeSession()
         let completion = await complete(session, URLRequest(url: parsed))
         #expect(completion.text == "anything" || completion.urlError != nil, "\(url): \(completion)")
@@ -238,7 +238,7 @@ struct HostileInputTests {
     @Test("about:, data: and file: URLs are left to URLSession and never crash")
     func localSchemes() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.any(.any), .text("stubbed"))
+        stubs.stub(.anyRequest, .text("stubbed"))
         let session = stubs.makeSession()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString).txt")
         try Data("local file".utf8).write(to: scratch)

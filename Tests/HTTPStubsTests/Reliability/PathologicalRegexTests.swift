@@ -33,8 +33,8 @@ struct PathologicalRegexTests {
     @Test("a stub with such a pattern is reported, never matches, and the request completes")
     func stubIsRefused() async throws {
         let stubs = StubRegistry()
-        let issues = Locked([StubIssue]())
-        stubs.onIssue { issue in issues.withLock { $0.append(issue) } }
+        let issues = Locked([StubDiagnostic]())
+        stubs.onDiagnostic { issue in issues.withLock { $0.append(issue) } }
         stubs.stub(.get(.pathMatching("/(a+)+$")), .text("never"))
         let url = URL(string: "https://api.example.com/" + String(repeating: "a", count: 40) + "!")!
         let error = await #expect(throws: URLError.self) { _ = try await stubs.makeSession().data(from: url) }

@@ -28,7 +28,7 @@ struct StressTests {
           .timeLimit(.minutes(3)))
     func concurrentRequestsWithChurn() async throws {
         let stubs = StubRegistry(randomSeed: 20_000)
-        stubs.onIssue { issue in Issue.record("unexpected stub issue: \(issue)") }
+        stubs.onDiagnostic { issue in Issue.record("unexpected stub issue: \(issue)") }
         let stubIDs = (0..<Self.itemCount).map { ItemStub.add($0, to: stubs) }
         // Two sessions from one registry: each serves half the workers.
         let sessions = [stubs.makeSession(), stubs.makeSession()]
@@ -173,7 +173,7 @@ private enum ItemStub {
     }
 
     /// Adds the stub of item `n` to `registry`; returns its identity.
-    static func add(_ n: Int, to registry: StubRegistry) -> String {
+    static func add(_ n: Int, to registry: StubRegistry) -> Stub.ID {
         let answer = StubResponse.text("item \(n)", headers: ["X-Item": "\(n)"])
         switch Kind(rawValue: n % Kind.allCases.count)! {
         case .fullURL:
@@ -279,7 +279,7 @@ extension StressTests {
     /// is served.
     static func churn(_ stubs: StubRegistry, session: URLSession, churner: Int, until done: Locked<Bool>) async -> ChurnResult {
         var result = ChurnResult()
-        var live: [String] = []
+        var live: [Stub.ID] = []
         var k = churner * 1_000_000
         while !done.withLock({ $0 }) {
             k += 1
@@ -336,12 +336,12 @@ extension StressTests {
                 result.failures.append("journal ids \(journal.first?.id ?? 0)…\(last.id) for \(journal.count) entries")
             }
             let item = round % itemCount
-            let matching = stubs.requests(matching: .any("/items/\(item)"))
+            let matching = stubs.requests(matching: .anyMethod("/items/\(item)"))
             if matching.contains(where: { $0.request.path != "/items/\(item)" }) {
                 result.failures.append("requests(matching: /items/\(item)) returned another path")
             }
             if round.isMultiple(of: 8) {
-                _ = stubs.requests(matching: .any(.pathPrefix("/churn/")))
+                _ = stubs.requests(matching: .anyMethod(.pathPrefix("/churn/")))
                 _ = stubs.unusedStubs
                 _ = stubs.stubs.count
             }

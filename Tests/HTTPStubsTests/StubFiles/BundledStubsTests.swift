@@ -76,7 +76,7 @@ struct BundledStubsTests {
     @Test func orderStatusMovesThroughTheScenario() async throws {
         let (client, stubs) = try client()
         #expect(try await client.get("orders/1001", as: Order.self).status == "pending")
-        #expect(stubs.scenarioState("order 1001") == "shipped")
+        #expect(stubs.scenario("order 1001").state == "shipped")
         #expect(try await client.get("orders/1001", as: Order.self).status == "shipped")
         #expect(try await client.get("orders/1001", as: Order.self).status == "shipped")
     }

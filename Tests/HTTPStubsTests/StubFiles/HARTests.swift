@@ -69,7 +69,7 @@ struct HARTests {
                 // Three documents under names, not a HAR itself: refused, located at its root.
                 let thrown = #expect(throws: StubFileError.self) { try registry.load(path) }
                 let error = try #require(thrown?.diagnostics.first { $0.severity == .error })
-                #expect(error.path == path && error.line == 1 && error.column == 1 && error.jsonPath == "$", "\(error)")
+                #expect(error.source.file == path && error.source.line == 1 && error.source.column == 1 && error.jsonPath == "$", "\(error)")
                 #expect(error.description.hasPrefix("\(path):1:1: error: $: "), "\(error)")
                 #expect(registry.stubs.isEmpty)
                 continue
@@ -116,8 +116,8 @@ struct HARTests {
             let errors = thrown?.diagnostics.filter { $0.severity == .error } ?? []
             #expect(errors.count == 1, "\(key): \(errors)")
             let error = try #require(errors.first)
-            let line = try #require(error.line, "\(key): \(error)")
-            let column = try #require(error.column, "\(key): \(error)")
+            let line = try #require(error.source.line, "\(key): \(error)")
+            let column = try #require(error.source.column, "\(key): \(error)")
             #expect(error.jsonPath == jsonPath, "\(key): \(error)")
             #expect(error.message.contains(message), "\(key): \(error)")
             #expect(error.description.hasPrefix("\(file.path):\(line):\(column): error: \(jsonPath): "), "\(error)")
@@ -132,7 +132,7 @@ struct HARTests {
         let error = try #require(loaded.errors.first)
         #expect(error.jsonPath == "$")
         #expect(error.message.contains("'log'"))
-        #expect(error.line == 1 && error.column == 1)
+        #expect(error.source.line == 1 && error.source.column == 1)
     }
 
     // MARK: Corpus specifics
@@ -305,8 +305,8 @@ struct HARTests {
         #expect(errors.count == 1, "\(errors)")
         let error = try #require(errors.first)
         #expect(error.jsonPath == jsonPath)
-        #expect(error.line == line)
-        #expect(error.column == column)
+        #expect(error.source.line == line)
+        #expect(error.source.column == column)
         #expect(error.message.contains(message), "\(error.message)")
         #expect(error.description.hasPrefix("invalid.json:\(line):\(column): error: \(jsonPath): "))
     }
@@ -422,7 +422,7 @@ struct HARTests {
             }
         }
         let verdict = RequestMatcher.queryPairs(exactly: [("t", "a"), ("t", "a")])
-            .evaluate(StubRequest(url: URL(string: "https://x.test/?t=a&u=1")!))
+            .evaluate(InterceptedRequest(url: URL(string: "https://x.test/?t=a&u=1")!))
         #expect(!verdict.isMatch)
         #expect(verdict.detail == "missing t=a; unexpected u=1")
     }
@@ -516,7 +516,7 @@ struct HARTests {
         #expect(loaded.stubs.first?.source.index == 3)
         #expect(loaded.stubs.first?.source.line == 5)
         #expect(loaded.stubs.first?.source.column == 3)
-        let located = loaded.errors.map { "\($0.line ?? 0):\($0.jsonPath ?? "") \($0.message)" }
+        let located = loaded.errors.map { "\($0.source.line ?? 0):\($0.jsonPath ?? "") \($0.message)" }
         let expected: [(String, String)] = [
             ("2:$.log.entries[0].request", "no 'method'"),
             ("3:$.log.entries[1].request", "no 'url'"),
@@ -545,7 +545,7 @@ struct HARTests {
         #expect(loaded.errors.count == 1)
         #expect(loaded.errors.first?.jsonPath == jsonPath)
         #expect(loaded.errors.first?.message.contains(fragment) == true, "\(loaded.errors)")
-        #expect(loaded.errors.first?.line == 1)
+        #expect(loaded.errors.first?.source.line == 1)
     }
 
     @Test("startedDateTime: ISO 8601 with a zone", arguments: [
@@ -664,7 +664,7 @@ struct HARTests {
         #expect(loaded.stubs.isEmpty)
         let error = try #require(loaded.errors.first, "\(loaded.diagnostics)")
         #expect(error.jsonPath == "$.log.entries[0].response.content.text")
-        #expect(error.line != nil && error.column != nil)
+        #expect(error.source.line != nil && error.source.column != nil)
         #expect(error.message == #"the body compressed as "gzip" is corrupted: the gzip CRC-32 does not match the data; "#
                 + "record the response again (it would otherwise be served damaged)")
     }
@@ -861,12 +861,12 @@ private struct LoadedHAR {
     let path: String
     let document: JSONDocument
     let stubs: [Stub]
-    let diagnostics: [StubFileDiagnostic]
+    let diagnostics: [StubDiagnostic]
     let registry: StubRegistry
     let session: URLSession
 
-    var errors: [StubFileDiagnostic] { diagnostics.filter { $0.severity == .error } }
-    var warnings: [StubFileDiagnostic] { diagnostics.filter { $0.severity == .warning } }
+    var errors: [StubDiagnostic] { diagnostics.filter { $0.severity == .error } }
+    var warnings: [StubDiagnostic] { diagnostics.filter { $0.severity == .warning } }
 
     init(path: String, data: Data) throws {
         let document = try JSONValue.parseDocument(data)

@@ -19,9 +19,9 @@ struct StubFileErrorTests {
         let checked = try Checked(text)
         let error = try checked.onlyError()
         #expect(error.jsonPath == "$.response", "the object whose member list is broken")
-        #expect(error.line == 3, "\(error)")
-        #expect(error.column != nil)
-        #expect(error.description.hasPrefix("\(checked.file):3:\(error.column ?? 0): error: $.response: invalid JSON"), "\(error)")
+        #expect(error.source.line == 3, "\(error)")
+        #expect(error.source.column != nil)
+        #expect(error.description.hasPrefix("\(checked.file):3:\(error.source.column ?? 0): error: $.response: invalid JSON"), "\(error)")
         #expect(checked.load.stubs.isEmpty)
     }
 
@@ -30,7 +30,7 @@ struct StubFileErrorTests {
         for text in ["", "{\"request\": {\"url\": \"/a\"}"] {
             let error = try Checked(text).onlyError()
             #expect(error.message.hasPrefix("invalid JSON"), "\(error)")
-            #expect(error.line != nil)
+            #expect(error.source.line != nil)
         }
     }
 
@@ -50,9 +50,9 @@ struct StubFileErrorTests {
         #expect(warning.description.hasPrefix("\(checked.file):\(line):\(column): warning: $.request.url: "), "\(warning)")
         #expect(warning.message.contains("more than once"))
         let registry = StubRegistry()
-        registry.onIssue { _ in }
+        registry.onDiagnostic { _ in }
         try registry.load(checked.root.path)
-        if case .response = registry.answer(StubRequest(url: URL(string: "http://h/second")!)) {} else {
+        if case .response = registry.answer(InterceptedRequest(url: URL(string: "http://h/second")!)) {} else {
             Issue.record("the last value should win")
         }
     }
@@ -313,7 +313,7 @@ struct StubFileErrorTests {
         let load = root.load()
         #expect(load.errors.count == 2, "\(load.errors)")
         for file in ["escape.json", "folder.json"] {
-            let error = load.errors.first { $0.path == root.path("mappings/\(file)") }
+            let error = load.errors.first { $0.source.file == root.path("mappings/\(file)") }
             #expect(error?.jsonPath == "$.response.bodyFileName", "\(file)")
             #expect(error?.message.contains("symbolic link") == true, "\(file): \(String(describing: error))")
         }
@@ -321,7 +321,7 @@ struct StubFileErrorTests {
         guard let stub = load.stubs.first else { return }
         let registry = StubRegistry()
         registry.add(stub)
-        guard case let .response(answer, _) = registry.answer(StubRequest(url: URL(string: "http://h/inside")!)) else {
+        guard case let .response(answer, _) = registry.answer(InterceptedRequest(url: URL(string: "http://h/inside")!)) else {
             Issue.record("/inside was not answered")
             return
         }
@@ -378,7 +378,7 @@ struct StubFileErrorTests {
         let load = StubFiles.load([path])
         let error = try #require(load.errors.first)
         #expect(load.errors.count == 1)
-        #expect(error.path == path)
+        #expect(error.source.file == path)
         #expect(error.description.hasPrefix("\(path): error: no such file or directory"))
         #expect(error.message.contains("stub root"))
     }
@@ -404,7 +404,7 @@ struct StubFileErrorTests {
             "e-mixed.json": #"{"mappings": [{"request": {"url": "/e1"}, "response": {}}, {"request": {"urlPattern": "("}, "response": {}}]}"#,
         ])
         let load = root.load()
-        let byFile = Dictionary(grouping: load.diagnostics) { ($0.path as NSString).lastPathComponent }
+        let byFile = Dictionary(grouping: load.diagnostics) { ($0.source.file as NSString).lastPathComponent }
         #expect(byFile["a-invalid.json"]?.map(\.severity) == [.error])
         #expect(byFile["b-warning.json"]?.map(\.severity).contains(.warning) == true)
         #expect(byFile["b-warning.json"]?.contains { $0.message.contains("unknown key 'respons'") } == true)
@@ -413,7 +413,7 @@ struct StubFileErrorTests {
         #expect(byFile["e-mixed.json"]?.map(\.jsonPath) == ["$.mappings[1].request.urlPattern"])
         #expect(Set(load.stubs.compactMap { $0.source.file.split(separator: "/").last.map(String.init) }) == ["b-warning.json", "d-good.json", "e-mixed.json"])
         #expect(load.files.count == 5)
-        #expect(load.diagnostics.allSatisfy { $0.line != nil && $0.column != nil }, "every diagnostic is located")
+        #expect(load.diagnostics.allSatisfy { $0.source.line != nil && $0.source.column != nil }, "every diagnostic is located")
     }
 
     @Test("StubRegistry.load throws every diagnostic and adds nothing when any file has an error")
@@ -422,18 +422,18 @@ struct StubFileErrorTests {
         let bad = try TemporaryStubRoot(mappings: ["bad.json": #"{"request": {"url": "/bad"}, "response": {"status": "x"}}"#])
         let registry = StubRegistry()
         let issues = IssueLog()
-        registry.onIssue { issues.append($0) }
+        registry.onDiagnostic { issues.append($0) }
         registry.stub(.get("http://h/existing"), .text("kept"))
 
         let error = #expect(throws: StubFileError.self) { try registry.load(good.path, bad.path) }
         let diagnostics = error?.diagnostics ?? []
         #expect(diagnostics.count == 2, "\(diagnostics)")
-        #expect(diagnostics.contains { $0.severity == .warning && $0.path == good.path("mappings/good.json") })
-        #expect(diagnostics.contains { $0.severity == .error && $0.path == bad.path("mappings/bad.json") && $0.jsonPath == "$.response.status" })
+        #expect(diagnostics.contains { $0.severity == .warning && $0.source.file == good.path("mappings/good.json") })
+        #expect(diagnostics.contains { $0.severity == .error && $0.source.file == bad.path("mappings/bad.json") && $0.jsonPath == "$.response.status" })
         #expect(error?.description.split(separator: "\n").count == 2)
         #expect(error?.description.contains("\(bad.path("mappings/bad.json")):1:") == true)
         #expect(registry.stubs.count == 1, "only the stub that was there before")
-        #expect(issues.issues.isEmpty, "a failed load reports nothing through onIssue")
+        #expect(issues.issues.isEmpty, "a failed load reports nothing through onDiagnostic")
 
         let ids = try registry.load(good.path)
         #expect(ids.count == 1)
@@ -465,7 +465,7 @@ private struct Checked {
     }
 
     /// The one error, or a recorded issue when there is not exactly one.
-    func onlyError(sourceLocation: SourceLocation = #_sourceLocation) throws -> StubFileDiagnostic {
+    func onlyError(sourceLocation: SourceLocation = #_sourceLocation) throws -> StubDiagnostic {
         #expect(load.errors.count == 1, "\(load.diagnostics.map(\.description))", sourceLocation: sourceLocation)
         return try #require(load.errors.first, sourceLocation: sourceLocation)
     }
@@ -475,13 +475,13 @@ private struct Checked {
     /// `path:line:column: error: $.json.path: message`, and (when `loadsNothing`) that no stub
     /// loaded; returns it.
     @discardableResult
-    func expectError(at jsonPath: String, value: String, skipKey: Bool = false, loadsNothing: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> StubFileDiagnostic {
+    func expectError(at jsonPath: String, value: String, skipKey: Bool = false, loadsNothing: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> StubDiagnostic {
         let error = try onlyError(sourceLocation: sourceLocation)
         var (line, column) = sourcePosition(of: value, in: text)
         if skipKey { column += value.count }
         #expect(line > 0, "\(value) is not in the file", sourceLocation: sourceLocation)
         #expect(error.jsonPath == jsonPath, "\(error)", sourceLocation: sourceLocation)
-        #expect(error.line == line && error.column == column, "expected \(line):\(column), got \(error)", sourceLocation: sourceLocation)
+        #expect(error.source.line == line && error.source.column == column, "expected \(line):\(column), got \(error)", sourceLocation: sourceLocation)
         #expect(error.description == "\(file):\(line):\(column): error: \(jsonPath): \(error.message)", sourceLocation: sourceLocation)
         if loadsNothing {
             #expect(load.stubs.isEmpty, "a stub with an error is not loaded", sourceLocation: sourceLocation)

@@ -38,7 +38,7 @@ struct WireMockCorpusTests {
         for group in Self.groups {
             let issues = IssueLog()
             let registry = StubRegistry()
-            registry.onIssue { issues.append($0) }
+            registry.onDiagnostic { issues.append($0) }
             let ids = try registry.load(try corpusURL("wiremock/\(group)").path)
             #expect(!ids.isEmpty, "\(group) made no stubs")
             #expect(registry.stubs.count == ids.count)
@@ -76,7 +76,7 @@ struct WireMockCorpusTests {
         let warning = try #require(load.warnings.first)
         #expect(load.warnings.count == 1)
         let (line, column) = sourcePosition(of: #""prority""#, in: text)
-        #expect(warning.line == line && warning.column == column, "\(warning)")
+        #expect(warning.source.line == line && warning.source.column == column, "\(warning)")
         #expect(warning.jsonPath == "$.prority")
         #expect(warning.description.hasPrefix("\(root.path("mappings/two.json")):\(line):\(column): warning: $.prority: unknown key 'prority'"))
     }
@@ -111,7 +111,7 @@ struct WireMockCorpusTests {
     @Test("remoteloader: the 3-step 'To do list' scenario of a multi-mapping file")
     func remoteLoaderScenario() async throws {
         let served = try Served("wiremock/remoteloader")
-        #expect(served.registry.scenarioState("To do list") == "Started")
+        #expect(served.registry.scenario("To do list").state == "Started")
         #expect(try await served.text("GET", "/todo/items") == "<items><item>Buy milk</item></items>")
         #expect(await served.isUnmatched("POST", "/todo/items", body: "Buy bread"), "the body must contain the item")
         #expect(try await served.text("GET", "/todo/items") == "<items><item>Buy milk</item></items>")
@@ -119,7 +119,7 @@ struct WireMockCorpusTests {
         let completion = await complete(served.session, request("POST", "http://localhost:8080/todo/items", body: "Cancel newspaper subscription"))
         #expect(completion.status == 201)
         #expect(completion.data?.isEmpty != false)
-        #expect(served.registry.scenarioState("To do list") == "Cancel newspaper item added")
+        #expect(served.registry.scenario("To do list").state == "Cancel newspaper item added")
 
         let expected = try served.file("body.xml")
         #expect(try await served.send("GET", "/todo/items").data == expected)
@@ -140,7 +140,7 @@ struct WireMockCorpusTests {
         let completion = await complete(served.session, request("DELETE", "http://localhost:8080/image-file"))
         #expect(completion.data == png, "the mapping has no method: any method matches")
 
-        guard case let .response(answer, _) = served.registry.answer(StubRequest(url: URL(string: "http://localhost/image-file")!)) else {
+        guard case let .response(answer, _) = served.registry.answer(InterceptedRequest(url: URL(string: "http://localhost/image-file")!)) else {
             Issue.record("/image-file was not answered")
             return
         }
@@ -264,7 +264,7 @@ struct WireMockCorpusTests {
         #expect(http.value(forHTTPHeaderField: "Vary") == "Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding, Accept, X-Requested-With")
         #expect(http.value(forHTTPHeaderField: "X-RateLimit-Remaining") == "4946")
 
-        let request = StubRequest(url: URL(string: "http://localhost/repos/hub4j-test-org/GHWorkflowTest")!, headers: ["Accept": "application/vnd.github+json"])
+        let request = InterceptedRequest(url: URL(string: "http://localhost/repos/hub4j-test-org/GHWorkflowTest")!, headers: ["Accept": "application/vnd.github+json"])
         guard case let .response(answer, _) = served.registry.answer(request) else {
             Issue.record("not answered")
             return
@@ -344,7 +344,7 @@ struct WireMockCorpusTests {
 
         let warning = try #require(issues.issues.first)
         #expect(issues.issues.count == 1)
-        #expect(warning.message.contains("$.response.transformers"))
+        #expect(warning.jsonPath == "$.response.transformers")
         #expect(warning.message.contains("not supported"))
         let file = try corpusURL("wiremock/spring-cloud-contract/mappings/shouldRejectABeerIfTooYoung.json")
         let text = try String(contentsOf: file, encoding: .utf8)
@@ -360,7 +360,7 @@ struct WireMockCorpusTests {
         let mappings = try corpusURL("wiremock/go-wiremock/mappings")
         let registry = StubRegistry()
         let issues = IssueLog()
-        registry.onIssue { issues.append($0) }
+        registry.onDiagnostic { issues.append($0) }
         try registry.load(mappings.appendingPathComponent("url-path-templating.json").path, mappings.appendingPathComponent("not-logical-expression.json").path)
         #expect(issues.issues.isEmpty, "\(issues.issues.map(\.description))")
         #expect(registry.stubs.count == 2)
@@ -388,11 +388,11 @@ struct WireMockCorpusTests {
         #expect(load.stubs.count == 2, "the two other files still load")
         let error = try #require(load.errors.first)
         #expect(load.errors.count == 1, "\(load.errors)")
-        #expect(error.path == file.path)
+        #expect(error.source.file == file.path)
         #expect(error.jsonPath == "$.request.cookies.session.equalToXml")
         let text = try String(contentsOf: file, encoding: .utf8)
         let (line, column) = sourcePosition(of: #""\u003cxml\u003e""#, in: text)
-        #expect(error.line == line && error.column == column)
+        #expect(error.source.line == line && error.source.column == column)
         #expect(error.description.hasPrefix("\(file.path):\(line):\(column): error: $.request.cookies.session.equalToXml: "))
         #expect(error.message.contains("equalToXml") && error.message.contains("XML"))
 
@@ -416,7 +416,7 @@ private struct Served {
     init(_ group: String, issues: IssueLog? = nil) throws {
         root = try corpusURL("wiremock/\(group)")
         registry = StubRegistry()
-        if let issues { registry.onIssue { issues.append($0) } }
+        if let issues { registry.onDiagnostic { issues.append($0) } }
         try registry.load(root.path)
         session = registry.makeSession()
     }

@@ -261,7 +261,7 @@ struct WireMockOperatorTests {
     @Test("formParameters read an application/x-www-form-urlencoded body, decoded")
     func formParameters() throws {
         let form = try probe(#"{"method": "POST", "formParameters": {"user": {"equalTo": "ann lee"}, "tag": {"includes": [{"equalTo": "x"}, {"equalTo": "y"}]}}}"#)
-        let type: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+        let type: HeaderFields = ["Content-Type": "application/x-www-form-urlencoded"]
         #expect(form.matches(.post, headers: type, body: "tag=y&user=ann+lee&tag=x"))
         #expect(!form.matches(.post, headers: type, body: "tag=y&user=ann"))
         #expect(!form.matches(.post, headers: type, body: "user=ann+lee&tag=x"))
@@ -344,7 +344,7 @@ struct WireMockOperatorTests {
     @Test("method ANY matches every method, GET_OR_HEAD matches GET and HEAD, others are exact")
     func methods() throws {
         let any = try probe(#"{"method": "ANY"}"#)
-        for method in [HTTPMethod.get, .post, .delete, "PROPFIND"] {
+        for method in [InterceptedRequest.Method.get, .post, .delete, "PROPFIND"] {
             #expect(any.matches(method))
         }
         let getOrHead = try probe(#"{"method": "GET_OR_HEAD"}"#)
@@ -371,7 +371,7 @@ struct WireMockOperatorTests {
             "hello\r\n",
             "--\(boundary)--\r\n",
         ].joined()
-        let type: HTTPHeaders = ["Content-Type": "multipart/form-data; boundary=\(boundary)"]
+        let type: HeaderFields = ["Content-Type": "multipart/form-data; boundary=\(boundary)"]
 
         let anyPart = try probe(#"""
             {"multipartPatterns": [{"matchingType": "ANY",
@@ -620,14 +620,14 @@ final class TemporaryStubRoot: Sendable {
     /// A registry with the root's stubs; its issue handler appends to `issues` when one is given.
     func registry(issues: IssueLog? = nil) throws(StubFileError) -> StubRegistry {
         let registry = StubRegistry()
-        if let issues { registry.onIssue { issues.append($0) } }
+        if let issues { registry.onDiagnostic { issues.append($0) } }
         try registry.load(path)
         return registry
     }
 
     /// The text body the root's stubs answer to `GET http://localhost<path>`, or `nil` when unmatched.
     func body(of path: String) throws -> String? {
-        guard case let .response(response, _) = try registry().answer(StubRequest(url: URL(string: "http://localhost\(path)")!)) else {
+        guard case let .response(response, _) = try registry().answer(InterceptedRequest(url: URL(string: "http://localhost\(path)")!)) else {
             return nil
         }
         return String(decoding: response.body, as: UTF8.self)
@@ -638,17 +638,17 @@ final class TemporaryStubRoot: Sendable {
 final class IssueLog: @unchecked Sendable {
     // Invariant: `recorded` is only touched while `lock` is held.
     private let lock = NSLock()
-    private var recorded: [StubIssue] = []
+    private var recorded: [StubDiagnostic] = []
 
     /// Records an issue.
-    func append(_ issue: StubIssue) {
+    func append(_ issue: StubDiagnostic) {
         lock.lock()
         defer { lock.unlock() }
         recorded.append(issue)
     }
 
     /// The issues so far, in order.
-    var issues: [StubIssue] {
+    var issues: [StubDiagnostic] {
         lock.lock()
         defer { lock.unlock() }
         return recorded
@@ -664,25 +664,25 @@ private struct Probe {
 
     /// Whether the stub answers a request to `url` (a path, or an absolute URL).
     func matches(
-        _ method: HTTPMethod = .get,
+        _ method: InterceptedRequest.Method = .get,
         url: String = "/",
-        headers: HTTPHeaders = [:],
+        headers: HeaderFields = [:],
         body: String? = nil
     ) -> Bool {
         matches(method, url: url, headers: headers, data: body.map { Data($0.utf8) })
     }
 
     /// Whether the stub answers a request with these body bytes.
-    func matches(_ method: HTTPMethod = .get, url: String = "/", headers: HTTPHeaders = [:], data: Data?) -> Bool {
+    func matches(_ method: InterceptedRequest.Method = .get, url: String = "/", headers: HeaderFields = [:], data: Data?) -> Bool {
         let absolute = url.hasPrefix("/") ? "http://localhost:8080\(url)" : url
-        let request = StubRequest(method: method, url: URL(string: absolute)!, headers: headers, body: data)
+        let request = InterceptedRequest(method: method, url: URL(string: absolute)!, headers: headers, body: data)
         if case .response = registry.answer(request) { return true }
         return false
     }
 
     /// Whether the stub answers a request with these header fields (names may repeat).
-    func matches(_ method: HTTPMethod = .get, url: String = "/", headers: [(String, String)]) -> Bool {
-        matches(method, url: url, headers: HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.0, value: $0.1) }), data: nil)
+    func matches(_ method: InterceptedRequest.Method = .get, url: String = "/", headers: [(String, String)]) -> Bool {
+        matches(method, url: url, headers: HeaderFields(headers.map { HeaderFields.Field(name: $0.0, value: $0.1) }), data: nil)
     }
 }
 
@@ -696,7 +696,7 @@ private func probe(_ request: String) throws -> Probe {
 /// `nil` when it fails the request.
 private func answer(response: String) throws -> StubbedHTTPResponse? {
     let root = try TemporaryStubRoot(mappings: ["x.json": #"{"request": {}, "response": \#(response)}"#])
-    guard case let .response(answer, _) = try root.registry().answer(StubRequest(url: URL(string: "http://h/")!)) else { return nil }
+    guard case let .response(answer, _) = try root.registry().answer(InterceptedRequest(url: URL(string: "http://h/")!)) else { return nil }
     return answer
 }
 
@@ -707,7 +707,7 @@ private func delays(_ response: String, seed: UInt64, count: Int) throws -> [Dur
     let registry = try root.registry()
     registry.seedRandomDelays(seed)
     return (0..<count).compactMap { _ in
-        guard case let .response(answer, _) = registry.answer(StubRequest(url: URL(string: "http://h/")!)) else { return nil }
+        guard case let .response(answer, _) = registry.answer(InterceptedRequest(url: URL(string: "http://h/")!)) else { return nil }
         return answer.delay
     }
 }

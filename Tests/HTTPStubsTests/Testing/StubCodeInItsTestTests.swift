@@ -132,7 +132,7 @@ struct StubCodeInItsTestTests {
     func answerCannotAwait() {
         let stubs = StubRegistry()
         stubs.stub(.get(.init(Self.url))) { _ async in .text("late") }
-        guard case let .failure(error, _) = stubs.answer(StubRequest(method: .get, url: URL(string: Self.url)!)) else {
+        guard case let .failure(error, _) = stubs.answer(InterceptedRequest(method: .get, url: URL(string: Self.url)!)) else {
             Issue.record("expected a failure")
             return
         }

@@ -98,7 +98,7 @@ package struct HARImporter: Sendable {
                 }
                 if isSequence {
                     mapping["scenarioName"] = .string(scenario)
-                    mapping["requiredScenarioState"] = .string(position == 0 ? ScenarioRule.started : "\(scenario)-\(position + 1)")
+                    mapping["requiredScenarioState"] = .string(position == 0 ? StubScenario.started : "\(scenario)-\(position + 1)")
                     if position + 1 < request.exchanges.count {
                         mapping["newScenarioState"] = .string("\(scenario)-\(position + 2)")
                     }

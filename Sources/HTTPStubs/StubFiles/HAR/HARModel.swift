@@ -59,7 +59,7 @@ struct HARRequest: Sendable {
     let url: String
     /// The method and URL as matchers see them, so the recorded side is normalised exactly as
     /// requests are (lower-cased scheme and host, default port, percent-encoded path, decoded query).
-    let stubRequest: StubRequest
+    let stubRequest: InterceptedRequest
     /// The body, when the request had a non-empty one.
     let body: HARBody?
 
@@ -185,7 +185,7 @@ struct HARResponse: Sendable {
     let reason: String
     /// The header fields, without pseudo-headers and without `Content-Encoding`,
     /// `Content-Length` and `Transfer-Encoding` (the recorded text is already decoded).
-    let headers: HTTPHeaders
+    let headers: HeaderFields
     /// The decoded body.
     let body: Data
     /// The media type: the `Content-Type` header, else `content.mimeType`; empty when unknown.

@@ -221,7 +221,7 @@ struct HARReader {
         let urlText = requiredString("url", in: request, at: path, what: "the absolute URL")
         let body = request["postData"].flatMap { postData($0, at: path.appending(.key("postData"))) }
         guard let method, let urlText else { return nil }
-        guard HTTPMethod(rawValue: method).isToken else {
+        guard InterceptedRequest.Method(rawValue: method).isToken else {
             decoder.error("'method' \(quoted(method)) is not an HTTP method: a method is one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"", at: path.appending(.key("method")))
             return nil
         }
@@ -231,7 +231,7 @@ struct HARReader {
         }
         return HARRequest(
             url: url.absoluteString,
-            stubRequest: StubRequest(method: HTTPMethod(rawValue: method), url: url),
+            stubRequest: InterceptedRequest(method: InterceptedRequest.Method(rawValue: method), url: url),
             body: body
         )
     }
@@ -305,7 +305,7 @@ struct HARReader {
     // MARK: Responses
 
     /// Reads `response`: a failure for `status: 0`, else status, reason, headers and body.
-    private func outcome(_ value: JSONValue, in entry: JSONObject, method: HTTPMethod?, at path: JSONPath) -> HAROutcome? {
+    private func outcome(_ value: JSONValue, in entry: JSONObject, method: InterceptedRequest.Method?, at path: JSONPath) -> HAROutcome? {
         guard let response = decoder.object(value, at: path, "'response'") else { return nil }
         guard response["status"] != nil else {
             decoder.error("the response has no 'status'; give the status code, or 0 for a request that failed", at: path)
@@ -344,15 +344,15 @@ struct HARReader {
 
     /// The recorded response headers: repeated names kept, Polly.JS's array values expanded,
     /// HTTP/2 pseudo-headers dropped. `nil` after an error.
-    private func headers(_ response: JSONObject, at path: JSONPath) -> HTTPHeaders? {
-        guard let listValue = response["headers"] else { return HTTPHeaders() }
+    private func headers(_ response: JSONObject, at path: JSONPath) -> HeaderFields? {
+        guard let listValue = response["headers"] else { return HeaderFields() }
         let listPath = path.appending(.key("headers"))
         guard let list = listValue.arrayValue else {
             decoder.error("'headers' must be an array of {\"name\", \"value\"} objects, found \(listValue.article)", at: listPath)
             return nil
         }
         let start = decoder.mark
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         for (index, item) in list.enumerated() {
             let itemPath = listPath.appending(.index(index))
             guard let field = decoder.object(item, at: itemPath, "a header") else { continue }

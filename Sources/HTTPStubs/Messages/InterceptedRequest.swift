@@ -5,13 +5,13 @@ import FoundationNetworking
 
 /// A request as the stubs see it: what matchers test, what computed responses read, and what the
 /// journal records.
-public struct StubRequest: Sendable, CustomStringConvertible {
+public struct InterceptedRequest: Sendable, CustomStringConvertible {
     /// The fields, shared by copies until one of them changes (copy-on-write): a request is
     /// copied into the journal and into every answer, and a copy is one reference.
     private var storage: Storage
 
     /// The request method.
-    public var method: HTTPMethod {
+    public var method: InterceptedRequest.Method {
         get { storage.method }
         set { writableStorage().method = newValue }
     }
@@ -28,7 +28,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     ///
     /// On Linux, `URLSessionConfiguration.httpAdditionalHeaders` never reach a `URLProtocol`, so they
     /// are not here.
-    public var headers: HTTPHeaders {
+    public var headers: HeaderFields {
         get { storage.headers }
         set { writableStorage().headers = newValue }
     }
@@ -56,9 +56,9 @@ public struct StubRequest: Sendable, CustomStringConvertible {
 
     /// Creates a request.
     public init(
-        method: HTTPMethod = .get,
+        method: InterceptedRequest.Method = .get,
         url: URL,
-        headers: HTTPHeaders = [:],
+        headers: HeaderFields = [:],
         body: Data? = nil,
         bodyUnavailableReason: String? = nil,
         pathParameters: [String: String] = [:]
@@ -135,15 +135,15 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     public var description: String { "\(method) \(url.absoluteString)" }
 }
 
-extension StubRequest {
+extension InterceptedRequest {
     /// Creates the stubs' view of a `URLRequest`, with a body read by the caller.
     init(_ request: URLRequest, body: Data?, bodyUnavailableReason: String?) {
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
             headers.add(name, value)
         }
         self.init(
-            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            method: InterceptedRequest.Method(rawValue: request.httpMethod ?? "GET"),
             url: request.url ?? URL(string: "about:blank")!,
             headers: headers,
             body: body,
@@ -164,16 +164,16 @@ extension StubRequest {
     }
 }
 
-/// The fields of a ``StubRequest``.
+/// The fields of a ``InterceptedRequest``.
 private final class Storage: @unchecked Sendable {
-    // Invariant (copy-on-write): fields are only written through `StubRequest.writableStorage()`,
+    // Invariant (copy-on-write): fields are only written through `InterceptedRequest.writableStorage()`,
     // that is, on a storage no other request shares. A storage is never written while several
     // requests, and so several threads, can see it.
-    var method: HTTPMethod
+    var method: InterceptedRequest.Method
     var url: URL
     /// The parts of `url` matchers read, computed once per URL rather than on every match attempt.
     var parts: URLParts
-    var headers: HTTPHeaders
+    var headers: HeaderFields
     var body: Data?
     /// `body` decoded as UTF-8, computed once however many matchers read it; `nil` without a
     /// body to decode (no allocation for the many requests that have none).
@@ -181,7 +181,7 @@ private final class Storage: @unchecked Sendable {
     var bodyUnavailableReason: String?
     var pathParameters: [String: String]
 
-    init(method: HTTPMethod, url: URL, parts: URLParts, headers: HTTPHeaders, body: Data?, decodedBody: DecodedBody?, bodyUnavailableReason: String?, pathParameters: [String: String]) {
+    init(method: InterceptedRequest.Method, url: URL, parts: URLParts, headers: HeaderFields, body: Data?, decodedBody: DecodedBody?, bodyUnavailableReason: String?, pathParameters: [String: String]) {
         self.method = method
         self.url = url
         self.parts = parts

@@ -2,15 +2,15 @@
 ///
 /// Names compare case-insensitively, as HTTP requires. The order of fields, and the spelling of
 /// each name, is kept as written.
-public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible {
-    /// One header field.
+public struct HeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible {
+    /// One header field, as a name and a value; names compare without regard to case.
     public struct Field: Sendable, Hashable {
         /// The field's name, as written.
         public var name: String
         /// The field's value.
         public var value: String
 
-        /// Creates a field.
+        /// A field with this name (kept as written) and value.
         public init(name: String, value: String) {
             self.name = name
             self.value = value

@@ -3,8 +3,8 @@ import HTTPStubs
 import Testing
 
 /// The parts of a request URL that matchers read are split the way `URLComponents` splits them.
-@Suite("StubRequest URL parts")
-struct StubRequestTests {
+@Suite("InterceptedRequest URL parts")
+struct InterceptedRequestTests {
     static let urls = [
         "https://api.example.com/users/42",
         "https://API.Example.COM:8443/users/42?b=2&a=1#top",
@@ -46,7 +46,7 @@ struct StubRequestTests {
     @Test("path, path and query, query parameters, scheme, host and port agree with URLComponents and URL", arguments: urls)
     func agreesWithURLComponents(_ text: String) throws {
         let url = try #require(URL(string: text))
-        let request = StubRequest(url: url)
+        let request = InterceptedRequest(url: url)
         let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         #expect(request.path == path)
@@ -66,7 +66,7 @@ struct StubRequestTests {
 
     @Test("a request is a value: changing a copy leaves the original as it was, and the other way round")
     func copiesAreIndependent() throws {
-        var original = StubRequest(method: .post, url: URL(string: "https://a.example.com/one?x=1")!, headers: ["A": "1"], body: Data("hi".utf8))
+        var original = InterceptedRequest(method: .post, url: URL(string: "https://a.example.com/one?x=1")!, headers: ["A": "1"], body: Data("hi".utf8))
         var copy = original
         copy.url = URL(string: "http://b.example.com/two")!
         copy.method = .put
@@ -102,7 +102,7 @@ struct StubRequestTests {
 
     @Test("changing one field of a copy keeps every other field")
     func copyKeepsTheOtherFields() throws {
-        let original = StubRequest(
+        let original = InterceptedRequest(
             method: .patch, url: URL(string: "https://a.example.com/items/3?q=1")!, headers: ["A": "1"],
             body: Data("text".utf8), bodyUnavailableReason: "partly hidden", pathParameters: ["id": "3"]
         )
@@ -128,7 +128,7 @@ struct StubRequestTests {
     ])
     func relativeURLs(_ relative: String, _ base: String) throws {
         let url = try #require(URL(string: relative, relativeTo: URL(string: base)))
-        let request = StubRequest(url: url)
+        let request = InterceptedRequest(url: url)
         let absolute = try #require(URL(string: url.absoluteString))
         let components = try #require(URLComponents(url: absolute, resolvingAgainstBaseURL: false))
         #expect(request.path == (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath))
@@ -140,7 +140,7 @@ struct StubRequestTests {
 
     @Test("changing the URL of a request recomputes its parts")
     func changingTheURL() throws {
-        var request = StubRequest(url: URL(string: "https://a.example.com/one?x=1")!)
+        var request = InterceptedRequest(url: URL(string: "https://a.example.com/one?x=1")!)
         request.url = URL(string: "http://B.example.com/two")!
         #expect(request.path == "/two")
         #expect(request.pathAndQuery == "/two")
