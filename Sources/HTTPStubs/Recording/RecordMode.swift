@@ -20,7 +20,7 @@ public enum RecordMode: String, Sendable, CaseIterable {
 
     /// The mode in effect: the environment variable's when it is set to a valid mode, else `self`.
     /// - Throws: ``RecordModeError`` when the variable is set to something else.
-    public func resolved(environment: [String: String] = ProcessInfo.processInfo.environment) throws(RecordModeError) -> RecordMode {
+    package func resolved(environment: [String: String] = ProcessInfo.processInfo.environment) throws(RecordModeError) -> RecordMode {
         guard let value = environment[Self.environmentVariable], !value.isEmpty else { return self }
         guard let mode = RecordMode(rawValue: value.lowercased()) else { throw RecordModeError(value: value) }
         return mode
@@ -28,12 +28,12 @@ public enum RecordMode: String, Sendable, CaseIterable {
 }
 
 /// `HTTPSTUBS_RECORD` holds a value that is not a mode.
-public struct RecordModeError: Error, CustomStringConvertible {
+package struct RecordModeError: Error, CustomStringConvertible {
     /// The value found.
-    public let value: String
+    package let value: String
 
     /// What is wrong and how to fix it.
-    public var description: String {
+    package var description: String {
         "\(RecordMode.environmentVariable)=\(value) is not a record mode; use one of \(RecordMode.allCases.map(\.rawValue).joined(separator: ", "))"
     }
 }

@@ -23,15 +23,22 @@ extension StubRegistry {
     /// unmatched-request report names it. Secrets are redacted as `redaction` says before anything
     /// is written.
     /// - Returns: The mode in effect.
+    /// - Throws: ``StubFileError`` when the stub root does not load, or when `HTTPSTUBS_RECORD` holds
+    ///   a value that is not a mode (the diagnostic names the variable and the valid values).
     @discardableResult
     public func replay(
         _ root: String,
         relativeTo file: StaticString? = nil,
         mode: RecordMode = .none,
         redaction: Redaction = .default
-    ) throws -> RecordMode {
+    ) throws(StubFileError) -> RecordMode {
         let path = file.map { URL(fileURLWithPath: "\($0)").deletingLastPathComponent().appendingPathComponent(root).path } ?? root
-        let resolved = try mode.resolved()
+        let resolved: RecordMode
+        do {
+            resolved = try mode.resolved()
+        } catch {
+            throw StubFileError(diagnostics: [StubDiagnostic(severity: .error, path: path, message: error.description)])
+        }
         let exists = FileManager.default.fileExists(atPath: path)
         if exists && resolved != .all {
             try load(path)
