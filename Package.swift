@@ -4,6 +4,9 @@ import PackageDescription
 
 let package = Package(
     name: "swift-http-stubs",
+    // The public API uses `Duration` and `Clock` (Swift 5.7 runtime): macOS 13, iOS 16, tvOS 16, watchOS 9. Mac Catalyst
+    // follows iOS. Narrower parts check `#available` (see Sources/HTTPStubs/HTTPStubs.docc/Platforms.md).
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "HTTPStubs", targets: ["HTTPStubs"]),
         .library(name: "HTTPStubsTesting", targets: ["HTTPStubsTesting"]),
