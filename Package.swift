@@ -26,7 +26,10 @@ let package = Package(
         .testTarget(
             name: "HTTPStubsTests",
             dependencies: [
-                "HTTPStubs", "HTTPStubsTesting", "ExampleClients", "StubsTool", "LoopbackHTTP", "stubs", "shared-session-probe",
+                "HTTPStubs", "HTTPStubsTesting", "ExampleClients", "StubsTool", "LoopbackHTTP",
+                // Run as child processes, which only macOS and Linux can start (`Process`).
+                .target(name: "stubs", condition: .when(platforms: [.macOS, .linux])),
+                .target(name: "shared-session-probe", condition: .when(platforms: [.macOS, .linux])),
             ],
             resources: [.copy("Resources/BundledStubs")]
         ),

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+// Child processes (`Process`) can only be started on macOS and Linux.
+#if os(macOS) || os(Linux)
 /// `URLSession.shared` in a process of its own (`shared-session-probe`), because in this test
 /// process other tests have long created sessions: when interception starts before any session
 /// exists, `URLSession.shared` is served by the stubs; when a session came first, the status and a
@@ -31,3 +33,4 @@ struct SharedSessionTests {
         #expect(!lines.contains("answer: served by the stub"), "the stubs cannot see URLSession.shared then: \(run.output)")
     }
 }
+#endif
