@@ -4,6 +4,9 @@ import PackageDescription
 
 let package = Package(
     name: "swift-http-stubs",
+    // The public API uses `Duration` and `Clock` (Swift 5.7 runtime): macOS 13, iOS 16, tvOS 16, watchOS 9. Mac Catalyst
+    // follows iOS. Narrower parts check `#available` (see Sources/HTTPStubs/HTTPStubs.docc/Platforms.md).
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "HTTPStubs", targets: ["HTTPStubs"]),
         .library(name: "HTTPStubsTesting", targets: ["HTTPStubsTesting"]),
@@ -23,7 +26,10 @@ let package = Package(
         .testTarget(
             name: "HTTPStubsTests",
             dependencies: [
-                "HTTPStubs", "HTTPStubsTesting", "ExampleClients", "StubsTool", "LoopbackHTTP", "stubs", "shared-session-probe",
+                "HTTPStubs", "HTTPStubsTesting", "ExampleClients", "StubsTool", "LoopbackHTTP",
+                // Run as child processes, which only macOS and Linux can start (`Process`).
+                .target(name: "stubs", condition: .when(platforms: [.macOS, .linux])),
+                .target(name: "shared-session-probe", condition: .when(platforms: [.macOS, .linux])),
             ],
             resources: [.copy("Resources/BundledStubs")]
         ),

@@ -45,7 +45,11 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     ) throws {
         self.maxRequests = maxRequests
         self.handler = handler
+        #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)   // an Int32 constant on Darwin
+        #endif
         guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -124,6 +128,10 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
             if connection < 0 { continue }
             var yes: Int32 = 1
             _ = setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #if !canImport(Glibc)
+            // Darwin has no MSG_NOSIGNAL: a write to a closed connection must not raise SIGPIPE.
+            _ = setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             let admitted = lock.withLock { () -> Bool in
                 guard !state.stopped, state.served < maxRequests else { return false }
                 state.connections.insert(connection)
@@ -164,11 +172,17 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
         }
     }
 
+    #if canImport(Glibc)
+    private static let noSignal = Int32(MSG_NOSIGNAL)
+    #else
+    private static let noSignal: Int32 = 0   // SO_NOSIGPIPE is set on each connection instead
+    #endif
+
     private static func sendAll(_ bytes: [UInt8], to connection: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { raw in
-                send(connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                send(connection, raw.baseAddress! + offset, raw.count - offset, noSignal)
             }
             if sent <= 0 { return false }
             offset += sent

@@ -17,7 +17,7 @@ enum RequestLines {
         func problem(_ message: String) -> Result<InterceptedRequest?, Problem> {
             .failure(Problem(message: "\(file):\(number): error: \(message)"))
         }
-        guard let line = String(validating: bytes, as: UTF8.self) else {
+        guard let line = validUTF8(bytes) else {
             return problem("the line is not valid UTF-8; a requests file is UTF-8 text (give a binary body as \"bodyBase64\")")
         }
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -64,5 +64,16 @@ enum RequestLines {
         }
         let method = InterceptedRequest.Method(rawValue: object["method"]?.stringValue ?? "GET")
         return .success(InterceptedRequest(method: method, url: url, headers: headers, body: body))
+    }
+
+    /// `bytes` as a string when they are valid UTF-8. `String(validating:as:)` needs macOS 15,
+    /// iOS 18, tvOS 18, watchOS 11, visionOS 2; before those, a decoding that repaired nothing is
+    /// the same test (repairing changes the bytes).
+    private static func validUTF8(_ bytes: [UInt8]) -> String? {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            return String(validating: bytes, as: UTF8.self)
+        }
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        return decoded.utf8.elementsEqual(bytes) ? decoded : nil
     }
 }

@@ -133,7 +133,11 @@ final class WireMockServer {
     /// A port on 127.0.0.1 that was free a moment ago: bind a socket to port 0, read the port the
     /// kernel picked, close the socket.
     private static func freePort() throws -> Int {
+        #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)   // an Int32 constant on Darwin
+        #endif
         guard fd >= 0 else { throw BenchFailure("socket() failed: errno \(errno)") }
         defer { close(fd) }
         var address = sockaddr_in()

@@ -293,15 +293,24 @@ private func withoutHanging(
     _ body: @escaping @Sendable () async -> Void
 ) async throws {
     let finished = OneShot<Bool>()
-    Task(executorPreference: OwnQueueExecutor()) {
-        await body()
-        finished.fulfill(true)
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        Task(executorPreference: OwnQueueExecutor()) {
+            await body()
+            finished.fulfill(true)
+        }
+    } else {
+        // Before `TaskExecutor` on Apple platforms: on the cooperative pool.
+        Task.detached {
+            await body()
+            finished.fulfill(true)
+        }
     }
     let outcome = await finished.value(within: patience)
     try #require(outcome == true, "did not finish within \(Int(patience)) s: a closure deadlocked", sourceLocation: sourceLocation)
 }
 
 /// Runs a test's jobs on a serial queue of its own, outside the cooperative pool.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 private final class OwnQueueExecutor: TaskExecutor {
     private let queue = DispatchQueue(label: "ReentrancyTests")
 

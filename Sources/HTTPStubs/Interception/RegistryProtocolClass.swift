@@ -36,10 +36,19 @@ final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
     /// request from then on (see ``RequestFlights``).
     private let loader = StubLoader(RegistryDirectory.registry(Key.identity))
 
+    #if canImport(FoundationNetworking)
     required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
         super.init(request: request, cachedResponse: cachedResponse, client: client)
         loader.attach(self)
     }
+    #else
+    // On Apple platforms this initializer is designated but not required (URLSession reaches it
+    // through `init(task:cachedResponse:client:)`).
+    override init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
+        super.init(request: request, cachedResponse: cachedResponse, client: client)
+        loader.attach(self)
+    }
+    #endif
 
     override class func canInit(with request: URLRequest) -> Bool {
         guard StubLoader.isInterceptable(request) else { return false }

@@ -464,12 +464,17 @@ final class StubLoader: @unchecked Sendable {
         return .planned(planned(plan, read, planner, for: urlProtocol))
     }
 
-    /// Download tasks crash corelibs: they fail, explaining why.
+    /// Download tasks crash corelibs: they fail, explaining why. Apple's URL loading system writes
+    /// what a protocol loads for a download task to a file itself, so there they are served as any task.
     private func refuseDownload(_ read: ReadRequest, _ registry: StubRegistry) -> Planned? {
+        #if canImport(FoundationNetworking)
         guard read.isDownload else { return nil }
         let error = StubError.downloadTaskUnsupported
         registry.record(read.request, .refused(reason: error.message))
         return read.failing(with: error.urlError(for: read.request.url))
+        #else
+        return nil
+        #endif
     }
 
     /// The timeline of a plan; none while the real server's answer is being recorded.

@@ -31,10 +31,19 @@ public final class URLProtocolStub: URLProtocol {
         missingRegistry: .notIntercepting
     )
 
+    #if canImport(FoundationNetworking)
     required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
         super.init(request: request, cachedResponse: cachedResponse, client: client)
         loader.attach(self)
     }
+    #else
+    // On Apple platforms this initializer is designated but not required (URLSession reaches it
+    // through `init(task:cachedResponse:client:)`).
+    override init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
+        super.init(request: request, cachedResponse: cachedResponse, client: client)
+        loader.attach(self)
+    }
+    #endif
 
     /// Whether ``startInterceptingRequests(fileID:filePath:line:column:)`` is in effect.
     public static var isIntercepting: Bool {

@@ -39,8 +39,12 @@ package final class UserCodeHost: Sendable {
 /// only as many threads as cores, or GCD's global queue, which on Linux does not grow when its
 /// threads block: stub code that blocks (a responder waiting on a semaphore for another request)
 /// would otherwise hold up every task, timer and delivery of the process.
-final class UserCodeExecutor: TaskExecutor, Sendable {
-    private static let shared = UserCodeExecutor()
+///
+/// `TaskExecutor` needs macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2: before those, on Apple
+/// platforms, ``UserCodeExecutor/run(_:inheritingTaskLocals:)`` runs the job on the cooperative pool.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class UserCodeQueueExecutor: TaskExecutor, Sendable {
+    static let shared = UserCodeQueueExecutor()
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -49,15 +53,18 @@ final class UserCodeExecutor: TaskExecutor, Sendable {
         // overcommitting root queue), and on Linux that pool does not grow when its threads block.
         DispatchQueue(label: "swift-http-stubs.user-code").async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
+}
 
-    /// Runs `job` in a new task on this executor (on Apple platforms before it existed, on the
+/// Where the user's code runs: see ``UserCodeQueueExecutor``.
+enum UserCodeExecutor {
+    /// Runs `job` in a new task on ``UserCodeQueueExecutor`` (on Apple platforms before it existed, on the
     /// cooperative pool): one that inherits the caller's task-local values, or a detached one.
     static func run(_ job: @escaping @Sendable () async -> Void, inheritingTaskLocals: Bool) {
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             if inheritingTaskLocals {
-                Task(executorPreference: shared) { await job() }
+                Task(executorPreference: UserCodeQueueExecutor.shared) { await job() }
             } else {
-                Task.detached(executorPreference: shared) { await job() }
+                Task.detached(executorPreference: UserCodeQueueExecutor.shared) { await job() }
             }
         } else if inheritingTaskLocals {
             Task { await job() }

@@ -2,6 +2,8 @@ import Foundation
 import HTTPStubs
 import Testing
 
+// Child processes (`Process`) can only be started on macOS and Linux.
+#if os(macOS) || os(Linux)
 /// The real `stubs` executable, built beside the test bundle, run as a child process: exit
 /// statuses, standard output and error, and standard input for `match --requests -`.
 ///
@@ -232,3 +234,4 @@ final class StubsExecutableTests {
             .deletingLastPathComponent()
     }
 }
+#endif

@@ -95,6 +95,8 @@ struct FuzzTests {
         }
     }
 
+    // Child processes (`Process`) can only be started on macOS and Linux.
+    #if os(macOS) || os(Linux)
     @Test("delays too long for Duration are refused, not a crash (checked in a child process)", arguments: HugeDelay.mappings)
     func hugeDelays(mapping: HugeDelay.Mapping) throws {
         let scratch = try Scratch()
@@ -117,6 +119,7 @@ struct FuzzTests {
             #expect([0, 1, 2].contains(outcome.status), "stubs \(arguments.first ?? "") exited with \(outcome.status)")
         }
     }
+    #endif
 }
 
 extension FuzzTests {
@@ -666,6 +669,7 @@ extension FuzzTests {
         }
     }
 
+    #if os(macOS) || os(Linux)
     /// Runs the package's `stubs` executable in a child process, so that a crash is observed instead
     /// of ending the test run.
     enum ChildProcess {
@@ -698,6 +702,7 @@ extension FuzzTests {
                            stderr: String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self))
         }
     }
+    #endif
 }
 
 /// SplitMix64: a small seedable generator, so every random choice of the reliability tests

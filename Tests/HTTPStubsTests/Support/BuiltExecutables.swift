@@ -37,6 +37,8 @@ private func productFolders() -> [URL] {
     return folders
 }
 
+// Child processes (`Process`) can only be started on macOS and Linux.
+#if os(macOS) || os(Linux)
 /// Runs an executable with its standard output and error going to one file, for at most
 /// `seconds`: a child still running then is terminated and the call throws.
 func run(_ executable: URL, _ arguments: [String], within seconds: Double) throws -> (status: Int32, output: String) {
@@ -69,3 +71,4 @@ struct ChildTimeout: Error, CustomStringConvertible {
     let seconds: Double
     var description: String { "\(command) did not finish within \(seconds) s; it was terminated" }
 }
+#endif

@@ -245,7 +245,7 @@ struct XMLTreeElement: Sendable, Equatable {
     /// Uses the SAX `XMLParser`, which reports every error (libxml2's tree
     /// parser silently recovers from some and prints others to standard error).
     static func parse(_ xml: String) throws(XMLPatternError) -> XMLTreeElement {
-        #if canImport(FoundationXML) || os(macOS)
+        #if canImport(FoundationXML) || canImport(Darwin)   // XMLParser: every Apple platform
         let parser = XMLParser(data: Data(xml.utf8))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
@@ -265,7 +265,7 @@ struct XMLTreeElement: Sendable, Equatable {
     }
 }
 
-#if canImport(FoundationXML) || os(macOS)
+#if canImport(FoundationXML) || canImport(Darwin)   // XMLParser: every Apple platform
 /// Builds `XMLTreeElement`s from `XMLParser` events.
 private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     /// An element whose end tag has not been seen yet.
