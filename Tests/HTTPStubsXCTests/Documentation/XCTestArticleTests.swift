@@ -15,7 +15,7 @@ extension ProfileLoader {
     }
 }
 
-final class XCTestArticleTests: XCTestCase {
+final class DocumentationXCTestArticleTests: XCTestCase {
     func test_aServerErrorThrows() async {
         let stubs = makeStubRegistry()
         stubs.stub(.get("https://api.example.com/v1/profiles/7"), .status(500))

@@ -22,7 +22,7 @@ func expectUserFetch(
 }
 
 @Suite("Documentation: HTTPStubsTesting's Swift Testing article")
-struct SwiftTestingArticleTests {
+struct DocumentationSwiftTestingArticleTests {
     @Test(.httpStubs)
     func plainTrait() async throws {
         let stubs = StubRegistry.current()

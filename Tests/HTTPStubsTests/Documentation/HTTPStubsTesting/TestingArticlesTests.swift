@@ -31,7 +31,7 @@ private struct UserClient {
 }
 
 @Suite("Documentation: HTTPStubsTesting's articles")
-struct TestingArticlesTests {
+struct DocumentationTestingArticlesTests {
     // Isolation.md
     @Test(.httpStubs, arguments: ["first", "second", "third", "fourth"])
     func eachTestCaseSeesItsOwnStubs(body: String) async throws {
