@@ -1,18 +1,18 @@
 import Foundation
 import HTTPStubs
 
-/// One test's stubs: a ``StubRegistry`` whose sessions see only this test's stubs, checked when
+/// One test's stubs: a `StubRegistry` whose sessions see only this test's stubs, checked when
 /// the test ends.
 ///
 /// When the scope ends it first waits, up to ``inFlightTimeout`` (1 s by default), for the
 /// requests still being served by its registry to finish, so that a request started and not
 /// awaited (a view model's `Task { }`) is still checked. A request waiting for a
-/// ``ManualStubClock`` that only the test can move is not waited for. Then it fails the test that
+/// `ManualStubClock` that only the test can move is not waited for. Then it fails the test that
 /// created it, at the right line, for:
 /// - every request no stub answered, with the near-miss report (at the line that opened the scope);
 /// - every request still in flight, or still waiting for virtual time, which it ends with a
 ///   `URLError` saying so (at the line that declared the stub answering it);
-/// - every stub whose ``Stub/expectation`` is unmet (at the line that declared the stub; a stub
+/// - every stub whose `Stub.expectation` is unmet (at the line that declared the stub; a stub
 ///   written inside the `.httpStubs` attribute has no line of its own, so its failure names the
 ///   trait and the test);
 /// - every broken stub, such as one whose regular expression does not compile.
@@ -20,13 +20,13 @@ import HTTPStubs
 /// After that the registry is closed: a request that reaches it later fails with a `URLError`
 /// naming the test, and is reported on standard error, since no test is left to fail.
 ///
-/// Open one with ``withHTTPStubs(clock:fileID:filePath:line:column:_:)-8pz9s``, the
+/// Open one with ``withHTTPStubs(clock:fileID:filePath:line:column:_:)-9ez8y``, the
 /// `@Test(.httpStubs)` trait, or `XCTestCase.makeStubRegistry()`.
 public final class HTTPStubsScope: Sendable {
     /// The scope of the running test, set by the `.httpStubs` trait and by `withHTTPStubs`.
     @TaskLocal public static var current: HTTPStubsScope?
 
-    /// The scope's stubs; make sessions from it (``StubRegistry/makeSession(configuration:delegate:delegateQueue:)``).
+    /// The scope's stubs; make sessions from it (`StubRegistry.makeSession(configuration:delegate:delegateQueue:)`).
     public let stubs: StubRegistry
     private let location: SourceCodeLocation
     private let framework: TestFailureReporter.Framework

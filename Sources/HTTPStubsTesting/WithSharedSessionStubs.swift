@@ -4,14 +4,14 @@ import HTTPStubs
 /// Runs `body` with the stubs that serve `URLSession.shared`, for code under test that cannot be
 /// given a session.
 ///
-/// `URLSession.shared` is one per process, so its stubs (``URLProtocolStub/registry``) are too:
+/// `URLSession.shared` is one per process, so its stubs (`URLProtocolStub.registry`) are too:
 /// tests that use it cannot run in parallel with each other. Every `withSharedSessionStubs` call
 /// waits for the previous one to end, starts interception, and at the end reports unmatched
 /// requests and unmet expectations, stops interception and resets the registry. Prefer injecting
 /// `stubs.makeSession()`: such tests stay isolated and parallel.
 ///
 /// Reported as failures: a `URLSession.shared` that cannot be intercepted on Linux (see
-/// ``URLProtocolStub/startInterceptingRequests(fileID:filePath:line:column:)``), interception left
+/// `URLProtocolStub.startInterceptingRequests()`), interception left
 /// running by code outside these scopes (two tests would overwrite each other's stubs),
 /// interception stopped during the scope by code outside it (its stubs were reset under it), and a
 /// nested call (which would otherwise wait for itself forever).

@@ -1,4 +1,4 @@
-// Shown in README.md, "Virtual time"; VirtualTimeProofTests runs it 1,000 times in .ci/run.
+// Shown in Sources/HTTPStubsTesting/HTTPStubsTesting.docc/VirtualTime.md; VirtualTimeProofTests runs it 1,000 times in .ci/run.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The README's virtual-time example, run again and again: `ManualStubClock.advance` must let a
+/// The Virtual time article's example (ReadmeVirtualTimeExample.swift), run again and again: `ManualStubClock.advance` must let a
 /// request started from a `Task` reach the clock before it moves time, every time. Before it did,
 /// the example hung in 20 of 20 runs (the request then waited for a virtual instant already past).
 ///
@@ -10,7 +10,7 @@ import Testing
 struct VirtualTimeProofTests {
     static let runs = ProcessInfo.processInfo.environment["HTTPSTUBS_RELIABILITY"] == "1" ? 1_000 : 20
 
-    @Test("the README's ManualStubClock example passes every time, never hanging")
+    @Test("the Virtual time article's ManualStubClock example passes every time, never hanging")
     func readmeExampleNeverHangs() async throws {
         for run in 1...Self.runs {
             let finished = await within {
