@@ -44,8 +44,8 @@ struct MatchingSnippetTests {
         stubs.stub(.get(.urlMatching("https://cdn[0-9]\\.example\\.com/.*")), .text("cdn"))   // regex on the whole URL
 
         let session = stubs.makeSession()
-        #expect(await answer(session, "https://API.Example.com/users/42") == #"{"id":42,"name":"Ada"}"#)
-        #expect(await answer(session, "https://api.example.com:443/users/42") == #"{"id":42,"name":"Ada"}"#)
+        #expect(canonicalJSON(await answer(session, "https://API.Example.com/users/42")) == canonicalJSON(#"{"id":42,"name":"Ada"}"#))
+        #expect(canonicalJSON(await answer(session, "https://api.example.com:443/users/42")) == canonicalJSON(#"{"id":42,"name":"Ada"}"#))
         #expect(await answer(session, "http://api.example.com/users/42") == unmatched)
         #expect(await answer(session, "https://api.example.com:8443/users/42") == unmatched)
         #expect(await answer(session, "https://anywhere.test/accounts/7") == "account")
@@ -111,7 +111,7 @@ struct MatchingSnippetTests {
 
         let session = stubs.makeSession()
         let userURL = "https://api.example.com/users/42?lang=en"
-        #expect(await answer(session, request("GET", userURL, headers: ["Accept": "application/json"])) == #"{"id":42,"name":"Ada"}"#)
+        #expect(canonicalJSON(await answer(session, request("GET", userURL, headers: ["Accept": "application/json"]))) == canonicalJSON(#"{"id":42,"name":"Ada"}"#))
         #expect(await answer(session, request("GET", userURL, headers: ["Accept": "text/html"])) == unmatched)
         #expect(await answer(session, request("GET", "http://api.example.com/users/42?lang=en", headers: ["Accept": "application/json"])) == unmatched)
         #expect(await answer(session, "https://docs.example.com/intro") == "by path")
@@ -120,8 +120,8 @@ struct MatchingSnippetTests {
         #expect(await complete(session, request("POST", "https://api.example.com/login", body: "user=ada&remember=1", headers: form)).status == 200)
         #expect(await complete(session, request("POST", "https://api.example.com/login", body: "user=adam", headers: form)).isUnmatched)
         #expect(await complete(session, request("GET", "https://api.example.com/users/42", headers: ["Accept": "application/json"])).isUnmatched)
-        #expect(stubs.requests(to: url).count == 4)
-        #expect(stubs.requests(to: .get, URLPattern(url)).count == 4)
+        #expect(stubs.requests(to: URLPattern(url)).count == 3)   // all but the http:// request
+        #expect(stubs.requests(to: .get, URLPattern(url)).count == 3)
     }
 
     @Test("string matchers compare whole values and code points")

@@ -32,7 +32,8 @@ struct StubFilesSnippetTests {
         #expect(user.status == 200)
         #expect(user.stub(in: stubs)?.source.description.hasPrefix("Stubs/mappings/users/get-user-42.json") == true)
         #expect(await complete(session, "https://api.example.com/v1/users/7").status == 404)
-        #expect(await complete(session, "https://mitmproxy.org/").status == 200)
+        #expect(await complete(session, "https://www.google.com/images/branding/googlelogo/2x/googlelogo_light_color_272x92dp.png").status == 200)
+        #expect(await complete(session, "https://mitmproxy.org/").status == 304)
         #expect(await answer(session, "https://api.example.com/v1/flags") == #"{"beta":true}"#)
         #expect(await complete(session, "https://api.example.com/v1/status").urlError?.code == .notConnectedToInternet)
     }
