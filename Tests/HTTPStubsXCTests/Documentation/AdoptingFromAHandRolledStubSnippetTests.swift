@@ -24,6 +24,20 @@ final class AdoptingFromAHandRolledStubSnippetTests: XCTestCase {
         wait(for: [exp], timeout: 5)
     }
 
+    func test_observeRequests_seesTheBodyAsHTTPBody() async throws {
+        let observed = expectation(description: "observed")
+        URLProtocolStub.observeRequests { request in
+            XCTAssertEqual(request.httpMethod, "POST")
+            XCTAssertEqual(request.httpBody, Data("a=1".utf8))
+            observed.fulfill()
+        }
+        URLProtocolStub.stub(data: Data(), response: HTTPURLResponse(url: url, statusCode: 204, httpVersion: nil, headerFields: nil), error: nil)
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        _ = try await URLProtocolStub.makeSession().upload(for: request, from: Data("a=1".utf8))
+        await fulfillment(of: [observed], timeout: 5)
+    }
+
     func test_registry_isAFullStubRegistry() async throws {
         URLProtocolStub.registry.stub(.get("https://api.example.com/users/{id}"), .computed { request in
             .text("user \(request.pathParameters["id"]!)")
