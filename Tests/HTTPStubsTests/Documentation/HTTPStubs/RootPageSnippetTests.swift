@@ -8,6 +8,20 @@ import Testing
 /// The Swift code of `Sources/HTTPStubs/HTTPStubs.docc/HTTPStubs.md`, run as the page says it runs.
 @Suite("Docs: HTTPStubs")
 struct RootPageSnippetTests {
+    struct Feed: Codable, Equatable {
+        var items: [String]
+    }
+
+    /// The code under test takes its session by injection.
+    struct FeedClient {
+        let session: URLSession
+
+        func feed() async throws -> Feed {
+            let (data, _) = try await session.data(from: URL(string: "https://api.example.com/v1/feed")!)
+            return try JSONDecoder().decode(Feed.self, from: data)
+        }
+    }
+
     @Test("a registry's session serves its stubs to the code under test")
     func overview() async throws {
         let stubs = StubRegistry()
