@@ -31,6 +31,9 @@ let package = Package(
                 .target(name: "stubs", condition: .when(platforms: [.macOS, .linux])),
                 .target(name: "shared-session-probe", condition: .when(platforms: [.macOS, .linux])),
             ],
+            // A recording the documentation's record-and-replay example replays, read from the
+            // source tree (`replay(_:relativeTo: #filePath)`), as a user's test reads its own.
+            exclude: ["Documentation/HTTPStubs/Recordings"],
             resources: [.copy("Resources/BundledStubs")]
         ),
         .testTarget(

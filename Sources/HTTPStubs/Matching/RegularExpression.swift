@@ -3,8 +3,8 @@ import Foundation
 /// A regular expression that must match a whole value, as WireMock's Java `matches()` does.
 ///
 /// The syntax is ICU's (`NSRegularExpression`), which agrees with Java's for everything stub files
-/// commonly use. A pattern that does not compile never matches; its ``problem`` says why and where
-/// it was written, and the registry reports it when the stub is added.
+/// commonly use. A pattern that does not compile never matches; the registry reports why and where
+/// it was written, as a ``StubDiagnostic``, when the stub is added.
 public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written.
     public let pattern: String

@@ -2,8 +2,8 @@ import Foundation
 
 /// Which secrets are replaced before recorded traffic is written to disk, by recording
 /// (``StubRegistry/replay(_:relativeTo:mode:redaction:)``), by the HAR export
-/// (``StubRegistry/journalAsHAR(redaction:)``) and by `stubs import-har`
-/// (``StubFiles/importHAR(_:redaction:)``); ``UnmatchedRequestReport`` masks what the default
+/// (``StubRegistry/journalAsHAR(redaction:)``) and by `stubs import-har`;
+/// ``UnmatchedRequestReport`` masks what the default
 /// redaction replaces.
 ///
 /// A redaction is a policy over names and over values, applied to every place a value can live:

@@ -138,8 +138,9 @@ public final class StubRegistry: Sendable {
         return add(stub)
     }
 
-    /// Adds a stub and returns its identity. A stub with ``Stub/problems`` is added all the same
-    /// (its broken parts never match) and each problem is reported through ``onDiagnostic(_:)``.
+    /// Adds a stub and returns its identity. A stub with problems (a regular expression that does
+    /// not compile, ...) is added all the same (its broken parts never match) and each problem is
+    /// reported through ``onDiagnostic(_:)``.
     @discardableResult
     public func add(_ stub: Stub) -> Stub.ID {
         let handler = state.withLock { state -> @Sendable (StubDiagnostic) -> Void in

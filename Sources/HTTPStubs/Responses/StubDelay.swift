@@ -2,7 +2,8 @@ import Foundation
 
 /// How long a stub waits before it answers: fixed, or drawn from a distribution as WireMock's
 /// `delayDistribution` does. Random delays come from the registry's seedable generator, so a test
-/// that sets ``StubRegistry/randomSeed`` sees the same delays on every run.
+/// that seeds it (`StubRegistry(randomSeed:)`, ``StubRegistry/seedRandomDelays(_:)``) sees the
+/// same delays on every run.
 public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
     enum Kind: Sendable, Hashable {
         case fixed(Duration)
