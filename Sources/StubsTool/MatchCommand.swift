@@ -100,8 +100,8 @@ enum MatchCommand {
         for diagnostic in loaded.diagnostics {
             io.err("\(diagnostic)\n")
         }
-        guard loaded.errors.isEmpty else {
-            io.err("stubs: error: the stubs cannot be loaded (\(loaded.errors.count) \(plural(loaded.errors.count, "error")) above)\n")
+        guard loaded.refusals.isEmpty else {
+            io.err("stubs: error: the stubs cannot be loaded (\(loaded.refusals.count) \(plural(loaded.refusals.count, "error")) above)\n")
             return 2
         }
         let registry = StubRegistry()

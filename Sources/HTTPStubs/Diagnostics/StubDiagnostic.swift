@@ -24,17 +24,25 @@ public struct StubDiagnostic: Error, Sendable, Hashable, CustomStringConvertible
     public let jsonPath: String?
     /// What is wrong and how to fix it.
     public let message: String
+    /// Whether the stub is loaded all the same (an error that fails only the requests it answers,
+    /// as WireMock loads a mapping whose body file is missing).
+    package let stubLoadsAnyway: Bool
 
-    package init(severity: Severity, source: StubSource, jsonPath: String? = nil, message: String) {
+    package init(severity: Severity, source: StubSource, jsonPath: String? = nil, message: String, stubLoadsAnyway: Bool = false) {
         self.severity = severity
         self.source = source
         self.jsonPath = jsonPath
         self.message = message
+        self.stubLoadsAnyway = stubLoadsAnyway
     }
 
     /// A problem in the stub file at `path`.
-    package init(severity: Severity, path: String, line: Int? = nil, column: Int? = nil, jsonPath: String? = nil, message: String) {
-        self.init(severity: severity, source: .file(path, line: line, column: column), jsonPath: jsonPath, message: message)
+    package init(
+        severity: Severity, path: String, line: Int? = nil, column: Int? = nil, jsonPath: String? = nil, message: String,
+        stubLoadsAnyway: Bool = false
+    ) {
+        self.init(severity: severity, source: .file(path, line: line, column: column), jsonPath: jsonPath, message: message,
+                  stubLoadsAnyway: stubLoadsAnyway)
     }
 
     /// `source: severity: $.json.path: message`, the compiler's format.

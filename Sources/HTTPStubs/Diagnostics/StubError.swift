@@ -9,6 +9,8 @@ enum StubError: Error, Sendable {
     case unmatched(UnmatchedRequestReport)
     case brokenStub(String)
     case unreadableBodyFile(URL, underlying: String)
+    /// A stub root's body file does not exist (answered with status 500, as WireMock does).
+    case missingBodyFile(URL)
     case responderFailed(source: StubSource, error: String)
     case tooManyRedirects(count: Int, lastURL: URL)
     case downloadTaskUnsupported
@@ -25,7 +27,7 @@ enum StubError: Error, Sendable {
         switch self {
         case .unmatched: return .resourceUnavailable
         case .brokenStub, .responderFailed, .noResponseForAsyncCall: return .cannotParseResponse
-        case .unreadableBodyFile: return .fileDoesNotExist
+        case .unreadableBodyFile, .missingBodyFile: return .fileDoesNotExist
         case .tooManyRedirects: return .httpTooManyRedirects
         case .downloadTaskUnsupported: return .unsupportedURL
         case .notIntercepting, .registryGone, .testEnded, .arrivedAfterTestEnded: return .resourceUnavailable
@@ -38,6 +40,8 @@ enum StubError: Error, Sendable {
             return report.text
         case let .brokenStub(problem):
             return "The stub that matched is broken: \(problem)."
+        case let .missingBodyFile(url):
+            return "The stub's body file \(url.path) does not exist; add the file or fix 'bodyFileName'."
         case let .unreadableBodyFile(url, underlying):
             return "The stub's body file \(url.path) cannot be read: \(underlying); check the path, or whether the file exists."
         case let .responderFailed(source, error):

@@ -186,17 +186,18 @@ struct ResponsePlanner {
             }
             return finish(progress, body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: progress.elapsed))
         case let .http(status, _, headers, body):
+            let served: (status: Int, headers: HeaderFields, data: Data)
+            do {
+                served = try body.served(status: status, headers: headers)
+            } catch {
+                return finish(progress, [failure((error as? StubError)?.urlError(for: request.url) ?? error, at: progress.elapsed)])
+            }
+            let (status, headers, data) = served
             let next = registry.followsRedirects ? Self.redirect(from: request, status: status, headers: headers) : nil
             let delegate = next == nil ? nil : inspection.redirectDelegate
             if let next, delegate == nil {
                 follow(&progress, to: next)
                 return .next
-            }
-            let data: Data
-            do {
-                data = try body.load()
-            } catch {
-                return finish(progress, [failure((error as? StubError)?.urlError(for: request.url) ?? error, at: progress.elapsed)])
             }
             let urlResponse = registry.responseCache.response(url: request.url, status: status, headers: Self.deliveredHeaders(headers, status: status))
             let events = self.body(data, response: urlResponse, dribble: response.dribble, at: progress.elapsed)

@@ -15,10 +15,13 @@ struct JSONDocument: Sendable {
     private let valueOffsets: [JSONPath: Int]
     /// The byte offset of the key of each object member.
     private let keyOffsets: [JSONPath: Int]
+    /// The offset of text after the value that the parser did not read (WireMock's dialect).
+    private let unreadOffset: Int?
 
     /// Creates a document from the parser's output.
-    init(root: JSONValue, data: Data, recorder: JSONLocationRecorder) {
+    init(root: JSONValue, data: Data, recorder: JSONLocationRecorder, unreadOffset: Int? = nil) {
         self.root = root
+        self.unreadOffset = unreadOffset
         self.duplicateKeys = recorder.duplicateKeys
         self.data = data
         self.lineTable = data.withUnsafeBytes { JSONLineTable($0) }
@@ -35,6 +38,14 @@ struct JSONDocument: Sendable {
     /// Where the key of the object member at `path` is written, or `nil` when there is no such member.
     func keyLocation(of path: JSONPath) -> JSONSourceLocation? {
         keyOffsets[path].map(location(ofOffset:))
+    }
+
+    /// Where the text after the value starts, when the WireMock dialect left some unread, with its
+    /// first characters (at most 20) to quote in a message.
+    var unreadText: (location: JSONSourceLocation, start: String)? {
+        guard let unreadOffset else { return nil }
+        let start = String(decoding: data[(data.startIndex + unreadOffset)...].prefix(20), as: UTF8.self)
+        return (location(ofOffset: unreadOffset), start)
     }
 
     /// The line and column of a byte offset.

@@ -1,11 +1,23 @@
 import Foundation
 
-/// An RFC 8259 parser that works on raw bytes.
+/// An RFC 8259 parser that works on raw bytes, strict by default or in ``Dialect/wireMock``.
 ///
 /// Containers are tracked on an explicit stack, so deeply nested input yields an
 /// error instead of overflowing the call stack, and every byte is visited a
 /// bounded number of times, so parsing is linear.
 struct JSONParser {
+    /// What the parser accepts beyond RFC 8259.
+    enum Dialect {
+        /// RFC 8259 exactly: one value, double-quoted strings, no comments.
+        case strict
+        /// JSON as WireMock reads stub mappings (Jackson with `ALLOW_COMMENTS` and
+        /// `ALLOW_SINGLE_QUOTES`): `//` and `/* */` comments, single-quoted strings and names (in
+        /// which `\'` is an escape), and nothing read after the first value. Everything else
+        /// (`#` comments, unquoted names, trailing commas, raw control characters) is refused, as
+        /// WireMock 2.35.1 refuses it.
+        case wireMock
+    }
+
     /// The deepest nesting of arrays and objects accepted.
     static let maximumDepth = 512
 
@@ -15,6 +27,8 @@ struct JSONParser {
     private var position: Int
     /// Collects locations when parsing a `JSONDocument`.
     private var recorder: JSONLocationRecorder?
+    /// What is accepted beyond RFC 8259.
+    private let dialect: Dialect
 
     /// An array or object whose contents are being parsed.
     private struct Frame {
@@ -33,17 +47,23 @@ struct JSONParser {
     }
 
     /// Creates a parser positioned after any byte order mark.
-    private init(bytes: UnsafeBufferPointer<UInt8>, recorder: JSONLocationRecorder?) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, dialect: Dialect, recorder: JSONLocationRecorder?) {
         self.bytes = bytes
         self.position = Self.byteOrderMarkLength(UnsafeRawBufferPointer(bytes))
+        self.dialect = dialect
         self.recorder = recorder
     }
 
-    /// Parses one JSON document from `data`, filling `recorder` when it is not `nil`.
-    static func parse(_ data: Data, recorder: inout JSONLocationRecorder?) throws(JSONParseError) -> JSONValue {
-        let result = data.withUnsafeBytes { raw -> Result<JSONValue, JSONParseError> in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), recorder: recorder)
-            let result = Result { () throws(JSONParseError) -> JSONValue in try parser.parseDocument() }
+    /// Parses one JSON document from `data`, filling `recorder` when it is not `nil`. Returns the
+    /// value and, in the WireMock dialect, the offset of anything after it that was not read.
+    static func parse(
+        _ data: Data,
+        dialect: Dialect = .strict,
+        recorder: inout JSONLocationRecorder?
+    ) throws(JSONParseError) -> (value: JSONValue, unreadOffset: Int?) {
+        let result = data.withUnsafeBytes { raw -> Result<(JSONValue, Int?), JSONParseError> in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), dialect: dialect, recorder: recorder)
+            let result = Result { () throws(JSONParseError) -> (JSONValue, Int?) in try parser.parseDocument() }
             recorder = parser.recorder
             return result
         }
@@ -55,14 +75,16 @@ struct JSONParser {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     }
 
-    /// Parses the single value that makes up the whole input.
-    private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+    /// Parses the single value that makes up the whole input; in the WireMock dialect, the first
+    /// value, and the offset of what follows it (`nil` when nothing does).
+    private mutating func parseDocument() throws(JSONParseError) -> (JSONValue, Int?) {
         let value = try parseValue()
-        skipWhitespace()
+        try skipWhitespace()
         guard position == bytes.count else {
+            if dialect == .wireMock { return (value, position) }
             throw error("extra data after the JSON value, found \(token(at: position)); a document holds exactly one value", at: position)
         }
-        return value
+        return (value, nil)
     }
 
     /// Parses a value, including everything nested in it; a problem is placed at the JSON path of
@@ -86,7 +108,7 @@ struct JSONParser {
 
     private mutating func parseValue(stack: inout [Frame]) throws(JSONParseError) -> JSONValue {
         parsing: while true {
-            skipWhitespace()
+            try skipWhitespace()
             recorder?.recordValue(at: position)
             guard position < bytes.count else { throw stack.last.map(unclosed) ?? unexpected("a value") }
             var value: JSONValue
@@ -95,7 +117,7 @@ struct JSONParser {
                 guard stack.count < Self.maximumDepth else { throw tooDeep() }
                 let openOffset = position
                 position += 1
-                skipWhitespace()
+                try skipWhitespace()
                 if next(is: .rightBrace) {
                     position += 1
                     value = .object(JSONObject())
@@ -108,7 +130,7 @@ struct JSONParser {
                 guard stack.count < Self.maximumDepth else { throw tooDeep() }
                 let openOffset = position
                 position += 1
-                skipWhitespace()
+                try skipWhitespace()
                 if next(is: .rightBracket) {
                     position += 1
                     value = .array([])
@@ -119,6 +141,8 @@ struct JSONParser {
                 }
             case .quote:
                 value = .string(try parseString())
+            case .apostrophe where dialect == .wireMock:
+                value = .string(try parseString())
             case .minus, .digitZero...UInt8(ascii: "9"):
                 value = .number(try parseNumber())
             default:
@@ -127,7 +151,7 @@ struct JSONParser {
 
             // Add the finished value to its container; close containers that end here.
             while let top = stack.indices.last {
-                skipWhitespace()
+                try skipWhitespace()
                 if stack[top].isObject {
                     let member = JSONMember(key: stack[top].key, value: value)
                     stack[top].members.append(member)
@@ -136,7 +160,7 @@ struct JSONParser {
                     case .comma:
                         let commaOffset = position
                         position += 1
-                        skipWhitespace()
+                        try skipWhitespace()
                         stack[top].hasKey = false
                         guard !next(is: .rightBrace) else { throw error("trailing comma before '}'; remove the ','", at: commaOffset) }
                         stack[top].key = try parseMemberKey()
@@ -156,7 +180,7 @@ struct JSONParser {
                     case .comma:
                         let commaOffset = position
                         position += 1
-                        skipWhitespace()
+                        try skipWhitespace()
                         guard !next(is: .rightBracket) else { throw error("trailing comma before ']'; remove the ','", at: commaOffset) }
                         recorder?.enterElement(stack[top].elements.count)
                         continue parsing
@@ -175,30 +199,34 @@ struct JSONParser {
 
     /// Parses `"key":` at the current position and records the key.
     private mutating func parseMemberKey() throws(JSONParseError) -> String {
-        guard next(is: .quote) else { throw unexpected("a member name in double quotes") }
+        guard next(is: .quote) || (dialect == .wireMock && next(is: .apostrophe)) else {
+            throw unexpected(dialect == .wireMock ? "a member name in quotes" : "a member name in double quotes")
+        }
         let keyOffset = position
         let key = try parseString()
         recorder?.enterMember(key, at: keyOffset)
-        skipWhitespace()
+        try skipWhitespace()
         guard next(is: .colon) else { throw unexpected("':' after member name") }
         position += 1
         return key
     }
 
-    /// Parses a string starting at its opening quote.
+    /// Parses a string starting at its opening quote (an apostrophe in the WireMock dialect), which
+    /// also closes it.
     private mutating func parseString() throws(JSONParseError) -> String {
         let openOffset = position
+        let closing = bytes[position]
         position += 1
         let start = position
         while position < bytes.count {
             let byte = bytes[position]
-            if byte == .quote {
+            if byte == closing {
                 let string = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
                 position += 1
                 return string
             }
             if byte == .backslash {
-                return try parseEscapedString(openOffset: openOffset, start: start)
+                return try parseEscapedString(openOffset: openOffset, start: start, closing: closing)
             }
             try skipCharacter(byte)
         }
@@ -206,12 +234,12 @@ struct JSONParser {
     }
 
     /// Finishes a string that contains escapes; the current position is its first backslash.
-    private mutating func parseEscapedString(openOffset: Int, start: Int) throws(JSONParseError) -> String {
+    private mutating func parseEscapedString(openOffset: Int, start: Int, closing: UInt8) throws(JSONParseError) -> String {
         var utf8 = Array(bytes[start..<position])
         while position < bytes.count {
             let byte = bytes[position]
             switch byte {
-            case .quote:
+            case closing:
                 position += 1
                 return String(decoding: utf8, as: UTF8.self)
             case .backslash:
@@ -247,6 +275,7 @@ struct JSONParser {
         position += 1
         switch byte {
         case .quote, .backslash, .slash: utf8.append(byte)
+        case .apostrophe where dialect == .wireMock: utf8.append(byte)
         case UInt8(ascii: "b"): utf8.append(0x08)
         case UInt8(ascii: "f"): utf8.append(0x0C)
         case UInt8(ascii: "n"): utf8.append(0x0A)
@@ -367,12 +396,24 @@ struct JSONParser {
         }
     }
 
-    /// Steps over spaces, tabs and line breaks.
-    private mutating func skipWhitespace() {
+    /// Steps over spaces, tabs and line breaks, and in the WireMock dialect over comments.
+    private mutating func skipWhitespace() throws(JSONParseError) {
         while position < bytes.count {
             switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
-            default: return
+            case 0x20, 0x09, 0x0A, 0x0D:
+                position += 1
+            case .slash where dialect == .wireMock && position + 1 < bytes.count && bytes[position + 1] == .slash:
+                while position < bytes.count, bytes[position] != 0x0A, bytes[position] != 0x0D { position += 1 }
+            case .slash where dialect == .wireMock && position + 1 < bytes.count && bytes[position + 1] == .asterisk:
+                let openOffset = position
+                position += 2
+                while position + 1 < bytes.count, !(bytes[position] == .asterisk && bytes[position + 1] == .slash) { position += 1 }
+                guard position + 1 < bytes.count else {
+                    throw error("a '/*' comment is not closed; end it with '*/'", at: openOffset)
+                }
+                position += 2
+            default:
+                return
             }
         }
     }
@@ -513,6 +554,8 @@ struct JSONParser {
 /// Bytes of the JSON grammar.
 private extension UInt8 {
     static let quote = UInt8(ascii: "\"")
+    static let apostrophe = UInt8(ascii: "'")
+    static let asterisk = UInt8(ascii: "*")
     static let backslash = UInt8(ascii: "\\")
     static let slash = UInt8(ascii: "/")
     static let comma = UInt8(ascii: ",")

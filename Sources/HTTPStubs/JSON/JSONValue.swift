@@ -23,7 +23,7 @@ extension JSONValue {
     /// Parses a UTF-8 encoded JSON document (a leading byte order mark is skipped).
     package init(parsing data: Data) throws(JSONParseError) {
         var recorder: JSONLocationRecorder?
-        self = try JSONParser.parse(data, recorder: &recorder)
+        self = try JSONParser.parse(data, recorder: &recorder).value
     }
 
     /// Parses a JSON document held in a string.
@@ -36,11 +36,11 @@ extension JSONValue {
         try self.init(parsing: encoder.encode(value))
     }
 
-    /// Parses `data` and records the source location of every value and object key.
-    static func parseDocument(_ data: Data) throws(JSONParseError) -> JSONDocument {
+    /// Parses `data` in `dialect` and records the source location of every value and object key.
+    static func parseDocument(_ data: Data, dialect: JSONParser.Dialect = .strict) throws(JSONParseError) -> JSONDocument {
         var recorder: JSONLocationRecorder? = JSONLocationRecorder()
-        let root = try JSONParser.parse(data, recorder: &recorder)
-        return JSONDocument(root: root, data: data, recorder: recorder ?? JSONLocationRecorder())
+        let (root, unreadOffset) = try JSONParser.parse(data, dialect: dialect, recorder: &recorder)
+        return JSONDocument(root: root, data: data, recorder: recorder ?? JSONLocationRecorder(), unreadOffset: unreadOffset)
     }
 }
 

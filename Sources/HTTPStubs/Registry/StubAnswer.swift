@@ -43,8 +43,10 @@ extension StubRegistry {
                 let delay = resolved.delay.map(sample) ?? .zero
                 switch resolved.answer {
                 case let .http(status, reason, headers, body):
-                    let data = try body.load()
-                    return .response(StubbedHTTPResponse(status: status, reason: reason, headers: headers, body: data, delay: delay), stub: stub)
+                    let served = try body.served(status: status, headers: headers)
+                    return .response(StubbedHTTPResponse(
+                        status: served.status, reason: served.status == status ? reason : nil, headers: served.headers, body: served.data, delay: delay
+                    ), stub: stub)
                 case let .failure(error):
                     return .failure(error, stub: stub)
                 case let .urlResponse(response, data):

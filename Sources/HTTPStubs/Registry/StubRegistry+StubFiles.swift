@@ -18,8 +18,8 @@ extension StubRegistry {
     @discardableResult
     public func load(_ paths: [String]) throws(StubFileError) -> [Stub.ID] {
         let result = StubFiles.load(paths)
-        guard result.errors.isEmpty else { throw StubFileError(diagnostics: result.diagnostics) }
-        for warning in result.warnings {
+        guard result.refusals.isEmpty else { throw StubFileError(diagnostics: result.diagnostics) }
+        for warning in result.reportedOnLoad {
             report(warning)
         }
         return add(contentsOf: result.stubs)

@@ -27,6 +27,18 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
     /// No body.
     public static let empty = ResponseBody.data(Data())
 
+    /// The status, header fields and bytes a response with this body is served with: as given, but
+    /// for a stub root's body file that does not exist, WireMock's answer (status 500, a text body
+    /// naming the file), so that one missing file fails only the requests its stub answers.
+    func served(status: Int, headers: HeaderFields) throws -> (status: Int, headers: HeaderFields, data: Data) {
+        do {
+            return (status, headers, try load())
+        } catch let StubError.missingBodyFile(url) {
+            let text = "The stub's body file \(url.path) does not exist, so the stub answers 500 as WireMock does; add the file or fix 'bodyFileName'.\n"
+            return (500, ["Content-Type": "text/plain; charset=utf-8"], Data(text.utf8))
+        }
+    }
+
     /// Reads the bytes.
     func load() throws -> Data {
         switch source {
@@ -53,6 +65,7 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
         let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
+            if code == ENOENT { throw StubError.missingBodyFile(url) }
             let reason = code == ELOOP ? "it has become a symbolic link since the stub was loaded; refused" : String(cString: strerror(code))
             throw StubError.unreadableBodyFile(url, underlying: reason)
         }

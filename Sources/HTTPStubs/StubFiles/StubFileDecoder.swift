@@ -16,9 +16,10 @@ final class StubFileDecoder {
         self.document = document
     }
 
-    /// Whether an error (not only warnings) was reported since `count` diagnostics were recorded.
+    /// Whether an error that refuses the stub (not a warning, nor an error on use) was reported since
+    /// `count` diagnostics were recorded.
     func hasErrors(since count: Int) -> Bool {
-        diagnostics[count...].contains { $0.severity == .error }
+        diagnostics[count...].contains { $0.severity == .error && !$0.stubLoadsAnyway }
     }
 
     /// How many diagnostics there are; pass to ``hasErrors(since:)``.
@@ -29,6 +30,16 @@ final class StubFileDecoder {
         report(.error, message, at: jsonPath, key: false)
     }
 
+    /// Reports an error at the value at `jsonPath` that fails only the requests its stub answers:
+    /// the stub loads all the same.
+    func errorOnUse(_ message: String, at jsonPath: JSONPath) {
+        let location = document.location(of: jsonPath)
+        diagnostics.append(StubDiagnostic(
+            severity: .error, path: path, line: location?.line, column: location?.column, jsonPath: jsonPath.description,
+            message: message, stubLoadsAnyway: true
+        ))
+    }
+
     /// Reports a warning at the value at `jsonPath`.
     func warning(_ message: String, at jsonPath: JSONPath) {
         report(.warning, message, at: jsonPath, key: false)
@@ -37,6 +48,11 @@ final class StubFileDecoder {
     /// Reports a warning at the key of the member at `jsonPath`.
     func warning(key jsonPath: JSONPath, _ message: String) {
         report(.warning, message, at: jsonPath, key: true)
+    }
+
+    /// Reports a warning at a place in the file that no JSON path names (after the value).
+    func warning(_ message: String, at location: JSONSourceLocation) {
+        diagnostics.append(StubDiagnostic(severity: .warning, path: path, line: location.line, column: location.column, message: message))
     }
 
     /// The line and column of the value at `jsonPath`.

@@ -7,9 +7,16 @@ package struct StubFileLoad: Sendable {
     /// The files that were read.
     package let files: [String]
 
-    /// The diagnostics that are errors.
+    /// The diagnostics that are errors, whether or not their stub loaded.
     package var errors: [StubDiagnostic] { diagnostics.filter { $0.severity == .error } }
+
+    /// The errors that kept a file or a stub from loading.
+    package var refusals: [StubDiagnostic] { errors.filter { !$0.stubLoadsAnyway } }
 
     /// The diagnostics that are warnings.
     package var warnings: [StubDiagnostic] { diagnostics.filter { $0.severity == .warning } }
+
+    /// The diagnostics of stubs that loaded: warnings, and errors that fail only the requests
+    /// their stub answers.
+    package var reportedOnLoad: [StubDiagnostic] { diagnostics.filter { $0.severity == .warning || $0.stubLoadsAnyway } }
 }

@@ -100,9 +100,11 @@ package enum StubFiles {
         } catch {
             return ([], [StubDiagnostic(severity: .error, path: file.path, message: "cannot be read: \(FileFailure.readProblem(error))")])
         }
+        // HAR captures are strict JSON; mappings are read as WireMock reads them.
+        let harByName = file.path.hasSuffix(".har")
         let document: JSONDocument
         do {
-            document = try JSONValue.parseDocument(data)
+            document = try JSONValue.parseDocument(data, dialect: harByName ? .strict : .wireMock)
         } catch {
             return ([], [StubDiagnostic(severity: .error, path: file.path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
         }
@@ -110,7 +112,13 @@ package enum StubFiles {
         for duplicate in document.duplicateKeys {
             decoder.warning(key: duplicate, "this key appears more than once in its object; the last value wins")
         }
-        let isHAR = file.path.hasSuffix(".har") || document.root.objectValue?["log"] != nil
+        if let unread = document.unreadText {
+            decoder.warning(
+                "text after the file's JSON value is ignored, as WireMock ignores it (it starts \(quoted(unread.start))); remove it, or put a second mapping in the \"mappings\" array",
+                at: unread.location
+            )
+        }
+        let isHAR = harByName || document.root.objectValue?["log"] != nil
         let stubs = isHAR ? decoder.harStubs() : decoder.mappingStubs(filesRoot: file.filesRoot)
         return (stubs, decoder.diagnostics)
     }

@@ -145,15 +145,16 @@ extension StubFileDecoder {
             error("'bodyFileName' \(quoted(name)) uses '\\', which is not a path separator here; refused: write the path relative to \(filesRoot.path) with '/' (and without '..')", at: jsonPath)
             return nil
         }
-        if name.hasPrefix("/") || name.hasPrefix("~") {
-            error("'bodyFileName' \(quoted(name)) must be a path relative to \(filesRoot.path); absolute paths are refused", at: jsonPath)
+        if name.hasPrefix("~") {
+            error("'bodyFileName' \(quoted(name)) must be a path relative to \(filesRoot.path); '~' is refused", at: jsonPath)
             return nil
         }
         if name.split(separator: "/").contains("..") {
             error("'bodyFileName' \(quoted(name)) must stay inside \(filesRoot.path); '..' is refused", at: jsonPath)
             return nil
         }
-        let url = filesRoot.appendingPathComponent(name)
+        // A leading '/' is read relative to __files, as WireMock 3 reads it.
+        let url = filesRoot.appendingPathComponent(String(name.drop { $0 == "/" }))
         let root = filesRoot.resolvingSymlinksInPath().standardizedFileURL.path
         let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
         guard resolved.hasPrefix(root + "/") else {
@@ -164,9 +165,13 @@ extension StubFileDecoder {
             return nil
         }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            error("'bodyFileName' \(quoted(name)) does not exist in \(filesRoot.path); add the file or fix the name", at: jsonPath)
+        let exists = FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory)
+        if exists && isDirectory.boolValue {
+            error("'bodyFileName' \(quoted(name)) is a folder in \(filesRoot.path); give the path of a file inside it", at: jsonPath)
             return nil
+        }
+        if !exists {
+            errorOnUse("'bodyFileName' \(quoted(name)) does not exist in \(filesRoot.path); the stub loads, and answers its requests with status 500 as WireMock does, until you add the file or fix the name", at: jsonPath)
         }
         return URL(fileURLWithPath: resolved)
     }

@@ -1009,7 +1009,7 @@ private struct CapturingIO: CommandIO {
 }
 
 /// What one run of the tool produced.
-private struct RunResult: CustomStringConvertible {
+struct RunResult: CustomStringConvertible {
     /// The exit status.
     let status: Int32
     /// Standard output.
@@ -1021,7 +1021,7 @@ private struct RunResult: CustomStringConvertible {
 }
 
 /// Runs `stubs` with `arguments` in-process, `stdin` as its standard input.
-private func runStubs(_ arguments: [String], stdin: Data = Data()) -> RunResult {
+func runStubs(_ arguments: [String], stdin: Data = Data()) -> RunResult {
     var io = CapturingIO(stdin: stdin)
     let status = StubsCommand.run(arguments, io: &io)
     return RunResult(status: status, stdout: io.stdout, stderr: io.stderr)

@@ -258,22 +258,25 @@ struct StubFileErrorTests {
 
     // MARK: Body files
 
-    @Test("a bodyFileName with '..', an absolute path or a missing file is refused")
+    @Test("a bodyFileName with '..' is refused; a missing file (a leading '/' is read inside __files) is an error that loads the stub")
     func bodyFileNames() throws {
         let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString).txt")
         try Data("secret".utf8).write(to: outside)
         defer { try? FileManager.default.removeItem(at: outside) }
 
-        for (name, needle) in [
-            ("../mappings/x.json", "'..' is refused"),
-            ("a/../../secret.txt", "'..' is refused"),
-            (outside.path, "absolute paths are refused"),
-            ("missing.json", "does not exist"),
-        ] {
+        for name in ["../mappings/x.json", "a/../../secret.txt"] {
             let checked = try Checked(#"{"request": {}, "response": {"bodyFileName": "\#(name)"}}"#)
             let error = try checked.expectError(at: "$.response.bodyFileName", value: "\"\(name)\"")
-            #expect(error.message.contains(needle), "\(name): \(error)")
+            #expect(error.message.contains("'..' is refused"), "\(name): \(error)")
             #expect(error.message.contains(checked.root.path("__files")), "names the __files folder: \(error)")
+        }
+        // Missing, including an absolute path read inside __files: the stub loads and answers 500.
+        for name in [outside.path, "missing.json"] {
+            let checked = try Checked(#"{"request": {}, "response": {"bodyFileName": "\#(name)"}}"#)
+            let error = try checked.expectError(at: "$.response.bodyFileName", value: "\"\(name)\"", loadsNothing: false)
+            #expect(error.message.contains("does not exist in \(checked.root.path("__files")); the stub loads, and answers its requests with status 500"), "\(name): \(error)")
+            #expect(checked.load.stubs.count == 1)
+            #expect(checked.load.refusals.isEmpty)
         }
     }
 
