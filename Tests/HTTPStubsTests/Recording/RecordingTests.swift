@@ -572,11 +572,9 @@ struct RecordingTests {
         request.timeoutInterval = 0.5
         let direct = await complete(URLSession(configuration: .ephemeral), request)
         #expect(direct.urlError?.code == .timedOut, "without stubs the request times out")
-        let start = ContinuousClock.now
+        // The server answers 200 after 2 s: a timeout not honoured would show as that 200.
         let completion = await complete(recorder.makeSession(), request)
-        let elapsed = ContinuousClock.now - start
         #expect(completion.urlError?.code == .timedOut, "\(completion.status.map(String.init) ?? "no status")")
-        #expect(elapsed < .seconds(1.5), "\(elapsed)")
     }
 
     @Test("20 requests recorded concurrently all land in distinct files; none is clobbered")
