@@ -265,12 +265,12 @@ extension RequestMatcher {
 
     /// Some value of the header `name` (case-insensitive) satisfies `matcher`.
     public static func header(_ name: String, _ matcher: StringMatcher) -> RequestMatcher {
-        anyValue(.header(name), matcher) { $0.headers.values(for: name) }
+        anyValue(.header(name), matcher) { $0.sentValues(ofHeader: name) }
     }
 
     /// The header `name` (case-insensitive) is absent.
     public static func headerAbsent(_ name: String) -> RequestMatcher {
-        absence(.header(name)) { $0.headers.values(for: name) }
+        absence(.header(name)) { $0.sentValues(ofHeader: name) }
     }
 
     /// The body satisfies `matcher`.

@@ -114,9 +114,24 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
         queryParameters.filter { $0.name == name }.map(\.value)
     }
 
-    /// The first value of a header (case-insensitive), or `nil`.
+    /// The first value of a header (case-insensitive) as the request is sent, or `nil`; `Host`,
+    /// which URLSession adds after the protocol has seen the request, is the URL's authority
+    /// (see ``sentValues(ofHeader:)``).
     public func header(_ name: String) -> String? {
-        headers[name]
+        sentValues(ofHeader: name).first
+    }
+
+    /// Every value of a header (case-insensitive) as the request is sent: those set on the request,
+    /// and for `Host`, when the request sets none, the one URLSession sends: the URL's host and,
+    /// when it is not the scheme's default, its port (`api.example.com`, `localhost:8080`). Header
+    /// matchers test these values, so a stub file that matches `Host` works as against a server.
+    func sentValues(ofHeader name: String) -> [String] {
+        let values = headers.values(for: name)
+        guard values.isEmpty, name.caseInsensitiveCompare("Host") == .orderedSame, !host.isEmpty else { return values }
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let defaultPort = scheme == "https" || scheme == "wss" ? 443 : (scheme == "http" || scheme == "ws" ? 80 : nil)
+        guard let port = parts.port(of: url), port != defaultPort else { return [bracketed] }
+        return ["\(bracketed):\(port)"]
     }
 
     /// The body as UTF-8 text, or `nil` when there is no body or it is not valid UTF-8.

@@ -121,4 +121,26 @@ struct WireMockLeniencyTests {
         try root.write("__files/nope/none.json", Data("now here".utf8))
         #expect(await answerAsync(session, "https://api.example.com/missing") == "now here")
     }
+
+    @Test("a Host header matcher sees the URL's authority, as the server would: the host, and a port that is not the scheme's default")
+    func hostHeader() async throws {
+        let root = try TemporaryStubRoot(mappings: [
+            "host.json": #"{"request": {"method": "GET", "url": "/health", "headers": {"Host": {"matches": "api1.localtest.me.*"}}}, "response": {"status": 200, "body": "api1"}}"#,
+        ])
+        let stubs = StubRegistry()
+        try stubs.load(root.path)
+        stubs.stub(.get("/status").header("Host", "localhost:8080"), .text("local"))
+        stubs.stub(.get("/bare").header("Host", "api.example.test"), .text("bare"))
+        stubs.stub(.get("/absent").headerAbsent("Host"), .text("never"))
+        let session = stubs.makeSession()
+        #expect(await answer(session, "https://api.example.test/health") == unmatched)
+        #expect(await answer(session, "http://api1.localtest.me:8080/health") == "api1")
+        #expect(await answerAsync(session, "https://api1.localtest.me/health") == "api1")
+        #expect(await answer(session, "http://localhost:8080/status") == "local")
+        #expect(await answer(session, "http://localhost/status") == unmatched)
+        #expect(await answer(session, "https://api.example.test:443/bare") == "bare", "the default port is not sent")
+        #expect(await answer(session, "https://api.example.test/absent") == unmatched)
+        // A Host the request sets itself is the one matched.
+        #expect(await answer(session, request("GET", "https://api.example.test/health", headers: ["Host": "api1.localtest.me"])) == "api1")
+    }
 }

@@ -28,8 +28,10 @@ enum JSONPathResult: Sendable, Equatable {
 ///
 /// Supported: `$`, `.name`, `['name']`, `['a','b']`, `[0]`, `[-1]`, `[0,2]`,
 /// `[1:3]`, `[*]`, `.*`, `..name`, `..[0]`, `..*`, filters `[?(…)]` with
-/// `==`, `!=`, `<`, `<=`, `>`, `>=`, `=~ /regex/i`, `&&`, `||`, `!`, parentheses
-/// and existence tests, and a trailing `.length()` / `.size()`.
+/// `==`, `!=`, `<`, `<=`, `>`, `>=`, `=~ /regex/i`, Jayway's word operators `in`, `nin`,
+/// `subsetof`, `anyof`, `noneof`, `contains`, `size` and `empty` (with list literals such as
+/// `['S', 'M']`), `&&`, `||`, `!`, parentheses and existence tests, and a trailing `.length()` /
+/// `.size()`.
 struct JSONPathExpression: Sendable, CustomStringConvertible {
     /// The expression as written.
     let text: String
@@ -268,6 +270,8 @@ private indirect enum JSONPathFilter: Sendable {
     case comparison(JSONPathOperand, JSONPathComparison, JSONPathOperand)
     /// The operand's string form fully matches a regular expression.
     case matches(JSONPathOperand, JSONPathRegex)
+    /// One of Jayway's word operators (`in`, `size`, `subsetof`, …).
+    case relation(JSONPathOperand, JSONPathRelation, JSONPathOperand)
 
     /// Whether `current` (the value `@` stands for) satisfies the condition.
     func isSatisfied(by current: JSONValue, root: JSONValue) -> Bool {
@@ -289,6 +293,8 @@ private indirect enum JSONPathFilter: Sendable {
         case .matches(let operand, let regex):
             guard let value = operand.resolve(current: current, root: root), value != .null else { return false }
             return regex.fullyMatches(JSONPathExpression.plainString(value))
+        case .relation(let lhs, let relation, let rhs):
+            return relation.holds(lhs.resolve(current: current, root: root), rhs.resolve(current: current, root: root))
         }
     }
 }
@@ -331,8 +337,8 @@ private enum JSONPathComparison: String, Sendable, CaseIterable {
     func holds(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
         guard let lhs, let rhs else { return self == .notEqual }
         switch self {
-        case .equal: return lhs == rhs
-        case .notEqual: return lhs != rhs
+        case .equal: return JaywayEquality.equals(lhs, rhs)
+        case .notEqual: return !JaywayEquality.equals(lhs, rhs)
         default: break
         }
         let order: Int
@@ -349,6 +355,89 @@ private enum JSONPathComparison: String, Sendable, CaseIterable {
         case .lessOrEqual: return order <= 0
         case .greater: return order > 0
         default: return order >= 0
+        }
+    }
+}
+
+/// Equality as Jayway JsonPath's value nodes define it (`a.equals(b)`), checked against
+/// WireMock 2.35.1: a number equals a string holding the same number (`1 == '1'`, `1.0 == '1'`),
+/// a string equals a number whose text it spells (`'1' == 1`, but not `'2' == 2.0`), and other
+/// values are equal when they are the same JSON.
+private enum JaywayEquality {
+    static func equals(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.number(let number), .string(let text)):
+            guard let parsed = JSONNumber(text: text) ?? Double(text).flatMap(JSONNumber.init) else { return false }
+            return number == parsed
+        case (.string(let text), .number(let number)):
+            return text == number.text
+        default:
+            return a == b
+        }
+    }
+}
+
+/// Jayway JsonPath's word operators, which WireMock's `matchesJsonPath` accepts (written in any
+/// case, as Jayway reads them). A missing operand satisfies only `nin`, as in Jayway.
+private enum JSONPathRelation: String, Sendable, CaseIterable {
+    /// The left value is one of the right array's elements.
+    case `in`
+    /// The left value is none of the right array's elements.
+    case nin
+    /// Every element of the left array is in the right array.
+    case subsetof
+    /// Some element of the left array is in the right array.
+    case anyof
+    /// No element of the left array is in the right array.
+    case noneof
+    /// The left string contains the right string, or the left array contains the right value.
+    case contains
+    /// The left array's length (or string's length in UTF-16 units) is the right number.
+    case size
+    /// Whether the left array or string is empty is the right Boolean (never true of an object, in
+    /// Jayway).
+    case empty
+
+    func holds(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
+        let equals = JaywayEquality.equals
+        switch self {
+        case .in:
+            guard let lhs, case .array(let list)? = rhs else { return false }
+            return list.contains { equals(lhs, $0) }
+        case .nin:
+            guard let lhs else { return true }
+            guard case .array(let list)? = rhs else { return false }
+            return !list.contains { equals(lhs, $0) }
+        case .subsetof:
+            guard case .array(let left)? = lhs, case .array(let right)? = rhs else { return false }
+            return left.allSatisfy { element in right.contains { equals(element, $0) } }
+        case .anyof:
+            guard case .array(let left)? = lhs, case .array(let right)? = rhs else { return false }
+            return left.contains { element in right.contains { equals(element, $0) } }
+        case .noneof:
+            guard case .array(let left)? = lhs, case .array(let right)? = rhs else { return false }
+            return !left.contains { element in right.contains { equals(element, $0) } }
+        case .contains:
+            switch (lhs, rhs) {
+            case (.string(let text)?, .string(let part)?): return text.contains(part)
+            case (.string(let text)?, .number(let number)?): return text.contains(number.text)
+            case (.array(let list)?, let value?): return list.contains { equals(value, $0) }
+            default: return false
+            }
+        case .size:
+            guard case .number(let expected)? = rhs, let expected = expected.int64Value else { return false }
+            switch lhs {
+            case .array(let list)?: return Int64(list.count) == expected
+            case .string(let text)?: return Int64(text.utf16.count) == expected
+            default: return false
+            }
+        case .empty:
+            guard case .bool(let expected)? = rhs else { return false }
+            switch lhs {
+            case .array(let list)?: return list.isEmpty == expected
+            case .string(let text)?: return text.isEmpty == expected
+            default: return false
+            }
         }
     }
 }
@@ -653,7 +742,12 @@ private struct JSONPathParser {
             if let character = peek(), character.isLetter || character == "=" {
                 var end = position
                 while end < characters.count, characters[end].isLetter || characters[end] == "=" { end += 1 }
-                throw error("unsupported operator `\(String(characters[position..<end]))`; use ==, !=, <, <=, >, >= or =~", at: position)
+                let word = String(characters[position..<end])
+                if let relation = JSONPathRelation(rawValue: word.lowercased()) {
+                    position = end
+                    return .relation(lhs, relation, try parseOperand())
+                }
+                throw error("unsupported operator `\(word)`; use ==, !=, <, <=, >, >=, =~, in, nin, subsetof, anyof, noneof, contains, size or empty", at: position)
             }
             guard case .query(let query) = lhs else {
                 throw error("a literal alone is not a condition; compare it with ==, !=, <, <=, >, >= or =~", at: operandStart)
@@ -676,6 +770,8 @@ private struct JSONPathParser {
             return .query(try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseQuery() })
         case "'", "\"":
             return .literal(.string(try parseString()))
+        case "[":
+            return .literal(.array(try parseList()))
         case let character? where character == "-" || character.isASCII && character.isNumber:
             while let next = peek(), next.isASCII, next.isNumber || "-+.eE".contains(next) { position += 1 }
             guard let number = JSONNumber(text: String(characters[start..<position])) else {
@@ -690,6 +786,32 @@ private struct JSONPathParser {
                 throw error("the filter is incomplete; expected a value such as `@.name`, 'text', 42, true or null", at: position)
             }
             throw error("expected `@.path`, `$.path`, a quoted string, a number, true, false or null", at: position)
+        }
+    }
+
+    /// Parses a list literal, `['S', 'M']` or `[1, 2]`, of strings, numbers, Booleans and `null`.
+    private mutating func parseList() throws(JSONPathSyntaxError) -> [JSONValue] {
+        let open = position
+        position += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if peek() == "]" {
+            position += 1
+            return elements
+        }
+        while true {
+            let elementStart = position
+            guard case .literal(let value) = try parseOperand() else {
+                throw error("a list holds only strings, numbers, true, false and null", at: elementStart)
+            }
+            elements.append(value)
+            skipWhitespace()
+            if consume(",") { continue }
+            guard peek() == "]" else {
+                throw error("expected `,` or `]` to close the list opened at offset \(open)", at: position)
+            }
+            position += 1
+            return elements
         }
     }
 
