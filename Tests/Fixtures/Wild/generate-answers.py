@@ -13,7 +13,8 @@ Every other line is one request and WireMock's answer:
     {"n": 0, "mapping": "mappings/x.json", "stub": 0, "variant": "own|method|header-dropped|query-changed|body-changed",
      "method": "GET", "url": "/path?q=1", "headers": [["Name", "value"], ...], "body": "..." | null,
      "sendable": true|false,
-     "expected": {"matched": bool, "status": 200, "headers": {"Name": ["v"]}, "body": "..." | null,
+     "expected": {"matched": bool, "failed": true (only when WireMock answered with an error of its own, e.g. a
+                  template that fails), "status": 200, "headers": {"Name": ["v"]}, "body": "..." | null,
                   "bodyBase64": "..." | null, "bodySHA256": "...", "bodyLength": n, "templated": bool}}
 `expected.headers` holds only the headers the answering stub declares (by name, case-insensitively).
 
@@ -399,7 +400,12 @@ def run_root(jar, root):
 def answer(port, status, hdrs, payload):
     sid = (hdrs.get('matched-stub-id') or [None])[0]
     matched = sid is not None
+    # Not matched: WireMock's 404 "Request was not matched". Neither matched nor that: WireMock failed
+    # while answering (a template error, a proxy target that is down), and says so in the body.
+    unmatched = not matched and status == 404 and b'Request was not matched' in payload
     exp = {'matched': matched, 'status': status}
+    if not matched and not unmatched:
+        exp['failed'] = True
     declared = {}
     templated = False
     if matched:
@@ -412,7 +418,7 @@ def answer(port, status, hdrs, payload):
     exp['templated'] = templated
     exp['bodyLength'] = len(payload)
     exp['bodySHA256'] = hashlib.sha256(payload).hexdigest()
-    if not matched:
+    if unmatched:
         exp['body'] = None
     else:
         try:
