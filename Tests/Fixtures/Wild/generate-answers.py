@@ -128,9 +128,21 @@ def _is_wide(sub):
     # `.*` and `[^/]*` get one character, so the generated path has a segment there.
     return len(sub) == 1 and sub[0][0] in (C.ANY, C.IN)
 
+OPERATORS = ['equalTo', 'contains', 'matches', 'absent', 'doesNotMatch', 'doesNotContain', 'anything',
+             'equalToJson', 'matchesJsonPath', 'equalToXml', 'matchesXPath', 'binaryEqualTo', 'and', 'or', 'not',
+             'hasExactly', 'includes', 'before', 'after', 'equalToDateTime', 'matchesJsonSchema']
+
+def first_operator(pattern):
+    """WireMock 2.35.1 reads the first operator key of a pattern object and ignores any other."""
+    for k in pattern:
+        if k in OPERATORS:
+            return {k2: v for k2, v in pattern.items() if k2 == k or k2 not in OPERATORS}
+    return pattern
+
 def gen_value(pattern):
     """A value satisfying a StringValuePattern object; None means 'leave it out'."""
     if not isinstance(pattern, dict): raise Ungenerable(f'pattern {pattern!r}')
+    pattern = first_operator(pattern)
     if 'equalTo' in pattern: return str(pattern['equalTo'])
     if 'contains' in pattern: return str(pattern['contains'])
     if 'matches' in pattern: return gen_regex(pattern['matches'])
@@ -155,10 +167,15 @@ def gen_value(pattern):
 def gen_json_path_body(expr):
     """A JSON body for a simple `$.a.b` expression (no filters)."""
     e = expr.strip()
-    f = re.fullmatch(r"\$\.?\[\?\(@\.([A-Za-z_][A-Za-z0-9_]*)\s*==\s*'([^']*)'\)\]", e)
-    if f: return {f.group(1): f.group(2)}
-    f = re.fullmatch(r"\$\.?\[\?\(@\.([A-Za-z_][A-Za-z0-9_]*)\s*=~\s*/(.*)/\)\]", e)
-    if f: return {f.group(1): gen_regex(f.group(2))}
+    # `$.a.b[?(@.key == 'v')]` and `$.a[?(@.key =~ /re/)]`: an array under a.b holding {key: v}
+    f = re.fullmatch(r"\$((?:\.[A-Za-z_][A-Za-z0-9_]*)*)\.?\[\?\(@\.([A-Za-z_][A-Za-z0-9_]*)\s*(==|=~)\s*(?:'([^']*)'|/(.*)/)\)\]", e)
+    if f:
+        keys = [k for k in f.group(1).split('.') if k]
+        value = {f.group(2): f.group(4) if f.group(3) == '==' else gen_regex(f.group(5))}
+        if not keys: return value
+        value = [value]
+        for k in reversed(keys): value = {k: value}
+        return value
     m = re.fullmatch(r"\$((?:\.[A-Za-z_][A-Za-z0-9_]*)+)", e)
     if not m: raise Ungenerable(f'jsonpath {expr!r}')
     keys = m.group(1).strip('.').split('.')
@@ -171,6 +188,7 @@ def gen_body(patterns):
     merged = None
     text = None
     for p in patterns:
+        p = first_operator(p)
         if 'equalToJson' in p:
             v = p['equalToJson']
             text = v if isinstance(v, str) else json.dumps(v)
@@ -295,6 +313,7 @@ def free_port(preferred=18181):
     # The same port every run when it is free, so regenerated files differ only where answers do.
     for port in (preferred, 0):
         s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # the previous root's WireMock may be in TIME_WAIT
         try:
             s.bind(('127.0.0.1', port)); return s.getsockname()[1]
         except OSError:

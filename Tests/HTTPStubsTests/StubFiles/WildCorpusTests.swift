@@ -48,20 +48,28 @@ struct WildReport: Sendable {
     var requests = 0
     var sent = 0
     var unsendable = 0
+    /// Requests of roots the toolkit refuses to load.
+    var notSent = 0
     var skippedAsKnown = 0
     var differences: [WildDifference] = []
     var staleKnownDifferences: [String] = []
     var refusedRoots: [String] = []
+    /// Roots both WireMock and the toolkit refuse, with the toolkit's error.
+    var agreedRefusals: [String] = []
 
     var summary: String {
         var lines = [
             "Stub files from the wild: \(mappingFiles) mapping files from \(repositories) repositories in \(roots.count) roots;",
-            "\(requests) requests (\(sent) sent, \(unsendable) unsendable), \(skippedAsKnown) known differences skipped,",
+            "\(requests) requests (\(sent) sent, \(unsendable) unsendable, \(notSent) in roots the toolkit refuses), \(skippedAsKnown) known differences skipped,",
             "\(differences.count) differences\(WildCorpusTests.comparing ? "" : " (set HTTPSTUBS_WILD=1 to fail on them)").",
         ]
         if !refusedRoots.isEmpty {
             lines.append("Roots the toolkit refuses and WireMock loads (\(refusedRoots.count)):")
             lines += refusedRoots.map { "  - \($0)" }
+        }
+        if !agreedRefusals.isEmpty {
+            lines.append("Roots WireMock refuses and the toolkit refuses too (\(agreedRefusals.count)):")
+            lines += agreedRefusals.map { "  - \($0)" }
         }
         var byKind: [String: Int] = [:]
         for difference in differences { byKind[difference.kind, default: 0] += 1 }
@@ -159,16 +167,35 @@ enum WildReplay {
             report.differences.append(WildDifference(
                 root: root, mapping: "(root)", request: "(loading)", kind: "loads a root WireMock refuses",
                 wiremock: golden.error ?? "refused", toolkit: "loaded \(stubs.stubs.count) stubs"))
-            report.unsendable += golden.requests.filter { !$0.sendable }.count
             return
-        case (false, .some):
-            return   // both refuse: agreed
+        case (false, .some(let error)):
+            // Both refuse. Agreed when the toolkit's error names the file WireMock names.
+            if let file = golden.refusedFile, !error.description.contains("/\(file):") {
+                let key = KnownDifferences.key(root: root, method: "(loading)", url: "", variant: "-")
+                if known.keys.contains(key) {
+                    seenKnown.insert(key)
+                    report.skippedAsKnown += 1
+                } else {
+                    report.differences.append(WildDifference(
+                        root: root, mapping: file, request: "(loading)", kind: "accepts the file WireMock refuses (the root fails for another file)",
+                        wiremock: golden.error ?? "refused", toolkit: error.description))
+                }
+            }
+            report.agreedRefusals.append("\(root): \(error.description)")
+            return
         case let (true, .some(error)):
             report.refusedRoots.append("\(root): \(error.description)")
+            let key = KnownDifferences.key(root: root, method: "(loading)", url: "", variant: "-")
+            if known.keys.contains(key) {
+                seenKnown.insert(key)
+                report.skippedAsKnown += 1
+                report.notSent += golden.requests.count
+                return
+            }
             report.differences.append(WildDifference(
                 root: root, mapping: "(root)", request: "(loading)", kind: "refuses a root WireMock loads",
                 wiremock: "loaded; answered \(golden.requests.count) requests", toolkit: error.description))
-            report.unsendable += golden.requests.filter { !$0.sendable }.count
+            report.notSent += golden.requests.count
             return
         case (true, nil):
             break
@@ -342,6 +369,13 @@ struct GoldenRequest: Sendable {
 struct Golden: Sendable {
     var loaded: Bool
     var error: String?
+    /// The mapping file WireMock's startup error names (`mappings/…`), if any.
+    var refusedFile: String? {
+        guard let error, let range = error.range(of: "Error loading file ") else { return nil }
+        let rest = error[range.upperBound...]
+        guard let end = rest.range(of: ".json") else { return nil }
+        return String(rest[..<end.upperBound])
+    }
     var base: String
     var requests: [GoldenRequest]
 
@@ -390,6 +424,10 @@ struct KnownDifferences: Sendable {
             }
             // "", root, request, variant, reason, ""
             guard cells.count >= 5 else { continue }
+            if cells[2] == "(loading)" {   // the root as a whole: the toolkit refuses it by design
+                keys.insert(Self.key(root: cells[1], method: "(loading)", url: "", variant: "-"))
+                continue
+            }
             let request = cells[2].split(separator: " ", maxSplits: 1).map(String.init)
             guard request.count == 2 else { continue }
             keys.insert(Self.key(root: cells[1], method: request[0], url: request[1], variant: cells[3]))
