@@ -431,8 +431,19 @@ def answer(port, status, hdrs, payload):
         stub = stub_by_id(port, sid) or {}
         resp = stub.get('response') or {}
         templated = 'response-template' in (resp.get('transformers') or [])
-        for name in (resp.get('headers') or {}):
-            declared[name] = hdrs.get(name.lower(), [])
+        for name, value in (resp.get('headers') or {}).items():
+            got = hdrs.get(name.lower(), [])
+            if name.lower() == 'vary':
+                # Jetty's gzip handler appends `Accept-Encoding, User-Agent` to Vary: transport, not the stub.
+                mine = {v.strip().lower() for v in (value if isinstance(value, list) else [value]) for v in str(v).split(',')}
+                kept = []
+                for line in got:
+                    tokens = [t.strip() for t in line.split(',')]
+                    left = [t for t in tokens if t.lower() in mine or t.lower() not in ('accept-encoding', 'user-agent')]
+                    if left == tokens: kept.append(line)
+                    elif left: kept.append(', '.join(left))
+                got = kept
+            declared[name] = got
     exp['headers'] = declared
     exp['templated'] = templated
     exp['bodyLength'] = len(payload)
