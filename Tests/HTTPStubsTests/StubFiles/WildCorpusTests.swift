@@ -132,13 +132,13 @@ enum WildReplay {
         var report = WildReport()
         report.roots = try roots(in: wild)
         report.repositories = Set(report.roots.map { String($0.split(separator: "/")[0]) }).count
-        let known = try KnownDifferences(url: wild.appendingPathComponent("known-differences.md"))
+        let known = try WildKnownDifferences(url: wild.appendingPathComponent("known-differences.md"))
         var seenKnown: Set<String> = []
         for root in report.roots {
             let rootURL = wild.appendingPathComponent(root)
             report.mappingFiles += mappingFiles(in: rootURL.appendingPathComponent("mappings"))
             let goldenURL = rootURL.appendingPathComponent("wiremock-answers.jsonl")
-            guard let golden = try? Golden(url: goldenURL) else { continue }
+            guard let golden = try? WildGolden(url: goldenURL) else { continue }
             report.goldenFiles += 1
             report.requests += golden.requests.count
             try await replay(root: root, at: rootURL, golden: golden, known: known, seenKnown: &seenKnown, into: &report)
@@ -152,7 +152,7 @@ enum WildReplay {
         return walker.compactMap { $0 as? String }.filter { $0.lowercased().hasSuffix(".json") }.count
     }
 
-    static func replay(root: String, at rootURL: URL, golden: Golden, known: KnownDifferences, seenKnown: inout Set<String>, into report: inout WildReport) async throws {
+    static func replay(root: String, at rootURL: URL, golden: WildGolden, known: WildKnownDifferences, seenKnown: inout Set<String>, into report: inout WildReport) async throws {
         let stubs = StubRegistry(clock: ImmediateStubClock())
         stubs.followsRedirects = false   // WireMock's client did not follow them either
         let loadError: StubFileError?
@@ -171,7 +171,7 @@ enum WildReplay {
         case (false, .some(let error)):
             // Both refuse. Agreed when the toolkit's error names the file WireMock names.
             if let file = golden.refusedFile, !error.description.contains("/\(file):") {
-                let key = KnownDifferences.key(root: root, method: "(loading)", url: "", variant: "-")
+                let key = WildKnownDifferences.key(root: root, method: "(loading)", url: "", variant: "-")
                 if known.keys.contains(key) {
                     seenKnown.insert(key)
                     report.skippedAsKnown += 1
@@ -185,7 +185,7 @@ enum WildReplay {
             return
         case let (true, .some(error)):
             report.refusedRoots.append("\(root): \(error.description)")
-            let key = KnownDifferences.key(root: root, method: "(loading)", url: "", variant: "-")
+            let key = WildKnownDifferences.key(root: root, method: "(loading)", url: "", variant: "-")
             if known.keys.contains(key) {
                 seenKnown.insert(key)
                 report.skippedAsKnown += 1
@@ -219,7 +219,7 @@ enum WildReplay {
                 answer = stubs.unmatchedRequests.count > unmatchedBefore ? .unmatched : .failed("\(error)")
             }
             guard let difference = compare(expected: expected, answer: answer) else { continue }
-            let key = KnownDifferences.key(root: root, method: request.method, url: request.url, variant: request.variant)
+            let key = WildKnownDifferences.key(root: root, method: request.method, url: request.url, variant: request.variant)
             if known.keys.contains(key) {
                 seenKnown.insert(key)
                 report.skippedAsKnown += 1
@@ -238,7 +238,7 @@ enum WildReplay {
         case response(status: Int, headers: HTTPURLResponse, body: Data)
     }
 
-    static func compare(expected: Expected, answer: Answer) -> (kind: String, wiremock: String, toolkit: String)? {
+    static func compare(expected: WildExpected, answer: Answer) -> (kind: String, wiremock: String, toolkit: String)? {
         switch answer {
         case .unmatched:
             if !expected.matched && !expected.failed { return nil }
@@ -289,9 +289,9 @@ enum WildReplay {
     }
 }
 
-// MARK: - Golden files
+// MARK: - WildGolden files
 
-struct Expected: Sendable {
+struct WildExpected: Sendable {
     var matched: Bool
     /// WireMock answered with an error of its own (a failing template, a proxy target that is down).
     var failed: Bool
@@ -320,7 +320,7 @@ struct Expected: Sendable {
         if data.count != bodyLength { return false }
         if let body { return data == Data(body.utf8) }
         if let bodyBase64, let bytes = Data(base64Encoded: bodyBase64) { return data == bytes }
-        return SHA256.hex(data) == bodySHA256
+        return WildSHA256.hex(data) == bodySHA256
     }
 
     var text: String {
@@ -331,7 +331,7 @@ struct Expected: Sendable {
     }
 }
 
-struct GoldenRequest: Sendable {
+struct WildGoldenRequest: Sendable {
     var n: Int
     var mapping: String
     var stub: Int
@@ -341,7 +341,7 @@ struct GoldenRequest: Sendable {
     var headers: [[String]]
     var body: String?
     var sendable: Bool
-    var expected: Expected?
+    var expected: WildExpected?
 
     func urlRequest(base: String) -> URLRequest? {
         var base = base
@@ -366,7 +366,7 @@ struct GoldenRequest: Sendable {
     }
 }
 
-struct Golden: Sendable {
+struct WildGolden: Sendable {
     var loaded: Bool
     var error: String?
     /// The mapping file WireMock's startup error names (`mappings/…`), if any.
@@ -377,7 +377,7 @@ struct Golden: Sendable {
         return String(rest[..<end.upperBound])
     }
     var base: String
-    var requests: [GoldenRequest]
+    var requests: [WildGoldenRequest]
 
     init(url: URL) throws {
         let text = try String(contentsOf: url, encoding: .utf8)
@@ -391,7 +391,7 @@ struct Golden: Sendable {
         base = head["base"] as? String ?? "http://127.0.0.1:18181"
         requests = try lines.dropFirst().map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
-            return GoldenRequest(
+            return WildGoldenRequest(
                 n: object["n"] as? Int ?? -1,
                 mapping: object["mapping"] as? String ?? "?",
                 stub: object["stub"] as? Int ?? -1,
@@ -401,14 +401,14 @@ struct Golden: Sendable {
                 headers: object["headers"] as? [[String]] ?? [],
                 body: object["body"] as? String,
                 sendable: object["sendable"] as? Bool ?? false,
-                expected: (object["expected"] as? [String: Any]).flatMap(Expected.init))
+                expected: (object["expected"] as? [String: Any]).flatMap(WildExpected.init))
         }
     }
 }
 
 /// `known-differences.md`: a table whose rows name a root, a request (`METHOD url`), the variant and
 /// the design decision that explains the difference.
-struct KnownDifferences: Sendable {
+struct WildKnownDifferences: Sendable {
     var keys: Set<String> = []
 
     static func key(root: String, method: String, url: String, variant: String) -> String {
@@ -437,7 +437,7 @@ struct KnownDifferences: Sendable {
 
 // MARK: - SHA-256 (for bodies the golden files keep only as a digest)
 
-enum SHA256 {
+enum WildSHA256 {
     static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
