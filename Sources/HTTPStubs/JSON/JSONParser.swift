@@ -70,6 +70,22 @@ struct JSONParser {
         return try result.get()
     }
 
+    /// `members` with each repeated key once, where it first appeared, holding its last value: how
+    /// Jackson builds an object, so WireMock reads a mapping with a repeated key this way.
+    private static func lastValueWins(_ members: [JSONMember]) -> [JSONMember] {
+        var positions: [String: Int] = [:]
+        var unique: [JSONMember] = []
+        for member in members {
+            if let position = positions[member.key] {
+                unique[position].value = member.value
+            } else {
+                positions[member.key] = unique.count
+                unique.append(member)
+            }
+        }
+        return unique
+    }
+
     /// The length of the UTF-8 byte order mark at the start of `bytes`: 3 or 0.
     static func byteOrderMarkLength(_ bytes: UnsafeRawBufferPointer) -> Int {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -168,7 +184,8 @@ struct JSONParser {
                         continue parsing
                     case .rightBrace:
                         position += 1
-                        value = .object(JSONObject(members: stack.removeLast().members))
+                        let members = stack.removeLast().members
+                        value = .object(JSONObject(members: dialect == .wireMock ? Self.lastValueWins(members) : members))
                         recorder?.leaveObject()
                     default:
                         throw unexpected("',' or '}' after object member", commaMayBeMissing: true)

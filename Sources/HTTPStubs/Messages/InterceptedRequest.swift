@@ -114,9 +114,10 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
         queryParameters.filter { $0.name == name }.map(\.value)
     }
 
-    /// The first value of a header (case-insensitive) as the request is sent, or `nil`; `Host`,
-    /// which URLSession adds after the protocol has seen the request, is the URL's authority
-    /// (see ``sentValues(ofHeader:)``).
+    /// The first value of a header (case-insensitive) as the request is sent, or `nil`. `Host`,
+    /// which URLSession adds after the protocol has seen the request, is the URL's host and, when
+    /// it is not the scheme's default, its port (`api.example.com`, `localhost:8080`), unless the
+    /// request sets its own: what header matchers test too.
     public func header(_ name: String) -> String? {
         sentValues(ofHeader: name).first
     }

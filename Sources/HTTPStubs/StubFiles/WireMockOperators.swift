@@ -51,8 +51,8 @@ extension StubFileDecoder {
             return nil
         }
         if operators.count > 1 {
-            error("more than one operator (\(operators.joined(separator: ", "))): a matcher takes exactly one; combine them with \"and\" or \"or\"", at: jsonPath)
-            return nil
+            // WireMock reads the first and ignores the others: say so rather than refuse the file.
+            warning("more than one operator (\(operators.joined(separator: ", "))): WireMock uses the first, '\(name)', and ignores the others; remove them, or combine the tests with \"and\" or \"or\"", at: jsonPath)
         }
         let operandPath = jsonPath.appending(.key(name))
         let operand = object[name] ?? .null

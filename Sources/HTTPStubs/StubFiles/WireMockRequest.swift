@@ -78,8 +78,15 @@ extension StubFileDecoder {
         if let multipart = request["multipartPatterns"] {
             matchers += multipartMatchers(multipart, at: jsonPath.appending(.key("multipartPatterns")))
         }
-        if request["customMatcher"] != nil {
-            error("'customMatcher' refers to a Java extension, which swift-http-stubs cannot run; replace it with built-in matchers or write the stub in Swift with .matching(_:_:)", at: jsonPath.appending(.key("customMatcher")))
+        if let custom = request["customMatcher"] {
+            // As in WireMock without the extension: the stub loads, and never matches.
+            let name = custom.objectValue?["name"]?.stringValue.map { " \(quoted($0))" } ?? ""
+            errorOnUse("'customMatcher'\(name) refers to a Java extension, which swift-http-stubs cannot run: the stub loads and never matches, as in WireMock without the extension; replace it with built-in matchers or write the stub in Swift with .matching(_:_:)", at: jsonPath.appending(.key("customMatcher")))
+            matchers.append(RequestMatcher(
+                part: RequestMatcher.Part(name: "customMatcher"), description: "customMatcher\(name) (a Java extension)",
+                evaluate: { _ in MatchVerdict(isMatch: false, detail: "a Java extension, which swift-http-stubs cannot run") },
+                problems: [], runsUserCode: false
+            ))
         }
         return hasErrors(since: start) ? nil : RequestPattern(matchers)
     }

@@ -49,8 +49,10 @@ extension StubFileDecoder {
 
     private func answer(_ object: JSONObject, at jsonPath: JSONPath, filesRoot: URL) -> StubResponse? {
         if object["proxyBaseUrl"] != nil {
-            error("proxying ('proxyBaseUrl') is not supported by swift-http-stubs; record the real answers into stubs instead", at: jsonPath.appending(.key("proxyBaseUrl")))
-            return nil
+            // The stub loads and answers 500, as WireMock does when it cannot reach the proxy target.
+            let message = "proxying ('proxyBaseUrl') is not supported by swift-http-stubs: the stub loads and answers its requests with status 500, as WireMock does when it cannot reach the proxy target; record the real answers into stubs instead"
+            errorOnUse(message, at: jsonPath.appending(.key("proxyBaseUrl")))
+            return .http(status: 500, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .text("The stub proxies to another server, which swift-http-stubs does not do; record the real answers into stubs instead.\n"))
         }
         if let custom = object[Self.extensionKey] {
             return extensionAnswer(custom, at: jsonPath.appending(.key(Self.extensionKey)))

@@ -91,12 +91,17 @@ struct StubFileErrorTests {
         #expect(error.message.contains("equalTo"))
     }
 
-    @Test("a matcher with no operator, or with two, is an error")
+    @Test("a matcher with no operator is an error; one with two uses the first, as WireMock does, with a warning")
     func operatorCount() throws {
         let two = #"{"request": {"headers": {"X": {"equalTo": "a", "contains": "b"}}}, "response": {}}"#
-        let error = try Checked(two).expectError(at: "$.request.headers.X", value: #"{"equalTo": "a", "#)
-        #expect(error.message.contains("more than one operator"))
-        #expect(error.message.contains("\"and\" or \"or\""), "says how to combine them")
+        let checked = try Checked(two)
+        #expect(checked.load.errors.isEmpty && checked.load.stubs.count == 1)
+        let warning = try #require(checked.load.warnings.first)
+        #expect(warning.jsonPath == "$.request.headers.X")
+        #expect(warning.message.contains("more than one operator (equalTo, contains): WireMock uses the first, 'equalTo', and ignores the others"))
+        #expect(warning.message.contains("\"and\" or \"or\""), "says how to combine them")
+        #expect(checked.load.stubs.first?.pattern.matches(InterceptedRequest(url: URL(string: "https://h/")!, headers: ["X": "a"])) == true)
+        #expect(checked.load.stubs.first?.pattern.matches(InterceptedRequest(url: URL(string: "https://h/")!, headers: ["X": "b"])) == false)
 
         let none = #"{"request": {"headers": {"X": {"caseInsensitive": true}}}, "response": {}}"#
         let missing = try Checked(none).expectError(at: "$.request.headers.X", value: #"{"caseInsensitive""#)
@@ -201,15 +206,22 @@ struct StubFileErrorTests {
         #expect(missing.message.contains("its variables: id"))
     }
 
-    @Test("customMatcher and proxyBaseUrl are refused with what to do instead")
+    @Test("customMatcher and proxyBaseUrl are errors that load the stub, as WireMock does: it never matches, or answers 500")
     func unsupportedFeatures() throws {
-        let custom = try Checked(#"{"request": {"customMatcher": {"name": "x", "parameters": {}}}, "response": {}}"#).expectError(at: "$.request.customMatcher", value: #"{"name": "x""#)
-        #expect(custom.message.contains("customMatcher"))
+        let customFile = try Checked(#"{"request": {"customMatcher": {"name": "x", "parameters": {}}}, "response": {}}"#)
+        let custom = try customFile.expectError(at: "$.request.customMatcher", value: #"{"name": "x""#, loadsNothing: false)
+        #expect(custom.message.contains("'customMatcher' \"x\" refers to a Java extension"))
+        #expect(custom.message.contains("the stub loads and never matches"))
         #expect(custom.message.contains("replace it with built-in matchers"))
+        #expect(customFile.load.refusals.isEmpty)
+        #expect(customFile.load.stubs.first?.pattern.matches(InterceptedRequest(url: URL(string: "https://h/")!)) == false)
 
-        let proxy = try Checked(#"{"request": {}, "response": {"proxyBaseUrl": "https://example.com"}}"#).expectError(at: "$.response.proxyBaseUrl", value: #""https://example.com""#)
+        let proxyFile = try Checked(#"{"request": {}, "response": {"proxyBaseUrl": "https://example.com"}}"#)
+        let proxy = try proxyFile.expectError(at: "$.response.proxyBaseUrl", value: #""https://example.com""#, loadsNothing: false)
         #expect(proxy.message.contains("proxying"))
+        #expect(proxy.message.contains("answers its requests with status 500"))
         #expect(proxy.message.contains("record"))
+        #expect(proxyFile.load.refusals.isEmpty && proxyFile.load.stubs.count == 1)
     }
 
     // MARK: Responses

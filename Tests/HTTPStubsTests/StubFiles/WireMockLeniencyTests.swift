@@ -143,4 +143,19 @@ struct WireMockLeniencyTests {
         // A Host the request sets itself is the one matched.
         #expect(await answer(session, request("GET", "https://api.example.test/health", headers: ["Host": "api1.localtest.me"])) == "api1")
     }
+
+    @Test("a key repeated in an object keeps its first place and its last value, as Jackson reads it for WireMock, with a warning")
+    func repeatedKeys() async throws {
+        let root = try TemporaryStubRoot(mappings: [
+            "repeated.json": #"{"request": {"urlPath": "/items", "queryParameters": {"component": {"equalTo": "header"}, "component": {"equalTo": "footer"}}}, "response": {"status": 200, "jsonBody": {"type": "Type 2", "status": "Draft", "size": 1, "status": "Sensitive"}}}"#,
+        ])
+        let stubs = StubRegistry()
+        let diagnostics = Collected<StubDiagnostic>()
+        stubs.onDiagnostic { diagnostics.append($0) }
+        try stubs.load(root.path)
+        #expect(diagnostics.all.map(\.jsonPath) == ["$.request.queryParameters.component", "$.response.jsonBody.status"])
+        let session = stubs.makeSession()
+        #expect(await answer(session, "https://api.example.com/items?component=footer") == #"{"type":"Type 2","status":"Sensitive","size":1}"#)
+        #expect(await answer(session, "https://api.example.com/items?component=header") == unmatched)
+    }
 }
