@@ -238,6 +238,7 @@ extension StubFileDecoder {
         let expressionText: String
         var nested: ValueTest?
         var nestedIsJSON = false
+        var nestedIsAbsent = false
         switch operand {
         case let .string(text):
             expressionText = text
@@ -250,6 +251,7 @@ extension StubFileDecoder {
             guard let test = valueTest(operand, at: operandPath) else { return nil }
             nested = test
             nestedIsJSON = object["equalToJson"] != nil
+            nestedIsAbsent = test.description == Self.absentTest.description
         default:
             error("'matchesJsonPath' takes a JSONPath string or {\"expression\": …, <operator>}, found \(operand.article)", at: operandPath)
             return nil
@@ -263,12 +265,22 @@ extension StubFileDecoder {
         }
         if let nested {
             let forJSON = nestedIsJSON
+            let wantsAbsent = nestedIsAbsent
             return ValueTest("JSON path \(expressionText) \(nested.description)") { value in
                 guard let value, let document = try? JSONValue(parsing: value) else {
                     return MatchVerdict(isMatch: false, detail: "expected a JSON document for JSON path \(expressionText)")
                 }
-                let results = expression.stringValues(in: document, forJSONComparison: forJSON)
-                return results.isEmpty ? nested.test(nil) : nested.testAny(results)
+                // As WireMock 2.35.1 answers: a path that selects nothing (or null, or an empty
+                // array) matches only a sub-matcher that is `absent` itself, not one nested in
+                // `or`/`and`, nor a negative such as `doesNotContain`.
+                if expression.selectsNothing(in: document, emptyArrayIsNothing: wantsAbsent) {
+                    return wantsAbsent
+                        ? MatchVerdict(isMatch: true, detail: "\(expressionText) selects nothing")
+                        : MatchVerdict(isMatch: false, detail: "\(expressionText) selects nothing")
+                }
+                return wantsAbsent
+                    ? MatchVerdict(isMatch: false, detail: "expected \(expressionText) to select nothing")
+                    : nested.testAny(expression.stringValues(in: document, forJSONComparison: forJSON))
             }
         }
         return ValueTest("matches JSON path \(expressionText)") { value in
