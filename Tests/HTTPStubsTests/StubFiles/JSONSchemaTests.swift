@@ -63,6 +63,11 @@ struct JSONSchemaTests {
         Case(schema: ##"{"format": "email"}"##, valid: [##""a@b.c""##], invalid: [##""not an email""##], version: .v7),
         Case(schema: ##"{"format": "date-time"}"##, valid: [##""2024-02-29T12:00:00Z""##, ##""2024-02-29t12:00:00.5+01:00""##], invalid: [##""2024-02-29 12:00""##], version: .v6),
         Case(schema: ##"{"format": "ipv6"}"##, valid: [##""::1""##, ##""fe80::1:2""##, ##""1:2:3:4:5:6:7:8""##, ##""::ffff:10.0.0.1""##], invalid: [##""1:::2""##, ##""12345::""##, ##""1:2""##], version: .v7),
+        Case(schema: ##"{"format": "date"}"##, valid: [##""2024-02-29""##, ##""2023-12-31""##], invalid: [##""2023-02-29""##, ##""2024-04-31""##, ##""2024-1-01""##], version: .v7),
+        Case(schema: ##"{"format": "hostname"}"##, valid: [##""api.example.com""##, ##""localhost""##], invalid: [##""-bad.example""##, ##""a_b.example""##], version: .v7),
+        Case(schema: ##"{"format": "email"}"##, valid: [##""first.last+tag@example.co.uk""##, ##""x@[10.0.0.1]""##], invalid: [##""a..b@example.com""##, ##""a@b@c""##, ##""a b@c.d""##, ##""@c.d""##], version: .v4),
+        Case(schema: ##"{"format": "uuid"}"##, valid: [##""123E4567-e89b-12d3-a456-426614174000""##], invalid: [##""123e4567e89b12d3a456426614174000""##], version: .v7),
+        Case(schema: ##"{"format": "json-pointer"}"##, valid: [##""/a~1b/0""##, ##""""##], invalid: [##""a/b""##, ##""/a~2""##], version: .v6),
         // numbers
         Case(schema: ##"{"minimum": 18, "maximum": 65}"##, valid: ["18", "65", "40.5", ##""x""##], invalid: ["17", "17.999", "65.0001"]),
         Case(schema: ##"{"exclusiveMinimum": 0, "exclusiveMaximum": 10}"##, valid: ["0.001", "9.99"], invalid: ["0", "10"]),

@@ -70,7 +70,9 @@ struct JSONSchema: Sendable {
     }
 
     /// The formats asserted up to draft 7, as networknt asserts them by default there.
-    static let assertedFormats: Set<String> = ["date", "date-time", "time", "email", "ipv4", "ipv6", "uuid"]
+    static let assertedFormats: Set<String> = [
+        "date", "date-time", "time", "email", "hostname", "ipv4", "ipv6", "uuid", "json-pointer", "relative-json-pointer", "utc-millisec",
+    ]
 
     /// The schema as written.
     let root: JSONValue
@@ -451,23 +453,48 @@ struct JSONSchema: Sendable {
         return quotient.isFinite && quotient.rounded() == quotient
     }
 
-    /// Whether `text` has `format`; formats outside ``assertedFormats`` pass.
+    /// Whether `text` has `format`; formats outside ``assertedFormats`` pass. The pattern formats
+    /// (`hostname`, `ipv4`, `uuid`, `json-pointer`, …) use networknt's expressions; `email` is a
+    /// simpler reading of the Apache Commons validator networknt runs (a dot-atom local part, then
+    /// a host name or a bracketed address).
     static func hasFormat(_ text: String, _ format: String) -> Bool {
-        func matches(_ pattern: String) -> Bool {
-            text.range(of: "\\A(?:\(pattern))\\z", options: [.regularExpression, .caseInsensitive]) != nil
+        func matches(_ pattern: String, caseInsensitive: Bool = false) -> Bool {
+            text.range(of: "\\A(?:\(pattern))\\z", options: caseInsensitive ? [.regularExpression, .caseInsensitive] : .regularExpression) != nil
         }
-        let date = "[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+        let label = "[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9\\-]{0,61}[a-zA-Z0-9]"
+        let hostname = "(\(label))(\\.(\(label)))*"
+        let ipv4 = "(([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])\\.){3}([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])"
         let time = "([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?(z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
+        let hex = "[0-9a-fA-F]"
         switch format {
-        case "date": return matches(date)
-        case "time": return matches(time)
-        case "date-time": return matches("\(date)t\(time)")
-        case "email": return matches("[^@\\s]+@[^@\\s]+")
-        case "uuid": return matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-        case "ipv4": return matches("((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])")
+        case "date": return isDate(text)
+        case "time": return matches(time, caseInsensitive: true)
+        case "date-time":
+            guard text.count > 11, let separator = text.dropFirst(10).first, separator == "T" || separator == "t" else { return false }
+            return isDate(String(text.prefix(10))) && hasFormat(String(text.dropFirst(11)), "time")
+        case "email":
+            let atom = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+            return matches("\(atom)(\\.\(atom))*@(\(hostname)|\\[(\(ipv4)|IPv6:[0-9a-fA-F:.]+)\\])") && text.utf8.count <= 320
+        case "hostname": return matches(hostname)
+        case "ipv4": return matches(ipv4)
         case "ipv6": return isIPv6(text)
+        case "uuid": return matches("\(hex){8}-\(hex){4}-\(hex){4}-\(hex){4}-\(hex){12}")
+        case "json-pointer": return matches("(/([^/#~]|[~](?=[01]))*)*")
+        case "relative-json-pointer": return matches("(0|([1-9][0-9]*))(#|(/([^/#~]|[~](?=[01]))*)*)")
+        case "utc-millisec": return matches("[0-9]+(\\.?[0-9]+)?")
         default: return true
         }
+    }
+
+    /// Whether `text` is a full date (`2024-02-29`), with the days each month has.
+    static func isDate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return (1...days).contains(day)
     }
 
     /// Whether `text` is an IPv6 address: eight groups of up to four hex digits, `::` at most once
@@ -476,7 +503,7 @@ struct JSONSchema: Sendable {
         var groups = text.components(separatedBy: ":")
         var limit = 8
         if let last = groups.last, last.contains(".") {
-            guard hasFormat(last, "ipv4") else { return false }
+            guard hasFormat(last, "ipv4"), !last.contains(":") else { return false }
             groups.removeLast()
             groups.append("0")
             limit = 7
@@ -643,8 +670,7 @@ private struct SchemaChecker {
     /// The formats networknt knows beyond ``JSONSchema/assertedFormats``: asserted up to draft 7,
     /// so a schema using them is refused there rather than checked less than WireMock checks it.
     static let assertedByNetworknt: Set<String> = [
-        "hostname", "idn-email", "idn-hostname", "iri", "iri-reference", "json-pointer", "relative-json-pointer",
-        "regex", "uri", "uri-reference", "uri-template", "duration",
+        "idn-email", "idn-hostname", "iri", "iri-reference", "regex", "uri", "uri-reference", "uri-template", "duration",
     ]
 
     /// Compiles a `pattern` or `patternProperties` key as an unanchored search, as ECMA-262's `test` runs.
