@@ -95,6 +95,7 @@ struct JSONSchemaTests {
         Case(schema: ##"{"$ref": "#/definitions/a", "type": "string", "definitions": {"a": {"type": "integer"}}}"##, valid: ["1"], invalid: [##""a""##], version: .v7),
         Case(schema: ##"{"$ref": "#/$defs/a", "minimum": 5, "$defs": {"a": {"type": "integer"}}}"##, valid: ["5"], invalid: ["1"]),
         // unknown keywords and annotations are ignored
+        Case(schema: ##"{"id": "http://example.com/s", "properties": {"id": {"type": "integer"}}}"##, valid: [##"{"id": 1}"##], invalid: [##"{"id": "1"}"##], version: .v4),
         Case(schema: ##"{"title": "t", "description": "d", "examples": [1], "x-custom": {"minimum": 100}, "readOnly": true, "format": "no-such-format"}"##, valid: ["1"], invalid: []),
     ]
 
@@ -151,6 +152,8 @@ struct JSONSchemaTests {
 
     @Test("schemas that cannot be used are refused, saying where and why", arguments: [
         (##"{"properties": [1, 2, 3]}"##, "$.properties", "'properties' takes an object whose values are schemas"),
+        (##"{"id": 1, "name": "alice"}"##, "$.id", "'id' is draft 4's identifier"),
+        (##"{"properties": {"id": {"id": "x"}}}"##, "$.properties.id.id", "'id' is draft 4's identifier"),
         (##"{"items": {"$ref": "#/does/not/exist"}}"##, "$.items.$ref", "the $ref \"#/does/not/exist\" points to nothing"),
         (##"{"$ref": "other.json#/a"}"##, "$.$ref", "is not a local JSON pointer"),
         (##"{"$ref": "#anchor"}"##, "$.$ref", "is not a local JSON pointer"),

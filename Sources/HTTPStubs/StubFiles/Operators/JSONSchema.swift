@@ -586,6 +586,13 @@ private struct SchemaChecker {
             if keyword.hasPrefix("unevaluated") && version < .v201909 { continue }
             throw JSONSchema.Problem(message: message, schemaPath: at(keyword))
         }
+        if version >= .v6, keywords["id"] != nil {
+            // networknt knows `id` from draft 4 and has no validator for it later: it refuses the
+            // schema, and WireMock then never matches (its own test uses {"id": 1, "name": "alice"}).
+            throw JSONSchema.Problem(
+                message: "'id' is draft 4's identifier, and from V6 on WireMock's validator refuses a schema holding it, so the stub would never match; write '$id', or check that this is a schema and not an example value",
+                schemaPath: at("id"))
+        }
         if let reference = keywords["$ref"] {
             guard let text = reference.stringValue else {
                 throw JSONSchema.Problem(message: "'$ref' takes a string such as \"#/$defs/name\", found \(reference.article)", schemaPath: at("$ref"))
