@@ -28,6 +28,8 @@ struct JSONSchemaTests {
         Case(schema: ##"{"type": "number"}"##, valid: ["1", "1.5", "-0.0"], invalid: [##""1""##, "true"]),
         Case(schema: ##"{"type": ["string", "null"]}"##, valid: [##""a""##, "null"], invalid: ["1", "{}"]),
         Case(schema: ##"{"type": "object", "nullable": true}"##, valid: ["{}", "null"], invalid: ["[]", "1"]),
+        Case(schema: ##"{"nullable": true, "properties": {"a": {"type": "string"}, "b": {"properties": {"c": {"type": "string"}}}}}"##,
+             valid: [##"{"a": null}"##], invalid: [##"{"a": 1}"##, ##"{"b": {"c": null}}"##]),
         Case(schema: ##"{"type": "boolean"}"##, valid: ["true", "false"], invalid: ["0", ##""true""##]),
         // enum and const
         Case(schema: ##"{"enum": [1, "a", {"b": [true]}, null]}"##, valid: ["1", "1.0", ##""a""##, ##"{"b": [true]}"##, "null"], invalid: ["2", ##""b""##, ##"{"b": [false]}"##, "[]"]),

@@ -125,6 +125,9 @@ struct JSONSchema: Sendable {
         var failures: [Failure] = []
         /// `$ref` targets being followed, with the instance path they were followed at.
         var following: Set<String> = []
+        /// Whether the schema holding the one being checked says `"nullable": true`: networknt's
+        /// `type` admits `null` when the schema or its parent is nullable.
+        var parentIsNullable = false
 
         init(schema: JSONSchema) { self.schema = schema }
 
@@ -159,10 +162,18 @@ struct JSONSchema: Sendable {
         }
 
         mutating func check(_ keywords: JSONObject, _ instance: JSONValue, at path: JSONPath) {
+            let nullable = keywords["nullable"]?.boolValue == true
+            let admitsNull = instance == .null && (nullable || parentIsNullable)
+            let outer = parentIsNullable
+            parentIsNullable = nullable
+            defer { parentIsNullable = outer }
             if let reference = keywords["$ref"]?.stringValue {
                 follow(reference, instance, at: path)
                 // Up to draft 7, $ref replaces its siblings.
                 if version < .v201909 { return }
+            }
+            if let type = keywords["type"], !admitsNull {
+                checkType(type, instance, at: path)
             }
             checkGeneric(keywords, instance, at: path)
             switch instance {
@@ -186,15 +197,15 @@ struct JSONSchema: Sendable {
             following.remove(key)
         }
 
-        mutating func checkGeneric(_ keywords: JSONObject, _ instance: JSONValue, at path: JSONPath) {
-            if let type = keywords["type"] {
-                let names = type.arrayValue?.compactMap(\.stringValue) ?? type.stringValue.map { [$0] } ?? []
-                let nullable = keywords["nullable"]?.boolValue == true && instance == .null
-                if !nullable && !names.contains(where: { JSONSchema.has(instance, type: $0, version: version) }) {
-                    let expected = names.count == 1 ? names[0] : "one of " + names.joined(separator: ", ")
-                    fail(path, "type", "\(render(instance)) is \(JSONSchema.typeName(instance)), expected \(expected)")
-                }
+        mutating func checkType(_ type: JSONValue, _ instance: JSONValue, at path: JSONPath) {
+            let names = type.arrayValue?.compactMap(\.stringValue) ?? type.stringValue.map { [$0] } ?? []
+            if !names.contains(where: { JSONSchema.has(instance, type: $0, version: version) }) {
+                let expected = names.count == 1 ? names[0] : "one of " + names.joined(separator: ", ")
+                fail(path, "type", "\(render(instance)) is \(JSONSchema.typeName(instance)), expected \(expected)")
             }
+        }
+
+        mutating func checkGeneric(_ keywords: JSONObject, _ instance: JSONValue, at path: JSONPath) {
             if let options = keywords["enum"]?.arrayValue, !options.contains(instance) {
                 fail(path, "enum", "\(render(instance)) is not one of \(render(.array(options)))")
             }
