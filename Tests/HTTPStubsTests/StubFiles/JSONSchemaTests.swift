@@ -47,6 +47,10 @@ struct JSONSchemaTests {
         Case(schema: ##"{"dependentSchemas": {"card": {"required": ["cvc"]}}}"##, valid: [##"{"card": 1, "cvc": 2}"##, "{}"], invalid: [##"{"card": 1}"##]),
         Case(schema: ##"{"dependencies": {"card": ["billing"], "ship": {"required": ["address"]}}}"##, valid: [##"{"card": 1, "billing": 2}"##, ##"{"ship": 1, "address": 2}"##],
              invalid: [##"{"card": 1}"##, ##"{"ship": 1}"##], version: .v7),
+        Case(schema: ##"{"dependencies": {"card": ["billing"]}}"##, valid: [##"{"card": 1, "billing": 2}"##], invalid: [##"{"card": 1}"##], version: .v202012),
+        Case(schema: ##"{"notAllowed": ["password"]}"##, valid: [##"{"user": "a"}"##], invalid: [##"{"password": "x"}"##]),
+        Case(schema: ##"{"contentEncoding": "base64", "contentMediaType": "application/json"}"##, valid: [##""eyJhIjoxfQ==""##, ##""eyJhIjoxfQ""##], invalid: [##""not base64!""##, ##""aGVsbG8=""##], version: .v7),
+        Case(schema: ##"{"contentEncoding": "base64"}"##, valid: [##""not base64!""##], invalid: [], version: .v202012),
         // arrays
         Case(schema: ##"{"items": {"type": "integer"}}"##, valid: ["[]", "[1, 2]", "{}"], invalid: [##"[1, "2"]"##]),
         Case(schema: ##"{"prefixItems": [{"type": "integer"}, {"type": "string"}], "items": false}"##, valid: ["[]", "[1]", ##"[1, "a"]"##], invalid: [##"["a"]"##, ##"[1, "a", 2]"##]),

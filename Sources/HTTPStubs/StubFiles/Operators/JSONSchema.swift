@@ -254,6 +254,18 @@ struct JSONSchema: Sendable {
             if version < .v201909, let format = keywords["format"]?.stringValue, !JSONSchema.hasFormat(text, format) {
                 fail(path, "format", "\(render(.string(text))) is not a valid \(format)")
             }
+            // Draft 7's content keywords, which networknt asserts there (annotations from 2019-09 on).
+            if version == .v7 {
+                let encoding = keywords["contentEncoding"]?.stringValue
+                var content: String? = text
+                if encoding == "base64" {
+                    content = JSONSchema.base64Decoded(text).map { String(decoding: $0, as: UTF8.self) }
+                    if content == nil { fail(path, "contentEncoding", "\(render(.string(text))) is not base64") }
+                }
+                if keywords["contentMediaType"]?.stringValue == "application/json", let content, (try? JSONValue(parsing: content)) == nil {
+                    fail(path, "contentMediaType", "\(render(.string(text))) is not application/json")
+                }
+            }
         }
 
         mutating func checkArray(_ keywords: JSONObject, _ elements: [JSONValue], at path: JSONPath) {
@@ -348,15 +360,19 @@ struct JSONSchema: Sendable {
                     }
                 }
             }
+            // networknt keeps draft 7's `dependencies` in every version.
             var required: [(String, [JSONValue])] = []
             var schemas: [(String, JSONValue)] = []
-            if version < .v201909 {
-                for member in keywords["dependencies"]?.objectValue?.members ?? [] {
-                    if let names = member.value.arrayValue { required.append((member.key, names)) } else { schemas.append((member.key, member.value)) }
-                }
-            } else {
+            for member in keywords["dependencies"]?.objectValue?.members ?? [] {
+                if let names = member.value.arrayValue { required.append((member.key, names)) } else { schemas.append((member.key, member.value)) }
+            }
+            if version >= .v201909 {
                 for member in keywords["dependentRequired"]?.objectValue?.members ?? [] { required.append((member.key, member.value.arrayValue ?? [])) }
                 for member in keywords["dependentSchemas"]?.objectValue?.members ?? [] { schemas.append((member.key, member.value)) }
+            }
+            // networknt's own `notAllowed`, in every version: properties that must be absent.
+            for name in keywords["notAllowed"]?.arrayValue?.compactMap(\.stringValue) ?? [] where object[name] != nil {
+                fail(path.appending(.key(name)), "notAllowed", "the property \(quoted(name)) is not allowed (notAllowed)")
             }
             for (trigger, names) in required where object[trigger] != nil {
                 for name in names.compactMap(\.stringValue) where object[name] == nil {
@@ -526,6 +542,14 @@ struct JSONSchema: Sendable {
         if compressed == 0 { return groups.count == limit && hex.count == limit }
         if text.hasPrefix(":") && !text.hasPrefix("::") || text.hasSuffix(":") && !text.hasSuffix("::") { return false }
         return hex.count < limit
+    }
+
+    /// The bytes of base64 text as Java's basic decoder reads it: the standard alphabet, padding
+    /// optional, no line breaks.
+    static func base64Decoded(_ text: String) -> Data? {
+        guard text.utf8.count % 4 != 1 else { return nil }
+        let padded = text.hasSuffix("=") ? text : text + String(repeating: "=", count: (4 - text.utf8.count % 4) % 4)
+        return Data(base64Encoded: padded)
     }
 
     /// The subschema a local `$ref` (`#`, `#/definitions/x`, `#/$defs/a~1b`) names, or `nil`.
