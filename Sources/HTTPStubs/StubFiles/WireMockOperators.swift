@@ -321,7 +321,7 @@ extension StubFileDecoder {
         }
         return ValueTest("matches the JSON schema \(schemaValue) (\(schema.version.name))") { value in
             guard let value else { return MatchVerdict(isMatch: false, detail: "expected a value valid against the JSON schema, but it is absent") }
-            let parsed = (try? JSONValue(parsing: value)) ?? .string(value)
+            let parsed = Self.jacksonValue(value) ?? .string(value)
             var failures = schema.validate(parsed)
             switch parsed {
             case .number, .bool, .null:
@@ -334,6 +334,25 @@ extension StubFileDecoder {
             let more = failures.count > 5 ? " (and \(failures.count - 5) more)" : ""
             return MatchVerdict(isMatch: false, distance: schema.distance(failures: failures.count), detail: "not valid against the JSON schema: " + shown + more)
         }
+    }
+
+    /// `text` read as WireMock reads a value for `matchesJsonSchema` (Jackson, with comments and
+    /// single quotes allowed and anything after the first value ignored, except that a number,
+    /// `true`, `false` or `null` must be followed by whitespace, as Jackson requires at the root:
+    /// `10a` is not JSON); `nil` when it is not JSON.
+    static func jacksonValue(_ text: String) -> JSONValue? {
+        let data = Data(text.utf8)
+        var recorder: JSONLocationRecorder?
+        guard let (value, unread) = try? JSONParser.parse(data, dialect: .wireMock, recorder: &recorder) else { return nil }
+        switch value {
+        case .number, .bool, .null:
+            if let unread, unread > 0, ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(data[data.startIndex + unread - 1]) {
+                return nil
+            }
+        case .string, .array, .object:
+            break
+        }
+        return value
     }
 
     private func xmlEqualityTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {
