@@ -147,6 +147,17 @@ struct JSONSchemaTests {
         #expect(failures.first?.message.contains("leads back to itself") == true)
     }
 
+    @Test("a deeply nested value against a recursive schema stops at the depth limit instead of exhausting the stack")
+    func deepNesting() throws {
+        let schema = try JSONSchema(JSONValue(parsing: ##"{"type": "array", "items": {"$ref": "#"}}"##), version: .v202012, writtenAt: "test")
+        let shallow = try JSONValue(parsing: String(repeating: "[", count: 100) + String(repeating: "]", count: 100))
+        #expect(schema.validate(shallow).isEmpty)
+        let deep = try JSONValue(parsing: String(repeating: "[", count: 500) + String(repeating: "]", count: 500))
+        let failures = schema.validate(deep)
+        #expect(failures.count == 1)
+        #expect(failures.first?.message.contains("more than 256 levels") == true, "\(failures)")
+    }
+
     @Test("$schema chooses the draft, over schemaVersion")
     func metaSchema() throws {
         let schema = try JSONSchema(JSONValue(parsing: ##"{"$schema": "http://json-schema.org/draft-04/schema#", "type": "integer"}"##), version: .v202012, writtenAt: "test")
@@ -209,6 +220,17 @@ struct JSONSchemaTests {
             #expect(await answer(session, request("POST", "http://h/people")) == unmatched, "an absent body never matches")
             withExtendedLifetime(registry) {}
         }
+    }
+
+    @Test("a recursive schema on a body nested 500 deep answers (no match) through URLSession without exhausting a thread's stack")
+    func deepBodyThroughURLSession() async throws {
+        let root = try TemporaryStubRoot(mappings: ["x.json": ##"{"request": {"bodyPatterns": [{"matchesJsonSchema": {"type": "array", "items": {"$ref": "#"}}}]}, "response": {"body": "tree"}}"##])
+        let registry = try root.registry()
+        let session = registry.makeSession()
+        #expect(await answer(session, request("POST", "http://h/", body: "[[[]],[]]")) == "tree")
+        let deep = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        #expect(await answer(session, request("POST", "http://h/", body: deep)) == unmatched)
+        withExtendedLifetime(registry) {}
     }
 
     @Test("the near-miss report says which keyword failed where")

@@ -74,6 +74,10 @@ struct JSONSchema: Sendable {
         "date", "date-time", "time", "email", "hostname", "ipv4", "ipv6", "uuid", "json-pointer", "relative-json-pointer", "utc-millisec",
     ]
 
+    /// How many subschemas may apply one inside the other (a `$ref` to `#` on a deeply nested
+    /// value): far beyond real requests, and well within a thread's stack.
+    static let maximumDepth = 256
+
     /// The schema as written.
     let root: JSONValue
     /// The version it is read with: `$schema` when it names a known draft, else the one given.
@@ -128,6 +132,8 @@ struct JSONSchema: Sendable {
         /// Whether the schema holding the one being checked says `"nullable": true`: networknt's
         /// `type` admits `null` when the schema or its parent is nullable.
         var parentIsNullable = false
+        /// How many subschemas are being applied, one inside the other.
+        var depth = 0
 
         init(schema: JSONSchema) { self.schema = schema }
 
@@ -153,6 +159,11 @@ struct JSONSchema: Sendable {
         }
 
         mutating func check(_ subschema: JSONValue, _ instance: JSONValue, at path: JSONPath) {
+            guard depth < JSONSchema.maximumDepth else {
+                return fail(path, "$ref", "the schema is applied more than \(JSONSchema.maximumDepth) levels deep here; swift-http-stubs stops there rather than exhaust the stack")
+            }
+            depth += 1
+            defer { depth -= 1 }
             switch subschema {
             case .bool(true): return
             case .bool(false): return fail(path, "false", "the schema false admits no value, got \(render(instance))")
