@@ -6,13 +6,13 @@ extension StubFileDecoder {
     /// The operators this toolkit implements.
     static let supportedOperators: Set<String> = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "anything",
-        "equalToJson", "matchesJsonPath", "equalToXml", "matchesXPath", "binaryEqualTo", "and", "or", "not",
+        "equalToJson", "matchesJsonPath", "matchesJsonSchema", "equalToXml", "matchesXPath", "binaryEqualTo", "and", "or", "not",
     ]
 
     /// WireMock operators this toolkit does not implement: a stub using one is a load error, never
     /// a stub that silently never matches.
     static let unsupportedOperators: Set<String> = [
-        "before", "after", "equalToDateTime", "matchesJsonSchema", "equalToNumber", "greaterThanNumber",
+        "before", "after", "equalToDateTime", "equalToNumber", "greaterThanNumber",
         "greaterThanEqualNumber", "lessThanNumber", "lessThanEqualNumber", "matchesPathTemplate",
     ]
 
@@ -92,6 +92,8 @@ extension StubFileDecoder {
             return jsonEqualityTest(operand, in: object, at: jsonPath)
         case "matchesJsonPath":
             return jsonPathTest(operand, at: operandPath)
+        case "matchesJsonSchema":
+            return jsonSchemaTest(operand, in: object, at: jsonPath)
         case "equalToXml":
             return xmlEqualityTest(operand, in: object, at: jsonPath)
         case "matchesXPath":
@@ -291,6 +293,78 @@ extension StubFileDecoder {
                 ? MatchVerdict(isMatch: true, detail: "\(expressionText) found")
                 : MatchVerdict(isMatch: false, detail: "\(expressionText) selects nothing")
         }
+    }
+
+    /// `matchesJsonSchema`, the schema written as JSON or as a JSON string, read with
+    /// `schemaVersion` (WireMock's default is V202012). As in WireMock, the value is parsed as JSON
+    /// and, when it is not JSON, validated as a JSON string; a number, boolean or null that fails
+    /// is tried again as the string it was written as (so `12` passes `{"type": "string"}`).
+    private func jsonSchemaTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {
+        let operandPath = jsonPath.appending(.key("matchesJsonSchema"))
+        var version = JSONSchema.Version.v202012
+        if let declared = object["schemaVersion"], declared != .null {
+            guard let name = declared.stringValue, let named = JSONSchema.Version(name: name) else {
+                error("'schemaVersion' takes one of \(JSONSchema.Version.allCases.map(\.name).joined(separator: ", ")), found \(declared.article)", at: jsonPath.appending(.key("schemaVersion")))
+                return nil
+            }
+            version = named
+        }
+        var schemaValue = operand
+        let insideText = operand.stringValue != nil
+        if case let .string(text) = operand {
+            do {
+                schemaValue = try JSONValue(parsing: text)
+            } catch {
+                self.error("'matchesJsonSchema' holds a string that is not JSON (\(error.message) at column \(error.column)); write the schema itself or fix the string", at: operandPath)
+                return nil
+            }
+        }
+        let schema: JSONSchema
+        do {
+            schema = try JSONSchema(schemaValue, version: version, writtenAt: place(of: operandPath))
+        } catch {
+            if insideText {
+                let within = error.schemaPath.components.isEmpty ? "" : "at \(error.schemaPath) in the schema string: "
+                self.error("invalid JSON schema: " + within + error.message, at: operandPath)
+            } else {
+                self.error("invalid JSON schema: " + error.message, at: JSONPath(operandPath.components + error.schemaPath.components))
+            }
+            return nil
+        }
+        return ValueTest("matches the JSON schema \(schemaValue) (\(schema.version.name))") { value in
+            guard let value else { return MatchVerdict(isMatch: false, detail: "expected a value valid against the JSON schema, but it is absent") }
+            let parsed = Self.jacksonValue(value) ?? .string(value)
+            var failures = schema.validate(parsed)
+            switch parsed {
+            case .number, .bool, .null:
+                if !failures.isEmpty { failures = schema.validate(.string(value)) }
+            case .string, .array, .object:
+                break
+            }
+            if failures.isEmpty { return MatchVerdict(isMatch: true, detail: "valid against the JSON schema") }
+            let shown = failures.prefix(5).map(\.description).joined(separator: "; ")
+            let more = failures.count > 5 ? " (and \(failures.count - 5) more)" : ""
+            return MatchVerdict(isMatch: false, distance: schema.distance(failures: failures.count), detail: "not valid against the JSON schema: " + shown + more)
+        }
+    }
+
+    /// `text` read as WireMock reads a value for `matchesJsonSchema` (Jackson, with comments and
+    /// single quotes allowed and anything after the first value ignored, except that a number,
+    /// `true`, `false` or `null` must be followed by whitespace, as Jackson requires at the root:
+    /// `10a` is not JSON); `nil` when it is not JSON.
+    static func jacksonValue(_ text: String) -> JSONValue? {
+        let data = Data(text.utf8)
+        var recorder: JSONLocationRecorder?
+        guard let (value, unread) = try? JSONParser.parse(data, dialect: .wireMock, recorder: &recorder) else { return nil }
+        switch value {
+        case .number, .bool, .null:
+            if let unread, unread > 0, ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(data[data.startIndex + unread - 1]) {
+                return nil
+            }
+        case .string, .array, .object:
+            break
+        }
+        return value
     }
 
     private func xmlEqualityTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {

@@ -63,7 +63,7 @@ struct StubFileErrorTests {
         #"{"before": "now +3 days"}"#,
         #"{"after": "2020-01-01T00:00:00Z"}"#,
         #"{"equalToDateTime": "2020-01-01T00:00:00Z"}"#,
-        #"{"matchesJsonSchema": "{\"type\": \"object\"}"}"#,
+        #"{"lessThanNumber": 5}"#,
         #"{"equalToNumber": 5}"#,
     ])
     func unsupportedOperators(matcher: String) throws {
