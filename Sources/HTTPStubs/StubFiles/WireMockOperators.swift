@@ -7,23 +7,24 @@ extension StubFileDecoder {
     static let supportedOperators: Set<String> = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "anything",
         "equalToJson", "matchesJsonPath", "equalToXml", "matchesXPath", "binaryEqualTo", "and", "or", "not",
+        "before", "after", "equalToDateTime",
     ]
 
     /// WireMock operators this toolkit does not implement: a stub using one is a load error, never
     /// a stub that silently never matches.
     static let unsupportedOperators: Set<String> = [
-        "before", "after", "equalToDateTime", "matchesJsonSchema", "equalToNumber", "greaterThanNumber",
+        "matchesJsonSchema", "equalToNumber", "greaterThanNumber",
         "greaterThanEqualNumber", "lessThanNumber", "lessThanEqualNumber", "matchesPathTemplate",
     ]
 
     static let multiValueOperators: Set<String> = ["hasExactly", "includes"]
 
     /// Keys that modify an operator, read (or refused) by the operator they belong to.
-    static let operatorModifiers: Set<String> = [
+    static let operatorModifiers: Set<String> = Set<String>([
         "caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements", "xPathNamespaces", "enablePlaceholders",
         "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex", "exemptedComparisons",
         "ignoreOrderOfSameNode", "namespaceAwareness", "jsonCompareMode", "schemaVersion",
-    ]
+    ]).union(dateTimeModifiers)
 
     /// Reads a multi-value matcher (headers, query and form parameters).
     func multiValueTest(_ value: JSONValue, at jsonPath: JSONPath) -> MultiValueTest? {
@@ -98,6 +99,8 @@ extension StubFileDecoder {
             return xPathTest(operand, in: object, at: jsonPath)
         case "binaryEqualTo":
             return binaryTest(operand, at: operandPath)
+        case "before", "after", "equalToDateTime":
+            return dateTimeTest(name, in: object, at: jsonPath)
         case "and", "or":
             guard let items = operand.arrayValue, !items.isEmpty else {
                 error("'\(name)' takes a non-empty array of matchers, found \(operand.article)", at: operandPath)
