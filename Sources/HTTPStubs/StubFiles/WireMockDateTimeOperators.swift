@@ -14,19 +14,16 @@ extension StubFileDecoder {
         let comparison = DateTimePattern.Comparison(rawValue: name)!
         let operandPath = jsonPath.appending(.key(name))
         let operand = object[name] ?? .null
-        let spec: String
-        switch operand {
-        case let .string(text): spec = text
-        case let .number(number): spec = number.text
-        default:
-            error("'\(name)' takes a date-time such as \"2021-06-14T15:15:15Z\", \"2021-06-14\" or \"now +3 days\", found \(operand.article)", at: operandPath)
+        // WireMock reads the operand as JSON text only: a number (even 2021) fails its load.
+        guard let spec = operand.stringValue else {
+            error("'\(name)' takes a date-time string such as \"2021-06-14T15:15:15Z\", \"2021-06-14\" or \"now +3 days\", found \(operand.article)", at: operandPath)
             return nil
         }
         let start = mark
         for key in Self.operatorModifiers.subtracting(Self.dateTimeModifiers).sorted() where object[key] != nil {
             warning(key: jsonPath.appending(.key(key)), "'\(key)' does not apply to '\(name)' and is ignored, as WireMock ignores it")
         }
-        let offsetAmount = integer("expectedOffset", in: object, at: jsonPath, in: Int64(Int32.min)...Int64(Int32.max))
+        let offsetAmount = offsetAmount(in: object, at: jsonPath)
         let offsetUnit = offsetUnit(in: object, at: jsonPath)
         let truncateExpected = truncation("truncateExpected", in: object, at: jsonPath)
         let truncateActual = truncation("truncateActual", in: object, at: jsonPath)
@@ -75,6 +72,16 @@ extension StubFileDecoder {
         pattern.clock = wallClock
         let test = pattern
         return ValueTest(test.description) { value in test.test(value) }
+    }
+
+    /// `expectedOffset`, if present: a number, as WireMock reads any other JSON (`"3"` too) as 0.
+    private func offsetAmount(in object: JSONObject, at jsonPath: JSONPath) -> Int? {
+        guard let value = object["expectedOffset"] else { return nil }
+        guard let number = value.numberValue?.int64Value, Int64(Int32.min)...Int64(Int32.max) ~= number else {
+            error("'expectedOffset' must be a whole number of units from \(Int32.min) to \(Int32.max), written as a JSON number (WireMock reads a string here as 0), found \(value.article)", at: jsonPath.appending(.key("expectedOffset")))
+            return nil
+        }
+        return Int(number)
     }
 
     /// `expectedOffsetUnit`, if present: one of WireMock's units, in any case.

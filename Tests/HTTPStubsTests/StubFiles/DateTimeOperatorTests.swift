@@ -184,6 +184,10 @@ struct DateTimeOperatorTests {
             ("yyyy-MM-dd'T'HH:mm:ssX", "2021-06-14T15:15:15Z", "2021-06-14T15:15:15+01"),
             ("yyyyMMddHHmmssZ", "20210614161515+0100", "20210614161515+0000"),
             ("dd.MM.yy HH:mm:ss.SSS z", "14.06.21 17:15:15.000 Europe/Berlin", "14.06.21 15:15:15.000 Europe/Berlin"),
+            ("dd/MM/yyyy HH:mm:ss z", "14/06/2021 17:15:15 GMT+02:00", "14/06/2021 17:15:15 GMT"),
+            ("d MMM yyyy HH:mm:ss zzz", "14 Jun 2021 08:15:15 PDT", "14 Jun 2021 15:15:15 CET"),
+            ("dMMyyyy HHmmss", "14062021 151515", "1406202 151515"),
+            ("[EEE, ]dd MMM yyyy HH:mm:ss[ z]", "14 Jun 2021 15:15:15", "Tue, 14 Jun 2021 15:15:15 UTC"),
             ("'at' HH:mm:ss 'on' yyyy/M/d VV", "at 11:15:15 on 2021/6/14 America/New_York", "at 15:15:15 on 2021/6/14 America/New_York"),
         ]
         for (format, good, bad) in cases {
@@ -258,7 +262,8 @@ struct DateTimeOperatorTests {
         (#"{"equalToDateTime": "now", "truncateExpected": "first day of week"}"#, "truncateExpected", #"'truncateExpected' must be one of "first second of minute""#),
         (#"{"equalToDateTime": "now", "truncateActual": 3}"#, "truncateActual", "'truncateActual' must be one of"),
         (#"{"before": "now", "expectedOffset": 3, "expectedOffsetUnit": "weeks"}"#, "expectedOffsetUnit", "'expectedOffsetUnit' must be one of seconds, minutes, hours, days, months or years"),
-        (#"{"before": "now", "expectedOffset": "soon", "expectedOffsetUnit": "days"}"#, "expectedOffset", "'expectedOffset' must be an integer"),
+        (#"{"before": "now", "expectedOffset": "3", "expectedOffsetUnit": "days"}"#, "expectedOffset", "'expectedOffset' must be a whole number of units"),
+        (#"{"before": 2021}"#, "before", "'before' takes a date-time string"),
         (#"{"before": "2021-06-14", "actualFormat": "DDD/yyyy"}"#, "actualFormat", "uses 'DDD' (day of year), which swift-http-stubs does not support"),
         (#"{"before": "2021-06-14", "actualFormat": "yyyy-MM-ddThh"}"#, "actualFormat", "'T' is not a DateTimeFormatter pattern letter"),
         (#"{"before": "2021-06-14", "actualFormat": "yyyy-MM-dd'T"}"#, "actualFormat", "it ends inside a quoted literal"),

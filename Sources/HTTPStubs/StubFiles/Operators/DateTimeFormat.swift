@@ -247,7 +247,22 @@ struct DateTimeFormat: Sendable {
         return best
     }
 
+    /// Reads a zone as Java's zone-text parser does: an offset (`+01:00`), `GMT`, `UTC` or `UT`
+    /// alone or followed by an offset, a region (`Europe/London`) or a short name (`PST`, `CET`).
     private func parseZoneName(_ text: [Character], _ position: inout Int, _ fields: inout Fields) -> Bool {
+        if position < text.count, text[position] == "+" || text[position] == "-" {
+            return parseOffset(pattern: "+HH:MM:ss", zero: "Z", text, &position, &fields)
+        }
+        for prefix in ["GMT", "UTC", "UT"] {
+            guard let end = match(prefix, in: text, at: position), end < text.count, text[end] == "+" || text[end] == "-" else { continue }
+            var offsetEnd = end
+            var offsetFields = fields
+            if parseOffset(pattern: "+HH:MM:ss", zero: "Z", text, &offsetEnd, &offsetFields) {
+                position = offsetEnd
+                fields = offsetFields
+                return true
+            }
+        }
         var end = position
         while end < text.count, text[end].isLetter || text[end] == "/" || text[end] == "_" { end += 1 }
         let name = String(text[position..<end])
