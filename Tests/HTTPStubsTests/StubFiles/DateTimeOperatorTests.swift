@@ -233,6 +233,36 @@ struct DateTimeOperatorTests {
         withExtendedLifetime(registry) {}
     }
 
+    @Test("hasExactly and includes take date-time operators, as in WireMock's tests")
+    func multiValue() async throws {
+        let root = try TemporaryStubRoot(mappings: [
+            "exactly.json": #"{"request": {"urlPath": "/exactly", "queryParameters": {"d": {"hasExactly": [{"equalToDateTime": "2024-03-27T00:00:00Z"}, {"equalToDateTime": "2024-03-28T00:00:00Z"}]}}}, "response": {"body": "yes"}}"#,
+            "includes.json": #"{"request": {"urlPath": "/includes", "queryParameters": {"d": {"includes": [{"equalToDateTime": "2024-03-27T00:00:00Z"}, {"equalToDateTime": "2024-03-28T00:00:00Z"}]}}}, "response": {"body": "yes"}}"#,
+        ])
+        let registry = try root.registry()
+        let session = registry.makeSession()
+        #expect(await answer(session, "http://h/exactly?d=2024-03-27T00:00:00&d=2024-03-28T00:00:00") == "yes")
+        #expect(await answer(session, "http://h/exactly?d=2024-03-27T00:00:00&d=2024-03-27T23:59:59") == unmatched)
+        #expect(await answer(session, "http://h/includes?d=2024-03-27T00:00:00&d=2024-03-28T00:00:00&d=2024-03-29T00:00:00") == "yes")
+        #expect(await answer(session, "http://h/includes?d=2024-03-27T00:00:00&d=2024-03-27T23:59:59&d=2024-03-29T00:00:00") == unmatched)
+        withExtendedLifetime(registry) {}
+    }
+
+    @Test("calendar arithmetic agrees with Foundation's Gregorian calendar in UTC")
+    func calendarArithmetic() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        for seconds in stride(from: -12_000_000_000, through: 12_000_000_000, by: 7_777_777) {
+            let date = CivilDateTime(epochSecond: seconds)
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+            #expect([date.year, date.month, date.day, date.hour, date.minute, date.second] == [parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second], "\(seconds)")
+            #expect(date.dayOfWeek == (parts.weekday! + 5) % 7 + 1, "\(seconds)")
+            #expect(date.epochSecond == seconds)
+            let later = try #require(calendar.date(byAdding: .month, value: 13, to: Date(timeIntervalSince1970: TimeInterval(seconds))))
+            #expect(date.addingMonths(13).epochSecond == Int(later.timeIntervalSince1970), "\(seconds)")
+        }
+    }
+
     // MARK: Reports
 
     @Test("near misses describe the operator and what the value was")
