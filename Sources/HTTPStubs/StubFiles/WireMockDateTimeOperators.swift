@@ -53,7 +53,7 @@ extension StubFileDecoder {
         } else {
             if let zoned = DateTimeFormat.zonedLayouts.lazy.compactMap({ DateTimePattern.zoned(spec, $0) }).first {
                 expected = .zoned(zoned)
-            } else if let local = [DateTimeFormat.isoLocalDateTime, .isoLocalDate, .isoYearMonth, .isoYear].lazy.compactMap({ $0.local(spec) }).first {
+            } else if let local = DateTimePattern.defaultLocal(spec) {
                 expected = .local(local)
             } else {
                 error("\(quoted(spec)) is not a date-time WireMock can read (WireMock would load it and never match); write ISO 8601 such as \"2021-06-14T15:15:15Z\", \"2021-06-14T15:15:15\" (no zone) or \"2021-06-14\", an HTTP date such as \"Mon, 14 Jun 2021 15:15:15 GMT\", or \"now\" with an offset such as \"now +3 days\"", at: operandPath)

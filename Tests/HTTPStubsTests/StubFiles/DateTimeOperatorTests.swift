@@ -186,7 +186,7 @@ struct DateTimeOperatorTests {
             ("dd.MM.yy HH:mm:ss.SSS z", "14.06.21 17:15:15.000 Europe/Berlin", "14.06.21 15:15:15.000 Europe/Berlin"),
             ("dd/MM/yyyy HH:mm:ss z", "14/06/2021 17:15:15 GMT+02:00", "14/06/2021 17:15:15 GMT"),
             ("d MMM yyyy HH:mm:ss zzz", "14 Jun 2021 08:15:15 PDT", "14 Jun 2021 15:15:15 CET"),
-            ("dMMyyyy HHmmss", "14062021 151515", "1406202 151515"),
+            ("ddMMyyyy HHmmss", "14062021 151515", "14062021 151516"),
             ("[EEE, ]dd MMM yyyy HH:mm:ss[ z]", "14 Jun 2021 15:15:15", "Tue, 14 Jun 2021 15:15:15 UTC"),
             ("'at' HH:mm:ss 'on' yyyy/M/d VV", "at 11:15:15 on 2021/6/14 America/New_York", "at 15:15:15 on 2021/6/14 America/New_York"),
         ]

@@ -19,6 +19,9 @@ struct DateTimeFormat: Sendable {
         case number(Field, minWidth: Int, maxWidth: Int, reserve: Int)
         /// `yy`: two digits, read as 2000–2099.
         case reducedYear
+        /// ISO's year: four digits, or more after a sign (`+12021`); `lenient`, as `Year.parse`
+        /// reads it, one to nine digits with an optional sign.
+        case isoYear(lenient: Bool)
         /// Fractional seconds (`SSS`, or ISO's optional `.123456789`).
         case fraction(minDigits: Int, maxDigits: Int, decimalPoint: Bool)
         case monthName(full: Bool)
@@ -78,7 +81,7 @@ struct DateTimeFormat: Sendable {
 
     /// A zoned date-time: a date, a time and a zone (or the layout's default zone).
     func zoned(_ text: String) -> ZonedCivilDateTime? {
-        guard let fields = fields(of: text), let local = dateTime(fields) else { return nil }
+        guard let fields = fields(of: text), let local = resolve(fields)?.dateTime else { return nil }
         if let offset = fields.offset { return ZonedCivilDateTime(local: local, offset: offset, region: fields.region) }
         if let region = fields.region {
             return ZonedCivilDateTime(local: local, offset: ZonedCivilDateTime.offset(of: local, in: region), region: region)
@@ -87,47 +90,80 @@ struct DateTimeFormat: Sendable {
     }
 
     /// A local date-time, or a date, year and month, or year at the start of its first day: what
-    /// WireMock tries in turn for a value without a zone (`LocalDateTime`, `LocalDate`, `YearMonth`, `Year`).
+    /// WireMock tries in turn for a value without a zone (`LocalDateTime`, `LocalDate`, `YearMonth`,
+    /// `Year`), all with this layout.
     func local(_ text: String) -> CivilDateTime? {
-        guard let fields = fields(of: text) else { return nil }
-        if let dateTime = dateTime(fields) { return dateTime }
-        if let date = date(fields) { return date }
-        guard let year = fields.year else { return nil }
-        if let month = fields.month { return CivilDateTime(year: year, month: month, day: 1) }
-        return fields.day == nil ? CivilDateTime(year: year, month: 1, day: 1) : nil
+        guard let fields = fields(of: text), let resolved = resolve(fields) else { return nil }
+        return resolved.dateTime ?? resolved.date ?? Self.yearMonth(fields) ?? fields.year.map { CivilDateTime(year: $0, month: 1, day: 1) }
     }
 
-    private func date(_ fields: Fields) -> CivilDateTime? {
-        guard let year = fields.year, let month = fields.month, var day = fields.day else { return nil }
-        let length = CivilDateTime.length(ofMonth: month, in: year)
-        if day > length {
-            guard !strict else { return nil }
-            day = length
+    /// The text as a `LocalDateTime`, or `nil`.
+    func localDateTime(_ text: String) -> CivilDateTime? {
+        fields(of: text).flatMap(resolve)?.dateTime
+    }
+
+    /// The text as a `LocalDate`, at the start of its day, or `nil`.
+    func localDate(_ text: String) -> CivilDateTime? {
+        fields(of: text).flatMap(resolve)?.date
+    }
+
+    /// The text as a `YearMonth`, at the start of its first day, or `nil`.
+    func yearMonth(_ text: String) -> CivilDateTime? {
+        guard let fields = fields(of: text), resolve(fields) != nil else { return nil }
+        return Self.yearMonth(fields)
+    }
+
+    /// The text as a `Year`, at the start of its first day, or `nil`.
+    func year(_ text: String) -> CivilDateTime? {
+        guard let fields = fields(of: text), resolve(fields) != nil else { return nil }
+        return fields.year.map { CivilDateTime(year: $0, month: 1, day: 1) }
+    }
+
+    private static func yearMonth(_ fields: Fields) -> CivilDateTime? {
+        guard let year = fields.year, let month = fields.month, (1...12).contains(month) else { return nil }
+        return CivilDateTime(year: year, month: month, day: 1)
+    }
+
+    /// The date, and the date-time, the fields make, as `java.time` resolves them: `nil` when they
+    /// conflict (an impossible day under the strict layouts, a day of the week or AM/PM that
+    /// disagrees, 24:00 with minutes), which fails every reading of the text, local ones included.
+    /// A time needs an hour (`H`, or `h` with `a`); missing minutes and seconds are 0; 24:00 is the
+    /// next day's midnight except under the strict layouts.
+    private func resolve(_ fields: Fields) -> (date: CivilDateTime?, dateTime: CivilDateTime?)? {
+        var date: CivilDateTime?
+        if let year = fields.year, let month = fields.month, var day = fields.day {
+            // A month out of range is found when a date is made of it (a year alone still reads).
+            guard (1...12).contains(month) else { return nil }
+            let length = CivilDateTime.length(ofMonth: month, in: year)
+            if day > length {
+                guard !strict else { return nil }
+                day = length
+            }
+            let resolved = CivilDateTime(year: year, month: month, day: day)
+            if let dayOfWeek = fields.dayOfWeek, dayOfWeek != resolved.dayOfWeek { return nil }
+            date = resolved
         }
-        let date = CivilDateTime(year: year, month: month, day: day)
-        if let dayOfWeek = fields.dayOfWeek, dayOfWeek != date.dayOfWeek { return nil }
-        return date
-    }
-
-    private func dateTime(_ fields: Fields) -> CivilDateTime? {
-        guard var result = date(fields) else { return nil }
-        let hour: Int
+        var hour: Int?
         if let hourOfDay = fields.hour {
             if let isPM = fields.isPM, isPM != (hourOfDay >= 12) { return nil }
             hour = hourOfDay
         } else if let clockHour = fields.clockHour, let isPM = fields.isPM {
             hour = clockHour % 12 + (isPM ? 12 : 0)
-        } else {
-            return nil
         }
-        // Java defaults missing minutes and seconds only when nothing smaller was given.
-        if fields.minute == nil, fields.second != nil || fields.nanosecond != nil { return nil }
-        if fields.second == nil, fields.nanosecond != nil { return nil }
-        result.hour = hour
-        result.minute = fields.minute ?? 0
-        result.second = fields.second ?? 0
-        result.nanosecond = fields.nanosecond ?? 0
-        return result
+        // Java builds no time when a smaller unit is given without the one above it.
+        guard let hour, var dateTime = date,
+              fields.minute != nil || (fields.second == nil && fields.nanosecond == nil),
+              fields.second != nil || fields.nanosecond == nil else {
+            return (date, nil)
+        }
+        (dateTime.minute, dateTime.second, dateTime.nanosecond) = (fields.minute ?? 0, fields.second ?? 0, fields.nanosecond ?? 0)
+        if hour == 24 {
+            guard !strict, dateTime.minute == 0, dateTime.second == 0, dateTime.nanosecond == 0 else { return nil }
+            let nextDay = dateTime.addingDays(1)
+            return (nextDay, nextDay)
+        }
+        dateTime.hour = hour
+        return (date, dateTime)
     }
 
     private func parse(_ elements: [Element], _ text: [Character], _ position: inout Int, _ fields: inout Fields) -> Bool {
@@ -150,6 +186,18 @@ struct DateTimeFormat: Sendable {
             guard own >= minWidth, own <= maxWidth, let value = Int(String(text[position..<(position + own)])) else { return false }
             position += own
             return set(field, value, &fields)
+        case let .isoYear(lenient):
+            var index = position
+            let sign: Character? = index < text.count && (text[index] == "+" || text[index] == "-") ? text[index] : nil
+            if sign != nil { index += 1 }
+            var end = index
+            while end < text.count, end - index < 10, text[end].isASCII, text[end].isNumber { end += 1 }
+            let count = end - index
+            let widths = lenient ? 1...9 : sign == "+" ? 5...10 : sign == "-" ? 4...10 : 4...4
+            guard widths.contains(count), let magnitude = Int(String(text[index..<end])), magnitude <= 999_999_999 else { return false }
+            fields.year = sign == "-" ? -magnitude : magnitude
+            position = end
+            return true
         case .reducedYear:
             guard let value = digits(text, position, count: 2) else { return false }
             position += 2
@@ -210,9 +258,9 @@ struct DateTimeFormat: Sendable {
     private func set(_ field: Field, _ value: Int, _ fields: inout Fields) -> Bool {
         switch field {
         case .year: fields.year = value
-        case .month: guard (1...12).contains(value) else { return false }; fields.month = value
+        case .month: fields.month = value
         case .day: guard (1...31).contains(value) else { return false }; fields.day = value
-        case .hour: guard (0...23).contains(value) else { return false }; fields.hour = value
+        case .hour: guard (0...24).contains(value) else { return false }; fields.hour = value
         case .clockHour: guard (1...12).contains(value) else { return false }; fields.clockHour = value
         case .minute: guard (0...59).contains(value) else { return false }; fields.minute = value
         case .second: guard (0...59).contains(value) else { return false }; fields.second = value
@@ -331,10 +379,10 @@ extension DateTimeFormat {
     static let isoLocalDate = DateTimeFormat(elements: isoDateElements, strict: true)
 
     /// ISO year and month: `2021-06` (`YearMonth.parse`).
-    static let isoYearMonth = DateTimeFormat(elements: [.number(.year, minWidth: 4, maxWidth: 4, reserve: 0), .literal("-"), .number(.month, minWidth: 2, maxWidth: 2, reserve: 0)], strict: true)
+    static let isoYearMonth = DateTimeFormat(elements: [.isoYear(lenient: false), .literal("-"), .number(.month, minWidth: 2, maxWidth: 2, reserve: 0)], strict: true)
 
-    /// ISO year: `2021` (`Year.parse`).
-    static let isoYear = DateTimeFormat(elements: [.number(.year, minWidth: 4, maxWidth: 4, reserve: 0)], strict: true)
+    /// A year as `Year.parse` reads it, leniently: `2021`, but also `21` (the year 21) and `-44`.
+    static let isoYear = DateTimeFormat(elements: [.isoYear(lenient: true)], strict: true)
 
     /// The layouts WireMock tries, in order, for a zoned value (`DateTimeParser.ZONED_PARSERS`):
     /// ISO 8601 with an offset and an optional region (`2021-06-14T15:15:15+01:00[Europe/London]`),
@@ -342,17 +390,18 @@ extension DateTimeFormat {
     /// (`Tuesday, 01-Jun-21 14:14:14 GMT`) and asctime in GMT (`Tue Jun  1 01:01:01 2021`).
     static let zonedLayouts: [DateTimeFormat] = {
         let isoZoned = DateTimeFormat(
-            elements: isoDateTimeElements + [.offset(pattern: "+HH:MM:ss", zero: "Z"), .optional([.literal("["), .zoneRegion, .literal("]")])],
+            elements: isoDateTimeElements + [.offset(pattern: "+HH:mm:ss", zero: "Z"), .optional([.literal("["), .zoneRegion, .literal("]")])],
             caseInsensitive: true, strict: true
         )
+        // RFC 1123 is parsed leniently in Java: numbers of one to nine digits, offsets of hours
+        // with optional minutes and seconds.
+        func number(_ field: Field) -> Element { .number(field, minWidth: 1, maxWidth: 9, reserve: 0) }
         let rfc1123 = DateTimeFormat(
             elements: [
                 .optional([.dayOfWeekName(full: false), .literal(", ")]),
-                .number(.day, minWidth: 1, maxWidth: 2, reserve: 0), .literal(" "), .monthName(full: false), .literal(" "),
-                .number(.year, minWidth: 4, maxWidth: 4, reserve: 0), .literal(" "),
-                .number(.hour, minWidth: 2, maxWidth: 2, reserve: 0), .literal(":"), .number(.minute, minWidth: 2, maxWidth: 2, reserve: 0),
-                .optional([.literal(":"), .number(.second, minWidth: 2, maxWidth: 2, reserve: 0)]), .literal(" "),
-                .offset(pattern: "+HHMM", zero: "GMT"),
+                number(.day), .literal(" "), .monthName(full: false), .literal(" "), number(.year), .literal(" "),
+                number(.hour), .literal(":"), number(.minute), .optional([.literal(":"), number(.second)]), .literal(" "),
+                .offset(pattern: "+HHmmss", zero: "GMT"),
             ],
             caseInsensitive: true, strict: true
         )
@@ -365,7 +414,7 @@ extension DateTimeFormat {
     }()
 
     private static let isoDateElements: [Element] = [
-        .number(.year, minWidth: 4, maxWidth: 4, reserve: 0), .literal("-"),
+        .isoYear(lenient: false), .literal("-"),
         .number(.month, minWidth: 2, maxWidth: 2, reserve: 0), .literal("-"),
         .number(.day, minWidth: 2, maxWidth: 2, reserve: 0),
     ]
@@ -525,18 +574,28 @@ extension DateTimeFormat {
     ]
 
     /// Lets a variable-width number keep digits for the fixed-width numbers right after it, as
-    /// Java's adjacent value parsing does (`yyyyMMdd`, `HHmmssSSS`).
+    /// Java's adjacent value parsing does (`yyyyMMdd`, `HHmmssSSS`). As in Java, a variable-width
+    /// number later in the same run (`yyyy` counts as one: it takes a sign and more digits) cancels
+    /// the reservation, so `dMMyyyy` never parses.
     private static func reserving(_ elements: [Element]) -> [Element] {
+        func fixedWidth(_ element: Element) -> Int? {
+            switch element {
+            case let .number(field, min, max, _) where min == max && field != .year: return min
+            case .reducedYear: return 2
+            case let .fraction(min, max, false) where min == max: return min
+            default: return nil
+            }
+        }
         var result = elements
         for index in result.indices {
             guard case let .number(field, minWidth, maxWidth, _) = result[index], minWidth != maxWidth else { continue }
             var reserve = 0
             scan: for next in result[(index + 1)...] {
-                switch next {
-                case let .number(_, min, max, _) where min == max: reserve += min
-                case .reducedYear: reserve += 2
-                case let .fraction(min, max, false) where min == max: reserve += min
-                default: break scan
+                if let width = fixedWidth(next) {
+                    reserve += width
+                } else {
+                    if case .number = next { reserve = 0 }
+                    break scan
                 }
             }
             result[index] = .number(field, minWidth: minWidth, maxWidth: maxWidth, reserve: reserve)

@@ -98,7 +98,7 @@ struct DateTimePattern: Sendable, CustomStringConvertible {
         switch actualFormat {
         case nil:
             zoned = DateTimeFormat.zonedLayouts.lazy.compactMap { Self.zoned(value, $0) }.first
-            local = [DateTimeFormat.isoLocalDateTime, .isoLocalDate, .isoYearMonth, .isoYear].lazy.compactMap { $0.local(value) }.first
+            local = Self.defaultLocal(value)
         case let .pattern(format, _)?:
             zoned = Self.zoned(value, format)
             local = format.local(value)
@@ -145,6 +145,13 @@ struct DateTimePattern: Sendable, CustomStringConvertible {
         let milliseconds = (abs(seconds) * 1000).rounded(.down)
         let distance = milliseconds / (milliseconds + 2 * 365 * 86_400_000)
         return MatchVerdict(isMatch: false, distance: distance, detail: "expected \(shown), got \(quoted(value))")
+    }
+
+    /// A value without a zone as WireMock reads it by default: ISO 8601 date-time, date, year and
+    /// month, or year (`LocalDateTime.parse`, `LocalDate.parse`, `YearMonth.parse`, `Year.parse`).
+    static func defaultLocal(_ value: String) -> CivilDateTime? {
+        DateTimeFormat.isoLocalDateTime.localDateTime(value) ?? DateTimeFormat.isoLocalDate.localDate(value)
+            ?? DateTimeFormat.isoYearMonth.yearMonth(value) ?? DateTimeFormat.isoYear.year(value)
     }
 
     /// What actual values are expected to look like, for messages.
