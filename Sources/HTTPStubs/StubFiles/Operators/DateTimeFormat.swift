@@ -522,7 +522,9 @@ extension DateTimeFormat {
         case "h": return try number(.clockHour)
         case "m": return try number(.minute)
         case "s": return try number(.second)
-        case "S": return .fraction(minDigits: count, maxDigits: count, decimalPoint: false)
+        case "S":
+            guard count <= 9 else { throw tooMany() }
+            return .fraction(minDigits: count, maxDigits: count, decimalPoint: false)
         case "a":
             guard count == 1 else { throw tooMany() }
             return .amPm
