@@ -69,6 +69,11 @@ extension StubFileDecoder {
             error("unknown operator '\(name)'; use one of \(Self.supportedOperators.sorted().joined(separator: ", "))", at: operandPath)
             return nil
         }
+        if !["before", "after", "equalToDateTime"].contains(name) {
+            for key in Self.dateTimeModifiers.sorted() where object[key] != nil {
+                warning(key: jsonPath.appending(.key(key)), "'\(key)' applies only to 'before', 'after' and 'equalToDateTime', so it is ignored with '\(name)', as WireMock ignores it")
+            }
+        }
         switch name {
         case "equalTo":
             guard let expected = text(operand, at: operandPath, name) else { return nil }

@@ -321,6 +321,7 @@ struct DateTimeOperatorTests {
             (#"{"before": "2021-06-14T00:00:00Z", "expectedOffset": 3, "expectedOffsetUnit": "days"}"#, "expectedOffset"),
             (#"{"before": "now", "expectedOffset": 3}"#, "expectedOffset"),
             (#"{"before": "now", "caseInsensitive": true}"#, "caseInsensitive"),
+            (#"{"equalTo": "2021-06-14", "actualFormat": "dd/MM/yyyy"}"#, "actualFormat"),
         ] {
             let root = try TemporaryStubRoot(mappings: ["d.json": DateTimeStubs.headerMapping(matcher)])
             let load = root.load()
