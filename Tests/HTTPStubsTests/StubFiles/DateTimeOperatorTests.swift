@@ -211,6 +211,9 @@ struct DateTimeOperatorTests {
         let epoch = try DateTimeStubs(#"{"equalToDateTime": "2021-06-14T12:13:14Z", "actualFormat": "epoch"}"#)
         #expect(await epoch.header("1623672794000"))
         #expect(await !epoch.header("1623672793990"))
+        let beforeEpoch = try DateTimeStubs(#"{"equalToDateTime": "1969-12-31T23:59:58.5Z", "actualFormat": "epoch"}"#)
+        #expect(await beforeEpoch.header("-1500"))
+        #expect(await !beforeEpoch.header("-1499"))
     }
 
     @Test("in JSON bodies through matchesJsonPath, and combined with and")

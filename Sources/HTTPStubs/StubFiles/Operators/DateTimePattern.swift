@@ -103,14 +103,13 @@ struct DateTimePattern: Sendable, CustomStringConvertible {
             zoned = Self.zoned(value, format)
             local = format.local(value)
         case .unixSeconds?, .epochMilliseconds?:
+            // Java's Long.parseLong; unix seconds become milliseconds (WireMock multiplies by 1000).
             guard let number = Self.javaLong(value) else { break }
-            let (seconds, milliseconds) = if case .unixSeconds? = actualFormat {
-                (number.multipliedReportingOverflow(by: 1000).overflow ? nil : number, 0)
-            } else {
-                (Optional(number >= 0 ? number / 1000 : (number - 999) / 1000), ((number % 1000) + 1000) % 1000)
-            }
-            guard let seconds else { break }
-            let utc = CivilDateTime(epochSecond: seconds, nanoseconds: milliseconds * 1_000_000)
+            let unix = actualFormat.map { if case .unixSeconds = $0 { true } else { false } } ?? false
+            let (milliseconds, overflow) = unix ? number.multipliedReportingOverflow(by: 1000) : (number, false)
+            guard !overflow else { break }
+            let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+            let utc = CivilDateTime(epochSecond: seconds, nanoseconds: (milliseconds - seconds * 1000) * 1_000_000)
             zoned = ZonedCivilDateTime(local: utc, offset: 0)
             local = utc
         }
