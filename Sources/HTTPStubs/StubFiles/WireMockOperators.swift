@@ -7,23 +7,24 @@ extension StubFileDecoder {
     static let supportedOperators: Set<String> = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "anything",
         "equalToJson", "matchesJsonPath", "matchesJsonSchema", "equalToXml", "matchesXPath", "binaryEqualTo", "and", "or", "not",
+        "before", "after", "equalToDateTime",
     ]
 
     /// WireMock operators this toolkit does not implement: a stub using one is a load error, never
     /// a stub that silently never matches.
     static let unsupportedOperators: Set<String> = [
-        "before", "after", "equalToDateTime", "equalToNumber", "greaterThanNumber",
+        "equalToNumber", "greaterThanNumber",
         "greaterThanEqualNumber", "lessThanNumber", "lessThanEqualNumber", "matchesPathTemplate",
     ]
 
     static let multiValueOperators: Set<String> = ["hasExactly", "includes"]
 
     /// Keys that modify an operator, read (or refused) by the operator they belong to.
-    static let operatorModifiers: Set<String> = [
+    static let operatorModifiers: Set<String> = Set<String>([
         "caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements", "xPathNamespaces", "enablePlaceholders",
         "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex", "exemptedComparisons",
         "ignoreOrderOfSameNode", "namespaceAwareness", "jsonCompareMode", "schemaVersion",
-    ]
+    ]).union(dateTimeModifiers)
 
     /// Reads a multi-value matcher (headers, query and form parameters).
     func multiValueTest(_ value: JSONValue, at jsonPath: JSONPath) -> MultiValueTest? {
@@ -68,6 +69,11 @@ extension StubFileDecoder {
             error("unknown operator '\(name)'; use one of \(Self.supportedOperators.sorted().joined(separator: ", "))", at: operandPath)
             return nil
         }
+        if !["before", "after", "equalToDateTime"].contains(name) {
+            for key in Self.dateTimeModifiers.sorted() where object[key] != nil {
+                warning(key: jsonPath.appending(.key(key)), "'\(key)' applies only to 'before', 'after' and 'equalToDateTime', so it is ignored with '\(name)', as WireMock ignores it")
+            }
+        }
         switch name {
         case "equalTo":
             guard let expected = text(operand, at: operandPath, name) else { return nil }
@@ -100,6 +106,8 @@ extension StubFileDecoder {
             return xPathTest(operand, in: object, at: jsonPath)
         case "binaryEqualTo":
             return binaryTest(operand, at: operandPath)
+        case "before", "after", "equalToDateTime":
+            return dateTimeTest(name, in: object, at: jsonPath)
         case "and", "or":
             guard let items = operand.arrayValue, !items.isEmpty else {
                 error("'\(name)' takes a non-empty array of matchers, found \(operand.article)", at: operandPath)
