@@ -23,8 +23,12 @@ import HTTPStubs
 /// Open one with ``withHTTPStubs(clock:fileID:filePath:line:column:_:)-9ez8y``, the
 /// `@Test(.httpStubs)` trait, or `XCTestCase.makeStubRegistry()`.
 public final class HTTPStubsScope: Sendable {
-    /// The scope of the running test, set by the `.httpStubs` trait and by `withHTTPStubs`.
-    @TaskLocal public static var current: HTTPStubsScope?
+    /// The scope of the running test, set by the `.httpStubs` trait and by `withHTTPStubs`; `nil`
+    /// outside them (and in XCTest, whose `makeStubRegistry()` needs no scope of this kind).
+    public static var current: HTTPStubsScope? { running }
+
+    /// Where the running test's scope is kept: only the trait and `withHTTPStubs` set it.
+    @TaskLocal static var running: HTTPStubsScope?
 
     /// The scope's stubs; make sessions from it (`StubRegistry.makeSession(configuration:delegate:delegateQueue:)`).
     public let stubs: StubRegistry

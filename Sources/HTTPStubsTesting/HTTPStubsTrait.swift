@@ -35,7 +35,7 @@ public struct HTTPStubsTrait: TestTrait, SuiteTrait, TestScoping {
         let scope = HTTPStubsScope(clock: clock(), location: location ?? SourceCodeLocation(test.sourceLocation))
         do {
             try configureStubs(of: scope)
-            try await HTTPStubsScope.$current.withValue(scope) {
+            try await HTTPStubsScope.$running.withValue(scope) {
                 try await function()
             }
         } catch {

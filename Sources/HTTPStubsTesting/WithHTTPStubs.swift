@@ -32,7 +32,7 @@ public func withHTTPStubs<Result>(
     let scope = HTTPStubsScope(clock: clock, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     let result: Result
     do {
-        result = try await HTTPStubsScope.$current.withValue(scope) {
+        result = try await HTTPStubsScope.$running.withValue(scope) {
             try await body(scope.stubs)
         }
     } catch {
@@ -55,7 +55,7 @@ public func withHTTPStubs<Result>(
 ) rethrows -> Result {
     let scope = HTTPStubsScope(clock: clock, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     defer { scope.endBlocking() }
-    return try HTTPStubsScope.$current.withValue(scope) {
+    return try HTTPStubsScope.$running.withValue(scope) {
         try body(scope.stubs)
     }
 }

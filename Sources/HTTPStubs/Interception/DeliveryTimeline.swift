@@ -19,6 +19,14 @@ struct DeliveryTimeline {
         /// Nothing reaches the client, but the stub shows a sign of life (a chunk a completion
         /// handler will only see at the end, a redirect hop): the idle timeout starts over.
         case progress
+
+        /// Whether the load is over once this is delivered.
+        var endsTheLoad: Bool {
+            switch self {
+            case .finish, .fail: true
+            case .receive, .load, .progress: false
+            }
+        }
     }
 
     /// An action and when it is due.

@@ -46,6 +46,13 @@ final class StubLoader: @unchecked Sendable {
         var planningElsewhere = false
         /// Set by ``abandon(with:)``: the load ends with this error at its next delivery.
         var abandoned: StubError?
+        /// How many `resume()` calls this loader made whose `startLoading` has not come yet. The
+        /// load's last event waits for them (in ``heldEnd``): corelibs invalidates the protocol when
+        /// a load finishes but marks the task completed only later, and a `resume()` that arrives in
+        /// between fails the finished task, which traps in `URLSession.behaviour(for:)`.
+        var resumesOnTheWay = 0
+        /// The load's last event (finish or failure), due but held until ``resumesOnTheWay`` is 0.
+        var heldEnd: DeliveryTimeline.Action?
         /// The test that had ended, closing the registry, when the request reached it.
         var arrivedAfterTest: String?
         /// The request once it was read (its line is only built when a report needs it); the
@@ -133,6 +140,7 @@ final class StubLoader: @unchecked Sendable {
                 state.start = registry?.manualClock?.startOfRequest() ?? clock.now
                 return true
             }
+            if state.resumesOnTheWay > 0 { state.resumesOnTheWay -= 1 }   // one of ours arrived
             deliverDue(urlProtocol, &state)
             // Still being planned elsewhere, it has not reached the clock, unless it has ended
             // (its test failed it meanwhile).
@@ -204,10 +212,11 @@ final class StubLoader: @unchecked Sendable {
                 leaveTransitWithoutArriving(&state)
                 return false
             }
+            state.resumesOnTheWay += 1
             return true
         }
         // Not under the lock: `resume()` waits for URLSession's queue, which may be waiting for it.
-        if wake, let task = urlProtocol.task, task.state == .running { task.resume() }
+        if wake { resumeOrCountBack(urlProtocol.task) }
         #else
         // Apple's URL loading system accepts client calls from any thread.
         withState { state in
@@ -234,6 +243,7 @@ final class StubLoader: @unchecked Sendable {
     /// Where the request is, for the end of its test.
     var flightState: FlightState {
         withState { state in
+            if state.heldEnd != nil { return .inTransit }
             if state.timeline?.isFinished == true || (state.stopped && !state.inTransit) { return .finished }
             if state.inTransit { return .inTransit }
             if let wake = state.wake { return .waiting(until: wake) }
@@ -294,7 +304,8 @@ final class StubLoader: @unchecked Sendable {
     }
 
     /// A wake-up fired: returns whether URLSession should call `startLoading` again, because the
-    /// load still has something to deliver; the request is then in transit until it does.
+    /// load still has something to deliver; the request is then in transit until it does, and the
+    /// `resume()` the caller makes is counted on its way.
     private func departForWake() -> Bool {
         withState { state in
             guard !state.stopped, state.timeline?.isFinished != true else { return false }
@@ -302,7 +313,18 @@ final class StubLoader: @unchecked Sendable {
                 state.inTransit = true
                 registry?.manualClock?.requestDeparted()
             }
+            state.resumesOnTheWay += 1
             return true
+        }
+    }
+
+    /// Makes the `resume()` counted on its way, or counts it back when the task no longer runs
+    /// (no `startLoading` would follow it).
+    private func resumeOrCountBack(_ task: URLSessionTask?) {
+        if let task, task.state == .running {
+            task.resume()
+        } else {
+            withState { state in if state.resumesOnTheWay > 0 { state.resumesOnTheWay -= 1 } }
         }
     }
 
@@ -311,15 +333,27 @@ final class StubLoader: @unchecked Sendable {
     }
 
     private func deliverDue(_ urlProtocol: URLProtocol, _ state: inout State) {
-        guard !state.stopped, state.timeline?.isFinished == false else { return }
-        let (due, nextWake) = state.timeline!.advance(to: clock.now - state.start)   // in place: no copy
+        guard !state.stopped else { return }
+        if let end = state.heldEnd {
+            // The end was held for resumes on their way: the last of them delivers it.
+            guard state.resumesOnTheWay == 0 else { return }
+            state.heldEnd = nil
+            perform(end, for: urlProtocol)
+            registry?.flights.remove(self)
+            return
+        }
+        guard state.timeline?.isFinished == false else { return }
+        var (due, nextWake) = state.timeline!.advance(to: clock.now - state.start)   // in place: no copy
+        if state.resumesOnTheWay > 0, let last = due.last, last.endsTheLoad {
+            state.heldEnd = due.removeLast()
+        }
         for action in due {
             perform(action, for: urlProtocol)
         }
         state.timer?.cancel()
         state.wake = nextWake.map { state.start + $0 }
         state.timer = state.wake.map { wake in scheduleWake(at: wake, urlProtocol) }
-        if state.timeline?.isFinished == true { registry?.flights.remove(self) }
+        if state.timeline?.isFinished == true, state.heldEnd == nil { registry?.flights.remove(self) }
     }
 
     private func perform(_ action: DeliveryTimeline.Action, for urlProtocol: URLProtocol) {
@@ -343,8 +377,8 @@ final class StubLoader: @unchecked Sendable {
         // Re-enter through the task so that the client is called on the task's own queue.
         let task = UncheckedSendable(value: urlProtocol.task)   // URLSessionTask is thread-safe.
         return clock.schedule(at: deadline) { [weak self] in
-            guard let task = task.value, task.state == .running, self?.departForWake() == true else { return }
-            task.resume()
+            guard let self, let task = task.value, task.state == .running, departForWake() else { return }
+            resumeOrCountBack(task)
         }
         #else
         // Apple's URL loading system accepts client calls from any thread.

@@ -10,6 +10,8 @@ final class StubFileDecoder {
     private(set) var diagnostics: [StubDiagnostic] = []
     /// Whether integers may be written as strings (`"201"`), as Jackson reads WireMock mappings.
     var acceptsIntegerStrings = false
+    /// Where date-time operators read "now" (`"before": "now +3 days"`); tests fix it.
+    var wallClock = WallClock.system
 
     init(path: String, document: JSONDocument) {
         self.path = path

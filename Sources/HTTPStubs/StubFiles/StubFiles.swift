@@ -9,7 +9,9 @@ package enum StubFiles {
     /// Loads every stub file under `paths`. Nothing is thrown: every problem, with its file,
     /// line, column and JSON path, is in the result's ``StubFileLoad/diagnostics``; a file with an
     /// error contributes the stubs that had none.
-    package static func load(_ paths: [String]) -> StubFileLoad {
+    /// - Parameter wallClock: Where date-time operators read "now"; the system's calendar time
+    ///   unless a test fixes it.
+    static func load(_ paths: [String], wallClock: WallClock) -> StubFileLoad {
         var stubs: [Stub] = []
         var diagnostics: [StubDiagnostic] = []
         var files: [String] = []
@@ -18,12 +20,18 @@ package enum StubFiles {
             diagnostics += problems
             for file in found {
                 files.append(file.path)
-                let result = load(file)
+                let result = load(file, wallClock: wallClock)
                 stubs += result.stubs
                 diagnostics += result.diagnostics
             }
         }
         return StubFileLoad(stubs: stubs, diagnostics: diagnostics, files: files)
+    }
+
+    /// Loads every stub file under `paths` (see ``load(_:wallClock:)``), "now" being the system's
+    /// calendar time.
+    package static func load(_ paths: [String]) -> StubFileLoad {
+        load(paths, wallClock: .system)
     }
 
     /// A file to load, and the `__files` folder its body files live in.
@@ -93,7 +101,7 @@ package enum StubFiles {
     }
 
     /// Loads one file: a HAR capture (by its `.har` extension or its `log` member) or WireMock mappings.
-    static func load(_ file: File) -> (stubs: [Stub], diagnostics: [StubDiagnostic]) {
+    static func load(_ file: File, wallClock: WallClock = .system) -> (stubs: [Stub], diagnostics: [StubDiagnostic]) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file.path, isDirectory: false))
@@ -109,6 +117,7 @@ package enum StubFiles {
             return ([], [StubDiagnostic(severity: .error, path: file.path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
         }
         let decoder = StubFileDecoder(path: file.path, document: document)
+        decoder.wallClock = wallClock
         for duplicate in document.duplicateKeys {
             decoder.warning(key: duplicate, "this key appears more than once in its object; the last value wins")
         }

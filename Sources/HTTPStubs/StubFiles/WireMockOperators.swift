@@ -6,24 +6,25 @@ extension StubFileDecoder {
     /// The operators this toolkit implements.
     static let supportedOperators: Set<String> = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "anything",
-        "equalToJson", "matchesJsonPath", "equalToXml", "matchesXPath", "binaryEqualTo", "and", "or", "not",
+        "equalToJson", "matchesJsonPath", "matchesJsonSchema", "equalToXml", "matchesXPath", "binaryEqualTo", "and", "or", "not",
+        "before", "after", "equalToDateTime",
     ]
 
     /// WireMock operators this toolkit does not implement: a stub using one is a load error, never
     /// a stub that silently never matches.
     static let unsupportedOperators: Set<String> = [
-        "before", "after", "equalToDateTime", "matchesJsonSchema", "equalToNumber", "greaterThanNumber",
+        "equalToNumber", "greaterThanNumber",
         "greaterThanEqualNumber", "lessThanNumber", "lessThanEqualNumber", "matchesPathTemplate",
     ]
 
     static let multiValueOperators: Set<String> = ["hasExactly", "includes"]
 
     /// Keys that modify an operator, read (or refused) by the operator they belong to.
-    static let operatorModifiers: Set<String> = [
+    static let operatorModifiers: Set<String> = Set<String>([
         "caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements", "xPathNamespaces", "enablePlaceholders",
         "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex", "exemptedComparisons",
         "ignoreOrderOfSameNode", "namespaceAwareness", "jsonCompareMode", "schemaVersion",
-    ]
+    ]).union(dateTimeModifiers)
 
     /// Reads a multi-value matcher (headers, query and form parameters).
     func multiValueTest(_ value: JSONValue, at jsonPath: JSONPath) -> MultiValueTest? {
@@ -68,6 +69,11 @@ extension StubFileDecoder {
             error("unknown operator '\(name)'; use one of \(Self.supportedOperators.sorted().joined(separator: ", "))", at: operandPath)
             return nil
         }
+        if !["before", "after", "equalToDateTime"].contains(name) {
+            for key in Self.dateTimeModifiers.sorted() where object[key] != nil {
+                warning(key: jsonPath.appending(.key(key)), "'\(key)' applies only to 'before', 'after' and 'equalToDateTime', so it is ignored with '\(name)', as WireMock ignores it")
+            }
+        }
         switch name {
         case "equalTo":
             guard let expected = text(operand, at: operandPath, name) else { return nil }
@@ -92,12 +98,16 @@ extension StubFileDecoder {
             return jsonEqualityTest(operand, in: object, at: jsonPath)
         case "matchesJsonPath":
             return jsonPathTest(operand, at: operandPath)
+        case "matchesJsonSchema":
+            return jsonSchemaTest(operand, in: object, at: jsonPath)
         case "equalToXml":
             return xmlEqualityTest(operand, in: object, at: jsonPath)
         case "matchesXPath":
             return xPathTest(operand, in: object, at: jsonPath)
         case "binaryEqualTo":
             return binaryTest(operand, at: operandPath)
+        case "before", "after", "equalToDateTime":
+            return dateTimeTest(name, in: object, at: jsonPath)
         case "and", "or":
             guard let items = operand.arrayValue, !items.isEmpty else {
                 error("'\(name)' takes a non-empty array of matchers, found \(operand.article)", at: operandPath)
@@ -238,6 +248,7 @@ extension StubFileDecoder {
         let expressionText: String
         var nested: ValueTest?
         var nestedIsJSON = false
+        var nestedIsAbsent = false
         switch operand {
         case let .string(text):
             expressionText = text
@@ -250,6 +261,7 @@ extension StubFileDecoder {
             guard let test = valueTest(operand, at: operandPath) else { return nil }
             nested = test
             nestedIsJSON = object["equalToJson"] != nil
+            nestedIsAbsent = test.description == Self.absentTest.description
         default:
             error("'matchesJsonPath' takes a JSONPath string or {\"expression\": …, <operator>}, found \(operand.article)", at: operandPath)
             return nil
@@ -263,12 +275,22 @@ extension StubFileDecoder {
         }
         if let nested {
             let forJSON = nestedIsJSON
+            let wantsAbsent = nestedIsAbsent
             return ValueTest("JSON path \(expressionText) \(nested.description)") { value in
                 guard let value, let document = try? JSONValue(parsing: value) else {
                     return MatchVerdict(isMatch: false, detail: "expected a JSON document for JSON path \(expressionText)")
                 }
-                let results = expression.stringValues(in: document, forJSONComparison: forJSON)
-                return results.isEmpty ? nested.test(nil) : nested.testAny(results)
+                // As WireMock 2.35.1 answers: a path that selects nothing (or null, or an empty
+                // array) matches only a sub-matcher that is `absent` itself, not one nested in
+                // `or`/`and`, nor a negative such as `doesNotContain`.
+                if expression.selectsNothing(in: document, emptyArrayIsNothing: wantsAbsent) {
+                    return wantsAbsent
+                        ? MatchVerdict(isMatch: true, detail: "\(expressionText) selects nothing")
+                        : MatchVerdict(isMatch: false, detail: "\(expressionText) selects nothing")
+                }
+                return wantsAbsent
+                    ? MatchVerdict(isMatch: false, detail: "expected \(expressionText) to select nothing")
+                    : nested.testAny(expression.stringValues(in: document, forJSONComparison: forJSON))
             }
         }
         return ValueTest("matches JSON path \(expressionText)") { value in
@@ -279,6 +301,78 @@ extension StubFileDecoder {
                 ? MatchVerdict(isMatch: true, detail: "\(expressionText) found")
                 : MatchVerdict(isMatch: false, detail: "\(expressionText) selects nothing")
         }
+    }
+
+    /// `matchesJsonSchema`, the schema written as JSON or as a JSON string, read with
+    /// `schemaVersion` (WireMock's default is V202012). As in WireMock, the value is parsed as JSON
+    /// and, when it is not JSON, validated as a JSON string; a number, boolean or null that fails
+    /// is tried again as the string it was written as (so `12` passes `{"type": "string"}`).
+    private func jsonSchemaTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {
+        let operandPath = jsonPath.appending(.key("matchesJsonSchema"))
+        var version = JSONSchema.Version.v202012
+        if let declared = object["schemaVersion"], declared != .null {
+            guard let name = declared.stringValue, let named = JSONSchema.Version(name: name) else {
+                error("'schemaVersion' takes one of \(JSONSchema.Version.allCases.map(\.name).joined(separator: ", ")), found \(declared.article)", at: jsonPath.appending(.key("schemaVersion")))
+                return nil
+            }
+            version = named
+        }
+        var schemaValue = operand
+        let insideText = operand.stringValue != nil
+        if case let .string(text) = operand {
+            do {
+                schemaValue = try JSONValue(parsing: text)
+            } catch {
+                self.error("'matchesJsonSchema' holds a string that is not JSON (\(error.message) at column \(error.column)); write the schema itself or fix the string", at: operandPath)
+                return nil
+            }
+        }
+        let schema: JSONSchema
+        do {
+            schema = try JSONSchema(schemaValue, version: version, writtenAt: place(of: operandPath))
+        } catch {
+            if insideText {
+                let within = error.schemaPath.components.isEmpty ? "" : "at \(error.schemaPath) in the schema string: "
+                self.error("invalid JSON schema: " + within + error.message, at: operandPath)
+            } else {
+                self.error("invalid JSON schema: " + error.message, at: JSONPath(operandPath.components + error.schemaPath.components))
+            }
+            return nil
+        }
+        return ValueTest("matches the JSON schema \(schemaValue) (\(schema.version.name))") { value in
+            guard let value else { return MatchVerdict(isMatch: false, detail: "expected a value valid against the JSON schema, but it is absent") }
+            let parsed = Self.jacksonValue(value) ?? .string(value)
+            var failures = schema.validate(parsed)
+            switch parsed {
+            case .number, .bool, .null:
+                if !failures.isEmpty { failures = schema.validate(.string(value)) }
+            case .string, .array, .object:
+                break
+            }
+            if failures.isEmpty { return MatchVerdict(isMatch: true, detail: "valid against the JSON schema") }
+            let shown = failures.prefix(5).map(\.description).joined(separator: "; ")
+            let more = failures.count > 5 ? " (and \(failures.count - 5) more)" : ""
+            return MatchVerdict(isMatch: false, distance: schema.distance(failures: failures.count), detail: "not valid against the JSON schema: " + shown + more)
+        }
+    }
+
+    /// `text` read as WireMock reads a value for `matchesJsonSchema` (Jackson, with comments and
+    /// single quotes allowed and anything after the first value ignored, except that a number,
+    /// `true`, `false` or `null` must be followed by whitespace, as Jackson requires at the root:
+    /// `10a` is not JSON); `nil` when it is not JSON.
+    static func jacksonValue(_ text: String) -> JSONValue? {
+        let data = Data(text.utf8)
+        var recorder: JSONLocationRecorder?
+        guard let (value, unread) = try? JSONParser.parse(data, dialect: .wireMock, recorder: &recorder) else { return nil }
+        switch value {
+        case .number, .bool, .null:
+            if let unread, unread > 0, ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(data[data.startIndex + unread - 1]) {
+                return nil
+            }
+        case .string, .array, .object:
+            break
+        }
+        return value
     }
 
     private func xmlEqualityTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {

@@ -72,6 +72,18 @@ struct JSONPathExpression: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the expression selects nothing in `root`: no value, `null`, no values from an
+    /// indefinite path, or (when `emptyArrayIsNothing`) an empty array, as WireMock's `absent`
+    /// sub-matcher sees them.
+    func selectsNothing(in root: JSONValue, emptyArrayIsNothing: Bool) -> Bool {
+        switch evaluate(root) {
+        case .notFound, .value(.null): true
+        case .values(let values): values.isEmpty
+        case .value(.array(let elements)): emptyArrayIsNothing && elements.isEmpty
+        case .value: false
+        }
+    }
+
     /// WireMock's `getExpressionResult` for the nested form
     /// `{"expression": "…", "equalTo": …}`: the strings the nested operator is applied to.
     ///
