@@ -70,22 +70,6 @@ struct JSONParser {
         return try result.get()
     }
 
-    /// `members` with each repeated key once, where it first appeared, holding its last value: how
-    /// Jackson builds an object, so WireMock reads a mapping with a repeated key this way.
-    private static func lastValueWins(_ members: [JSONMember]) -> [JSONMember] {
-        var positions: [String: Int] = [:]
-        var unique: [JSONMember] = []
-        for member in members {
-            if let position = positions[member.key] {
-                unique[position].value = member.value
-            } else {
-                positions[member.key] = unique.count
-                unique.append(member)
-            }
-        }
-        return unique
-    }
-
     /// The length of the UTF-8 byte order mark at the start of `bytes`: 3 or 0.
     static func byteOrderMarkLength(_ bytes: UnsafeRawBufferPointer) -> Int {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -185,7 +169,8 @@ struct JSONParser {
                     case .rightBrace:
                         position += 1
                         let members = stack.removeLast().members
-                        value = .object(JSONObject(members: dialect == .wireMock ? Self.lastValueWins(members) : members))
+                        // A repeated key keeps its first place and its last value, as Jackson reads it for WireMock.
+                        value = .object(JSONObject(members: dialect == .wireMock ? JSONObject(members: members).uniqueMembers : members))
                         recorder?.leaveObject()
                     default:
                         throw unexpected("',' or '}' after object member", commaMayBeMissing: true)

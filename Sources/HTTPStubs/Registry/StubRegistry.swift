@@ -80,10 +80,8 @@ public final class StubRegistry: Sendable {
         line: UInt = #line,
         column: UInt = #column
     ) -> Stub.ID {
-        var stub = Stub(pattern, responses: [response], priority: priority,
-                        source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
-        stub.expectation = expectation
-        return add(stub)
+        add(pattern, responses: [response], priority: priority, expecting: expectation,
+            source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Adds a stub whose response is computed from each request it matches.
@@ -132,9 +130,23 @@ public final class StubRegistry: Sendable {
         line: UInt = #line,
         column: UInt = #column
     ) -> Stub.ID {
-        var stub = Stub(pattern, responses: responses, afterLast: afterLast, priority: priority,
-                        source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
+        add(pattern, responses: responses, afterLast: afterLast, priority: priority, expecting: expectation,
+            source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Adds the stub the `stub(…)` methods (and a scenario's) describe, and returns its identity.
+    func add(
+        _ pattern: RequestPattern,
+        responses: [StubResponse],
+        afterLast: Stub.SequenceEnd = .repeatLast,
+        priority: Int,
+        expecting expectation: UseExpectation?,
+        scenario: ScenarioRule? = nil,
+        source: StubSource
+    ) -> Stub.ID {
+        var stub = Stub(pattern, responses: responses, afterLast: afterLast, priority: priority, source: source)
         stub.expectation = expectation
+        stub.scenario = scenario
         return add(stub)
     }
 

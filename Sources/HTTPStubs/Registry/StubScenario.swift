@@ -60,10 +60,8 @@ public struct StubScenario: Sendable {
         line: UInt = #line,
         column: UInt = #column
     ) -> Stub.ID {
-        var stub = Stub(pattern, responses: [response], priority: priority,
-                        source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
-            .inScenario(name, whenIn: state, moveTo: newState)
-        stub.expectation = expectation
-        return registry.add(stub)
+        registry.add(pattern, responses: [response], priority: priority, expecting: expectation,
+                     scenario: ScenarioRule(name, requiredState: state, newState: newState),
+                     source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 }
