@@ -10,7 +10,7 @@ The first line of each file describes the root:
     {"root": ..., "wiremock": "2.35.1", "loaded": true|false, "error": <startup error or null>,
      "base": "http://127.0.0.1:PORT", "ungenerable": [<stub that no request could be derived for>]}
 Every other line is one request and WireMock's answer:
-    {"n": 0, "mapping": "mappings/x.json", "stub": 0, "variant": "own|method|header-dropped|query-changed|body-changed",
+    {"n": 0, "mapping": "mappings/x.json", "stub": 0, "variant": "own|method|header-dropped|host-changed|query-changed|body-changed",
      "method": "GET", "url": "/path?q=1", "headers": [["Name", "value"], ...], "body": "..." | null,
      "sendable": true|false,
      "expected": {"matched": bool, "failed": true (only when WireMock answered with an error of its own, e.g. a
@@ -258,6 +258,10 @@ def derive(stub):
     else:
         url = '/'
     headers = []
+    if req.get('host') is not None:
+        # WireMock matches `host` against the Host header's host name: send it (the replay makes it the URL's host).
+        v = req['host'] if isinstance(req['host'], str) else gen_value(req['host'])
+        if v is not None: headers.append(['Host', v])
     for name, pat in (req.get('headers') or {}).items():
         v = gen_value(pat)
         if v is not None: headers.append([name, v])
@@ -289,6 +293,9 @@ def variants(stub, own):
     if declared:
         drop = declared[0]
         out.append(('header-dropped', (method, url, [h for h in headers if h is not drop], body)))
+    hosts = [h for h in headers if h[0] == 'Host' and 'host' in req and 'Host' not in (req.get('headers') or {})]
+    if hosts:
+        out.append(('host-changed', (method, url, [['Host', 'changed.' + h[1]] if h is hosts[0] else h for h in headers], body)))
     if '?' in url:
         path, q = url.split('?', 1)
         pairs = q.split('&')
