@@ -6,8 +6,9 @@ enum ListCommand {
     static let help = """
     Usage: stubs list PATH...
 
-    Prints one line per stub, in load order: source (path:line:column), priority, method, URL
-    pattern, first response, and scenario. Problems go to standard error.
+    Prints one line per stub, in load order: source (path:line:column), name (the mapping's
+    "name", if any), priority, method, URL pattern, first response, and scenario. Paths inside the
+    current directory are shown relative to it. Problems go to standard error.
 
     Exit status: 0 when every file loaded, 1 when some had errors (the stubs that loaded are listed), 2 on wrong usage.
 
@@ -15,13 +16,15 @@ enum ListCommand {
 
     static func run(_ arguments: [String], io: inout some CommandIO) throws -> Int32 {
         let result = StubFiles.load(try StubsCommand.paths(arguments, command: "list"))
+        let here = FileManager.default.currentDirectoryPath + "/"
         let rows = result.stubs.map { stub -> [String] in
             [
                 stub.source.description,
+                stub.name.map(quoted) ?? "",
                 "P\(stub.priority)",
                 method(of: stub.pattern),
                 url(of: stub.pattern),
-                stub.responses.first?.summary ?? "",
+                (stub.responses.first?.summary ?? "").replacingOccurrences(of: " file \(here)", with: " file "),
                 stub.scenario?.description ?? "",
             ]
         }

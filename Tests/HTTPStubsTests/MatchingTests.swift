@@ -544,7 +544,8 @@ import HTTPStubs
         #expect(RequestMatcher.path(.equal("/users/42")).description == #"path = "/users/42""#)
         #expect(RequestMatcher.pathTemplate("/users/{id}").description == #"path template "/users/{id}""#)
         #expect(RequestMatcher.header("Accept", .contains("json")).description == #"header Accept contains "json""#)
-        #expect(RequestMatcher.query("page", .matches("[0-9]+")).description == "query page matches /[0-9]+/")
+        #expect(RequestMatcher.query("page", .matches("[0-9]+")).description == #"query page matches "[0-9]+""#)
+        #expect(RequestMatcher.pathAndQuery(.matches("/v1/.*")).description == #"path and query matches "/v1/.*""#, "no doubled slashes; a URL pattern tests the query too")
         #expect(RequestMatcher.headerAbsent("Authorization").description == "header Authorization absent")
         #expect(RequestMatcher.queryAbsent("debug").description == "query debug absent")
         #expect(RequestMatcher.port(8443).description == "port 8443")
@@ -555,7 +556,7 @@ import HTTPStubs
         #expect(RequestMatcher.allOf([.method(.post), .header("X", .hasPrefix("y"))]).description == #"(method POST and header X starts with "y")"#)
         #expect(RequestMatcher.queryParameters(exactly: ["b": "2", "a": "1"]).description == "query exactly a=1&b=2")
         #expect(StringMatcher.equal("Ada", caseInsensitive: true).description == #"= "Ada" (ignoring case)"#)
-        #expect(BodyMatcher.form(["user": "ada", "code": .matches("[0-9]+")]).description == #"form code matches /[0-9]+/, user = "ada""#)
+        #expect(BodyMatcher.form(["user": "ada", "code": .matches("[0-9]+")]).description == #"form code matches "[0-9]+", user = "ada""#)
         #expect(BodyMatcher.json(["item": "book", "quantity": 1]).description == #"= JSON {"item":"book","quantity":1}"#)
         #expect(BodyMatcher.json(["tags": ["a"]], ignoreArrayOrder: true, ignoreExtraMembers: true).description
             == #"= JSON {"tags":["a"]} (ignoring array order) (ignoring extra members)"#)

@@ -78,8 +78,9 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The pattern between slashes, as in `/[0-9]+/`.
-    public var description: String { "/\(pattern)/" }
+    /// The pattern in quotes, as in `"[0-9]+"` (between slashes, a pattern that starts with `/`
+    /// would read `//v1/.*/`).
+    public var description: String { quoted(pattern) }
 
     /// Two expressions are equal when their patterns are.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.pattern == rhs.pattern }

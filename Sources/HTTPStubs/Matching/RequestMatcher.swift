@@ -126,15 +126,17 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// A matcher on a text value of the request, which may be missing (`nil`).
     static func value(
         _ part: Part,
+        named name: String? = nil,
         _ matcher: StringMatcher,
         _ extract: @escaping @Sendable (InterceptedRequest) -> String?
     ) -> RequestMatcher {
-        RequestMatcher(
+        let name = name ?? part.name
+        return RequestMatcher(
             part: part,
-            description: "\(part) \(matcher)",
+            description: "\(name) \(matcher)",
             evaluate: { request in
                 guard let actual = extract(request) else {
-                    return MatchVerdict(isMatch: false, detail: "expected \(part) \(matcher), but it is missing")
+                    return MatchVerdict(isMatch: false, detail: "expected \(name) \(matcher), but it is missing")
                 }
                 if matcher.matches(actual) { return MatchVerdict(isMatch: true, detail: quoted(actual)) }
                 return MatchVerdict(
@@ -221,7 +223,7 @@ extension RequestMatcher {
 
     /// The path and query as sent (`/users?page=2`) satisfy `matcher`: WireMock's `url` / `urlPattern`.
     public static func pathAndQuery(_ matcher: StringMatcher) -> RequestMatcher {
-        var pathAndQuery = value(.url, matcher) { $0.pathAndQuery }
+        var pathAndQuery = value(.url, named: "path and query", matcher) { $0.pathAndQuery }
         if case let .equal(literal, caseInsensitive: false) = matcher.kind, !literal.isEmpty {
             pathAndQuery.literalPath = String(literal.prefix { $0 != "?" })
         }

@@ -182,6 +182,15 @@ final class StubsCommandTests {
 
     // MARK: list
 
+    @Test("list of the bundled Stubs: names, a URL pattern that reads as one, body files relative to the working directory")
+    func listBundledStubs() throws {
+        let result = runStubs(["list", "Stubs"])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(lines.contains(#"Stubs/mappings/zz-catch-all.json:1:1 "catch-all" P10 ANY path and query matches "/v1/.*" 404 "{\"error\":\"no such endpoint in the example API\"}""#), "\(result.stdout)")
+        #expect(lines.contains(#"Stubs/mappings/users/get-user-42.json:1:1 "user 42" P5 GET path = "/v1/users/42" 200 file Stubs/__files/users/user-42.json"#), "\(result.stdout)")
+    }
+
     @Test("list: one line per stub with source, priority, method, URL pattern, status and scenario")
     func listColumns() throws {
         let fixture = try StubRootFixture(in: scratch)
@@ -198,8 +207,8 @@ final class StubsCommandTests {
         }
         let users = try line(fixture.mapping("a-users.json") + ":1:1")
         #expect(users.count >= 4, "\(users)")
-        #expect(users.dropFirst().first == "P1")
-        #expect(users.dropFirst(2).first == "GET")
+        // The mapping's name comes after the source; paths inside the working directory are relative.
+        #expect(users.joined(separator: " ").hasPrefix(fixture.mapping("a-users.json") + #":1:1 "list users" P1 GET "#), "\(users)")
         #expect(users.contains { $0.contains("/users") }, "\(users)")
         #expect(users.contains("200"), "\(users)")
 
