@@ -47,7 +47,7 @@ import HTTPStubs
             #"   ✓ scheme = "https""#,
             #"   ✓ host = "api.example.com""#,
             "   ✓ port 443",
-            #"   ✗ path = "/users/42": expected = "/users/42", got "/users/43""#,
+            #"   ✗ path: expected "/users/42", got "/users/43""#,
         ])
         let second = try #require(lines.firstIndex(of: ranked[1]))
         #expect(lines[second + 1] == "   ✗ method POST: expected POST, got GET")
@@ -71,7 +71,7 @@ import HTTPStubs
         let text = try #require(error?.localizedDescription)
         #expect(text.hasPrefix("Unmatched request: GET https://api.example.com/users/43\n"))
         #expect(text.contains("Closest stubs (1 of 1):"))
-        #expect(text.contains(#"   ✗ path = "/users/42": expected = "/users/42", got "/users/43""#))
+        #expect(text.contains(#"   ✗ path: expected "/users/42", got "/users/43""#))
         #expect(text.hasSuffix(#"    stubs.stub(.get("https://api.example.com/users/43"), .status(200))"#))
     }
 
@@ -218,7 +218,7 @@ import HTTPStubs
         let closest = try #require(report.nearMisses.first)
         #expect(closest.pattern == #"method GET and scheme = "https" and host = "api.example.com" and port 443 and path = "/users/42""#)
         #expect(closest.rows.map(\.verdict.isMatch) == [true, true, true, true, false])
-        #expect(closest.rows.last?.verdict.detail == #"expected = "/users/42", got "/users/43""#)
+        #expect(closest.rows.last?.verdict.detail == #"expected "/users/42", got "/users/43""#)
         #expect(closest.rows.last?.matcher.part == .url)
         #expect(closest.notes.isEmpty)
         #expect(report.description == report.text)

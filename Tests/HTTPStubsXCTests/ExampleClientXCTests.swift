@@ -74,7 +74,7 @@ final class ExampleClientXCTests: XCTestCase {
             XCTFail("Expected an unmatched-request error")
         } catch let HTTPClientError.transport(error) {
             XCTAssertEqual(error.code, .resourceUnavailable)
-            XCTAssertTrue(error.localizedDescription.contains(#"✗ path = "/users/42": expected = "/users/42", got "/users/43""#), error.localizedDescription)
+            XCTAssertTrue(error.localizedDescription.contains(#"✗ path: expected "/users/42", got "/users/43""#), error.localizedDescription)
         } catch {
             XCTFail("Unexpected \(error)")
         }

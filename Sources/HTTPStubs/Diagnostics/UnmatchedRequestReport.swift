@@ -131,9 +131,13 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
             for (index, miss) in nearMisses.enumerated() {
                 lines.append("\(index + 1). \(miss.stub), distance \(Self.format(miss.distance))")
                 for row in miss.rows {
-                    let mark = row.verdict.isMatch ? "✓" : "✗"
-                    let detail = row.verdict.isMatch ? "" : ": \(row.verdict.detail)"
-                    lines.append("   \(mark) \(row.matcher.description)\(detail)")
+                    if row.verdict.isMatch {
+                        lines.append("   ✓ \(row.matcher.description)")
+                    } else {
+                        // A matcher whose verdict says what it expected is named once, by its subject.
+                        let name = row.verdict.detail.hasPrefix("expected ") ? row.matcher.subject ?? row.matcher.description : row.matcher.description
+                        lines.append("   ✗ \(name): \(row.verdict.detail)")
+                    }
                 }
                 for note in miss.notes {
                     lines.append("   ✗ \(note)")

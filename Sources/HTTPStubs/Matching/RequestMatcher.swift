@@ -49,6 +49,9 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     package let problems: [String]
     /// Whether the matcher reads the body (the body of a streamed request cannot be read before loading).
     let readsBody: Bool
+    /// What the matcher tests (`path`, `header Accept`), when a report can name it on its own and
+    /// let the verdict say the rest: `✗ path: expected "/users/42", got "/users/43"`.
+    var subject: String?
     /// The exact path the matcher requires, when it requires one: lets a registry index its stubs.
     var literalPath: String?
     /// A literal start every path the matcher accepts has (`/users/` for `/users/{id}`): lets a
@@ -112,6 +115,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
             pathPrefix: pathPrefix, predicate: test, captureParameters: captureParameters
         )
         matcher.literalPath = literalPath
+        matcher.subject = subject
         return matcher
     }
 
@@ -131,23 +135,25 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         _ extract: @escaping @Sendable (InterceptedRequest) -> String?
     ) -> RequestMatcher {
         let name = name ?? part.name
-        return RequestMatcher(
+        var valueMatcher = RequestMatcher(
             part: part,
             description: "\(name) \(matcher)",
             evaluate: { request in
                 guard let actual = extract(request) else {
-                    return MatchVerdict(isMatch: false, detail: "expected \(name) \(matcher), but it is missing")
+                    return MatchVerdict(isMatch: false, detail: "expected \(matcher.expectation), but it is missing")
                 }
                 if matcher.matches(actual) { return MatchVerdict(isMatch: true, detail: quoted(actual)) }
                 return MatchVerdict(
                     isMatch: false,
                     distance: matcher.distance(toMismatch: actual),
-                    detail: "expected \(matcher), got \(quoted(actual))"
+                    detail: "expected \(matcher.expectation), got \(quoted(actual))"
                 )
             },
             problems: matcher.problems,
             predicate: { request in extract(request).map(matcher.matches) ?? false }
         )
+        valueMatcher.subject = name
+        return valueMatcher
     }
 }
 

@@ -148,6 +148,15 @@ public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, Expres
     }
 
     /// A readable form such as `= "application/json"` or `matches /[0-9]+/`.
+    /// What a report says was expected: the quoted value for equality (`"/users/42"`), so that
+    /// `expected "/users/42"` does not read `expected = "/users/42"`; the description otherwise.
+    var expectation: String {
+        if case let .equal(expected, caseInsensitive) = kind {
+            return caseInsensitive ? "\(quoted(expected)) (ignoring case)" : quoted(expected)
+        }
+        return description
+    }
+
     public var description: String {
         switch kind {
         case let .equal(expected, caseInsensitive):

@@ -163,11 +163,11 @@ extension StubFileDecoder {
             guard let value else {
                 return acceptsAbsent
                     ? MatchVerdict(isMatch: true, detail: "absent")
-                    : MatchVerdict(isMatch: false, detail: "expected \(matcher), but it is absent")
+                    : MatchVerdict(isMatch: false, detail: "expected \(matcher.expectation), but it is absent")
             }
             return matcher.matches(value)
                 ? MatchVerdict(isMatch: true, detail: quoted(value))
-                : MatchVerdict(isMatch: false, distance: matcher.distance(toMismatch: value), detail: "expected \(matcher), got \(quoted(value))")
+                : MatchVerdict(isMatch: false, distance: matcher.distance(toMismatch: value), detail: "expected \(matcher.expectation), got \(quoted(value))")
         }
     }
 

@@ -203,7 +203,9 @@ extension StubFileDecoder {
     }
 
     private func multi(_ part: RequestMatcher.Part, _ test: MultiValueTest, readsBody: Bool = false, _ extract: @escaping @Sendable (InterceptedRequest) -> [String]) -> RequestMatcher {
-        RequestMatcher(part: part, description: "\(part) \(test.description)", evaluate: { test.test(extract($0)) }, problems: [], readsBody: readsBody)
+        var matcher = RequestMatcher(part: part, description: "\(part) \(test.description)", evaluate: { test.test(extract($0)) }, problems: [], readsBody: readsBody)
+        matcher.subject = part.name
+        return matcher
     }
 
     /// The cookies a request carries in its `Cookie` headers.

@@ -105,7 +105,7 @@ final class StubsExecutableTests {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try childProcessLaunch.withLock { try process.run() }
         defer {
             if process.isRunning { process.terminate() }
         }
@@ -178,7 +178,7 @@ final class StubsExecutableTests {
         process.standardInput = inputHandle
         process.standardOutput = outputHandle
         process.standardError = errorHandle
-        try process.run()
+        try childProcessLaunch.withLock { try process.run() }
         process.waitUntilExit()
         return ProcessResult(
             status: process.terminationStatus,

@@ -696,7 +696,7 @@ extension FuzzTests {
             process.standardError = errorHandle
             // No backtrace: symbolicating a crash of the child (a regression) is slow, and its status is what counts.
             process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-            try process.run()
+            try childProcessLaunch.withLock { try process.run() }
             process.waitUntilExit()
             return Outcome(status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
                            stderr: String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self))

@@ -53,7 +53,7 @@ func run(_ executable: URL, _ arguments: [String], within seconds: Double) throw
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = handle
     process.standardError = handle
-    try process.run()
+    try childProcessLaunch.withLock { try process.run() }
     let deadline = Date().addingTimeInterval(seconds)
     while process.isRunning, Date() < deadline {
         usleep(20_000)
@@ -71,4 +71,11 @@ struct ChildTimeout: Error, CustomStringConvertible {
     let seconds: Double
     var description: String { "\(command) did not finish within \(seconds) s; it was terminated" }
 }
+#endif
+
+#if os(macOS) || os(Linux)
+/// Serialises `Process.run()` across the suite's parallel tests: on Linux, two launches at once
+/// once crashed inside Foundation (a `memcpy` in `Process.run()` while another launch listed the
+/// process's file descriptors).
+let childProcessLaunch = NSLock()
 #endif

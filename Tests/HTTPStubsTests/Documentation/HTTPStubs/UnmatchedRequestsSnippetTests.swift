@@ -29,7 +29,7 @@ struct UnmatchedRequestsSnippetTests {
         for line in [
             "Unmatched request: GET https://api.example.com/users/43",
             "Closest stubs (1 of 1):",
-            #"   ✗ path = "/users/42": expected = "/users/42", got "/users/43""#,
+            #"   ✗ path: expected "/users/42", got "/users/43""#,
             "To answer it, add a stub such as:",
         ] {
             #expect(report.text.contains(line), "\(line)")
