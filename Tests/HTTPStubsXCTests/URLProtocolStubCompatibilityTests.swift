@@ -160,8 +160,9 @@ final class URLProtocolStubCompatibilityTests: XCTestCase {
     }
 }
 
-/// The client such a codebase tests: the shape of the common `URLSessionHTTPClient`.
-private final class URLSessionHTTPClient: Sendable {
+/// The client such a codebase tests: the shape of the common `URLSessionHTTPClient` (also the
+/// Adopting article's tests' client).
+final class URLSessionHTTPClient: Sendable {
     typealias Result = Swift.Result<(data: Data, response: HTTPURLResponse), Error>
 
     private struct UnexpectedValuesRepresentation: Error {}

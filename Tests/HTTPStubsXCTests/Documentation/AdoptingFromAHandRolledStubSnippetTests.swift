@@ -61,28 +61,3 @@ final class AdoptingFromAHandRolledStubSnippetTests: XCTestCase {
         URLProtocolStub.startInterceptingRequests()   // tearDown stops it again
     }
 }
-
-/// The client of the hand-rolled stub's tests: a completion-handler GET.
-private final class URLSessionHTTPClient: Sendable {
-    typealias Result = Swift.Result<(data: Data, response: HTTPURLResponse), Error>
-
-    private struct UnexpectedValuesRepresentation: Error {}
-
-    private let session: URLSession
-
-    init(session: URLSession) {
-        self.session = session
-    }
-
-    func get(from url: URL, completion: @escaping @Sendable (Result) -> Void) {
-        session.dataTask(with: url) { data, response, error in
-            if let error {
-                completion(.failure(error))
-            } else if let data, let response = response as? HTTPURLResponse {
-                completion(.success((data, response)))
-            } else {
-                completion(.failure(UnexpectedValuesRepresentation()))
-            }
-        }.resume()
-    }
-}
