@@ -34,7 +34,7 @@ enum Bit1<Rest: RegistryKey>: RegistryKey {
 final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
     /// Created with the instance, inside `URLSessionTask.resume()`, so the registry knows the
     /// request from then on (see ``RequestFlights``).
-    private let loader = StubLoader(RegistryDirectory.registry(Key.identity))
+    private let loader = RequestDelivery(RegistryDirectory.registry(Key.identity))
 
     #if canImport(FoundationNetworking)
     required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
@@ -51,9 +51,9 @@ final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
     #endif
 
     override class func canInit(with request: URLRequest) -> Bool {
-        guard StubLoader.isInterceptable(request) else { return false }
+        guard RequestDelivery.isInterceptable(request) else { return false }
         guard let registry = RegistryDirectory.registry(Key.identity).registry else { return true }
-        return !StubLoader.shouldPassThrough(request, registry: registry)
+        return !RequestDelivery.shouldPassThrough(request, registry: registry)
     }
 
     override class func canonicalRequest(for request: URLRequest) -> URLRequest {

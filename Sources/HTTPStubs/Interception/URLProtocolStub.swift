@@ -26,7 +26,7 @@ public final class URLProtocolStub: URLProtocol {
     private static let interception = Locked((isIntercepting: false, compatibilityStub: Stub.ID?.none, reportedSharedSession: false))
 
     /// Created with the instance, inside `URLSessionTask.resume()` (see ``RequestFlights``).
-    private let loader = StubLoader(
+    private let loader = RequestDelivery(
         registry: URLProtocolStub.isIntercepting ? URLProtocolStub.registry : nil,
         missingRegistry: .notIntercepting
     )
@@ -139,8 +139,8 @@ public final class URLProtocolStub: URLProtocol {
     /// Accepts every request but local `file:`, `data:` and `about:` ones, except those the
     /// registry's pass-through policy sends to the network.
     override public class func canInit(with request: URLRequest) -> Bool {
-        guard StubLoader.isInterceptable(request) else { return false }
-        return !(isIntercepting && StubLoader.shouldPassThrough(request, registry: registry))
+        guard RequestDelivery.isInterceptable(request) else { return false }
+        return !(isIntercepting && RequestDelivery.shouldPassThrough(request, registry: registry))
     }
 
     /// The request, unchanged.

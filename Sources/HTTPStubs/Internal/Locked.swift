@@ -5,7 +5,7 @@ import Foundation
 /// ## The toolkit's locks, and their order
 ///
 /// - each registry's state (``StubRegistry``): stubs, use counts, scenarios, journal, observers;
-/// - each request's loader (`StubLoader`'s own `NSLock`): its delivery timeline;
+/// - each request's loader (`RequestDelivery`'s own `NSLock`): its delivery timeline;
 /// - each registry's requests in flight (`RequestFlights`);
 /// - each clock's state (``ManualStubClock``, ``ImmediateStubClock``) and each scheduled action
 ///   (`ReleasingTimer`);

@@ -64,7 +64,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     private let captureParameters: (@Sendable (InterceptedRequest) -> [String: String])?
     /// Whether testing a request runs a closure of the user's (a custom matcher, or a combination
     /// holding one): such code may start a request or take its time, so it never runs on
-    /// URLSession's queue (see ``StubLoader``).
+    /// URLSession's queue (see ``RequestDelivery``).
     let runsUserCode: Bool
 
     /// Creates a matcher from a closure that explains its verdict.

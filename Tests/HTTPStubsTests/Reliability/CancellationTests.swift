@@ -8,7 +8,7 @@ import Testing
 
 /// Start/cancel races against stubs that are still working: during a delay, in the middle of a
 /// dribbled body, or never completing. The caller always gets `URLError(.cancelled)`, and no
-/// protocol instance or scheduled delivery outlives its request (`StubLoader.liveCount` comes back
+/// protocol instance or scheduled delivery outlives its request (`RequestDelivery.liveCount` comes back
 /// to where it was; a pending wake-up holds its task, and through it the instance, until it is
 /// cancelled).
 ///
@@ -29,7 +29,7 @@ struct CancellationTests {
     @Test("10,000 start/cancel races against delayed, dribbling and never-completing stubs", .timeLimit(.minutes(2)))
     func startCancelRaces() async throws {
         let fixture = Fixture()
-        let baseline = StubLoader.liveCount
+        let baseline = RequestDelivery.liveCount
         let clock = ContinuousClock()
         let start = clock.now
 
@@ -38,7 +38,7 @@ struct CancellationTests {
             var tally = Tally()
             for index in 0..<Self.raceCount {
                 if index >= Self.concurrency, let finished = await group.next() { tally.add(finished) }
-                if index.isMultiple(of: 250) { tally.peakLive = max(tally.peakLive, StubLoader.liveCount - baseline) }
+                if index.isMultiple(of: 250) { tally.peakLive = max(tally.peakLive, RequestDelivery.liveCount - baseline) }
                 let race = Race(index: index, random: &random)
                 group.addTask { await race.run(fixture) }
             }
@@ -51,7 +51,7 @@ struct CancellationTests {
         let settled = clock.now - start - raced
 
         #expect(tally.runs == Self.raceCount)
-        #expect(tally.peakLive > 0, "the races never had a live protocol instance: StubLoader.liveCount does not see them")
+        #expect(tally.peakLive > 0, "the races never had a live protocol instance: RequestDelivery.liveCount does not see them")
         #expect(tally.cancelled == Self.raceCount, "\(tally.unexpected.count) races did not end in URLError(.cancelled), first: \(tally.unexpected.prefix(5))")
         #expect(remaining <= baseline, "\(remaining - baseline) protocol instances (with their scheduled deliveries) outlived their requests")
         // The count above is process-wide; these references are this test's own: a task still
@@ -67,7 +67,7 @@ struct CancellationTests {
     @Test("suspend, resume and cancel in every order end in URLError(.cancelled) and release the instance")
     func suspendResumeCancel() async throws {
         let fixture = Fixture()
-        let baseline = StubLoader.liveCount
+        let baseline = RequestDelivery.liveCount
         var failures: [String] = []
         for (name, steps) in SuspendSequence.all {
             for path in ["/delayed", "/dribble", "/never"] {
@@ -87,7 +87,7 @@ struct CancellationTests {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/soon"), .text("soon").delayed(by: .milliseconds(5)))
         let session = stubs.makeSession()
-        let baseline = StubLoader.liveCount
+        let baseline = RequestDelivery.liveCount
         for _ in 0..<200 {
             let box = Locked<URLSessionDataTask?>(nil)
             let completion: Completion = await withCheckedContinuation { continuation in
@@ -126,7 +126,7 @@ struct CancellationTests {
         let session = stubs.makeSession(configuration: configuration)
         var request = URLRequest(url: URL(string: "https://api.example.com/forever")!)
         request.timeoutInterval = 0
-        let baseline = StubLoader.liveCount
+        let baseline = RequestDelivery.liveCount
 
         let task = Task { try await session.data(for: request) }
         try await Task.sleep(for: .milliseconds(300))

@@ -124,7 +124,7 @@ struct StressTests {
         stubs.stub(.get("https://api.example.com/instant"), .text("instant"))
         let session = stubs.makeSession()
         let url = URL(string: "https://api.example.com/instant")!
-        let baseline = StubLoader.liveCount
+        let baseline = RequestDelivery.liveCount
         let concurrency = 16
 
         let outcomes = await withTaskGroup(of: RaceOutcome.self) { group in
@@ -423,17 +423,17 @@ extension StressTests {
     }
 }
 
-/// Waits up to `timeout` for `StubLoader.liveCount` to come back to `baseline` (corelibs releases
+/// Waits up to `timeout` for `RequestDelivery.liveCount` to come back to `baseline` (corelibs releases
 /// protocol instances asynchronously, after the completion handler ran) and returns the last count.
 ///
 /// The count is process-wide: suites running in parallel hold instances of their own for a while,
 /// so the count only has to dip to the baseline once.
 func liveLoaders(settlingTo baseline: Int, timeout: Duration = .seconds(5)) async -> Int {
     let deadline = ContinuousClock.now + timeout
-    var count = StubLoader.liveCount
+    var count = RequestDelivery.liveCount
     while count > baseline, ContinuousClock.now < deadline {
         try? await Task.sleep(for: .milliseconds(10))
-        count = StubLoader.liveCount
+        count = RequestDelivery.liveCount
     }
     return count
 }

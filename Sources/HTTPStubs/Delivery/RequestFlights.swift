@@ -19,13 +19,13 @@ final class RequestFlights: @unchecked Sendable {
     private var endedTest: String?
 
     private struct WeakLoader {
-        weak var loader: StubLoader?
+        weak var loader: RequestDelivery?
     }
 
     /// Adds a request being served, unless the registry is closed: then returns the test whose
     /// end closed it, and the request is not added. Together with ``close(endingTest:)``, each
     /// request is either ended by its test's end or arrives after it, never both.
-    func join(_ loader: StubLoader) -> String? {
+    func join(_ loader: RequestDelivery) -> String? {
         lock.lock()
         defer { lock.unlock() }
         guard endedTest == nil else { return endedTest }
@@ -33,14 +33,14 @@ final class RequestFlights: @unchecked Sendable {
         return nil
     }
 
-    func remove(_ loader: StubLoader) {
+    func remove(_ loader: RequestDelivery) {
         lock.lock()
         defer { lock.unlock() }
         loaders[ObjectIdentifier(loader)] = nil
     }
 
     /// The requests being served.
-    var current: [StubLoader] {
+    var current: [RequestDelivery] {
         lock.lock()
         defer { lock.unlock() }
         return loaders.values.compactMap(\.loader)
@@ -54,7 +54,7 @@ final class RequestFlights: @unchecked Sendable {
     }
 
     /// Refuses every later request (it fails, naming `test`) and returns the requests being served.
-    func close(endingTest test: String) -> [StubLoader] {
+    func close(endingTest test: String) -> [RequestDelivery] {
         lock.lock()
         defer { lock.unlock() }
         endedTest = test

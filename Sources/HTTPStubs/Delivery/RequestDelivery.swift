@@ -21,7 +21,7 @@ import FoundationNetworking
 /// A loader is created with its `URLProtocol` instance, inside `URLSessionTask.resume()`, and joins
 /// its registry's ``RequestFlights`` at once, so that the end of a test and
 /// ``ManualStubClock/advance(by:)`` know about the request before `startLoading` runs.
-final class StubLoader: @unchecked Sendable {
+final class RequestDelivery: @unchecked Sendable {
     // Invariant: every mutable field lives in `state`, which is only touched inside `withState`,
     // holding `lock`; the client is called only while that lock is held, and the user's code
     // (planning a response) never is. (The lock lives in the
@@ -400,14 +400,14 @@ final class StubLoader: @unchecked Sendable {
         init(_ urlProtocol: URLProtocol) {
             urlRequest = urlProtocol.request
             inspection = TaskInspection(urlProtocol.task)
-            let (body, unavailable) = StubLoader.readBody(of: urlRequest, task: urlProtocol.task, inspection: inspection)
+            let (body, unavailable) = RequestDelivery.readBody(of: urlRequest, task: urlProtocol.task, inspection: inspection)
             self.body = body
             request = InterceptedRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
             isDownload = urlProtocol.task is URLSessionDownloadTask
         }
 
         /// The request as `GET https://…`, its secrets masked (see ``LogMasking``).
-        var requestLine: String { StubLoader.line(request.method.rawValue, request.url) }
+        var requestLine: String { RequestDelivery.line(request.method.rawValue, request.url) }
 
         /// The request as observers see it: with its body, read from any stream.
         func observed() -> URLRequest {
@@ -428,7 +428,7 @@ final class StubLoader: @unchecked Sendable {
         /// not due at once.
         func planned(_ events: [DeliveryTimeline.Event], answeredBy: StubSummary? = nil) -> Planned {
             let waits = events.contains { $0.time > .zero }
-            let timeout = waits ? StubLoader.timeout(of: urlRequest, inspection) : nil
+            let timeout = waits ? RequestDelivery.timeout(of: urlRequest, inspection) : nil
             let timeline = DeliveryTimeline(events: events, timeout: timeout, url: request.url)
             return Planned(timeline: timeline, request: request, answeringStub: answeredBy)
         }
