@@ -151,10 +151,7 @@ extension FuzzTests {
         /// Every mapping file and HAR capture of the corpus and of the repository's `Stubs/`, in path order.
         static func all() throws -> [SeedFile] {
             let corpus = try corpusURL()
-            // This file is <repository>/Tests/HTTPStubsTests/Reliability/FuzzTests.swift.
-            let stubs = URL(fileURLWithPath: #filePath)
-                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Stubs")
+            let stubs = repositoryRoot.appendingPathComponent("Stubs")
             var files: [URL] = []
             for folder in [corpus, stubs] {
                 guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { continue }

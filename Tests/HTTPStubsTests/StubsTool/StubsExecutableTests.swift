@@ -44,7 +44,7 @@ final class StubsExecutableTests {
 
     @Test("stubs lint <repository>/Stubs: the example stub root is clean")
     func lintExampleStubs() throws {
-        let stubs = repositoryURL.appendingPathComponent("Stubs")
+        let stubs = repositoryRoot.appendingPathComponent("Stubs")
         guard FileManager.default.fileExists(atPath: stubs.appendingPathComponent("mappings").path) else {
             // The repository's example stub root has not been written yet: nothing to check.
             return
@@ -223,15 +223,6 @@ final class StubsExecutableTests {
     private struct PipeTimeout: Error, CustomStringConvertible {
         let seconds: Double
         var description: String { "no line arrived within \(seconds) s" }
-    }
-
-    /// The repository root: this file is `<repository>/Tests/HTTPStubsTests/CLI/StubsExecutableTests.swift`.
-    private var repositoryURL: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
     }
 }
 #endif

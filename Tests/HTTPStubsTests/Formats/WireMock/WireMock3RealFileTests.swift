@@ -12,8 +12,7 @@ import HTTPStubs
 /// requests the source repository's own tests send to WireMock 3).
 @Suite("Real WireMock 3 mapping files")
 struct WireMock3RealFileTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures/WireMock3")
+    static let folder = repositoryRoot.appendingPathComponent("Tests/Fixtures/WireMock3")
 
     /// The one root of `wiremock/wiremock-testcontainers-go`'s v3 test files, loaded.
     static func stubs() throws -> StubRegistry {

@@ -96,11 +96,7 @@ enum WildReplay {
     }
 
     static func wildURL() throws -> URL {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()   // StubFiles
-            .deletingLastPathComponent()   // HTTPStubsTests
-            .deletingLastPathComponent()   // Tests
-            .appendingPathComponent("Fixtures/Wild")
+        let url = repositoryRoot.appendingPathComponent("Tests/Fixtures/Wild")
         guard FileManager.default.fileExists(atPath: url.path) else { throw CorpusMissing(url: url) }
         return url
     }

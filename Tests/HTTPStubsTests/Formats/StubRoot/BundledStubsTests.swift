@@ -24,10 +24,8 @@ struct BundledStubsTests {
         let quantity: Int
     }
 
-    /// `<repo>/Stubs`, found from this file's path.
-    private static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Stubs").path
+    /// `<repo>/Stubs`.
+    private static let root = repositoryRoot.appendingPathComponent("Stubs").path
 
     private func client() throws -> (AsyncHTTPClient, StubRegistry) {
         let stubs = StubRegistry()

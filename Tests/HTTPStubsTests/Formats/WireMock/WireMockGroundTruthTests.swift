@@ -9,8 +9,7 @@ import HTTPStubs
 /// the toolkit, through URLSession, must answer each with the same status.
 @Suite("WireMock ground truth")
 struct WireMockGroundTruthTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures/WireMockGroundTruth")
+    static let folder = repositoryRoot.appendingPathComponent("Tests/Fixtures/WireMockGroundTruth")
 
     /// One recorded request and WireMock's status.
     struct Recorded: Decodable {
