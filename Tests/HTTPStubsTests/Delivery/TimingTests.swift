@@ -40,7 +40,7 @@ struct TimingTests {
         stubs.stub(.get("https://api.example.com/fast"), .text("fast"))
         let session = stubs.makeSession()
         // Recorded in the completion handlers themselves, so a busy test process cannot reorder them.
-        let order = Recorder<(text: String, date: Date)>()
+        let order = Collected<(text: String, date: Date)>()
         let bothDone = Countdown(2)
         func start(_ url: String) {
             session.dataTask(with: URL(string: url)!) { data, _, _ in
@@ -57,7 +57,7 @@ struct TimingTests {
 
         let journal = stubs.journal
         #expect(journal.map(\.request.url.path) == ["/slow", "/fast"], "the journal lists requests in the order they came")
-        let answers = order.values
+        let answers = order.all
         #expect(answers.map(\.text).sorted() == ["fast", "slow"])
         let slowAnswer = try #require(answers.first { $0.text == "slow" })
         #expect(slowAnswer.date.timeIntervalSince(journal[0].date) >= 0.298)
@@ -74,7 +74,7 @@ struct TimingTests {
         stubs.stub(.get("https://api.example.com/slow"), .text("slow").delayed(by: .milliseconds(300)))
         stubs.stub(.get("https://api.example.com/fast"), .text("fast"))
         let session = stubs.makeSession()
-        let order = Recorder<String>()
+        let order = Collected<String>()
 
         async let slow: Void = {
             let data = try? await session.data(from: URL(string: "https://api.example.com/slow")!).0
@@ -87,9 +87,9 @@ struct TimingTests {
 
         let journal = stubs.journal
         #expect(journal.map(\.request.url.path) == ["/slow", "/fast"])
-        #expect(order.values.sorted() == ["fast", "slow"])
+        #expect(order.all.sorted() == ["fast", "slow"])
         if journal[1].date.timeIntervalSince(journal[0].date) < 0.2 {
-            #expect(order.values == ["fast", "slow"])
+            #expect(order.all == ["fast", "slow"])
         }
     }
 
@@ -566,66 +566,26 @@ private let slack = Duration.milliseconds(2)
 /// Slack for delays drawn as `Double` seconds.
 private let tiny = Duration.microseconds(1)
 
-/// Counts down from `count`, from any thread; `wait()` returns at zero.
-private final class Countdown: @unchecked Sendable {
-    // Invariant: `remaining` and `waiter` are only touched while `lock` is held.
-    private let lock = NSLock()
-    private var remaining: Int
-    private var waiter: CheckedContinuation<Void, Never>?
-
-    init(_ count: Int) {
-        remaining = count
-    }
-
-    func tick() {
-        lock.lock()
-        remaining -= 1
-        let waiter = remaining == 0 ? self.waiter : nil
-        if waiter != nil { self.waiter = nil }
-        lock.unlock()
-        waiter?.resume()
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            if remaining <= 0 {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                waiter = continuation
-                lock.unlock()
-            }
-        }
-    }
-}
-
 /// A clock on which no time passes for real: every wake-up runs at once, and moves `now` to its
 /// deadline. It records how long each wake-up waited, so sampled delays can be read exactly.
-private final class InstantClock: StubClock, @unchecked Sendable {
-    // Invariant: `current` and `recorded` are only touched while `lock` is held.
-    private let lock = NSLock()
-    private var current = Duration.seconds(1_000)
-    private var recorded: [Duration] = []
-
-    var now: Duration {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+private final class InstantClock: StubClock, Sendable {
+    private struct State {
+        var current = Duration.seconds(1_000)
+        var recorded: [Duration] = []
     }
+
+    private let state = Locked(State())
+
+    var now: Duration { state.withLock { $0.current } }
 
     /// How long each scheduled wake-up was after `now` when it was scheduled, in order.
-    var waits: [Duration] {
-        lock.lock()
-        defer { lock.unlock() }
-        return recorded
-    }
+    var waits: [Duration] { state.withLock { $0.recorded } }
 
     func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> any StubClockTimer {
-        lock.lock()
-        recorded.append(deadline - current)
-        current = max(current, deadline)
-        lock.unlock()
+        state.withLock { state in
+            state.recorded.append(deadline - state.current)
+            state.current = max(state.current, deadline)
+        }
         DispatchQueue.global().async(execute: action)
         return InstantTimer()
     }
@@ -636,74 +596,43 @@ private struct InstantTimer: StubClockTimer {
 }
 
 /// Records what a session delegate receives for one data task.
-private final class ChunkCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+private final class ChunkCollector: NSObject, URLSessionDataDelegate, Sendable {
     struct Result {
         let chunks: [Data]
         let response: URLResponse?
         let error: (any Error)?
     }
 
-    // Invariant: every stored property is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var chunks: [Data] = []
-    private var finished: Result?
-    private var waiter: CheckedContinuation<Result, Never>?
+    private struct State {
+        var chunks: [Data] = []
+        var finished: Result?
+        var waiter: CheckedContinuation<Result, Never>?
+    }
+
+    private let state = Locked(State())
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        chunks.append(data)
-        lock.unlock()
+        state.withLock { $0.chunks.append(data) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        let result = Result(chunks: chunks, response: task.response, error: error)
-        finished = result
-        let waiter = self.waiter
-        self.waiter = nil
-        lock.unlock()
+        let (result, waiter) = state.withLock { state in
+            let result = Result(chunks: state.chunks, response: task.response, error: error)
+            state.finished = result
+            defer { state.waiter = nil }
+            return (result, state.waiter)
+        }
         waiter?.resume(returning: result)
     }
 
     /// Waits for the task to complete.
     func result() async -> Result {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            if let finished {
-                lock.unlock()
-                continuation.resume(returning: finished)
-            } else {
-                waiter = continuation
-                lock.unlock()
+            let finished = state.withLock { state -> Result? in
+                if state.finished == nil { state.waiter = continuation }
+                return state.finished
             }
+            if let finished { continuation.resume(returning: finished) }
         }
-    }
-}
-
-/// Collects values from any thread.
-private final class Recorder<Value: Sendable>: @unchecked Sendable {
-    // Invariant: `stored` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var stored: [Value] = []
-
-    func append(_ value: Value) {
-        lock.lock()
-        stored.append(value)
-        lock.unlock()
-    }
-
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
-}
-
-private func asyncError(_ session: URLSession, _ request: URLRequest) async -> (any Error)? {
-    do {
-        _ = try await session.data(for: request)
-        return nil
-    } catch {
-        return error
     }
 }

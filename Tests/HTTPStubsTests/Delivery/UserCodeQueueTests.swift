@@ -106,7 +106,7 @@ import Testing
     /// Sends a GET and waits, blocking the calling thread, for its body (`nil` after ``patience``).
     private static func fetchBlocking(_ session: URLSession, _ url: String) -> String? {
         let done = DispatchSemaphore(value: 0)
-        let body = LockedBox<String?>(nil)
+        let body = Locked<String?>(nil)
         session.dataTask(with: URL(string: url)!) { data, _, _ in
             body.value = data.map { String(decoding: $0, as: UTF8.self) }
             done.signal()
@@ -145,8 +145,8 @@ import Testing
     func abandonedWhileObserving() async throws {
         let observing = Flag(), observed = Flag()
         let testEnded = DispatchSemaphore(value: 0)
-        let stubs = LockedBox<StubRegistry?>(nil)
-        let stubID = LockedBox(Stub.ID(""))
+        let stubs = Locked<StubRegistry?>(nil)
+        let stubID = Locked(Stub.ID(""))
         _ = try await recordedIssues {
             try await withHTTPStubs { registry in
                 HTTPStubsScope.current?.inFlightTimeout = .milliseconds(50)

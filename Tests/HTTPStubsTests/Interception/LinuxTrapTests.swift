@@ -695,16 +695,10 @@ private enum LegacyError: Error, Equatable {
 }
 
 /// Supplies a credential to every challenge, and counts them.
-private final class CredentialDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    // Invariant: `count` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var count = 0
+private final class CredentialDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    private let count = Counter()
 
-    var challenges: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
-    }
+    var challenges: Int { count.value }
 
     func urlSession(
         _ session: URLSession,
@@ -712,31 +706,21 @@ private final class CredentialDelegate: NSObject, URLSessionTaskDelegate, @unche
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @Sendable @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        lock.lock()
-        count += 1
-        lock.unlock()
+        count.increment()
         completionHandler(.useCredential, URLCredential(user: "ada", password: "secret", persistence: .none))
     }
 }
 
 #if canImport(FoundationNetworking)
 /// Records what a download delegate receives.
-private final class DownloadCollector: NSObject, URLSessionDownloadDelegate, @unchecked Sendable {
-    // Invariant: `finished` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var finished = 0
+private final class DownloadCollector: NSObject, URLSessionDownloadDelegate, Sendable {
+    private let finished = Counter()
     let completion = OneShot<(any Error)?>()
 
-    var finishedDownloads: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return finished
-    }
+    var finishedDownloads: Int { finished.value }
 
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
-        lock.lock()
-        finished += 1
-        lock.unlock()
+        finished.increment()
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

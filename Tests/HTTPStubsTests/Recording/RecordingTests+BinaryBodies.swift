@@ -14,7 +14,7 @@ extension RecordingTests {
         let server = try RecordingServer.start()
         defer { server.stop() }
         let recorder = StubRegistry()
-        let issues = RecordingIssues(recorder)
+        let issues = DiagnosticLog(recorder)
         try recorder.replay(root.path, mode: .once)
         let session = recorder.makeSession()
         // Neither is valid UTF-8 (0xFF, 0xFE, 0xC0 never occur in it).

@@ -17,7 +17,7 @@ extension RecordingTests {
         // Both start before either records, so neither knows the other's files.
         let first = StubRegistry()
         let second = StubRegistry()
-        let issues = [RecordingIssues(first), RecordingIssues(second)]
+        let issues = [DiagnosticLog(first), DiagnosticLog(second)]
         try first.replay(root.path, mode: .newEpisodes)
         try second.replay(root.path, mode: .newEpisodes)
 
@@ -60,7 +60,7 @@ extension RecordingTests {
         let server = try RecordingServer.start()
         defer { server.stop() }
         let registries = [StubRegistry(), StubRegistry()]
-        let issues = registries.map(RecordingIssues.init)
+        let issues = registries.map(DiagnosticLog.init)
         for registry in registries {
             #expect(try registry.replay(root.path, mode: .once) == .once, "both start before the root exists, as parallel tests do")
         }

@@ -15,7 +15,7 @@ extension RecordingTests {
         defer { server.stop() }
 
         let recorder = StubRegistry()
-        let issues = RecordingIssues(recorder)
+        let issues = DiagnosticLog(recorder)
         try recorder.replay(root.path, mode: .once)
         var request = server.request("GET", "/users/1")
         request.httpMethod = "../../ESCAPED"

@@ -14,7 +14,7 @@ extension RecordingTests {
         let server = try RecordingServer.start()
         defer { server.stop() }
         let recorder = StubRegistry()
-        let issues = RecordingIssues(recorder)
+        let issues = DiagnosticLog(recorder)
         try recorder.replay(root.path, mode: .once, redaction: .default.adding(formFields: ["Device_ID"]))
         let session = recorder.makeSession()
         let form = "grant_type=refresh_token&refresh_token=r3fr3sh-s3cr3t&client_id=app&client_secret=cl13nt-s3cr3t&device_id=d3v1c3&scope=read+write"

@@ -53,7 +53,7 @@ extension RecordingTests {
 
         // Interleaved: a shared scenario state would hand one run's requests the other's answers.
         let replayer = StubRegistry()
-        let issues = RecordingIssues(replayer)
+        let issues = DiagnosticLog(replayer)
         try replayer.replay(root.path)
         let replaySession = replayer.makeSession()
         for (run, index) in [("1", 0), ("2", 0), ("1", 1), ("2", 1), ("2", 1), ("1", 1)] {
@@ -101,7 +101,7 @@ extension RecordingTests {
         server.stop()
 
         let replayer = StubRegistry()
-        let issues = RecordingIssues(replayer)
+        let issues = DiagnosticLog(replayer)
         try replayer.replay(root.path)
         let replaySession = replayer.makeSession()
         #expect(try Answer(await complete(replaySession, server.request("GET", "/counter?run=x"))).body == live[0].body)

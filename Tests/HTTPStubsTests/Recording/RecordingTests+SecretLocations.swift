@@ -139,7 +139,7 @@ extension RecordingTests {
         let server = try RecordingServer.start()
         defer { server.stop() }
         let recorder = StubRegistry()
-        let issues = RecordingIssues(recorder)
+        let issues = DiagnosticLog(recorder)
         try recorder.replay(root.path, mode: .once)
         let live = await complete(recorder.makeSession(), location.request(to: server))
         try #require(live.status == 201, "\(live)")

@@ -29,7 +29,7 @@ struct RecordingTests {
         defer { server.stop() }
 
         let recorder = StubRegistry()
-        let issues = RecordingIssues(recorder)
+        let issues = DiagnosticLog(recorder)
         #expect(try recorder.replay(root.path, mode: .once) == .once)
         let session = recorder.makeSession()
         let requests = [
@@ -78,7 +78,7 @@ struct RecordingTests {
         #expect(await RecordingServer.refusesConnections(server.base), "the server still answers")
 
         let replayer = StubRegistry()
-        let replayIssues = RecordingIssues(replayer)
+        let replayIssues = DiagnosticLog(replayer)
         #expect(try replayer.replay(root.path, mode: .none) == .none)
         let replaySession = replayer.makeSession()
         for (request, recorded) in zip(requests, live) {
@@ -112,7 +112,7 @@ struct RecordingTests {
 
         for mode in [RecordMode.none, .once] {
             let stubs = StubRegistry()
-            let issues = RecordingIssues(stubs)
+            let issues = DiagnosticLog(stubs)
             #expect(try stubs.replay(root.path, mode: mode) == mode)
             let session = stubs.makeSession()
             #expect(await complete(session, server.request("GET", "/users/1")).status == 200, "\(mode): the recording replays")
@@ -153,7 +153,7 @@ struct RecordingTests {
         let before = root.snapshot()
 
         let stubs = StubRegistry()
-        let issues = RecordingIssues(stubs)
+        let issues = DiagnosticLog(stubs)
         #expect(try stubs.replay(root.path, mode: .newEpisodes) == .newEpisodes)
         let session = stubs.makeSession()
         let users = try Answer(await complete(session, server.request("GET", "/users/1")))
@@ -196,7 +196,7 @@ struct RecordingTests {
         // The same origin: a new server on the same port.
         server.restart()
         let stubs = StubRegistry()
-        let issues = RecordingIssues(stubs)
+        let issues = DiagnosticLog(stubs)
         #expect(try stubs.replay(root.path, mode: .all) == .all)
         #expect(stubs.stubs.isEmpty, "all loaded the existing recording")
         let session = stubs.makeSession()
@@ -289,7 +289,7 @@ struct RecordingTests {
         let server = try RecordingServer.start()
         defer { server.stop() }
         let recorder = StubRegistry()
-        let issues = RecordingIssues(recorder)
+        let issues = DiagnosticLog(recorder)
         try recorder.replay(root.path, mode: .once)
         let session = recorder.makeSession()
         var live: [Answer] = []
@@ -329,7 +329,7 @@ struct RecordingTests {
         let server = try RecordingServer.start()
         defer { server.stop() }
         let recorder = StubRegistry()
-        let issues = RecordingIssues(recorder)
+        let issues = DiagnosticLog(recorder)
         try recorder.replay(root.path, mode: .once)
         let session = recorder.makeSession()
         let users = try Answer(await complete(session, server.request("GET", "/users/1", headers: [
@@ -527,7 +527,7 @@ struct RecordingTests {
         server.stop()   // nothing listens on its port any more
 
         let recorder = StubRegistry()
-        let issues = RecordingIssues(recorder)
+        let issues = DiagnosticLog(recorder)
         try recorder.replay(root.path, mode: .once)
         let session = recorder.makeSession()
         let completion = await complete(session, server.request("GET", "/users/1"))
@@ -584,7 +584,7 @@ struct RecordingTests {
         let server = try RecordingServer.start()
         defer { server.stop() }
         let recorder = StubRegistry()
-        let issues = RecordingIssues(recorder)
+        let issues = DiagnosticLog(recorder)
         try recorder.replay(root.path, mode: .once)
         let values = (0..<20).map { "parallel-\($0)" }
         let live = try await Self.search(values, through: recorder.makeSession(), server)

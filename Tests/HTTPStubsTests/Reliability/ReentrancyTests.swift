@@ -52,7 +52,7 @@ import HTTPStubs
         try await withoutHanging {
             let stubs = StubRegistry()
             stubs.stub(.get(.path("/a")), .text("later"))
-            let ownID = LockedBox(Stub.ID(""))
+            let ownID = Locked(Stub.ID(""))
             ownID.value = stubs.stub(.get(.path("/a")).matching("removes itself") { _ in
                 stubs.remove(ownID.value)
                 return true
@@ -233,10 +233,10 @@ import HTTPStubs
                 callEveryMethod(of: stubs)
                 observed.increment()
             }
-            let matched = LockedBox(0)
+            let matched = Locked(0)
             let matcherStub = stubs.stub(.get(.path("/matcher")).matching("calls every registry method") { _ in
                 callEveryMethod(of: stubs)
-                if matched.mutate({ $0 += 1; return $0 }).isMultiple(of: 25) {   // now and then, an issue from within the matcher
+                if matched.withLock({ $0 += 1; return $0 }).isMultiple(of: 25) {   // now and then, an issue from within the matcher
                     stubs.stub(.get(.path("/broken")).header("X-Id", .matches("(unclosed")), .text("broken"))
                 }
                 return true

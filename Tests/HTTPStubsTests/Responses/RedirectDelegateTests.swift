@@ -115,7 +115,7 @@ struct RedirectDelegateTests {
 }
 
 /// A session or task delegate that decides about redirects, and records the URLs it was asked about.
-private final class RedirectDecider: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+private final class RedirectDecider: NSObject, URLSessionDataDelegate, Sendable {
     enum Decision {
         case follow
         case refuse
@@ -123,19 +123,21 @@ private final class RedirectDecider: NSObject, URLSessionDataDelegate, @unchecke
         case sendTo(String, header: String)
     }
 
-    // Invariant: `askedURLs`, `status` and `body` are only touched while `lock` is held.
-    private let lock = NSLock()
+    private struct State {
+        var askedURLs: [String] = []
+        var status: Int?
+        var body = Data()
+    }
+
+    private let state = Locked(State())
     private let decision: Decision
-    private var askedURLs: [String] = []
-    private var status: Int?
-    private var body = Data()
     let finished = OneShot<(status: Int?, body: String, error: URLError?)>()
 
     init(_ decision: Decision) {
         self.decision = decision
     }
 
-    var asked: [String] { lock.withLock { askedURLs } }
+    var asked: [String] { state.withLock { $0.askedURLs } }
 
     func urlSession(
         _ session: URLSession,
@@ -145,7 +147,7 @@ private final class RedirectDecider: NSObject, URLSessionDataDelegate, @unchecke
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let url = request.url?.absoluteString ?? ""
-        lock.withLock { askedURLs.append(url) }
+        state.withLock { $0.askedURLs.append(url) }
         switch decision {
         case .follow:
             completionHandler(request)
@@ -162,16 +164,16 @@ private final class RedirectDecider: NSObject, URLSessionDataDelegate, @unchecke
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        lock.withLock { status = (response as? HTTPURLResponse)?.statusCode }
+        state.withLock { $0.status = (response as? HTTPURLResponse)?.statusCode }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.withLock { body.append(data) }
+        state.withLock { $0.body.append(data) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (status, body) = lock.withLock { (self.status, self.body) }
+        let (status, body) = state.withLock { ($0.status, $0.body) }
         finished.fulfill((status, String(decoding: body, as: UTF8.self), error as? URLError))
     }
 }

@@ -317,12 +317,3 @@ struct RedirectTests {
         #expect(await complete(session, "https://api.example.com/users/ada").text == "card of ada; name=none")
     }
 }
-
-private func asyncError(_ session: URLSession, _ request: URLRequest) async -> (any Error)? {
-    do {
-        _ = try await session.data(for: request)
-        return nil
-    } catch {
-        return error
-    }
-}

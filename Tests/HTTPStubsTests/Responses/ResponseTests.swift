@@ -301,10 +301,10 @@ struct ResponseTests {
     @Test("a value JSONEncoder cannot encode fails the request and is reported with its line")
     func unencodableBody() async throws {
         let stubs = StubRegistry()
-        let issues = Recorder<StubDiagnostic>()
+        let issues = DiagnosticLog()
         stubs.onDiagnostic { issues.append($0) }
         stubs.stub(.get("https://api.example.com/nan"), .json(["value": Double.nan]))
-        let reported = issues.values
+        let reported = issues.all
         #expect(reported.count == 1)
         #expect(reported.first?.message.contains("ResponseTests.swift") == true)
         let session = stubs.makeSession()
@@ -612,37 +612,4 @@ struct ResponseTests {
 /// A custom error type, to check it is delivered unchanged.
 private struct TeapotError: Error, Equatable, Sendable {
     let detail: String
-}
-
-/// Collects values from any thread.
-private final class Recorder<Value: Sendable>: @unchecked Sendable {
-    // Invariant: `stored` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var stored: [Value] = []
-
-    func append(_ value: Value) {
-        lock.lock()
-        stored.append(value)
-        lock.unlock()
-    }
-
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
-}
-
-/// The error `data(for:)` throws, or `nil` when it succeeds.
-private func asyncError(_ session: URLSession, _ request: URLRequest) async -> (any Error)? {
-    do {
-        _ = try await session.data(for: request)
-        return nil
-    } catch {
-        return error
-    }
-}
-
-private func asyncError(_ session: URLSession, _ url: String) async -> (any Error)? {
-    await asyncError(session, URLRequest(url: URL(string: url)!))
 }

@@ -105,7 +105,7 @@ final class StubsExecutableTests {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try childProcessLaunch.withLock { try process.run() }
+        try childProcessLaunch.withLock { _ in try process.run() }
         defer {
             if process.isRunning { process.terminate() }
         }
@@ -178,7 +178,7 @@ final class StubsExecutableTests {
         process.standardInput = inputHandle
         process.standardOutput = outputHandle
         process.standardError = errorHandle
-        try childProcessLaunch.withLock { try process.run() }
+        try childProcessLaunch.withLock { _ in try process.run() }
         process.waitUntilExit()
         return ProcessResult(
             status: process.terminationStatus,

@@ -79,3 +79,24 @@ func answerAsync(_ session: URLSession, _ request: URLRequest) async -> String {
 func answerAsync(_ session: URLSession, _ url: String) async -> String {
     await answerAsync(session, URLRequest(url: URL(string: url)!))
 }
+
+/// The error `data(for:)` throws, or `nil` when it succeeds.
+func asyncError(_ session: URLSession, _ request: URLRequest) async -> (any Error)? {
+    do {
+        _ = try await session.data(for: request)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+func asyncError(_ session: URLSession, _ url: String) async -> (any Error)? {
+    await asyncError(session, URLRequest(url: URL(string: url)!))
+}
+
+/// The body as text, or `error <code>` (the `URLError` code, `-1` for another error) when the
+/// request failed.
+func bodyOrError(_ data: Data?, _ error: (any Error)?) -> String {
+    if let error { return "error \((error as? URLError)?.code.rawValue ?? -1)" }
+    return String(decoding: data ?? Data(), as: UTF8.self)
+}

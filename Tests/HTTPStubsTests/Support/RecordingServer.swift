@@ -25,12 +25,12 @@ import LoopbackHTTP
 final class RecordingServer: Sendable {
     private let server: LoopbackHTTPServer
     /// What answers: replaced by ``restart()``.
-    private let endpoints: LockedBox<Endpoints>
+    private let endpoints: Locked<Endpoints>
 
     /// The port it listens on.
     var port: Int { server.port }
 
-    private init(server: LoopbackHTTPServer, endpoints: LockedBox<Endpoints>) {
+    private init(server: LoopbackHTTPServer, endpoints: Locked<Endpoints>) {
         self.server = server
         self.endpoints = endpoints
     }
@@ -40,7 +40,7 @@ final class RecordingServer: Sendable {
 
     /// Starts the server on a free port.
     static func start() throws -> RecordingServer {
-        let endpoints = LockedBox(Endpoints())
+        let endpoints = Locked(Endpoints())
         return RecordingServer(server: try LoopbackHTTPServer { endpoints.value.answer($0) }, endpoints: endpoints)
     }
 
@@ -97,8 +97,8 @@ final class RecordingServer: Sendable {
 /// The recording server's endpoints, and its counters.
 private final class Endpoints: Sendable {
     private let instance = String(UUID().uuidString.prefix(12)).lowercased()
-    private let served = LockedBox(0)
-    private let counter = LockedBox(0)
+    private let served = Locked(0)
+    private let counter = Locked(0)
     /// Not valid UTF-8 (0x89, 0xFF, 0xFE), so the body can only be kept as bytes.
     private static let image = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x01, 0x80, 0x7F])
 
@@ -107,7 +107,7 @@ private final class Endpoints: Sendable {
         case ("GET", "/users/1"):
             return json(200, #"{"id":1,"name":"Ada","token":"s3cr3t-token"}"#, headers: [("Set-Cookie", "session=abc123; Path=/")])
         case ("GET", "/counter"):
-            let count = counter.mutate { value -> Int in
+            let count = counter.withLock { value -> Int in
                 value += 1
                 return value
             }
@@ -141,7 +141,7 @@ private final class Endpoints: Sendable {
     }
 
     private func respond(_ status: Int, _ body: Data, contentType: String, headers: [(name: String, value: String)] = []) -> LoopbackHTTPResponse {
-        let count = served.mutate { value -> Int in
+        let count = served.withLock { value -> Int in
             value += 1
             return value
         }

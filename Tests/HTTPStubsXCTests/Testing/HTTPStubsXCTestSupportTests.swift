@@ -309,34 +309,33 @@ private struct XCCapturedFailure: Sendable, CustomStringConvertible {
 }
 
 /// The failures captured while capturing is on.
-private final class XCFailureCapture: @unchecked Sendable {
-    // Invariant: `capturing` and `captured` are only touched while `lock` is held.
-    private let lock = NSLock()
-    private var capturing = false
-    private var captured: [XCCapturedFailure] = []
+private final class XCFailureCapture: Sendable {
+    private struct State {
+        var capturing = false
+        var captured: [XCCapturedFailure] = []
+    }
+
+    private let state = Locked(State())
 
     /// Starts capturing.
     func start() {
-        lock.lock()
-        defer { lock.unlock() }
-        capturing = true
-        captured = []
+        state.withLock { $0 = State(capturing: true) }
     }
 
     /// Stops capturing and returns what was captured.
     func stop() -> [XCCapturedFailure] {
-        lock.lock()
-        defer { lock.unlock() }
-        capturing = false
-        return captured
+        state.withLock { state in
+            state.capturing = false
+            return state.captured
+        }
     }
 
     /// Stores `failure` if capturing; returns whether it did.
     func record(_ failure: XCCapturedFailure) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if capturing { captured.append(failure) }
-        return capturing
+        state.withLock { state in
+            if state.capturing { state.captured.append(failure) }
+            return state.capturing
+        }
     }
 
     /// Runs `body` while capturing and returns the failures it raised.
@@ -348,16 +347,13 @@ private final class XCFailureCapture: @unchecked Sendable {
 }
 
 /// How a request ended, awaited from a teardown block (which cannot be `async` here).
-private final class XCOutcome: @unchecked Sendable {
-    // Invariant: `endedCode` is only touched while `lock` is held; `done` is signalled once it is set.
-    private let lock = NSLock()
+private final class XCOutcome: Sendable {
+    // `done` is signalled once `endedCode` is set.
     private let done = DispatchSemaphore(value: 0)
-    private var endedCode: URLError.Code?
+    private let endedCode = Locked<URLError.Code?>(nil)
 
     func finish(_ code: URLError.Code?) {
-        lock.lock()
-        endedCode = code
-        lock.unlock()
+        endedCode.withLock { $0 = code }
         done.signal()
     }
 
@@ -367,22 +363,17 @@ private final class XCOutcome: @unchecked Sendable {
     }
 
     var code: URLError.Code? {
-        lock.lock()
-        defer { lock.unlock() }
-        return endedCode
+        endedCode.withLock { $0 }
     }
 }
 
 /// The protocol classes of every registry a test of this file has seen; a class is never reused.
 private enum XCTSupportRegistryClasses {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var seen: Set<ObjectIdentifier> = []
+    private static let seen = Locked<Set<ObjectIdentifier>>([])
 
     /// Records the registry; `false` if a test already saw it.
     static func isFirstSighting(of registry: StubRegistry) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return seen.insert(ObjectIdentifier(registry.protocolClass)).inserted
+        seen.withLock { $0.insert(ObjectIdentifier(registry.protocolClass)).inserted }
     }
 }
 

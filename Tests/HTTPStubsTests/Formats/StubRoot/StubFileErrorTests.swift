@@ -436,7 +436,7 @@ struct StubFileErrorTests {
         let good = try TemporaryStubRoot(mappings: ["good.json": #"{"request": {"url": "/good"}, "response": {"body": "g"}, "comment": "x"}"#])
         let bad = try TemporaryStubRoot(mappings: ["bad.json": #"{"request": {"url": "/bad"}, "response": {"status": "x"}}"#])
         let registry = StubRegistry()
-        let issues = IssueLog()
+        let issues = DiagnosticLog()
         registry.onDiagnostic { issues.append($0) }
         registry.stub(.get("http://h/existing"), .text("kept"))
 
@@ -448,13 +448,13 @@ struct StubFileErrorTests {
         #expect(error?.description.split(separator: "\n").count == 2)
         #expect(error?.description.contains("\(bad.path("mappings/bad.json")):1:") == true)
         #expect(registry.stubs.count == 1, "only the stub that was there before")
-        #expect(issues.issues.isEmpty, "a failed load reports nothing through onDiagnostic")
+        #expect(issues.all.isEmpty, "a failed load reports nothing through onDiagnostic")
 
         let ids = try registry.load(good.path)
         #expect(ids.count == 1)
         #expect(registry.stubs.count == 2)
-        let warning = try #require(issues.issues.first)
-        #expect(issues.issues.count == 1)
+        let warning = try #require(issues.all.first)
+        #expect(issues.all.count == 1)
         #expect(warning.message.contains("unknown key 'comment'"))
         #expect(warning.source.file == good.path("mappings/good.json"))
         #expect(warning.source.line == 1 && warning.source.column != nil)

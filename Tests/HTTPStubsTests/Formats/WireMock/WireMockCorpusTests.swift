@@ -36,7 +36,7 @@ struct WireMockCorpusTests {
 
         var mappingFiles = 0
         for group in Self.groups {
-            let issues = IssueLog()
+            let issues = DiagnosticLog()
             let registry = StubRegistry()
             registry.onDiagnostic { issues.append($0) }
             let ids = try registry.load(try corpusURL("wiremock/\(group)").path)
@@ -46,9 +46,9 @@ struct WireMockCorpusTests {
             mappingFiles += load.files.count
             #expect(load.errors.isEmpty, "\(group): \(load.errors)")
             if group == "spring-cloud-contract" {
-                #expect(issues.issues.count == 1, "\(issues.issues)")
+                #expect(issues.all.count == 1, "\(issues.all)")
             } else {
-                #expect(issues.issues.isEmpty, "\(group): \(issues.issues.map(\.description))")
+                #expect(issues.all.isEmpty, "\(group): \(issues.all.map(\.description))")
             }
         }
         #expect(mappingFiles == 20, "the corpus has 23 mapping files, 3 of them in go-wiremock")
@@ -329,7 +329,7 @@ struct WireMockCorpusTests {
 
     @Test("spring-cloud-contract: matchesJsonPath with a =~ regex filter; the template is served literally, with a warning")
     func springCloudContract() async throws {
-        let issues = IssueLog()
+        let issues = DiagnosticLog()
         let served = try Served("spring-cloud-contract", issues: issues)
         let json = ["Content-Type": "application/json"]
         let (data, http) = try await served.send("POST", "/check", body: #"{"age":17,"name":"marcin"}"#, headers: json)
@@ -342,8 +342,8 @@ struct WireMockCorpusTests {
         #expect(try await served.send("POST", "/check", body: #"{"age":"07"}"#, headers: json).http.statusCode == 200)
         #expect(await served.isUnmatched("POST", "/check", body: #"{"age":17}"#, headers: ["Content-Type": "text/plain"]))
 
-        let warning = try #require(issues.issues.first)
-        #expect(issues.issues.count == 1)
+        let warning = try #require(issues.all.first)
+        #expect(issues.all.count == 1)
         #expect(warning.jsonPath == "$.response.transformers")
         #expect(warning.message.contains("not supported"))
         let file = try corpusURL("wiremock/spring-cloud-contract/mappings/shouldRejectABeerIfTooYoung.json")
@@ -359,10 +359,10 @@ struct WireMockCorpusTests {
     func goWireMock() async throws {
         let mappings = try corpusURL("wiremock/go-wiremock/mappings")
         let registry = StubRegistry()
-        let issues = IssueLog()
+        let issues = DiagnosticLog()
         registry.onDiagnostic { issues.append($0) }
         try registry.load(mappings.appendingPathComponent("url-path-templating.json").path, mappings.appendingPathComponent("not-logical-expression.json").path)
-        #expect(issues.issues.isEmpty, "\(issues.issues.map(\.description))")
+        #expect(issues.all.isEmpty, "\(issues.all.map(\.description))")
         #expect(registry.stubs.count == 2)
         let session = registry.makeSession()
 
@@ -413,7 +413,7 @@ private struct Served {
     let session: URLSession
 
     /// Loads `<corpus>/wiremock/<group>` through ``StubRegistry/load(_:)-(String...)``.
-    init(_ group: String, issues: IssueLog? = nil) throws {
+    init(_ group: String, issues: DiagnosticLog? = nil) throws {
         root = try corpusURL("wiremock/\(group)")
         registry = StubRegistry()
         if let issues { registry.onDiagnostic { issues.append($0) } }
