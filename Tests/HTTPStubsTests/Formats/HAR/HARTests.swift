@@ -956,13 +956,6 @@ private func outcome(_ session: URLSession, _ method: String, _ url: String, bod
     }
 }
 
-/// Sends a request and returns the body and HTTP response.
-private func send(_ session: URLSession, _ method: String, _ url: String, body: String? = nil) async throws -> (Data, HTTPURLResponse) {
-    let (data, response) = try await session.data(for: request(method, url, body: body))
-    let http = try #require(response as? HTTPURLResponse)
-    return (data, http)
-}
-
 /// Sends a request and returns the body as text.
 private func text(_ session: URLSession, _ method: String, _ url: String, body: String? = nil) async throws -> String {
     String(decoding: try await send(session, method, url, body: body).0, as: UTF8.self)

@@ -432,7 +432,7 @@ struct WireMockOperatorTests {
         let root = try TemporaryStubRoot(mappings: ["x.json": #"{"request": {}, "response": \#(response)}"#])
         let registry = try root.registry()
         let session = registry.makeSession()
-        let (data, http) = try await fetch(session, "GET", "http://localhost/")
+        let (data, http) = try await send(session, "GET", "http://localhost/")
         #expect(String(decoding: data, as: UTF8.self) == "ok")
         #expect(http.value(forHTTPHeaderField: "X-One") == "1")
         #expect(http.value(forHTTPHeaderField: "Vary") == "Accept, Accept-Encoding")
@@ -453,10 +453,10 @@ struct WireMockOperatorTests {
         )
         let registry = try root.registry()
         let session = registry.makeSession()
-        #expect(try await fetch(session, "GET", "http://h/body").data == Data("plain ✓".utf8))
-        let json = String(decoding: try await fetch(session, "GET", "http://h/json").data, as: UTF8.self)
+        #expect(try await send(session, "GET", "http://h/body").data == Data("plain ✓".utf8))
+        let json = String(decoding: try await send(session, "GET", "http://h/json").data, as: UTF8.self)
         #expect(json == #"{"n":1.50,"big":12345678901234567890,"list":[true,null]}"#)
-        #expect(try await fetch(session, "GET", "http://h/base64").data == png)
+        #expect(try await send(session, "GET", "http://h/base64").data == png)
         let completion = await complete(session, "http://h/file")
         #expect(completion.data == png)
         #expect(completion.status == 200)
@@ -469,7 +469,7 @@ struct WireMockOperatorTests {
         let registry = try root.registry()
         let clock = ContinuousClock()
         let start = clock.now
-        let (data, _) = try await fetch(registry.makeSession(), "GET", "http://h/")
+        let (data, _) = try await send(registry.makeSession(), "GET", "http://h/")
         #expect(String(decoding: data, as: UTF8.self) == "late")
         #expect(clock.now - start >= .milliseconds(60) - .milliseconds(2))
         #expect(try answer(response: #"{"fixedDelayMilliseconds": 60}"#)?.delay == .milliseconds(60))
@@ -624,12 +624,6 @@ private func delays(_ response: String, seed: UInt64, count: Int) throws -> [Dur
         guard case let .response(answer, _) = registry.answer(InterceptedRequest(url: URL(string: "http://h/")!)) else { return nil }
         return answer.delay
     }
-}
-
-/// Sends a request through `data(for:)` and returns the body and HTTP response.
-private func fetch(_ session: URLSession, _ method: String, _ url: String, body: String? = nil) async throws -> (data: Data, http: HTTPURLResponse) {
-    let (data, response) = try await session.data(for: request(method, url, body: body))
-    return (data, try #require(response as? HTTPURLResponse))
 }
 
 /// The URLError code a `data(for:)` call fails with, or `nil` when it does not fail with one.
