@@ -237,7 +237,7 @@ struct TimingTests {
         let body = Data((0..<1_000).map { UInt8(truncatingIfNeeded: $0) })
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/dribble"), .data(body).dribbled(chunks: 4, over: .milliseconds(120)))
-        let collector = ChunkCollector()
+        let collector = ChunkRecorder()
         let session = stubs.makeSession(delegate: collector)
         defer { session.finishTasksAndInvalidate() }
 
@@ -255,7 +255,7 @@ struct TimingTests {
     func undribbledToDelegate() async throws {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/whole"), .text("in one piece"))
-        let collector = ChunkCollector()
+        let collector = ChunkRecorder()
         let session = stubs.makeSession(delegate: collector)
         defer { session.finishTasksAndInvalidate() }
 
@@ -269,7 +269,7 @@ struct TimingTests {
     func dribbledCompletionWithDelegateSession() async throws {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/dribble"), .text("abcdefghij").dribbled(chunks: 5, over: .milliseconds(50)))
-        let collector = ChunkCollector()
+        let collector = ChunkRecorder()
         let session = stubs.makeSession(delegate: collector)
         defer { session.finishTasksAndInvalidate() }
 
@@ -282,7 +282,7 @@ struct TimingTests {
         let clock = InstantClock()
         let stubs = StubRegistry(clock: clock)
         stubs.stub(.get("https://api.example.com/dribble"), .text("abcdefgh").delayed(by: .milliseconds(100)).dribbled(chunks: 4, over: .milliseconds(400)))
-        let collector = ChunkCollector()
+        let collector = ChunkRecorder()
         let session = stubs.makeSession(delegate: collector)
         defer { session.finishTasksAndInvalidate() }
 
@@ -383,7 +383,7 @@ struct TimingTests {
         let asyncFailure = await asyncError(session, request)
         #expect((asyncFailure as? URLError)?.code == .timedOut)
 
-        let collector = ChunkCollector()
+        let collector = ChunkRecorder()
         let delegateSession = stubs.makeSession(delegate: collector)
         defer { delegateSession.finishTasksAndInvalidate() }
         delegateSession.dataTask(with: request).resume()
@@ -401,7 +401,7 @@ struct TimingTests {
         var request = URLRequest(url: URL(string: "https://api.example.com/steady")!)
         request.timeoutInterval = 0.4
 
-        let collector = ChunkCollector()
+        let collector = ChunkRecorder()
         let session = stubs.makeSession(delegate: collector)
         defer { session.finishTasksAndInvalidate() }
         session.dataTask(with: request).resume()
@@ -593,46 +593,4 @@ private final class InstantClock: StubClock, Sendable {
 
 private struct InstantTimer: StubClockTimer {
     func cancel() {}
-}
-
-/// Records what a session delegate receives for one data task.
-private final class ChunkCollector: NSObject, URLSessionDataDelegate, Sendable {
-    struct Result {
-        let chunks: [Data]
-        let response: URLResponse?
-        let error: (any Error)?
-    }
-
-    private struct State {
-        var chunks: [Data] = []
-        var finished: Result?
-        var waiter: CheckedContinuation<Result, Never>?
-    }
-
-    private let state = Locked(State())
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        state.withLock { $0.chunks.append(data) }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (result, waiter) = state.withLock { state in
-            let result = Result(chunks: state.chunks, response: task.response, error: error)
-            state.finished = result
-            defer { state.waiter = nil }
-            return (result, state.waiter)
-        }
-        waiter?.resume(returning: result)
-    }
-
-    /// Waits for the task to complete.
-    func result() async -> Result {
-        await withCheckedContinuation { continuation in
-            let finished = state.withLock { state -> Result? in
-                if state.finished == nil { state.waiter = continuation }
-                return state.finished
-            }
-            if let finished { continuation.resume(returning: finished) }
-        }
-    }
 }

@@ -216,18 +216,18 @@ struct VirtualTimeTests {
         let clock = ManualStubClock()
         try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("abcdefghij").dribbled(chunks: 5, over: .seconds(5)))
-            let delegate = VirtualChunkDelegate()
+            let delegate = ChunkRecorder()
             let session = URLSession(configuration: stubs.configuration(), delegate: delegate, delegateQueue: nil)
             defer { session.finishTasksAndInvalidate() }
             session.dataTask(with: virtualRequest(Self.url, timeout: 60)).resume()
 
             try await waitUntil { delegate.gotResponse && clock.pendingCount == 1 }
-            #expect(delegate.chunks.isEmpty, "the headers come at once, the body only as time passes")
+            #expect(delegate.texts.isEmpty, "the headers come at once, the body only as time passes")
             let expected = ["ab", "cd", "ef", "gh", "ij"]
             for step in 1...5 {
                 await clock.advance(by: .seconds(1))
-                try await waitUntil { delegate.chunks.count == step && (step == 5 || clock.pendingCount == 1) }
-                #expect(delegate.chunks == Array(expected.prefix(step)), "after \(step) s")
+                try await waitUntil { delegate.texts.count == step && (step == 5 || clock.pendingCount == 1) }
+                #expect(delegate.texts == Array(expected.prefix(step)), "after \(step) s")
                 if step < 5 { #expect(!delegate.isComplete, "after \(step) s") }
             }
             try await waitUntil { delegate.isComplete }   // the end follows the last chunk
@@ -321,48 +321,6 @@ private final class FeedModel: Sendable {
 
     private func update(_ state: State) {
         current.value = state
-    }
-}
-
-/// A data delegate that records the chunks of one task as they come.
-private final class VirtualChunkDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private struct State {
-        var response = false
-        var received: [String] = []
-        var completed = false
-        var failure: (any Error)?
-    }
-
-    private let state = Locked(State())
-
-    /// Whether the response headers arrived.
-    var gotResponse: Bool { state.withLock { $0.response } }
-    /// The chunks so far, as text.
-    var chunks: [String] { state.withLock { $0.received } }
-    /// Whether the task completed.
-    var isComplete: Bool { state.withLock { $0.completed } }
-    /// The task's error, if any.
-    var error: (any Error)? { state.withLock { $0.failure } }
-
-    func urlSession(
-        _ session: URLSession,
-        dataTask: URLSessionDataTask,
-        didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        state.withLock { $0.response = true }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        state.withLock { $0.received.append(String(decoding: data, as: UTF8.self)) }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        state.withLock { state in
-            state.completed = true
-            state.failure = error
-        }
     }
 }
 
