@@ -58,7 +58,7 @@ struct RegexEntranceTests {
         #expect(error.message.contains(String(matcher[wording.lowerBound...])), "\(error.message)")
     }
 
-    @Test("ordinary patterns pass every entrance", arguments: ["a+", "(ab)+", "(a++)+$", "(?>a+)+$", "/v1/.*"])
+    @Test("ordinary patterns pass every entrance", arguments: ["a+", "(ab)+", "(a++)+$", "(?>a+)+$", "v1.*"])
     func ordinary(pattern: String) throws {
         #expect(throws: Never.self) { try CompiledRegex(pattern, extent: .anywhere) }
         #expect(throws: Never.self) { try JSONPathExpression("$.items[?(@.name =~ /\(pattern)/)]") }
