@@ -31,8 +31,9 @@ struct CompiledRegex: @unchecked Sendable {
         var explanation: String {
             switch self {
             case let .backtracking(group):
-                "repeats a group that itself repeats ('\(group)'), which can make matching take exponential time "
-                    + "(catastrophic backtracking); rewrite it without the nested repetition, for example '(a+)+' as 'a+'"
+                "repeats a group that itself repeats ('\(group)'), which can make matching take exponential "
+                    + "time (catastrophic backtracking); rewrite it without the nested repetition, "
+                    + "for example '(a+)+' as 'a+'"
             case let .invalid(reason):
                 "it does not compile (\(reason)); escape special characters such as ( [ { * + ? with a backslash"
             }
@@ -57,7 +58,8 @@ struct CompiledRegex: @unchecked Sendable {
     /// - Throws: ``Refusal`` when the pattern does not compile or could backtrack for ever.
     init(_ pattern: String, extent: Extent, ignoringCase: Bool = false) throws(Refusal) {
         let written = extent == .wholeText ? "\\A(?:\(pattern))\\z" : pattern
-        guard let expression = try? NSRegularExpression(pattern: written, options: ignoringCase ? [.caseInsensitive] : []) else {
+        let options: NSRegularExpression.Options = ignoringCase ? [.caseInsensitive] : []
+        guard let expression = try? NSRegularExpression(pattern: written, options: options) else {
             throw .invalid(reason: Self.reason(for: pattern))
         }
         if let group = RegularExpression.repeatedRepetition(in: pattern) {
@@ -76,7 +78,8 @@ struct CompiledRegex: @unchecked Sendable {
     /// The groups of the first match in `text` (group 0 is the whole match; an unmatched group
     /// is empty), or `nil` when there is none.
     func groups(in text: String) -> [String]? {
-        guard let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+        let range = NSRange(text.startIndex..., in: text)
+        guard let match = expression.firstMatch(in: text, range: range) else { return nil }
         return (0..<match.numberOfRanges).map { index in
             Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
         }

@@ -15,19 +15,24 @@ struct RegexEntranceTests {
         #expect(RegularExpression(pattern).problem?.contains("catastrophic backtracking") == true)
         let group = try #require(RegularExpression.repeatedRepetition(in: pattern))
         for extent in [CompiledRegex.Extent.wholeText, .anywhere] {
-            #expect(throws: CompiledRegex.Refusal.backtracking(group: group)) { try CompiledRegex(pattern, extent: extent) }
+            #expect(throws: CompiledRegex.Refusal.backtracking(group: group)) {
+                try CompiledRegex(pattern, extent: extent)
+            }
             #expect(throws: CompiledRegex.Refusal.backtracking(group: group)) {
                 try CompiledRegex(pattern, extent: extent, ignoringCase: true)
             }
         }
-        #expect(throws: CompiledRegex.Refusal.invalid(reason: "a '(' is never closed")) { try CompiledRegex("(a", extent: .anywhere) }
+        #expect(throws: CompiledRegex.Refusal.invalid(reason: "a '(' is never closed")) {
+            try CompiledRegex("(a", extent: .anywhere)
+        }
     }
 
     @Test("a JSONPath filter's =~ refuses them, with or without the i flag", arguments: catastrophic)
     func jsonPathFilter(pattern: String) throws {
         let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\")
         for flags in ["", "i"] {
-            let error = try loadError(#"{"matchesJsonPath": "$.items[?(@.name =~ /\#(escaped)/\#(flags))]"}"#)
+            let filter = #"$.items[?(@.name =~ /\#(escaped)/\#(flags))]"#
+        let error = try loadError(#"{"matchesJsonPath": "\#(filter)"}"#)
             #expect(error.jsonPath == "$.request.bodyPatterns[0].matchesJsonPath")
             #expect(error.message.contains("catastrophic backtracking"), "\(error.message)")
         }
@@ -44,7 +49,8 @@ struct RegexEntranceTests {
     func xmlUnitDelimiter(pattern: String) throws {
         let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\")
         let error = try loadError(
-            #"{"equalToXml": "<a>x</a>", "enablePlaceholders": true, "placeholderOpeningDelimiterRegex": "\#(escaped)"}"#
+            #"{"equalToXml": "<a>x</a>", "enablePlaceholders": true, "#
+                + #""placeholderOpeningDelimiterRegex": "\#(escaped)"}"#
         )
         #expect(error.jsonPath == "$.request.bodyPatterns[0].placeholderOpeningDelimiterRegex")
         #expect(error.message.contains("catastrophic backtracking"), "\(error.message)")
@@ -66,10 +72,13 @@ struct RegexEntranceTests {
 
     /// The one error of loading a mapping whose request body must pass `pattern`.
     private func loadError(_ pattern: String) throws -> StubDiagnostic {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("regex-entrance-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("regex-entrance-\(UUID().uuidString)")
+        let mappings = root.appendingPathComponent("mappings")
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let mapping = #"{"request": {"method": "POST", "url": "/t", "bodyPatterns": [\#(pattern)]}, "response": {"status": 200}}"#
+        let mapping = #"{"request": {"method": "POST", "url": "/t", "bodyPatterns": [\#(pattern)]}, "#
+            + #""response": {"status": 200}}"#
         try Data(mapping.utf8).write(to: root.appendingPathComponent("mappings/x.json"))
         let result = StubFiles.load([root.path])
         #expect(result.stubs.isEmpty)

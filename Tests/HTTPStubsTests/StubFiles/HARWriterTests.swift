@@ -12,7 +12,8 @@ struct HARWriterTests {
     @Test("journalAsHAR reads back into the model it was written from: requests, bodies, responses, failures")
     func roundTrip() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.post("https://api.example.com/items"), .json(text: #"{"id": 7}"#, status: 201).header("X-Trace", "abc"))
+        let answer = StubResponse.json(text: #"{"id": 7}"#, status: 201).header("X-Trace", "abc")
+        stubs.stub(.post("https://api.example.com/items"), answer)
         let session = stubs.makeSession()
         var create = URLRequest(url: URL(string: "https://api.example.com/items?page=2")!)
         create.httpMethod = "POST"

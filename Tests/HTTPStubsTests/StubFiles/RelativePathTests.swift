@@ -11,8 +11,10 @@ import Testing
 struct RelativePathTests {
     /// A stub root with one mapping (`GET /ping`) in a new temporary folder.
     private static func makeRoot() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("relative-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("relative-\(UUID().uuidString)")
+        let mappings = root.appendingPathComponent("mappings")
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
         try Data(#"{"request": {"method": "GET", "url": "/ping"}, "response": {"status": 204}}"#.utf8)
             .write(to: root.appendingPathComponent("mappings/ping.json"))
         return root
@@ -28,7 +30,8 @@ struct RelativePathTests {
     @Test("the one rule: absolute as is, relative in the file's folder, else the current directory")
     func rule() {
         #expect(StubRootPath.resolving("/srv/stubs", relativeTo: "/work/Tests/FeedTests.swift") == "/srv/stubs")
-        #expect(StubRootPath.resolving("Stubs/Feed", relativeTo: "/work/Tests/FeedTests.swift") == "/work/Tests/Stubs/Feed")
+        let resolved = StubRootPath.resolving("Stubs/Feed", relativeTo: "/work/Tests/FeedTests.swift")
+        #expect(resolved == "/work/Tests/Stubs/Feed")
         #expect(StubRootPath.resolving("Stubs/Feed", relativeTo: nil) == "Stubs/Feed")
     }
 

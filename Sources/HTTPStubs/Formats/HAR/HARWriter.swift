@@ -48,7 +48,8 @@ enum HARWriter {
             "headers": headers(recorded.headers, redaction),
             "queryString": .array(recorded.queryParameters.map { parameter in
                 let secret = redaction.isSecret(parameter.name, at: .query) || redaction.isSecretValue(parameter.value)
-                return ["name": .string(parameter.name), "value": .string(secret ? Redaction.placeholder : parameter.value)]
+                let value = secret ? Redaction.placeholder : parameter.value
+                return ["name": .string(parameter.name), "value": .string(value)]
             }),
             "headersSize": -1,
             "bodySize": .number(JSONNumber(body?.count ?? 0)),
@@ -104,6 +105,8 @@ enum HARWriter {
 
     /// HAR `headers`: `{"name", "value"}` objects, secret values replaced.
     private static func headers(_ headers: HeaderFields, _ redaction: Redaction) -> JSONValue {
-        .array(headers.map { ["name": .string($0.name), "value": .string(redaction.redactedHeader($0.name, $0.value))] })
+        .array(headers.map { field in
+            ["name": .string(field.name), "value": .string(redaction.redactedHeader(field.name, field.value))]
+        })
     }
 }

@@ -78,8 +78,10 @@ struct XMLUnitPlaceholderSyntax: Sendable {
             throw XMLPatternError(message: "the placeholder delimiters \(quoted(opening ?? "${")) and \(quoted(closing ?? "}")) do not form a regular expression that compiles "
                 + "(XMLUnit joins them as OPENING xmlunit.KEYWORD CLOSING); check their escaping")
         } catch {
-            throw XMLPatternError(message: "the placeholder delimiters \(quoted(opening ?? "${")) and \(quoted(closing ?? "}")) form a regular expression that "
-                + error.explanation)
+            let delimiters = "\(quoted(opening ?? "${")) and \(quoted(closing ?? "}"))"
+            throw XMLPatternError(
+                message: "the placeholder delimiters \(delimiters) form a regular expression that \(error.explanation)"
+            )
         }
     }
 
