@@ -50,8 +50,6 @@ struct CompiledRegex: @unchecked Sendable {
 
     /// The pattern as written.
     let pattern: String
-    /// The extent the pattern was compiled for.
-    let extent: Extent
     private let expression: NSRegularExpression
 
     /// Compiles `pattern` after the safety checks.
@@ -66,7 +64,6 @@ struct CompiledRegex: @unchecked Sendable {
             throw .backtracking(group: group)
         }
         self.pattern = pattern
-        self.extent = extent
         self.expression = expression
     }
 
