@@ -561,8 +561,7 @@ final class RequestDelivery: @unchecked Sendable {
             }
             switch result {
             case let .success((response, body)):
-                var headers = HeaderFields()
-                for (name, value) in response.allHeaderFields { headers.add("\(name)", "\(value)") }
+                let headers = HeaderFields(of: response)
                 if registry.followsRedirects, hops < ResponsePlanner.redirectLimit,
                    let next = ResponsePlanner.redirect(from: request, status: response.statusCode, headers: headers) {
                     registry.runUserCode { [self] in
