@@ -17,11 +17,11 @@ extension RequestMatcher {
             if actual == wanted {
                 return MatchVerdict(isMatch: true, detail: actual.isEmpty ? "no query" : Self.render(actual))
             }
-            let missing = wanted.reduce(into: [HARQueryPair: Int]()) { result, item in
+            let missing = wanted.reduce(into: [QueryPair: Int]()) { result, item in
                 let shortfall = item.value - (actual[item.key] ?? 0)
                 if shortfall > 0 { result[item.key] = shortfall }
             }
-            let extra = actual.reduce(into: [HARQueryPair: Int]()) { result, item in
+            let extra = actual.reduce(into: [QueryPair: Int]()) { result, item in
                 let surplus = item.value - (wanted[item.key] ?? 0)
                 if surplus > 0 { result[item.key] = surplus }
             }
@@ -39,14 +39,14 @@ extension RequestMatcher {
     }
 
     /// How many times each pair occurs.
-    private static func multiset(_ pairs: [(name: String, value: String)]) -> [HARQueryPair: Int] {
+    private static func multiset(_ pairs: [(name: String, value: String)]) -> [QueryPair: Int] {
         pairs.reduce(into: [:]) { counts, pair in
-            counts[HARQueryPair(name: pair.name, value: pair.value), default: 0] += 1
+            counts[QueryPair(name: pair.name, value: pair.value), default: 0] += 1
         }
     }
 
     /// `a=1&b=2 (×2)`, sorted.
-    private static func render(_ counts: [HARQueryPair: Int]) -> String {
+    private static func render(_ counts: [QueryPair: Int]) -> String {
         counts.sorted { $0.key < $1.key }
             .map { $0.value > 1 ? "\($0.key) (×\($0.value))" : "\($0.key)" }
             .joined(separator: "&")

@@ -139,7 +139,7 @@ package struct HARImporter: Sendable {
         /// The percent-encoded path.
         let path: String
         /// The sorted query pairs.
-        let query: [HARQueryPair]
+        let query: [QueryPair]
         /// The body identity, when the mapping matches the body.
         let body: HARBody.Key?
 

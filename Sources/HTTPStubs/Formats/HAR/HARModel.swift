@@ -72,7 +72,7 @@ struct HARRequest: Sendable {
             host: stubRequest.host,
             port: stubRequest.port,
             path: stubRequest.path,
-            query: stubRequest.queryParameters.map { HARQueryPair(name: $0.name, value: $0.value) }.sorted()
+            query: stubRequest.queryParameters.map { QueryPair(name: $0.name, value: $0.value) }.sorted()
         )
     }
 }
@@ -90,23 +90,7 @@ struct HARRequestKey: Hashable, Sendable {
     /// The percent-encoded path.
     let path: String
     /// The decoded query pairs, sorted.
-    let query: [HARQueryPair]
-}
-
-/// A decoded query parameter.
-struct HARQueryPair: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The decoded name.
-    let name: String
-    /// The decoded value.
-    let value: String
-
-    /// Orders by name, then value.
-    static func < (lhs: HARQueryPair, rhs: HARQueryPair) -> Bool {
-        (lhs.name, lhs.value) < (rhs.name, rhs.value)
-    }
-
-    /// `name=value`.
-    var description: String { "\(name)=\(value)" }
+    let query: [QueryPair]
 }
 
 /// A recorded request body.
