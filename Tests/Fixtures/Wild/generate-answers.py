@@ -10,7 +10,7 @@ The first line of each file describes the root:
     {"root": ..., "wiremock": "2.35.1", "loaded": true|false, "error": <startup error or null>,
      "base": "http://127.0.0.1:PORT", "ungenerable": [<stub that no request could be derived for>]}
 Every other line is one request and WireMock's answer:
-    {"n": 0, "mapping": "mappings/x.json", "stub": 0, "variant": "own|method|header-dropped|host-changed|query-changed|body-changed",
+    {"n": 0, "mapping": "mappings/x.json", "stub": 0, "variant": "own|method|header-dropped|host-changed|query-changed|body-changed|body-value-changed",
      "method": "GET", "url": "/path?q=1", "headers": [["Name", "value"], ...], "body": "..." | null,
      "sendable": true|false,
      "expected": {"matched": bool, "failed": true (only when WireMock answered with an error of its own, e.g. a
@@ -176,12 +176,30 @@ def gen_json_path_body(expr):
         value = [value]
         for k in reversed(keys): value = {k: value}
         return value
+    # `$.a.b[?(@ in ["v", …])]` (Jayway's `in`): an array under a.b holding the list's first value
+    f = in_filter(e)
+    if f:
+        keys, values = f
+        value = [values[0]]
+        for k in reversed(keys): value = {k: value}
+        return value
     m = re.fullmatch(r"\$((?:\.[A-Za-z_][A-Za-z0-9_]*)+)", e)
     if not m: raise Ungenerable(f'jsonpath {expr!r}')
     keys = m.group(1).strip('.').split('.')
     value = 'x'
     for k in reversed(keys): value = {k: value}
     return value
+
+def in_filter(expr):
+    """`$.a.b[?(@ in ["v", …])]` as (["a", "b"], ["v", …]), else None."""
+    f = re.fullmatch(r"\$((?:\.[A-Za-z_][A-Za-z0-9_]*)+)\[\?\(@\s+in\s+(\[[^\]]*\])\)\]", expr.strip())
+    if not f: return None
+    try:
+        values = json.loads(f.group(2).replace("'", '"'))
+    except ValueError:
+        return None
+    if not values or not all(isinstance(v, str) for v in values): return None
+    return [k for k in f.group(1).split('.') if k], values
 
 def gen_body(patterns):
     if not patterns: return None
@@ -293,7 +311,10 @@ def variants(stub, own):
     if declared:
         drop = declared[0]
         out.append(('header-dropped', (method, url, [h for h in headers if h is not drop], body)))
-    hosts = [h for h in headers if h[0] == 'Host' and 'host' in req and 'Host' not in (req.get('headers') or {})]
+    # `host`, or a `Host` header (recorded in proxy mode): the same request with another host name.
+    by_field = 'host' in req and 'Host' not in (req.get('headers') or {})
+    by_header = 'Host' in (req.get('headers') or {}) and 'host' not in req
+    hosts = [h for h in headers if h[0] == 'Host' and (by_field or by_header)]
     if hosts:
         out.append(('host-changed', (method, url, [['Host', 'changed.' + h[1]] if h is hosts[0] else h for h in headers], body)))
     if '?' in url:
@@ -312,6 +333,16 @@ def variants(stub, own):
         except Exception:
             changed = body + 'changed'
         out.append(('body-changed', (method, url, headers, changed)))
+        # A `$.a[?(@ in [...])]` body pattern: the same body with a value the list does not hold.
+        for p in req.get('bodyPatterns') or []:
+            f = isinstance(p.get('matchesJsonPath'), str) and in_filter(p['matchesJsonPath'])
+            if f:
+                keys, values = f
+                value = json.loads(body)
+                target = value
+                for k in keys[:-1]: target = target[k]
+                target[keys[-1]] = [values[0] + '0']
+                out.append(('body-value-changed', (method, url, headers, json.dumps(value))))
     return out
 
 # ---------------------------------------------------------------- WireMock
