@@ -113,7 +113,7 @@ final class RequestDelivery: @unchecked Sendable {
         let bodyReadable = request.httpBody != nil
             || (request.httpBodyStream == nil && ["GET", "HEAD"].contains(request.httpMethod ?? "GET"))
         let stubRequest = InterceptedRequest(request, body: request.httpBody, bodyUnavailableReason: nil)
-        guard !registry.wouldAnswer(stubRequest, bodyReadable: bodyReadable) else { return false }
+        guard !registry.selection.wouldAnswer(stubRequest, bodyReadable: bodyReadable) else { return false }
         registry.record(stubRequest, .passedThrough)
         return true
     }

@@ -41,7 +41,7 @@ struct ResponsePlanner {
     /// The user's code a hop waits for, after its stub was chosen (and consumed).
     fileprivate enum Pending {
         /// The chosen stub's response, computed by an `async` responder.
-        case response(StubRegistry.Selection, ResponseResolution)
+        case response(ChosenStub, ResponseResolution)
         /// A redirect to put to the session's delegate.
         case redirect(RedirectQuestion)
     }
@@ -114,7 +114,7 @@ struct ResponsePlanner {
             return finish(progress, [failure(error.urlError(for: progress.request.url), at: progress.elapsed)])
         }
         let request = progress.request
-        guard let choice = registry.select(request, declinesUserCode: declinesUserCode) else { return .needsUserCode }
+        guard let choice = registry.selection.choose(request, declinesUserCode: declinesUserCode) else { return .needsUserCode }
         switch choice {
         case let .unmatched(report):
             if registry.recorder != nil { return .done(.record(request, after: progress.hops)) }
@@ -155,7 +155,7 @@ struct ResponsePlanner {
     }
 
     /// Evaluates the chosen stub's response as far as it can without awaiting.
-    private func resolve(_ progress: inout Progress, _ selection: StubRegistry.Selection, _ resolution: ResponseResolution) -> Step {
+    private func resolve(_ progress: inout Progress, _ selection: ChosenStub, _ resolution: ResponseResolution) -> Step {
         var resolution = resolution
         let response: ResolvedResponse
         do {
@@ -172,7 +172,7 @@ struct ResponsePlanner {
 
     /// Answers the hop with the resolved response: the final events, or a redirect to follow
     /// (after asking the delegate, when there is one).
-    private func answer(_ progress: inout Progress, _ selection: StubRegistry.Selection, _ response: ResolvedResponse) -> Step {
+    private func answer(_ progress: inout Progress, _ selection: ChosenStub, _ response: ResolvedResponse) -> Step {
         let request = progress.request
         if let delay = response.delay {
             progress.elapsed += registry.sample(delay)

@@ -33,7 +33,7 @@ extension StubRegistry {
     /// Answers a request as the stubs would, consuming a use of the stub and advancing its
     /// scenario, and records it in the journal.
     package func answer(_ request: InterceptedRequest) -> StubAnswer {
-        switch select(request) {
+        switch selection.choose(request) {
         case let .unmatched(report):
             return .unmatched(report)
         case let .answered(selection):
