@@ -121,7 +121,7 @@ struct ResponsePlanner {
             return finish(progress, [failure(StubError.unmatched(report).urlError(for: request.url), at: progress.elapsed)])
         case let .answered(selection):
             progress.answeredBy = selection.summary
-            let resolution = ResponseResolution(selection.response, for: selection.request, source: selection.summary.source)
+            let resolution = ResponseResolution(selection)
             if defersResponders && selection.response.runsUserCode {
                 progress.pending = .response(selection, resolution)
                 return .needsUserCode
@@ -140,7 +140,7 @@ struct ResponsePlanner {
             do {
                 try await resolution.awaitResponder()
             } catch {
-                return finish(progress, [failure(Self.withFailingURL(error, progress.request.url), at: progress.elapsed)])
+                return answer(&progress, selection, .failed(error, url: progress.request.url))
             }
             return resolve(&progress, selection, resolution)
         case let .redirect(question):
@@ -154,18 +154,12 @@ struct ResponsePlanner {
         }
     }
 
-    /// Evaluates the chosen stub's response as far as it can without awaiting.
+    /// Resolves the chosen stub's response as far as it can without awaiting, and answers with it.
     private func resolve(_ progress: inout Progress, _ selection: ChosenStub, _ resolution: ResponseResolution) -> Step {
         var resolution = resolution
-        let response: ResolvedResponse
-        do {
-            guard let resolved = try resolution.resolveSynchronously() else {
-                progress.pending = .response(selection, resolution)
-                return .needsUserCode
-            }
-            response = resolved
-        } catch {
-            return finish(progress, [failure(Self.withFailingURL(error, progress.request.url), at: progress.elapsed)])
+        guard let response = resolution.resolveSynchronously(drawingDelayFrom: registry) else {
+            progress.pending = .response(selection, resolution)
+            return .needsUserCode
         }
         return answer(&progress, selection, response)
     }
@@ -174,25 +168,16 @@ struct ResponsePlanner {
     /// (after asking the delegate, when there is one).
     private func answer(_ progress: inout Progress, _ selection: ChosenStub, _ response: ResolvedResponse) -> Step {
         let request = progress.request
-        if let delay = response.delay {
-            progress.elapsed += registry.sample(delay)
-        }
+        progress.elapsed += response.delay
         switch response.answer {
         case let .failure(error):
-            return finish(progress, [failure(Self.withFailingURL(error, request.url), at: progress.elapsed)])
+            return finish(progress, [failure(error, at: progress.elapsed)])
         case let .urlResponse(urlResponse, data):
             if urlResponse == nil, inspection.isAsyncCall {
                 return finish(progress, [failure(StubError.noResponseForAsyncCall.urlError(for: request.url), at: progress.elapsed)])
             }
             return finish(progress, body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: progress.elapsed))
-        case let .http(status, _, headers, body):
-            let served: (status: Int, headers: HeaderFields, data: Data)
-            do {
-                served = try body.served(status: status, headers: headers)
-            } catch {
-                return finish(progress, [failure((error as? StubError)?.urlError(for: request.url) ?? error, at: progress.elapsed)])
-            }
-            let (status, headers, data) = served
+        case let .http(status, _, headers, data):
             let next = registry.followsRedirects ? Self.redirect(from: request, status: status, headers: headers) : nil
             let delegate = next == nil ? nil : inspection.redirectDelegate
             if let next, delegate == nil {
@@ -308,13 +293,5 @@ struct ResponsePlanner {
 
     private func failure(_ error: any Error, at time: Duration) -> DeliveryTimeline.Event {
         .init(time: time, action: .fail(error))
-    }
-
-    /// A `URLError` with the failing URL filled in, as URLSession's own errors have it.
-    private static func withFailingURL(_ error: any Error, _ url: URL) -> any Error {
-        guard let urlError = error as? URLError, urlError.failingURL == nil else { return error }
-        var info = urlError.userInfo
-        info[NSURLErrorFailingURLErrorKey] = url
-        return URLError(urlError.code, userInfo: info)
     }
 }
