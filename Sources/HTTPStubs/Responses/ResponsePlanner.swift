@@ -4,10 +4,9 @@ import FoundationNetworking
 #endif
 
 /// Turns an intercepted request into the timeline of what its caller receives: chooses the stub,
-/// computes the response, follows redirects, and lays out delays and dribbled chunks.
+/// computes the response, follows redirects, and lays out delays and dribbled chunks. The one
+/// place redirects are followed, the stubs' and, while recording, the real server's.
 struct ResponsePlanner {
-    /// URLSession's redirect limit on Apple platforms.
-    static let redirectLimit = 16
     /// The name a 401's `WWW-Authenticate` header is delivered under on Linux (see ``deliveredHeaders(_:status:)``).
     static let renamedAuthenticateHeader = "X-HTTPStubs-WWW-Authenticate"
 
@@ -18,9 +17,9 @@ struct ResponsePlanner {
     enum Plan {
         /// These events, from the stubs; the stub that gave the final answer, if one did.
         case events([DeliveryTimeline.Event], answeredBy: StubSummary?)
-        /// The real server's answer to this request (no stub answered it and the registry
-        /// records), after these events.
-        case record(InterceptedRequest, after: [DeliveryTimeline.Event])
+        /// The real server's answer to the request of this progress (no stub answered it and
+        /// the registry records); ``plan(afterLive:body:from:)`` goes on from it.
+        case record(Progress)
     }
 
     /// How far planning got: the request of the current hop, what the hops before it gave, and
@@ -52,7 +51,9 @@ struct ResponsePlanner {
         let next: InterceptedRequest
         let response: HTTPURLResponse
         let body: Data
-        let journalID: Int
+        /// The journal entry the response is attached to when the redirect is refused; `nil`
+        /// when it is attached already (a recorded answer).
+        let journalID: Int?
         let unfollowed: [DeliveryTimeline.Event]
     }
 
@@ -109,15 +110,15 @@ struct ResponsePlanner {
     /// With `defersResponders`, a computed response is left pending rather than run.
     private func step(_ progress: inout Progress, declinesUserCode: Bool, defersResponders: Bool) -> Step {
         guard progress.pending == nil else { return .needsUserCode }
-        guard progress.redirects <= Self.redirectLimit else {
-            let error = StubError.tooManyRedirects(count: Self.redirectLimit, lastURL: progress.request.url)
+        guard progress.redirects <= Redirect.limit else {
+            let error = StubError.tooManyRedirects(count: Redirect.limit, lastURL: progress.request.url)
             return finish(progress, [failure(error.urlError(for: progress.request.url), at: progress.elapsed)])
         }
         let request = progress.request
         guard let choice = registry.selection.choose(request, declinesUserCode: declinesUserCode) else { return .needsUserCode }
         switch choice {
         case let .unmatched(report):
-            if registry.recorder != nil { return .done(.record(request, after: progress.hops)) }
+            if registry.recorder != nil { return .done(.record(progress)) }
             return finish(progress, [failure(StubError.unmatched(report).urlError(for: request.url), at: progress.elapsed)])
         case let .answered(selection):
             progress.answeredBy = selection.summary
@@ -146,7 +147,9 @@ struct ResponsePlanner {
         case let .redirect(question):
             progress.pending = nil
             guard let chosen = await question.delegate.decide(question.response, newRequest: question.next.urlRequest) else {
-                registry.attach(question.response, body: question.body, toEntry: question.journalID)
+                if let journalID = question.journalID {
+                    registry.attach(question.response, body: question.body, toEntry: journalID)
+                }
                 return finish(progress, question.unfollowed)
             }
             follow(&progress, to: InterceptedRequest(chosen, body: chosen.httpBody, bodyUnavailableReason: nil))
@@ -178,25 +181,65 @@ struct ResponsePlanner {
             }
             return finish(progress, body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: progress.elapsed))
         case let .http(status, _, headers, data):
-            let next = registry.followsRedirects ? Self.redirect(from: request, status: status, headers: headers) : nil
-            let delegate = next == nil ? nil : inspection.redirectDelegate
-            if let next, delegate == nil {
-                follow(&progress, to: next)
+            let redirect = self.redirect(of: request, status: status, headers: headers)
+            if let redirect, redirect.delegate == nil {
+                follow(&progress, to: redirect.next)
                 return .next
             }
             let urlResponse = registry.responseCache.response(url: request.url, status: status, headers: Self.deliveredHeaders(headers, status: status))
             let events = self.body(data, response: urlResponse, dribble: response.dribble, at: progress.elapsed)
-            if let next, let delegate, let urlResponse {
-                progress.pending = .redirect(RedirectQuestion(
-                    delegate: delegate, next: next, response: urlResponse, body: data, journalID: selection.journalID, unfollowed: events
-                ))
-                return .needsUserCode
-            }
-            if let urlResponse {
-                registry.attach(urlResponse, body: data, toEntry: selection.journalID)
-            }
-            return finish(progress, events)
+            guard let urlResponse else { return finish(progress, events) }
+            return handOver(&progress, urlResponse, body: data, events: events, journalID: selection.journalID, redirect: redirect)
         }
+    }
+
+    /// What the caller gets after the real server answered the request of `progress` (see
+    /// ``Plan/record(_:)``) with `response` and `body`, recorded and journaled already: that
+    /// answer; or `nil` when it is a redirect, followed as a stub's redirect is (the delegate asked,
+    /// the hops counted against ``Redirect/limit``): ``plan(from:)`` goes on from `progress` then.
+    func plan(afterLive response: HTTPURLResponse, body: Data, from progress: inout Progress) -> Plan? {
+        progress.hops.removeAll()   // signs of life are due at once now: the real server took its time
+        var headers = HeaderFields()
+        for (name, value) in response.allHeaderFields { headers.add("\(name)", "\(value)") }
+        let redirect = self.redirect(of: progress.request, status: response.statusCode, headers: headers)
+        if let redirect, redirect.delegate == nil {
+            follow(&progress, to: redirect.next)
+            return nil
+        }
+        // Delivered as it came, body and all (even an empty one).
+        let events = [DeliveryTimeline.Action.receive(response), .load(body), .finish].map {
+            DeliveryTimeline.Event(time: progress.elapsed, action: $0)
+        }
+        guard case let .done(plan) = handOver(&progress, response, body: body, events: events, journalID: nil, redirect: redirect) else {
+            return nil   // a redirect question, pending
+        }
+        return plan
+    }
+
+    /// Where `response` of `request` leads when the registry follows redirects: the next request
+    /// and the delegate to put it to first, if the task has one.
+    private func redirect(of request: InterceptedRequest, status: Int, headers: HeaderFields) -> (next: InterceptedRequest, delegate: RedirectDelegate?)? {
+        guard registry.followsRedirects, let next = Redirect.next(after: request, status: status, headers: headers) else { return nil }
+        return (next, inspection.redirectDelegate)
+    }
+
+    /// Hands `response` to the caller with `events`, and attaches it to the request's journal
+    /// entry; when it is a redirect to put to the delegate, that question is left pending (the
+    /// caller gets `events` if the delegate refuses it).
+    private func handOver(
+        _ progress: inout Progress, _ response: HTTPURLResponse, body: Data, events: [DeliveryTimeline.Event],
+        journalID: Int?, redirect: (next: InterceptedRequest, delegate: RedirectDelegate?)?
+    ) -> Step {
+        if let redirect, let delegate = redirect.delegate {
+            progress.pending = .redirect(RedirectQuestion(
+                delegate: delegate, next: redirect.next, response: response, body: body, journalID: journalID, unfollowed: events
+            ))
+            return .needsUserCode
+        }
+        if let journalID {
+            registry.attach(response, body: body, toEntry: journalID)
+        }
+        return finish(progress, events)
     }
 
     /// Goes on with `next`, the request a redirect leads to.
@@ -244,29 +287,6 @@ struct ResponsePlanner {
         }
         events.append(.init(time: end, action: .finish))
         return events
-    }
-
-    /// The next request when `status` and `headers` make a redirect, following the Fetch rules
-    /// URLSession applies on Apple platforms.
-    static func redirect(from request: InterceptedRequest, status: Int, headers: HeaderFields) -> InterceptedRequest? {
-        guard [301, 302, 303, 307, 308].contains(status),
-              let location = headers["Location"],
-              let url = URL(string: location, relativeTo: request.url)?.absoluteURL
-        else { return nil }
-        var next = request
-        next.url = url
-        next.pathParameters = [:]
-        let becomesGET = (status == 303 && request.method != .head)
-            || ((status == 301 || status == 302) && request.method == .post)
-        if becomesGET {
-            next.method = .get
-            next.body = nil
-            next.bodyUnavailableReason = nil
-            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location"] {
-                next.headers.remove(name)
-            }
-        }
-        return next
     }
 
     /// The headers as delivered. On Linux a 401 whose `WWW-Authenticate` has a `Basic` challenge
