@@ -536,7 +536,10 @@ final class RequestDelivery: @unchecked Sendable {
     /// exchange, and delivers the real answer unchanged once it arrives (waking the task as a
     /// delay does). A redirect is recorded as such and then followed by the planner, as a stubbed
     /// one is, so every hop is recorded.
-    private func record(_ progress: ResponsePlanner.Progress, planner: ResponsePlanner, timeout: TimeInterval?, for urlProtocol: URLProtocol) {
+    private func record(
+        _ progress: ResponsePlanner.Progress, planner: ResponsePlanner, timeout: TimeInterval?,
+        for urlProtocol: URLProtocol
+    ) {
         let registry = planner.registry
         let request = progress.request
         let target = UncheckedSendable(value: urlProtocol)   // only used under this loader's lock.
@@ -582,7 +585,8 @@ final class RequestDelivery: @unchecked Sendable {
     /// Delivers what the plan after a recorded answer brings: records the next hop when no stub
     /// answers it either.
     private func deliverRecorded(
-        _ plan: ResponsePlanner.Plan, url: URL, planner: ResponsePlanner, timeout: TimeInterval?, for urlProtocol: URLProtocol
+        _ plan: ResponsePlanner.Plan, url: URL, planner: ResponsePlanner, timeout: TimeInterval?,
+        for urlProtocol: URLProtocol
     ) {
         switch plan {
         case let .record(next):

@@ -13,7 +13,9 @@ enum Redirect {
     private static let statuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// The header fields that go with the body, dropped when a redirect drops the body.
-    private static let bodyHeaders = ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location"]
+    private static let bodyHeaders = [
+        "Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location",
+    ]
 
     /// The next request when `status` and `headers` make a redirect of `request`: to `Location`,
     /// resolved against the request's URL. A 303 (except after a `HEAD`), and a 301 or 302 after a

@@ -57,6 +57,12 @@ struct ResponsePlanner {
         let unfollowed: [DeliveryTimeline.Event]
     }
 
+    /// Where a response leads: the request a redirect makes, and the delegate to put it to first.
+    private struct Redirection {
+        let next: InterceptedRequest
+        let delegate: RedirectDelegate?
+    }
+
     /// What one step of planning found.
     private enum Step {
         case done(Plan)
@@ -115,7 +121,9 @@ struct ResponsePlanner {
             return finish(progress, [failure(error.urlError(for: progress.request.url), at: progress.elapsed)])
         }
         let request = progress.request
-        guard let choice = registry.selection.choose(request, declinesUserCode: declinesUserCode) else { return .needsUserCode }
+        guard let choice = registry.selection.choose(request, declinesUserCode: declinesUserCode) else {
+            return .needsUserCode
+        }
         switch choice {
         case let .unmatched(report):
             if registry.recorder != nil { return .done(.record(progress)) }
@@ -158,7 +166,9 @@ struct ResponsePlanner {
     }
 
     /// Resolves the chosen stub's response as far as it can without awaiting, and answers with it.
-    private func resolve(_ progress: inout Progress, _ selection: ChosenStub, _ resolution: ResponseResolution) -> Step {
+    private func resolve(
+        _ progress: inout Progress, _ selection: ChosenStub, _ resolution: ResponseResolution
+    ) -> Step {
         var resolution = resolution
         guard let response = resolution.resolveSynchronously(drawingDelayFrom: registry) else {
             progress.pending = .response(selection, resolution)
@@ -189,7 +199,9 @@ struct ResponsePlanner {
             let urlResponse = registry.responseCache.response(url: request.url, status: status, headers: Self.deliveredHeaders(headers, status: status))
             let events = self.body(data, response: urlResponse, dribble: response.dribble, at: progress.elapsed)
             guard let urlResponse else { return finish(progress, events) }
-            return handOver(&progress, urlResponse, body: data, events: events, journalID: selection.journalID, redirect: redirect)
+            return handOver(
+                &progress, urlResponse, body: data, events: events, journalID: selection.journalID, redirect: redirect
+            )
         }
     }
 
@@ -210,17 +222,18 @@ struct ResponsePlanner {
         let events = [DeliveryTimeline.Action.receive(response), .load(body), .finish].map {
             DeliveryTimeline.Event(time: progress.elapsed, action: $0)
         }
-        guard case let .done(plan) = handOver(&progress, response, body: body, events: events, journalID: nil, redirect: redirect) else {
-            return nil   // a redirect question, pending
-        }
+        let step = handOver(&progress, response, body: body, events: events, journalID: nil, redirect: redirect)
+        guard case let .done(plan) = step else { return nil }   // a redirect question, pending
         return plan
     }
 
     /// Where `response` of `request` leads when the registry follows redirects: the next request
     /// and the delegate to put it to first, if the task has one.
-    private func redirect(of request: InterceptedRequest, status: Int, headers: HeaderFields) -> (next: InterceptedRequest, delegate: RedirectDelegate?)? {
-        guard registry.followsRedirects, let next = Redirect.next(after: request, status: status, headers: headers) else { return nil }
-        return (next, inspection.redirectDelegate)
+    private func redirect(of request: InterceptedRequest, status: Int, headers: HeaderFields) -> Redirection? {
+        guard registry.followsRedirects,
+              let next = Redirect.next(after: request, status: status, headers: headers)
+        else { return nil }
+        return Redirection(next: next, delegate: inspection.redirectDelegate)
     }
 
     /// Hands `response` to the caller with `events`, and attaches it to the request's journal
@@ -228,11 +241,12 @@ struct ResponsePlanner {
     /// caller gets `events` if the delegate refuses it).
     private func handOver(
         _ progress: inout Progress, _ response: HTTPURLResponse, body: Data, events: [DeliveryTimeline.Event],
-        journalID: Int?, redirect: (next: InterceptedRequest, delegate: RedirectDelegate?)?
+        journalID: Int?, redirect: Redirection?
     ) -> Step {
         if let redirect, let delegate = redirect.delegate {
             progress.pending = .redirect(RedirectQuestion(
-                delegate: delegate, next: redirect.next, response: response, body: body, journalID: journalID, unfollowed: events
+                delegate: delegate, next: redirect.next, response: response, body: body, journalID: journalID,
+                unfollowed: events
             ))
             return .needsUserCode
         }

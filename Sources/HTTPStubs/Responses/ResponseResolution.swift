@@ -45,14 +45,16 @@ struct ResponseResolution {
                     return ResolvedResponse(answer: .failure(failure), delay: delay, dribble: dribble)
                 }
                 let answer = ResolvedResponse.Answer.http(
-                    status: served.status, reason: served.status == status ? reason : nil, headers: served.headers, body: served.data
+                    status: served.status, reason: served.status == status ? reason : nil, headers: served.headers,
+                    body: served.data
                 )
                 return ResolvedResponse(answer: answer, delay: delay, dribble: dribble)
             case let .failure(error):
                 let failure = ResolvedResponse.withFailingURL(error, url)
                 return ResolvedResponse(answer: .failure(failure), delay: drawDelay(from: registry), dribble: dribble)
             case let .urlResponse(urlResponse, data):
-                return ResolvedResponse(answer: .urlResponse(urlResponse, data: data), delay: drawDelay(from: registry), dribble: dribble)
+                let answer = ResolvedResponse.Answer.urlResponse(urlResponse, data: data)
+                return ResolvedResponse(answer: answer, delay: drawDelay(from: registry), dribble: dribble)
             case let .computed(responder):
                 do {
                     try apply(responding { try responder(request) })
@@ -99,7 +101,8 @@ struct ResponseResolution {
     private mutating func apply(_ next: StubResponse) throws {
         depth += 1
         guard depth <= 16 else {
-            throw StubError.responderFailed(source: source, error: "a chain of more than 16 computed responses").urlError(for: request.url)
+            let reason = "a chain of more than 16 computed responses"
+            throw StubError.responderFailed(source: source, error: reason).urlError(for: request.url)
         }
         content = next.content
         delay = next.delay ?? delay

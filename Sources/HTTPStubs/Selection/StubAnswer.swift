@@ -41,13 +41,14 @@ extension StubRegistry {
         case let .answered(chosen):
             let stub = chosen.summary
             var resolution = ResponseResolution(chosen)
-            let resolved = resolution.resolveSynchronously(drawingDelayFrom: self) ?? .failed(
-                StubError.responderFailed(source: stub.source, error: Self.asyncResponderReason).urlError(for: request.url),
-                url: request.url
-            )
+            let asyncResponder = StubError.responderFailed(source: stub.source, error: Self.asyncResponderReason)
+            let resolved = resolution.resolveSynchronously(drawingDelayFrom: self)
+                ?? .failed(asyncResponder.urlError(for: request.url), url: request.url)
             switch resolved.answer {
             case let .http(status, reason, headers, body):
-                let response = StubbedHTTPResponse(status: status, reason: reason, headers: headers, body: body, delay: resolved.delay)
+                let response = StubbedHTTPResponse(
+                    status: status, reason: reason, headers: headers, body: body, delay: resolved.delay
+                )
                 return .response(response, stub: stub)
             case let .failure(error):
                 return .failure(error, stub: stub)
@@ -58,7 +59,8 @@ extension StubRegistry {
                     headers.add("\(name)", "\(value)")
                 }
                 let response = StubbedHTTPResponse(
-                    status: http?.statusCode ?? 200, reason: nil, headers: headers, body: data ?? Data(), delay: resolved.delay
+                    status: http?.statusCode ?? 200, reason: nil, headers: headers, body: data ?? Data(),
+                    delay: resolved.delay
                 )
                 return .response(response, stub: stub)
             }
@@ -66,6 +68,7 @@ extension StubRegistry {
     }
 
     /// Why ``answer(_:)`` fails a response computed by an `async` responder.
-    private static let asyncResponderReason = "its response is computed by an async responder, which `answer(_:)` cannot "
-        + "await: send the request through a session from `makeSession()`"
+    private static let asyncResponderReason =
+        "its response is computed by an async responder, which `answer(_:)` cannot await: "
+        + "send the request through a session from `makeSession()`"
 }

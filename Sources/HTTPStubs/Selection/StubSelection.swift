@@ -31,7 +31,7 @@ struct StubSelection {
     /// that has one): nothing was consumed or journaled then.
     func choose(_ request: InterceptedRequest, declinesUserCode: Bool) -> StubChoice? {
         while true {
-            var walk = state.withLock { CandidateWalk($0.index.candidates(forPath: request.path), scenarios: $0.scenarios) }
+            var walk = candidates(for: request)
             var chosen: StubIndex.Entry?
             while let candidate = walk.next(in: state) {
                 if declinesUserCode && candidate.runsUserCode { return nil }
@@ -45,10 +45,13 @@ struct StubSelection {
             // Outside the lock too: capturing parameters may run matchers (those of `anyOf`).
             var answered = request
             let parameters = chosen.stub.pattern.pathParameters(of: request)
-            if !parameters.isEmpty || !request.pathParameters.isEmpty {   // else `answered` keeps sharing the request's storage
+            // Else `answered` keeps sharing the request's storage.
+            if !parameters.isEmpty || !request.pathParameters.isEmpty {
                 answered.pathParameters = parameters
             }
-            return .answered(ChosenStub(entry: chosen, responseIndex: committed.responseIndex, request: answered, journalID: committed.journalID))
+            return .answered(ChosenStub(
+                entry: chosen, responseIndex: committed.responseIndex, request: answered, journalID: committed.journalID
+            ))
         }
         guard let report = unmatchedReport(for: request, declinesUserCode: declinesUserCode) else { return nil }
         state.withLock { state in
@@ -60,7 +63,9 @@ struct StubSelection {
 
     /// Consumes a use of `chosen`, advances its scenario and journals the request, if it can still
     /// answer; `nil` when it cannot (it was removed, used up, or its scenario moved).
-    private func commit(_ chosen: StubIndex.Entry, for request: InterceptedRequest) -> (responseIndex: Int, journalID: Int)? {
+    private func commit(
+        _ chosen: StubIndex.Entry, for request: InterceptedRequest
+    ) -> (responseIndex: Int, journalID: Int)? {
         state.withLock { state in
             guard chosen.isIndexed, StubBlocker.isEligible(chosen, scenarios: state.scenarios) else { return nil }
             let responseIndex = min(chosen.uses, chosen.stub.responses.count - 1)
@@ -77,12 +82,17 @@ struct StubSelection {
     /// whose body is still a stream counts as answered by stubs that test the body. The matchers
     /// run outside the lock, as in ``choose(_:)``.
     func wouldAnswer(_ request: InterceptedRequest, bodyReadable: Bool) -> Bool {
-        var walk = state.withLock { CandidateWalk($0.index.candidates(forPath: request.path), scenarios: $0.scenarios) }
+        var walk = candidates(for: request)
         while let candidate = walk.next(in: state) {
             if !bodyReadable && candidate.stub.pattern.readsBody { return true }
             if candidate.stub.pattern.matches(request) { return true }
         }
         return false
+    }
+
+    /// The candidates for `request`, the first 64 judged (see ``CandidateWalk``).
+    private func candidates(for request: InterceptedRequest) -> CandidateWalk {
+        state.withLock { CandidateWalk($0.index.candidates(forPath: request.path), scenarios: $0.scenarios) }
     }
 
     /// The near-miss report for a request no stub answers: every stub with what keeps it from
@@ -91,7 +101,9 @@ struct StubSelection {
     private func unmatchedReport(for request: InterceptedRequest, declinesUserCode: Bool) -> UnmatchedRequestReport? {
         let snapshot = state.withLock { state -> (candidates: [(stub: Stub, notes: [String])], replayRoot: String?)? in
             if declinesUserCode && state.index.all.contains(where: \.runsUserCode) { return nil }
-            let candidates = state.index.all.map { (stub: $0.stub, notes: StubBlocker.notes(for: $0, scenarios: state.scenarios)) }
+            let candidates = state.index.all.map { entry in
+                (stub: entry.stub, notes: StubBlocker.notes(for: entry, scenarios: state.scenarios))
+            }
             return (candidates, state.replayRoot)
         }
         guard let (candidates, replayRoot) = snapshot else { return nil }
