@@ -12,7 +12,7 @@ import Dispatch
 /// while requests overlap, use ``ManualStubClock`` and advance it.
 public final class ImmediateStubClock: StubClock, @unchecked Sendable {
     // Invariant: `state` is only touched under its lock; actions run on `queue`, one at a time.
-    private let state = Locked((now: Duration.zero, sequence: 0, pending: [(deadline: Duration, sequence: Int, timer: ReleasingTimer)]()))
+    private let state = Locked((now: Duration.zero, pending: PendingActions()))
     private let queue = DispatchQueue(label: "swift-http-stubs.immediate-clock")
 
     /// Creates a clock that starts at zero.
@@ -27,22 +27,16 @@ public final class ImmediateStubClock: StubClock, @unchecked Sendable {
     /// already waiting.
     public func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> any StubClockTimer {
         let timer = ReleasingTimer(action)
-        state.withLock { state in
-            state.sequence += 1
-            state.pending.append((deadline, state.sequence, timer))
-        }
+        _ = state.withLock { $0.pending.add(timer, at: deadline) }
         queue.async { [self] in runEarliest() }
         return timer
     }
 
     private func runEarliest() {
         let next = state.withLock { state -> ReleasingTimer? in
-            guard let index = state.pending.indices.min(by: {
-                (state.pending[$0].deadline, state.pending[$0].sequence) < (state.pending[$1].deadline, state.pending[$1].sequence)
-            }) else { return nil }
-            let entry = state.pending.remove(at: index)
-            state.now = max(state.now, entry.deadline)
-            return entry.timer
+            guard let next = state.pending.takeEarliest() else { return nil }
+            state.now = max(state.now, next.deadline)
+            return next.timer
         }
         next?.fire()
     }

@@ -37,8 +37,7 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
 
     private struct State {
         var now = Duration.zero
-        var sequence = 0
-        var pending: [(deadline: Duration, sequence: Int, timer: ReleasingTimer)] = []
+        var pending = PendingActions()
         /// Requests between `resume()` (or a wake-up) and the toolkit's next look at them.
         var inTransit = 0
         /// How many times a request reached the clock (was planned or delivered), ever.
@@ -82,9 +81,7 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
         let timer = ReleasingTimer(action)
         let sequence = state.withLock { state -> Int? in
             guard deadline > state.now else { return nil }
-            state.sequence += 1
-            state.pending.append((deadline, state.sequence, timer))
-            return state.sequence
+            return state.pending.add(timer, at: deadline)
         }
         guard let sequence else {
             // Never run inside schedule: its caller may hold locks (URLSession's queue among them).
@@ -92,7 +89,7 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
             return timer
         }
         return PendingTimer(timer: timer) { [weak self] in
-            self?.state.withLock { $0.pending.removeAll { $0.sequence == sequence } }
+            self?.state.withLock { $0.pending.remove(sequence) }
         }
     }
 
@@ -112,16 +109,13 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
 
     private func run(until instant: Duration) async {
         while let next = state.withLock({ state -> ReleasingTimer? in
-            guard let index = state.pending.indices.filter({ state.pending[$0].deadline <= instant }).min(by: {
-                (state.pending[$0].deadline, state.pending[$0].sequence) < (state.pending[$1].deadline, state.pending[$1].sequence)
-            }) else {
+            guard let next = state.pending.takeEarliest(dueBy: instant) else {
                 state.now = max(state.now, instant)
                 state.arrivalsSeen = state.arrivals
                 return nil
             }
-            let entry = state.pending.remove(at: index)
-            state.now = max(state.now, entry.deadline)
-            return entry.timer
+            state.now = max(state.now, next.deadline)
+            return next.timer
         }) {
             next.fire()
             await waitUntil(within: Self.transitTimeout) { $0.inTransit == 0 }

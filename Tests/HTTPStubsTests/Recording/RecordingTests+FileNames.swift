@@ -9,22 +9,19 @@ import HTTPStubs
 extension RecordingTests {
     @Test("a request whose method is a path ('../../ESCAPED') is recorded inside the root, under a safe name")
     func methodThatIsAPathStaysInsideTheRoot() async throws {
-        let root = try RecordingRoot()
-        defer { root.remove() }
-        let server = try RecordingServer.start()
-        defer { server.stop() }
+        try await withRecordingFixture { root, server in
 
-        let recorder = StubRegistry()
-        let issues = RecordingIssues(recorder)
-        try recorder.replay(root.path, mode: .once)
-        var request = server.request("GET", "/users/1")
-        request.httpMethod = "../../ESCAPED"
-        _ = await complete(recorder.makeSession(), request)
+            let issues = DiagnosticLog()
+            let recorder = try root.recorder(.once, reporting: issues)
+            var request = server.request("GET", "/users/1")
+            request.httpMethod = "../../ESCAPED"
+            _ = await complete(recorder.makeSession(), request)
 
-        let file = try #require(recorder.journal.first?.recordedFile, "\(recorder.journal) \(issues.all)")
-        #expect(file.hasPrefix(root.path + "/mappings/escaped-users-1-"), "\(file)")
-        let everything = try FileManager.default.subpathsOfDirectory(atPath: root.folder.path)
-        #expect(everything.allSatisfy { $0 == "stubs" || $0.hasPrefix("stubs/") }, "written outside the root: \(everything)")
+            let file = try #require(recorder.journal.first?.recordedFile, "\(recorder.journal) \(issues.all)")
+            #expect(file.hasPrefix(root.path + "/mappings/escaped-users-1-"), "\(file)")
+            let everything = try FileManager.default.subpathsOfDirectory(atPath: root.folder.path)
+            #expect(everything.allSatisfy { $0 == "stubs" || $0.hasPrefix("stubs/") }, "written outside the root: \(everything)")
+        }
     }
 
     @Test("temporary files a killed recording left are removed when recording starts again; ones in use or just created are kept")

@@ -134,72 +134,65 @@ extension RecordingTests {
     @Test("a secret is written neither by recording, nor by journalAsHAR(), nor by import-har, and the recording replays for other secrets",
           arguments: SecretLocation.all)
     func secretLocation(_ location: SecretLocation) async throws {
-        let root = try RecordingRoot()
-        defer { root.remove() }
-        let server = try RecordingServer.start()
-        defer { server.stop() }
-        let recorder = StubRegistry()
-        let issues = RecordingIssues(recorder)
-        try recorder.replay(root.path, mode: .once)
-        let live = await complete(recorder.makeSession(), location.request(to: server))
-        try #require(live.status == 201, "\(live)")
+        try await withRecordingFixture { root, server in
+            let issues = DiagnosticLog()
+            let recorder = try root.recorder(.once, reporting: issues)
+            let live = await complete(recorder.makeSession(), location.request(to: server))
+            try #require(live.status == 201, "\(live)")
 
-        // Recording.
-        let written = root.allText()
-        for secret in location.secrets {
-            #expect(!written.contains(secret), "\(secret) reached the recording:\n\(written)")
-        }
-        for text in location.kept where location.headers.isEmpty {
-            #expect(written.contains(text), "\(text) is missing from the recording:\n\(written)")
-        }
+            // Recording.
+            let written = root.allText()
+            for secret in location.secrets {
+                #expect(!written.contains(secret), "\(secret) reached the recording:\n\(written)")
+            }
+            for text in location.kept where location.headers.isEmpty {
+                #expect(written.contains(text), "\(text) is missing from the recording:\n\(written)")
+            }
 
-        // The HAR export.
-        let har = String(decoding: recorder.journalAsHAR(), as: UTF8.self)
-        for secret in location.secrets {
-            #expect(!har.contains(secret), "\(secret) reached the HAR export:\n\(har)")
-        }
+            // The HAR export.
+            let har = String(decoding: recorder.journalAsHAR(), as: UTF8.self)
+            for secret in location.secrets {
+                #expect(!har.contains(secret), "\(secret) reached the HAR export:\n\(har)")
+            }
 
-        // import-har of a capture with every secret in it.
-        let capture = root.folder.appendingPathComponent("capture.har")
-        try recorder.journalAsHAR(redaction: .none).write(to: capture)
-        let imported = StubFiles.importHAR(capture.path)
-        #expect(imported.diagnostics.isEmpty, "\(imported.diagnostics)")
-        let importedText = imported.files.map { $0.relativePath + "\n" + String(decoding: $0.contents, as: UTF8.self) }.joined(separator: "\n")
-        for secret in location.secrets {
-            #expect(!importedText.contains(secret), "\(secret) reached import-har's files:\n\(importedText)")
-        }
-        server.stop()
+            // import-har of a capture with every secret in it.
+            let capture = root.folder.appendingPathComponent("capture.har")
+            try recorder.journalAsHAR(redaction: .none).write(to: capture)
+            let imported = StubFiles.importHAR(capture.path)
+            #expect(imported.diagnostics.isEmpty, "\(imported.diagnostics)")
+            let importedText = imported.files.map { $0.relativePath + "\n" + String(decoding: $0.contents, as: UTF8.self) }.joined(separator: "\n")
+            for secret in location.secrets {
+                #expect(!importedText.contains(secret), "\(secret) reached import-har's files:\n\(importedText)")
+            }
+            server.stop()
 
-        // The recording answers the request whatever secrets it carries.
-        let replayer = StubRegistry()
-        try replayer.replay(root.path)
-        let replayed = await complete(replayer.makeSession(), location.request(to: server) { "0ther-\($0)" })
-        #expect(replayed.status == 201, "\(replayed)")
-        #expect(issues.all.isEmpty, "\(issues.all)")
+            // The recording answers the request whatever secrets it carries.
+            let replayer = try root.replayer()
+            let replayed = await complete(replayer.makeSession(), location.request(to: server) { "0ther-\($0)" })
+            #expect(replayed.status == 201, "\(replayed)")
+            #expect(issues.all.isEmpty, "\(issues.all)")
+        }
     }
 }
 
 extension RecordingTests {
     @Test("names that only look secret are kept: author, token_type, error.code, zip_code, state, Access-Control-Allow-Credentials")
     func harmlessNamesAreKept() async throws {
-        let root = try RecordingRoot()
-        defer { root.remove() }
-        let server = try RecordingServer.start()
-        defer { server.stop() }
-        let recorder = StubRegistry()
-        try recorder.replay(root.path, mode: .once)
-        let body = #"{"author":"ada","token_type":"bearer","expires_in":3600,"error":{"code":"E42"},"keyword":"swift"}"#
-        let request = server.request("POST", "/echo?zip_code=12345&state=st4te", body: Data(body.utf8), contentType: "application/json", headers: [
-            "X-Reply-Access-Control-Allow-Credentials": "true", "X-Reply-Cache-Control": "max-age=60",
-        ])
-        #expect(await complete(recorder.makeSession(), request).status == 201)
-        let written = root.allText()
-        for kept in [#""author": "ada""#, #""token_type": "bearer""#, #""code": "E42""#, #""keyword": "swift""#, "12345", "st4te", "max-age=60"] {
-            #expect(written.contains(kept), "\(kept) was redacted:\n\(written)")
+        try await withRecordingFixture { root, server in
+            let recorder = try root.recorder(.once)
+            let body = #"{"author":"ada","token_type":"bearer","expires_in":3600,"error":{"code":"E42"},"keyword":"swift"}"#
+            let request = server.request("POST", "/echo?zip_code=12345&state=st4te", body: Data(body.utf8), contentType: "application/json", headers: [
+                "X-Reply-Access-Control-Allow-Credentials": "true", "X-Reply-Cache-Control": "max-age=60",
+            ])
+            #expect(await complete(recorder.makeSession(), request).status == 201)
+            let written = root.allText()
+            for kept in [#""author": "ada""#, #""token_type": "bearer""#, #""code": "E42""#, #""keyword": "swift""#, "12345", "st4te", "max-age=60"] {
+                #expect(written.contains(kept), "\(kept) was redacted:\n\(written)")
+            }
+            let headers = try root.mapping(prefix: "post-echo-").objectValue?["response"]?.objectValue?["headers"]?.objectValue
+            #expect(headers?["Access-Control-Allow-Credentials"] == "true")
+            #expect(!written.contains("REDACTED"), "\(written)")
         }
-        let headers = try root.mapping(prefix: "post-echo-").objectValue?["response"]?.objectValue?["headers"]?.objectValue
-        #expect(headers?["Access-Control-Allow-Credentials"] == "true")
-        #expect(!written.contains("REDACTED"), "\(written)")
     }
 
     @Test("journalAsHAR(): the password of a request URL's user info is redacted, the user name kept")

@@ -34,7 +34,7 @@ struct CancellationTests {
         let start = clock.now
 
         let tally = await withTaskGroup(of: Tally.self) { group in
-            var random = SplitMix64(seed: 10_000)
+            var random = SeededGenerator(seed: 10_000)
             var tally = Tally()
             for index in 0..<Self.raceCount {
                 if index >= Self.concurrency, let finished = await group.next() { tally.add(finished) }
@@ -229,7 +229,7 @@ extension CancellationTests {
         /// For ``API/suspended``: whether the task is resumed again before the cancel.
         let resumesAgain: Bool
 
-        init(index: Int, random: inout SplitMix64) {
+        init(index: Int, random: inout SeededGenerator) {
             path = ["/delayed", "/dribble", "/never"][index % 3]
             // Half the races cancel a Swift task, half a URLSessionTask.
             api = index.isMultiple(of: 2) ? .swiftTask : [.completionHandler, .completionHandler, .delegate, .suspended][(index / 2) % 4]
@@ -373,7 +373,7 @@ extension CancellationTests {
 
     /// A session delegate that records, per task, whether the response arrived and anything that
     /// arrives after the task completed.
-    final class EventRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    final class EventRecorder: NSObject, URLSessionDataDelegate, Sendable {
         /// What one task has received so far.
         private struct Record {
             var response = false
@@ -383,9 +383,7 @@ extension CancellationTests {
             var error: (any Error)?
         }
 
-        // Invariant: `records` is only touched while `lock` is held.
-        private let lock = NSLock()
-        private var records: [Int: Record] = [:]
+        private let records = Locked<[Int: Record]>([:])
 
         /// Awaits the completion of one watched task.
         struct Watch: Sendable {
@@ -395,47 +393,39 @@ extension CancellationTests {
             /// The error the task completed with (`nil` for success).
             func completion() async -> (any Error)? {
                 await withCheckedContinuation { continuation in
-                    recorder.lock.lock()
-                    if let record = recorder.records[id], record.completed {
-                        recorder.lock.unlock()
-                        continuation.resume(returning: record.error)
-                    } else {
-                        recorder.records[id, default: Record()].waiter = continuation
-                        recorder.lock.unlock()
+                    let completed = recorder.records.withLock { records -> Record? in
+                        if let record = records[id], record.completed { return record }
+                        records[id, default: Record()].waiter = continuation
+                        return nil
                     }
+                    if let completed { continuation.resume(returning: completed.error) }
                 }
             }
         }
 
         /// Starts recording `task`, before it is resumed.
         func watch(_ task: URLSessionTask) -> Watch {
-            lock.lock()
-            records[task.taskIdentifier] = Record()
-            lock.unlock()
+            records.withLock { $0[task.taskIdentifier] = Record() }
             return Watch(recorder: self, id: task.taskIdentifier)
         }
 
         /// Whether the task has received its response.
         func hasResponse(_ id: Int) -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return records[id]?.response ?? false
+            records.withLock { $0[id]?.response ?? false }
         }
 
         /// Stops recording a task; returns what it received after it completed.
         func finish(_ id: Int) -> [String] {
-            lock.lock()
-            defer { lock.unlock() }
-            return records.removeValue(forKey: id)?.late ?? []
+            records.withLock { $0.removeValue(forKey: id)?.late ?? [] }
         }
 
         private func note(_ task: URLSessionTask, _ event: String, _ update: (inout Record) -> Void) {
-            lock.lock()
-            defer { lock.unlock() }
-            guard var record = records[task.taskIdentifier] else { return }
-            if record.completed { record.late.append("task \(task.taskIdentifier): \(event) after completion") }
-            update(&record)
-            records[task.taskIdentifier] = record
+            records.withLock { records in
+                guard var record = records[task.taskIdentifier] else { return }
+                if record.completed { record.late.append("task \(task.taskIdentifier): \(event) after completion") }
+                update(&record)
+                records[task.taskIdentifier] = record
+            }
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -461,34 +451,26 @@ extension CancellationTests {
     }
 
     /// Weak references to tasks, to see that nothing keeps them once they completed.
-    final class WeakTasks: @unchecked Sendable {
+    final class WeakTasks: Sendable {
         private struct Reference {
             weak var task: URLSessionTask?
         }
 
-        // Invariant: `references` is only touched while `lock` is held.
-        private let lock = NSLock()
-        private var references: [Reference] = []
+        private let references = Locked<[Reference]>([])
 
         /// Remembers `task` without keeping it alive.
         func add(_ task: URLSessionTask) {
-            lock.lock()
-            references.append(Reference(task: task))
-            lock.unlock()
+            references.withLock { $0.append(Reference(task: task)) }
         }
 
         /// How many tasks were added.
         var count: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return references.count
+            references.withLock { $0.count }
         }
 
         /// How many are still alive.
         var alive: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return references.filter { $0.task != nil }.count
+            references.withLock { $0.filter { $0.task != nil }.count }
         }
 
         /// Waits up to `timeout` for every task to be released; returns how many are still alive.
@@ -504,25 +486,17 @@ extension CancellationTests {
     }
 
     /// The system clock, counting how many wake-ups are scheduled on it.
-    final class CountingClock: StubClock, @unchecked Sendable {
-        // Invariant: `count` is only touched while `lock` is held.
-        private let lock = NSLock()
-        private var count = 0
+    final class CountingClock: StubClock, Sendable {
+        private let count = Counter()
         private let system = SystemStubClock()
 
         /// How many wake-ups have been scheduled.
-        var scheduled: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return count
-        }
+        var scheduled: Int { count.value }
 
         var now: Duration { system.now }
 
         func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> any StubClockTimer {
-            lock.lock()
-            count += 1
-            lock.unlock()
+            count.increment()
             return system.schedule(at: deadline, action)
         }
     }

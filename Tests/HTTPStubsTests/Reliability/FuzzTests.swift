@@ -34,7 +34,7 @@ struct FuzzTests {
         defer { scratch.remove() }
         print("Fuzz: seed \(Self.seed), \(seeds.count) seed files; each case is written into \(scratch.url.path)/<seed>/mappings/")
 
-        var random = SplitMix64(seed: Self.seed)
+        var random = SeededGenerator(seed: Self.seed)
         var report = FuzzReport()
         let clock = ContinuousClock()
         let start = clock.now
@@ -151,10 +151,7 @@ extension FuzzTests {
         /// Every mapping file and HAR capture of the corpus and of the repository's `Stubs/`, in path order.
         static func all() throws -> [SeedFile] {
             let corpus = try corpusURL()
-            // This file is <repository>/Tests/HTTPStubsTests/Reliability/FuzzTests.swift.
-            let stubs = URL(fileURLWithPath: #filePath)
-                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Stubs")
+            let stubs = repositoryRoot.appendingPathComponent("Stubs")
             var files: [URL] = []
             for folder in [corpus, stubs] {
                 guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { continue }
@@ -199,7 +196,7 @@ extension FuzzTests {
     /// Mutates a seed's bytes with a seeded generator.
     struct Mutator {
         let seed: SeedFile
-        var random: SplitMix64
+        var random: SeededGenerator
 
         /// How often each mutation is chosen, in per mille. 1 MB strings are rare because each such
         /// case costs about 0.15 s to parse in a debug build.
@@ -696,31 +693,11 @@ extension FuzzTests {
             process.standardError = errorHandle
             // No backtrace: symbolicating a crash of the child (a regression) is slow, and its status is what counts.
             process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-            try childProcessLaunch.withLock { try process.run() }
+            try childProcessLaunch.withLock { _ in try process.run() }
             process.waitUntilExit()
             return Outcome(status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
                            stderr: String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self))
         }
     }
     #endif
-}
-
-/// SplitMix64: a small seedable generator, so every random choice of the reliability tests
-/// repeats from run to run.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// A generator whose sequence is fixed by `seed`.
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -293,7 +293,7 @@ struct HostileInputTests {
     @Test("a 10 MB response body arrives whole, through both APIs and dribbled")
     func hugeResponseBody() async throws {
         let stubs = StubRegistry()
-        var random = SplitMix64(seed: 10)
+        var random = SeededGenerator(seed: 10)
         var body = Data(count: 10 * 1024 * 1024)
         body.withUnsafeMutableBytes { buffer in
             for index in stride(from: 0, to: buffer.count, by: 8) {

@@ -33,13 +33,12 @@ struct PathologicalRegexTests {
     @Test("a stub with such a pattern is reported, never matches, and the request completes")
     func stubIsRefused() async throws {
         let stubs = StubRegistry()
-        let issues = Locked([StubDiagnostic]())
-        stubs.onDiagnostic { issue in issues.withLock { $0.append(issue) } }
+        let issues = DiagnosticLog(stubs)
         stubs.stub(.get(.pathMatching("/(a+)+$")), .text("never"))
         let url = URL(string: "https://api.example.com/" + String(repeating: "a", count: 40) + "!")!
         let error = await #expect(throws: URLError.self) { _ = try await stubs.makeSession().data(from: url) }
         #expect(error?.code == .resourceUnavailable)
-        #expect(issues.withLock { $0 }.first?.message.contains("repeats a group that itself repeats") == true)
+        #expect(issues.all.first?.message.contains("repeats a group that itself repeats") == true)
     }
 
     @Test("in a stub file such a pattern is a load error at its place")

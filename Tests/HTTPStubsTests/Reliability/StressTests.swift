@@ -128,7 +128,7 @@ struct StressTests {
         let concurrency = 16
 
         let outcomes = await withTaskGroup(of: RaceOutcome.self) { group in
-            var random = SplitMix64(seed: 5_412)
+            var random = SeededGenerator(seed: 5_412)
             var tally = RaceOutcome()
             for index in 0..<Self.cancelRaceCount {
                 if index >= concurrency, let outcome = await group.next() { tally.add(outcome) }
@@ -232,7 +232,7 @@ extension StressTests {
     /// completion handlers for even workers and `async` `data(for:)` for odd ones, and checks each
     /// answer names the item asked for.
     static func work(_ worker: Int, requests: Int, session: URLSession) async -> WorkerResult {
-        var random = SplitMix64(seed: 0x5EED_0000 + UInt64(worker))
+        var random = SeededGenerator(seed: 0x5EED_0000 + UInt64(worker))
         var result = WorkerResult()
         for _ in 0..<requests {
             let item = Int.random(in: 0..<itemCount, using: &random)

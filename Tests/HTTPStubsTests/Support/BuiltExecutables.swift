@@ -1,4 +1,5 @@
 import Foundation
+import HTTPStubs
 import Testing
 
 /// An executable product of this package, built beside the test bundle (the test target depends
@@ -53,7 +54,7 @@ func run(_ executable: URL, _ arguments: [String], within seconds: Double) throw
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = handle
     process.standardError = handle
-    try childProcessLaunch.withLock { try process.run() }
+    try childProcessLaunch.withLock { _ in try process.run() }
     let deadline = Date().addingTimeInterval(seconds)
     while process.isRunning, Date() < deadline {
         usleep(20_000)
@@ -77,5 +78,5 @@ struct ChildTimeout: Error, CustomStringConvertible {
 /// Serialises `Process.run()` across the suite's parallel tests: on Linux, two launches at once
 /// once crashed inside Foundation (a `memcpy` in `Process.run()` while another launch listed the
 /// process's file descriptors).
-let childProcessLaunch = NSLock()
+let childProcessLaunch = Locked(())
 #endif

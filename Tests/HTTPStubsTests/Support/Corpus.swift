@@ -4,12 +4,7 @@ import Foundation
 /// from the projects `Tests/Fixtures/THIRD_PARTY_NOTICES.md` names), or an error saying where it
 /// was looked for; `subpath` names a folder or file inside it, such as `"har"`.
 func corpusURL(_ subpath: String? = nil) throws -> URL {
-    // This file is <repository>/Tests/HTTPStubsTests/Support/Corpus.swift.
-    var url = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()   // Support
-        .deletingLastPathComponent()   // HTTPStubsTests
-        .deletingLastPathComponent()   // Tests
-        .appendingPathComponent("Fixtures/Corpus")
+    var url = repositoryRoot.appendingPathComponent("Tests/Fixtures/Corpus")
     if let subpath { url.appendPathComponent(subpath) }
     guard FileManager.default.fileExists(atPath: url.path) else {
         throw CorpusMissing(url: url)

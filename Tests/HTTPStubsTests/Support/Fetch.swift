@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Testing
 
 /// What a completion handler received.
 struct Completion: @unchecked Sendable {
@@ -78,4 +79,37 @@ func answerAsync(_ session: URLSession, _ request: URLRequest) async -> String {
 
 func answerAsync(_ session: URLSession, _ url: String) async -> String {
     await answerAsync(session, URLRequest(url: URL(string: url)!))
+}
+
+/// Sends a request through `data(for:)` and returns the body and the HTTP response; throws what
+/// `data(for:)` throws, and fails the test when the response is not an HTTP one.
+func send(
+    _ session: URLSession,
+    _ method: String,
+    _ url: String,
+    body: String? = nil
+) async throws -> (data: Data, http: HTTPURLResponse) {
+    let (data, response) = try await session.data(for: request(method, url, body: body))
+    return (data, try #require(response as? HTTPURLResponse))
+}
+
+/// The error `data(for:)` throws, or `nil` when it succeeds.
+func asyncError(_ session: URLSession, _ request: URLRequest) async -> (any Error)? {
+    do {
+        _ = try await session.data(for: request)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+func asyncError(_ session: URLSession, _ url: String) async -> (any Error)? {
+    await asyncError(session, URLRequest(url: URL(string: url)!))
+}
+
+/// The body as text, or `error <code>` (the `URLError` code, `-1` for another error) when the
+/// request failed.
+func bodyOrError(_ data: Data?, _ error: (any Error)?) -> String {
+    if let error { return "error \((error as? URLError)?.code.rawValue ?? -1)" }
+    return String(decoding: data ?? Data(), as: UTF8.self)
 }

@@ -170,7 +170,7 @@ private final class CallbackLoader: Sendable {
     }
 
     private let queue = DispatchQueue(label: "await-callback.loader")
-    private let pingCount = LockedBox(0)
+    private let pingCount = Locked(0)
 
     /// How many times ``ping(completion:)`` ran.
     var pings: Int { pingCount.value }
@@ -183,7 +183,7 @@ private final class CallbackLoader: Sendable {
     /// Calls back with nothing.
     func ping(completion: @escaping @Sendable () -> Void) {
         queue.async { [pingCount] in
-            pingCount.mutate { $0 += 1 }
+            pingCount.withLock { $0 += 1 }
             completion()
         }
     }
@@ -234,7 +234,7 @@ private struct AwaitCallbackUnchecked<Argument>: @unchecked Sendable {
 
 /// Keeps a callback so a test can call it after `awaitCallback` is done with it.
 private final class CallbackKeeper<Value: Sendable>: Sendable {
-    private let box = LockedBox<(@Sendable (Value) -> Void)?>(nil)
+    private let box = Locked<(@Sendable (Value) -> Void)?>(nil)
 
     /// Keeps `callback`.
     func keep(_ callback: @escaping @Sendable (Value) -> Void) {

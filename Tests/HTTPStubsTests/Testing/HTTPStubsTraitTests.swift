@@ -25,7 +25,7 @@ struct HTTPStubsTraitTests {
         #expect(TraitTestsRegistryClasses.isFirstSighting(of: stubs), "no other test got this registry")
 
         stubs.stub(.get("https://api.example.com/value"), .text("traitGivesTheTestItsOwnRegistry"))
-        let result = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/value")
+        let result = await complete(stubs.makeSession(), "https://api.example.com/value")
         #expect(result.text == "traitGivesTheTestItsOwnRegistry")
         #expect(stubs.journal.count == 1)
     }
@@ -36,7 +36,7 @@ struct HTTPStubsTraitTests {
         let stubs = StubRegistry.current()
         #expect(stubs.stubs.count == 1)
         #expect(TraitTestsRegistryClasses.isFirstSighting(of: stubs))
-        let result = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/configured")
+        let result = await complete(stubs.makeSession(), "https://api.example.com/configured")
         #expect(result.text == "from the trait")
     }
 
@@ -46,7 +46,7 @@ struct HTTPStubsTraitTests {
         #expect(stubs.stubs.isEmpty, "case \(index) starts without the other cases' stubs")
         #expect(TraitTestsRegistryClasses.isFirstSighting(of: stubs), "case \(index) shares no registry")
         stubs.stub(.get("https://api.example.com/value"), .text("case \(index)"))
-        let result = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/value")
+        let result = await complete(stubs.makeSession(), "https://api.example.com/value")
         #expect(result.text == "case \(index)")
     }
 
@@ -66,7 +66,7 @@ struct HTTPStubsTraitTests {
     func loadsAFixtureRoot() async throws {
         let stubs = StubRegistry.current()
         #expect(stubs.stubs.map(\.name) == ["fixture greeting"])
-        let result = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/fixture/greeting")
+        let result = await complete(stubs.makeSession(), "https://api.example.com/fixture/greeting")
         #expect(result.status == 200)
         #expect(result.text == "hello from the fixture")
         #expect(result.http?.value(forHTTPHeaderField: "X-Fixture") == "yes")
@@ -78,7 +78,7 @@ struct HTTPStubsTraitTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try await withHTTPStubs { stubs in
             try stubs.load(root)
-            let result = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/fixture/file")
+            let result = await complete(stubs.makeSession(), "https://api.example.com/fixture/file")
             #expect(result.text == #"{"from": "a body file"}"#)
         }
     }
@@ -90,10 +90,10 @@ struct HTTPStubsTraitTests {
         #expect(stubs.stubs.contains { $0.name == "user 42" })
         var request = URLRequest(url: URL(string: "https://api.example.com/v1/users/42")!)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let result = await traitTestsFetch(stubs.makeSession(), request)
+        let result = await complete(stubs.makeSession(), request)
         #expect(result.status == 200)
         #expect(result.text?.contains(#""name": "Ada Lovelace""#) == true)
-        let unknown = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/v1/nothing-here")
+        let unknown = await complete(stubs.makeSession(), "https://api.example.com/v1/nothing-here")
         #expect(unknown.status == 404, "the catch-all mapping answers")
     }
 
@@ -107,7 +107,7 @@ struct HTTPStubsTraitTests {
         let functionLine = #line - 3
         let stubs = StubRegistry.current()
         stubs.stub(.get("https://api.example.com/users/42"), .text("Ada"))
-        _ = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/users/43")
+        _ = await complete(stubs.makeSession(), "https://api.example.com/users/43")
         let issues = verifiedUnmatchedRequestIssues()
         let issue = try #require(issues.all.first)
         #expect(issues.all.count == 1)
@@ -119,7 +119,7 @@ struct HTTPStubsTraitTests {
     func plainTraitReportsInTheTestFile() async throws {
         let stubs = StubRegistry.current()
         stubs.stub(.get("https://api.example.com/users/42"), .text("Ada"))
-        _ = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/users/43")
+        _ = await complete(stubs.makeSession(), "https://api.example.com/users/43")
         let issues = verifiedUnmatchedRequestIssues()
         let issue = try #require(issues.all.first)
         #expect(issue.sourceLocation?.fileID == #fileID)
@@ -128,7 +128,7 @@ struct HTTPStubsTraitTests {
     @Test("the trait itself reports at the end of the test: an unmet expectation at the stub's line, an unmatched request at the trait")
     func traitReportsWhenTheTestEnds() async throws {
         let test = try #require(Test.current)
-        let stubLine = LockedBox(0)
+        let stubLine = Locked(0)
         let traitLine = #line + 1
         let trait = HTTPStubsTrait.httpStubs { _ in }
         let issues = Collected<Issue>()
@@ -137,7 +137,7 @@ struct HTTPStubsTraitTests {
                 let stubs = StubRegistry.current()
                 stubLine.value = #line + 1
                 stubs.stub(.get("https://api.example.com/once"), .text("once"), expecting: .once)
-                _ = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/unknown")
+                _ = await complete(stubs.makeSession(), "https://api.example.com/unknown")
                 // The body ends without calling verify(): the trait reports when the scope ends.
             }
         } matching: { issue in
@@ -162,7 +162,7 @@ struct HTTPStubsTraitTests {
             scopeLine = #line + 1
             await withHTTPStubs { stubs in
                 stubs.stub(.get("https://api.example.com/users/42"), .text("Ada"))
-                let result = await traitTestsFetch(stubs.makeSession(), "https://api.example.com/users/43")
+                let result = await complete(stubs.makeSession(), "https://api.example.com/users/43")
                 #expect(result.urlError?.code == .resourceUnavailable)
                 #expect(result.text != "Ada")
             }
@@ -212,7 +212,7 @@ struct HTTPStubsTraitTests {
                 stubs.stub(.get("https://api.example.com/counted"), .text("counted"), expecting: useCase.expectation)
                 let session = stubs.makeSession()
                 for _ in 0..<useCase.uses {
-                    #expect(await traitTestsFetch(session, "https://api.example.com/counted").text == "counted")
+                    #expect(await complete(session, "https://api.example.com/counted").text == "counted")
                 }
                 #expect(stubs.unmetExpectations.count == 1)
                 #expect(stubs.unmetExpectations.first?.uses == useCase.uses)
@@ -233,7 +233,7 @@ struct HTTPStubsTraitTests {
             stubs.stub(.get("https://api.example.com/counted"), .text("counted"), expecting: useCase.expectation)
             let session = stubs.makeSession()
             for _ in 0..<useCase.uses {
-                #expect(await traitTestsFetch(session, "https://api.example.com/counted").text == "counted")
+                #expect(await complete(session, "https://api.example.com/counted").text == "counted")
             }
             #expect(stubs.unmetExpectations.isEmpty)
         }
@@ -294,7 +294,7 @@ struct HTTPStubsTraitTests {
         #expect(issues.all.first?.sourceLocation?.line == callLine)
         let stubs = registry ?? StubRegistry()
         stubs.stub(.get("https://api.example.com/value"), .text("usable"))
-        #expect(await traitTestsFetch(stubs.makeSession(), "https://api.example.com/value").text == "usable")
+        #expect(await complete(stubs.makeSession(), "https://api.example.com/value").text == "usable")
     }
 
     // MARK: Cleanup
@@ -308,7 +308,7 @@ struct HTTPStubsTraitTests {
                 try await withHTTPStubs { stubs in
                     stubs.stub(.get("https://api.example.com/value"), .text("inside the scope"), expecting: .exactly(2))
                     let session = stubs.makeSession()
-                    #expect(await traitTestsFetch(session, "https://api.example.com/value").text == "inside the scope")
+                    #expect(await complete(session, "https://api.example.com/value").text == "inside the scope")
                     leftovers.keep(session: session, registry: stubs)
                     throw TraitTestsFailure()
                 }
@@ -323,7 +323,7 @@ struct HTTPStubsTraitTests {
         #expect(issues.all.count == 1)
         #expect(HTTPStubsScope.current == nil)
         #expect(leftovers.registry == nil, "the scope let go of its registry")
-        let late = await traitTestsFetch(try #require(leftovers.session), "https://api.example.com/value")
+        let late = await complete(try #require(leftovers.session), "https://api.example.com/value")
         #expect(late.text != "inside the scope")
         #expect(late.urlError?.code == .resourceUnavailable, "a session outliving its scope gets an error, never a stub")
     }
@@ -381,7 +381,7 @@ struct HTTPStubsSuiteTraitTests {
         #expect(stubs.stubs.isEmpty)
         #expect(TraitTestsRegistryClasses.isFirstSighting(of: stubs))
         stubs.stub(.get("https://api.example.com/value"), .text(body))
-        #expect(await traitTestsFetch(stubs.makeSession(), "https://api.example.com/value").text == body)
+        #expect(await complete(stubs.makeSession(), "https://api.example.com/value").text == body)
     }
 }
 
@@ -399,8 +399,8 @@ extension URLProtocolStubCompatibilityTests {
         @Test("URLSession.shared is intercepted when the platform allows it; otherwise the reason is reported")
         func interceptsOrReportsTheReason() async throws {
             let issues = Collected<Issue>()
-            let status = LockedBox<SharedSessionInterception?>(nil)
-            let body = LockedBox<String?>(nil)
+            let status = Locked<SharedSessionInterception?>(nil)
+            let body = Locked<String?>(nil)
             await withKnownIssue(isIntermittent: true) {
                 await withSharedSessionStubs { stubs in
                     #expect(URLProtocolStub.isIntercepting)
@@ -460,30 +460,30 @@ extension URLProtocolStubCompatibilityTests {
 
         @Test("concurrent callers take turns: the second starts only after the first ends")
         func serializesConcurrentCallers() async {
-            let events = LockedBox<[String]>([])
+            let events = Locked<[String]>([])
             let firstIsIn = Flag()
             let secondArrived = Flag()
             await withKnownIssue(isIntermittent: true) {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask {
                         await withSharedSessionStubs { stubs in
-                            events.mutate { $0.append("first starts") }
+                            events.withLock { $0.append("first starts") }
                             stubs.stub(.get("https://shared.example.com/first"), .text("first"))
                             firstIsIn.set()
                             // Hold the turn until the second caller is waiting for it.
                             try? await waitUntil { secondArrived.isSet }   // a timeout is recorded as an issue
                             try? await Task.sleep(for: .milliseconds(20))
                             #expect(stubs.stubs.count == 1)
-                            events.mutate { $0.append("first ends") }
+                            events.withLock { $0.append("first ends") }
                         }
                     }
                     group.addTask {
                         try? await waitUntil { firstIsIn.isSet }   // a timeout is recorded as an issue
                         secondArrived.set()
                         await withSharedSessionStubs { stubs in
-                            events.mutate { $0.append("second starts") }
+                            events.withLock { $0.append("second starts") }
                             #expect(stubs.stubs.isEmpty, "the first caller's stubs were reset")
-                            events.mutate { $0.append("second ends") }
+                            events.withLock { $0.append("second ends") }
                         }
                     }
                 }
@@ -584,11 +584,11 @@ struct TraitTestsUseCase: Sendable, CustomTestStringConvertible {
 /// The protocol classes of every registry a test of this file has seen. A registry's class is
 /// never reused (unlike an object address), so a repeat means two tests shared a registry.
 private enum TraitTestsRegistryClasses {
-    private static let seen = LockedBox<Set<ObjectIdentifier>>([])
+    private static let seen = Locked<Set<ObjectIdentifier>>([])
 
     /// Records the registry; `false` if some test already saw it.
     static func isFirstSighting(of registry: StubRegistry) -> Bool {
-        seen.mutate { $0.insert(ObjectIdentifier(registry.protocolClass)).inserted }
+        seen.withLock { $0.insert(ObjectIdentifier(registry.protocolClass)).inserted }
     }
 }
 
@@ -622,20 +622,6 @@ private enum TraitTestsFixture {
     }
 }
 
-/// What a completion handler received.
-private struct TraitTestsResult: @unchecked Sendable {
-    // Invariant: built once from URLSession's completion arguments and never mutated.
-    let data: Data?
-    let response: URLResponse?
-    let error: (any Error)?
-
-    var http: HTTPURLResponse? { response as? HTTPURLResponse }
-    var status: Int? { http?.statusCode }
-    var text: String? { data.flatMap { String(data: $0, encoding: .utf8) } }
-    var urlError: URLError? { error as? URLError }
-}
-
-/// Sends `request` with a completion handler and waits for it.
 /// The issues the current scope's `verify()` records, expected to be about an unmatched request.
 private func verifiedUnmatchedRequestIssues() -> Collected<Issue> {
     let issues = Collected<Issue>()
@@ -647,23 +633,6 @@ private func verifiedUnmatchedRequestIssues() -> Collected<Issue> {
     }
     return issues
 }
-
-private func traitTestsFetch(_ session: URLSession, _ request: URLRequest) async -> TraitTestsResult {
-    await withCheckedContinuation { continuation in
-        session.dataTask(with: request) { data, response, error in
-            continuation.resume(returning: TraitTestsResult(data: data, response: response, error: error))
-        }.resume()
-    }
-}
-
-/// Sends a GET with a completion handler and waits for it.
-private func traitTestsFetch(_ session: URLSession, _ url: String) async -> TraitTestsResult {
-    await traitTestsFetch(session, URLRequest(url: URL(string: url)!))
-}
-
-
-
-
 
 /// What a scope leaves behind: a session kept past its end, and a weak reference to its registry.
 private final class TraitTestsLeftovers: @unchecked Sendable {

@@ -60,7 +60,7 @@ struct IsolationTests {
                                 operations.addOperation {
                                     Task.detached {
                                         session.dataTask(with: Self.url) { data, _, error in
-                                            continuation.resume(returning: isolationText(data, error))
+                                            continuation.resume(returning: bodyOrError(data, error))
                                         }.resume()
                                     }
                                 }
@@ -87,7 +87,7 @@ struct IsolationTests {
                     await withCheckedContinuation { continuation in
                         Thread.detachNewThread {
                             session.dataTask(with: Self.url) { data, _, error in
-                                continuation.resume(returning: isolationText(data, error))
+                                continuation.resume(returning: bodyOrError(data, error))
                             }.resume()
                         }
                     }
@@ -224,7 +224,7 @@ private final class IsolationSessions: Sendable {
         case .completionHandler:
             return await withCheckedContinuation { continuation in
                 session.dataTask(with: url) { data, _, error in
-                    continuation.resume(returning: isolationText(data, error))
+                    continuation.resume(returning: bodyOrError(data, error))
                 }.resume()
             }
         case .afterQueueHop:
@@ -232,16 +232,16 @@ private final class IsolationSessions: Sendable {
             return await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
                     session.dataTask(with: url) { data, _, error in
-                        continuation.resume(returning: isolationText(data, error))
+                        continuation.resume(returning: bodyOrError(data, error))
                     }.resume()
                 }
             }
         case .asyncData:
             do {
                 let (data, _) = try await session.data(for: URLRequest(url: url))
-                return isolationText(data, nil)
+                return bodyOrError(data, nil)
             } catch {
-                return isolationText(nil, error)
+                return bodyOrError(nil, error)
             }
         case .injectedClient:
             return await client.fetch(url)
@@ -278,7 +278,7 @@ private final class IsolationBackgroundClient: Sendable {
         let session = self.session
         queue.async {
             session.dataTask(with: url) { data, _, error in
-                completion(isolationText(data, error))
+                completion(bodyOrError(data, error))
             }.resume()
         }
     }
@@ -288,42 +288,33 @@ private final class IsolationBackgroundClient: Sendable {
 private final class IsolationIdleDelegate: NSObject, URLSessionDataDelegate, Sendable {}
 
 /// A data delegate that collects each task's body and hands it over when the task completes.
-private final class IsolationCollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // Invariant: `bodies` and `waiters` are only touched while `lock` is held.
-    private let lock = NSLock()
-    private var bodies: [Int: Data] = [:]
-    private var waiters: [Int: CheckedContinuation<String, Never>] = [:]
+private final class IsolationCollectingDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private struct State {
+        var bodies: [Int: Data] = [:]
+        var waiters: [Int: CheckedContinuation<String, Never>] = [:]
+    }
+
+    private let state = Locked(State())
 
     /// Runs a delegate-based data task (no completion handler) for `url` and returns its body.
     func fetch(_ url: URL, on session: URLSession) async -> String {
         await withCheckedContinuation { continuation in
             let task = session.dataTask(with: url)
-            lock.lock()
-            waiters[task.taskIdentifier] = continuation
-            lock.unlock()
+            state.withLock { $0.waiters[task.taskIdentifier] = continuation }
             task.resume()
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        bodies[dataTask.taskIdentifier, default: Data()].append(data)
-        lock.unlock()
+        state.withLock { $0.bodies[dataTask.taskIdentifier, default: Data()].append(data) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        let body = bodies.removeValue(forKey: task.taskIdentifier)
-        let waiter = waiters.removeValue(forKey: task.taskIdentifier)
-        lock.unlock()
-        waiter?.resume(returning: isolationText(body ?? Data(), error))
+        let (body, waiter) = state.withLock { state in
+            (state.bodies.removeValue(forKey: task.taskIdentifier), state.waiters.removeValue(forKey: task.taskIdentifier))
+        }
+        waiter?.resume(returning: bodyOrError(body ?? Data(), error))
     }
-}
-
-/// The body as text, or `error <code>` when the request failed.
-private func isolationText(_ data: Data?, _ error: (any Error)?) -> String {
-    if let error { return "error \((error as? URLError)?.code.rawValue ?? -1)" }
-    return String(decoding: data ?? Data(), as: UTF8.self)
 }
 
 /// The bodies that are not `expected`: another test's body, an error, or nothing.

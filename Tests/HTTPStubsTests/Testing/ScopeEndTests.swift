@@ -19,7 +19,7 @@ struct ScopeEndTests {
     func waitingOnVirtualTimeEndsWithTheTest() async throws {
         let clock = ManualStubClock()
         let outcome = OneShot<Completion>()
-        let stubLine = LockedBox(0)
+        let stubLine = Locked(0)
         let issues = try await recordedIssues {
             try await withHTTPStubs(clock: clock) { stubs in
                 stubLine.value = #line + 1
@@ -46,7 +46,7 @@ struct ScopeEndTests {
     @Test("the same through the trait, with an async caller: the awaiting task ends with the URLError")
     func waitingOnVirtualTimeEndsAsyncCaller() async throws {
         let test = try #require(Test.current)
-        let caller = LockedBox<Task<Void, any Error>?>(nil)
+        let caller = Locked<Task<Void, any Error>?>(nil)
         let trait = HTTPStubsTrait.httpStubs(clock: { ManualStubClock() }) { stubs in
             stubs.stub(.get(.init(Self.url)), .text("never").delayed(by: .seconds(30)))
         }
@@ -98,7 +98,7 @@ struct ScopeEndTests {
     func requestEndedAtOnceIsReportedOnce() async throws {
         for run in 1...20 {
             let outcome = OneShot<Completion>()
-            let registry = LockedBox<StubRegistry?>(nil)
+            let registry = Locked<StubRegistry?>(nil)
             let issues = try await recordedIssues {
                 withHTTPStubs { stubs in
                     registry.value = stubs
@@ -139,7 +139,7 @@ struct ScopeEndTests {
     @Test("a request answered within inFlightTimeout after the body returned passes, and was answered inside the scope")
     func requestFinishingWithinTheTimeoutPasses() async throws {
         let outcome = OneShot<Completion>()
-        let registry = LockedBox<StubRegistry?>(nil)
+        let registry = Locked<StubRegistry?>(nil)
         await withHTTPStubs { stubs in
             await Task.yield()   // the async form: its end suspends while it waits
             registry.value = stubs
@@ -157,8 +157,8 @@ struct ScopeEndTests {
 
     @Test("a request that reaches the registry after its test ended fails with a URLError naming the test")
     func requestAfterTheScopeEndedFails() async throws {
-        let leftover = LockedBox<URLSession?>(nil)
-        let registry = LockedBox<StubRegistry?>(nil)
+        let leftover = Locked<URLSession?>(nil)
+        let registry = Locked<StubRegistry?>(nil)
         withHTTPStubs { stubs in
             stubs.stub(.get(.init(Self.url)), .text("3 items"))
             leftover.value = stubs.makeSession()
@@ -188,7 +188,7 @@ extension ScopeEndTests {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString).txt").path
             let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             guard file >= 0, dup2(file, 2) >= 0 else { exit(4) }
-            let leftover = LockedBox<URLSession?>(nil)
+            let leftover = Locked<URLSession?>(nil)
             withHTTPStubs { stubs in
                 stubs.stub(.get("https://api.example.com/feed"), .text("3 items"))
                 leftover.value = stubs.makeSession()

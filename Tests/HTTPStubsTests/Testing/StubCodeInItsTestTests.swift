@@ -68,7 +68,7 @@ struct StubCodeInItsTestTests {
     }
 
     /// The test the trait's responder ran in, as Swift Testing saw it.
-    private static let testSeenByTraitResponder = LockedBox<String?>(nil)
+    private static let testSeenByTraitResponder = Locked<String?>(nil)
 
     @Test("a responder of a stub declared for the .httpStubs trait runs in this test",
           .httpStubs { stubs in
@@ -143,7 +143,7 @@ struct StubCodeInItsTestTests {
 
     @Test("a helper that forwards fileID, filePath, line and column gets failures at its caller's line")
     func helperForwardsTheCallersLocation() async throws {
-        let helperCall = LockedBox(0)
+        let helperCall = Locked(0)
         let issues = try await recordedIssues {
             withHTTPStubs { stubs in
                 helperCall.value = #line + 1

@@ -19,9 +19,9 @@ extension HTTPStubsTraitTests {
     @Suite("Stubs declared inside the .httpStubs attribute")
     struct TraitDeclaredStubs {
         /// The line of each test's `func`, recorded by its body.
-        static let functionLine = LockedBox<[String: Int]>([:])
+        static let functionLine = Locked<[String: Int]>([:])
         /// The line of a stub declared in a test's body, recorded by the body.
-        static let bodyStubLine = LockedBox(0)
+        static let bodyStubLine = Locked(0)
 
         static let trait = "declared in the `.httpStubs` trait of `HTTPStubsTraitTests/TraitDeclaredStubs/"
 
@@ -43,7 +43,7 @@ extension HTTPStubsTraitTests {
                   stubs.stub(.get("https://api.example.com/v1/other"), .text("other"), expecting: .once)
               })
         func unmetExpectationNamesTheTraitAndTest() async {
-            Self.functionLine.mutate { $0["unmet"] = #line - 1 }
+            Self.functionLine.withLock { $0["unmet"] = #line - 1 }
             let session = StubRegistry.current().makeSession()
             _ = await fetch(session, "https://api.example.com/v1/feed")
             _ = await fetch(session, "https://api.example.com/v1/other")
@@ -59,7 +59,7 @@ extension HTTPStubsTraitTests {
               },
               .httpStubs { stubs in stubs.stub(.get(.pathMatching("/users/([0-9+")), .text("never")) })
         func brokenStubNamesTheTraitAndTest() {
-            Self.functionLine.mutate { $0["broken"] = #line - 1 }
+            Self.functionLine.withLock { $0["broken"] = #line - 1 }
         }
 
         @Test(.issuesAfterScope { issues in
@@ -108,7 +108,7 @@ extension HTTPStubsTraitTests {
 }
 
 /// The line of the stub `traitDeclaredStubsConfigure` declares, recorded when it runs.
-private let traitDeclaredStubsFunctionStubLineBox = LockedBox(0)
+private let traitDeclaredStubsFunctionStubLineBox = Locked(0)
 private var traitDeclaredStubsFunctionStubLine: Int { traitDeclaredStubsFunctionStubLineBox.value }
 
 /// A configure function declared outside the attribute: its stubs keep their own lines.

@@ -25,7 +25,7 @@ struct VirtualTimeTests {
         let clock = ImmediateStubClock()
         await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("too late").delayed(by: .seconds(30)))
-            let result = await virtualFetch(stubs.makeSession(), virtualRequest(Self.url, timeout: 10))
+            let result = await complete(stubs.makeSession(), virtualRequest(Self.url, timeout: 10))
             #expect(result.urlError?.code == .timedOut)
             #expect(result.data == nil)
             #expect(stubs.journal.count == 1)
@@ -51,7 +51,7 @@ struct VirtualTimeTests {
         try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("worth the wait").delayed(by: .seconds(30)))
             let session = stubs.makeSession()
-            let result = await virtualFetch(session, virtualRequest(Self.url, timeout: 60))
+            let result = await complete(session, virtualRequest(Self.url, timeout: 60))
             #expect(result.text == "worth the wait")
             let (data, _) = try await session.data(for: virtualRequest(Self.url, timeout: 60))
             #expect(String(decoding: data, as: UTF8.self) == "worth the wait")
@@ -67,7 +67,7 @@ struct VirtualTimeTests {
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = 7200
             let session = stubs.makeSession(configuration: configuration)
-            let result = await virtualFetch(session, virtualRequest(Self.url, timeout: 7200))
+            let result = await complete(session, virtualRequest(Self.url, timeout: 7200))
             #expect(result.text == "an hour later")
             let (data, _) = try await session.data(for: virtualRequest(Self.url, timeout: 7200))
             #expect(String(decoding: data, as: UTF8.self) == "an hour later")
@@ -80,7 +80,7 @@ struct VirtualTimeTests {
         let clock = ImmediateStubClock()
         await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("never").delayed(by: .seconds(3600)))
-            let result = await virtualFetch(stubs.makeSession(), virtualRequest(Self.url, timeout: 10))
+            let result = await complete(stubs.makeSession(), virtualRequest(Self.url, timeout: 10))
             #expect(result.urlError?.code == .timedOut)
         }
         #expect(clock.now == .seconds(10))
@@ -91,7 +91,7 @@ struct VirtualTimeTests {
         let clock = ImmediateStubClock()
         await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("abcdefghij").dribbled(chunks: 5, over: .seconds(50)))
-            let result = await virtualFetch(stubs.makeSession(), virtualRequest(Self.url, timeout: 60))
+            let result = await complete(stubs.makeSession(), virtualRequest(Self.url, timeout: 60))
             #expect(result.text == "abcdefghij")
         }
         #expect(clock.now == .seconds(50))
@@ -216,18 +216,18 @@ struct VirtualTimeTests {
         let clock = ManualStubClock()
         try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("abcdefghij").dribbled(chunks: 5, over: .seconds(5)))
-            let delegate = VirtualChunkDelegate()
+            let delegate = ChunkRecorder()
             let session = URLSession(configuration: stubs.configuration(), delegate: delegate, delegateQueue: nil)
             defer { session.finishTasksAndInvalidate() }
             session.dataTask(with: virtualRequest(Self.url, timeout: 60)).resume()
 
             try await waitUntil { delegate.gotResponse && clock.pendingCount == 1 }
-            #expect(delegate.chunks.isEmpty, "the headers come at once, the body only as time passes")
+            #expect(delegate.texts.isEmpty, "the headers come at once, the body only as time passes")
             let expected = ["ab", "cd", "ef", "gh", "ij"]
             for step in 1...5 {
                 await clock.advance(by: .seconds(1))
-                try await waitUntil { delegate.chunks.count == step && (step == 5 || clock.pendingCount == 1) }
-                #expect(delegate.chunks == Array(expected.prefix(step)), "after \(step) s")
+                try await waitUntil { delegate.texts.count == step && (step == 5 || clock.pendingCount == 1) }
+                #expect(delegate.texts == Array(expected.prefix(step)), "after \(step) s")
                 if step < 5 { #expect(!delegate.isComplete, "after \(step) s") }
             }
             try await waitUntil { delegate.isComplete }   // the end follows the last chunk
@@ -241,9 +241,9 @@ struct VirtualTimeTests {
         let clock = ManualStubClock()
         try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("too late").delayed(by: .seconds(30)))
-            let outcome = LockedBox<VirtualResult?>(nil)
+            let outcome = Locked<Completion?>(nil)
             stubs.makeSession().dataTask(with: virtualRequest(Self.url, timeout: 10)) { data, response, error in
-                outcome.value = VirtualResult(data: data, response: response, error: error)
+                outcome.value = Completion(data: data, response: response, error: error)
             }.resume()
             try await waitUntil { stubs.journal.count == 1 && clock.pendingCount == 1 }
 
@@ -266,10 +266,10 @@ struct VirtualTimeTests {
             stubs.stub(.get("https://api.example.com/slow"), .text("slow").delayed(by: .seconds(2)))
             stubs.stub(.get("https://api.example.com/fast"), .text("fast").delayed(by: .seconds(1)))
             let session = stubs.makeSession()
-            let order = LockedBox<[String]>([])
+            let order = Locked<[String]>([])
             for path in ["slow", "fast"] {
                 session.dataTask(with: URL(string: "https://api.example.com/\(path)")!) { data, _, error in
-                    order.mutate { $0.append(virtualText(data, error)) }
+                    order.withLock { $0.append(bodyOrError(data, error)) }
                 }.resume()
                 try await waitUntil { clock.pendingCount == (path == "slow" ? 1 : 2) }
             }
@@ -290,7 +290,7 @@ struct VirtualTimeTests {
 // MARK: - Helpers
 
 /// A view model that loads a feed, as an app would: `.idle`, then `.loading`, then `.loaded` or `.failed`.
-private final class FeedModel: @unchecked Sendable {
+private final class FeedModel: Sendable {
     /// What the screen shows.
     enum State: Equatable, Sendable {
         case idle
@@ -299,9 +299,7 @@ private final class FeedModel: @unchecked Sendable {
         case failed
     }
 
-    // Invariant: `current` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var current = State.idle
+    private let current = Locked(State.idle)
     private let client: AsyncHTTPClient
 
     init(client: AsyncHTTPClient) {
@@ -309,11 +307,7 @@ private final class FeedModel: @unchecked Sendable {
     }
 
     /// The current state.
-    var state: State {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
-    }
+    var state: State { current.value }
 
     /// Loads the feed, moving through `.loading` to `.loaded` or `.failed`.
     func load() async {
@@ -326,67 +320,8 @@ private final class FeedModel: @unchecked Sendable {
     }
 
     private func update(_ state: State) {
-        lock.lock()
-        current = state
-        lock.unlock()
+        current.value = state
     }
-}
-
-/// A data delegate that records the chunks of one task as they come.
-private final class VirtualChunkDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // Invariant: every stored field is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var response = false
-    private var received: [String] = []
-    private var completed = false
-    private var failure: (any Error)?
-
-    /// Whether the response headers arrived.
-    var gotResponse: Bool { locked { response } }
-    /// The chunks so far, as text.
-    var chunks: [String] { locked { received } }
-    /// Whether the task completed.
-    var isComplete: Bool { locked { completed } }
-    /// The task's error, if any.
-    var error: (any Error)? { locked { failure } }
-
-    func urlSession(
-        _ session: URLSession,
-        dataTask: URLSessionDataTask,
-        didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        locked { self.response = true }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        locked { received.append(String(decoding: data, as: UTF8.self)) }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        locked {
-            completed = true
-            failure = error
-        }
-    }
-
-    private func locked<Result>(_ body: () -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
-}
-
-/// What a completion handler received.
-private struct VirtualResult: @unchecked Sendable {
-    // Invariant: built once from URLSession's completion arguments and never mutated.
-    let data: Data?
-    let response: URLResponse?
-    let error: (any Error)?
-
-    var text: String? { data.flatMap { String(data: $0, encoding: .utf8) } }
-    var urlError: URLError? { error as? URLError }
 }
 
 /// A GET of `url` with a timeout.
@@ -395,20 +330,3 @@ private func virtualRequest(_ url: URL, timeout: TimeInterval) -> URLRequest {
     request.timeoutInterval = timeout
     return request
 }
-
-/// Sends `request` with a completion handler and waits for it.
-private func virtualFetch(_ session: URLSession, _ request: URLRequest) async -> VirtualResult {
-    await withCheckedContinuation { continuation in
-        session.dataTask(with: request) { data, response, error in
-            continuation.resume(returning: VirtualResult(data: data, response: response, error: error))
-        }.resume()
-    }
-}
-
-/// The body as text, or `error <code>`.
-private func virtualText(_ data: Data?, _ error: (any Error)?) -> String {
-    if let error { return "error \((error as? URLError)?.code.rawValue ?? -1)" }
-    return String(decoding: data ?? Data(), as: UTF8.self)
-}
-
-

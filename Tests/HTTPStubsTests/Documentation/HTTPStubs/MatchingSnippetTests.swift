@@ -12,25 +12,6 @@ struct MatchingSnippetTests {
         let name: String
     }
 
-    /// What the article's `onDiagnostic` handler collects: a thread-safe list.
-    final class DiagnosticLog: @unchecked Sendable {
-        // Invariant: `stored` is only touched while `lock` is held.
-        private let lock = NSLock()
-        private var stored: [StubDiagnostic] = []
-
-        func append(_ diagnostic: StubDiagnostic) {
-            lock.lock()
-            stored.append(diagnostic)
-            lock.unlock()
-        }
-
-        var all: [StubDiagnostic] {
-            lock.lock()
-            defer { lock.unlock() }
-            return stored
-        }
-    }
-
     @Test("methods, URLs, templates, prefixes and regular expressions")
     func urlForms() async throws {
         let stubs = StubRegistry()

@@ -134,15 +134,14 @@ struct ResponsesSnippetTests {
     @Test("status(_:) and header(_:_:) apply to what a computed response returns; on an error they are reported")
     func modifiersOnComputedAndErrors() async throws {
         let stubs = StubRegistry()
-        let reported = Locked([StubDiagnostic]())
-        stubs.onDiagnostic { diagnostic in reported.withLock { $0.append(diagnostic) } }
+        let reported = DiagnosticLog(stubs)
         stubs.stub(.get("/computed"), .computed { _ in .text("made") }.status(203).header("X-Made", "1"))
         stubs.stub(.get("/error"), .error(.timedOut).status(500))
         let line = #line - 1
         let computed = await complete(stubs.makeSession(), "https://api.example.com/computed")
         #expect(computed.status == 203 && computed.text == "made")
         #expect(computed.http?.value(forHTTPHeaderField: "X-Made") == "1")
-        let diagnostic = try #require(reported.withLock { $0 }.first)
+        let diagnostic = try #require(reported.all.first)
         #expect(diagnostic.message.contains("status(500) does not apply"))
         #expect(diagnostic.source.line == line)
     }
