@@ -173,8 +173,3 @@ enum MatchCommand {
         return allAnswered ? 0 : 1
     }
 }
-
-/// `"text"`, quoted for messages.
-func quoted(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-}

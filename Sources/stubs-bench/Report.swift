@@ -1,4 +1,5 @@
 import Foundation
+import HTTPStubs
 
 /// The two outputs: a table for people, one JSON object for scripts.
 enum Report {
@@ -57,23 +58,9 @@ enum Report {
         return String(format: "%.\(decimals)f", value)
     }
 
+    /// `text` as a JSON string.
     private static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        JSONValue.string(text).serialized()
     }
 
     // MARK: Table

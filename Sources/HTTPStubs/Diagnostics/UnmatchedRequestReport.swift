@@ -86,30 +86,12 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     public var suggestedStub: String {
         let method = request.method.rawValue.lowercased()
         let known = ["get", "head", "post", "put", "patch", "delete", "options"]
-        let url = Self.swiftLiteral(LogMasking.url(request.url.absoluteString))
-        var pattern = known.contains(method) ? ".\(method)(\(url))" : ".method(\(Self.swiftLiteral(request.method.rawValue)), \(url))"
+        let url = quoted(LogMasking.url(request.url.absoluteString), limit: nil)
+        var pattern = known.contains(method) ? ".\(method)(\(url))" : ".method(\(quoted(request.method.rawValue, limit: nil)), \(url))"
         if let body = maskedBody, !body.isEmpty, body.count <= 2_000, let text = String(data: body, encoding: .utf8), text.count <= 500 {
-            pattern += "\n        .body(.equal(\(Self.swiftLiteral(text))))"
+            pattern += "\n        .body(.equal(\(quoted(text, limit: nil))))"
         }
         return "stubs.stub(\(pattern), .status(200))"
-    }
-
-    /// A Swift string literal spelling `text` exactly.
-    static func swiftLiteral(_ text: String) -> String {
-        var literal = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": literal += "\\\""
-            case "\\": literal += "\\\\"
-            case "\n": literal += "\\n"
-            case "\r": literal += "\\r"
-            case "\t": literal += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                literal += "\\u{\(String(scalar.value, radix: 16))}"
-            default: literal.unicodeScalars.append(scalar)
-            }
-        }
-        return literal + "\""
     }
 
     /// The whole report, as the `URLError` description and test failures show it.

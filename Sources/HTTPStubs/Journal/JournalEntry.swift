@@ -68,11 +68,7 @@ public struct RecordedResponse: Sendable {
 
     /// The header fields, sorted by name.
     public var headers: HeaderFields {
-        var headers = HeaderFields()
-        for (name, value) in urlResponse.allHeaderFields.sorted(by: { "\($0.key)" < "\($1.key)" }) {
-            headers.add("\(name)", "\(value)")
-        }
-        return headers
+        HeaderFields(of: urlResponse)
     }
 }
 

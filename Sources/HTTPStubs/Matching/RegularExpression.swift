@@ -10,7 +10,7 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
     public let pattern: String
     /// Why the pattern cannot be used, with the place it was written; `nil` when it compiled.
     package let problem: String?
-    private let compiled: CompiledPattern?
+    private let compiled: CompiledRegex?
 
     /// Compiles a pattern. The location parameters record where it was written, for error messages.
     public init(
@@ -26,29 +26,17 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
     init(_ pattern: String, writtenAt place: String) {
         self.pattern = pattern
         do {
-            let expression = try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z", options: [])
-            if let group = Self.repeatedRepetition(in: pattern) {
-                // ICU's backtracking can take exponential time on such patterns, with no way to
-                // bound it: refuse them rather than let a test run hang.
-                self.compiled = nil
-                self.problem = "the regular expression \(Self.quote(pattern)) at \(place) repeats a group that itself repeats (\(Self.quote(group))), "
-                    + "which can make matching take exponential time (catastrophic backtracking); rewrite it without the nested repetition, for example '(a+)+' as 'a+'"
-                return
-            }
-            self.compiled = CompiledPattern(expression: expression)
+            self.compiled = try CompiledRegex(pattern, extent: .wholeText)
             self.problem = nil
         } catch {
             self.compiled = nil
-            self.problem = "invalid regular expression \(Self.quote(pattern)) at \(place): "
-                + "it does not compile (\(Self.reason(for: pattern))); escape special characters such as ( [ { * + ? with a backslash"
+            self.problem = error.message(pattern: pattern, at: place)
         }
     }
 
     /// Whether the pattern matches the whole of `value`.
     public func matches(_ value: String) -> Bool {
-        guard let expression = compiled?.expression else { return false }
-        let range = NSRange(value.startIndex..<value.endIndex, in: value)
-        return expression.firstMatch(in: value, options: [], range: range) != nil
+        compiled?.matches(value) ?? false
     }
 
     /// The literal text every match starts with (`/users/` for `/users/[0-9]+`); `nil` when there
@@ -70,12 +58,7 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
 
     /// The capture groups of a whole-value match, or `nil` when the pattern does not match.
     func captures(in value: String) -> [String]? {
-        guard let expression = compiled?.expression else { return nil }
-        let range = NSRange(value.startIndex..<value.endIndex, in: value)
-        guard let match = expression.firstMatch(in: value, options: [], range: range) else { return nil }
-        return (1..<match.numberOfRanges).map { index in
-            Range(match.range(at: index), in: value).map { String(value[$0]) } ?? ""
-        }
+        compiled?.groups(in: value).map { Array($0.dropFirst()) }
     }
 
     /// The pattern in quotes, as in `"[0-9]+"` (between slashes, a pattern that starts with `/`
@@ -158,25 +141,4 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
         }
         return nil
     }
-
-    private static func quote(_ text: String) -> String {
-        "'\(text)'"
-    }
-
-    private static func reason(for pattern: String) -> String {
-        var depth = 0
-        for character in pattern {
-            if character == "(" { depth += 1 }
-            if character == ")" { depth -= 1 }
-            if depth < 0 { return "a ')' has no matching '('" }
-        }
-        if depth > 0 { return "a '(' is never closed" }
-        if pattern.filter({ $0 == "[" }).count > pattern.filter({ $0 == "]" }).count { return "a '[' is never closed" }
-        return "ICU rejected the syntax"
-    }
-}
-
-/// An `NSRegularExpression`, which is immutable and documented as safe to use from several threads.
-private struct CompiledPattern: @unchecked Sendable {
-    let expression: NSRegularExpression
 }

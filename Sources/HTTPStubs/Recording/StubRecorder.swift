@@ -195,12 +195,9 @@ final class StubRecorder: Sendable {
         case let .failure(code):
             return .urlError(code)
         case let .response(response, body):
-            var headers = HeaderFields()
-            for (name, value) in response.allHeaderFields.sorted(by: { "\($0.key)" < "\($1.key)" }) {
-                let name = "\(name)"
-                guard !["content-length", "content-encoding", "transfer-encoding"].contains(name.lowercased()) else { continue }
-                headers.add(name, redaction.redactedHeader(name, "\(value)"))
-            }
+            var headers = HeaderFields(of: response)
+            for name in ["content-length", "content-encoding", "transfer-encoding"] { headers.remove(name) }
+            headers = headers.mappingValues { redaction.redactedHeader($0, $1) }
             let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? ""
             let redactedBody = redaction.redactedBody(body, contentType: contentType)
             return .response(HARResponse(status: response.statusCode, reason: "", headers: headers, body: redactedBody, contentType: contentType))

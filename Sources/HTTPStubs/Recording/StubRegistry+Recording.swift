@@ -19,6 +19,9 @@ extension StubRegistry {
     /// | `newEpisodes` | if it exists | are recorded |
     /// | `all` | no | every request is recorded; files are overwritten |
     ///
+    /// A relative `root` is found in the folder of `file` (pass `#filePath`), or in the current
+    /// directory without `file`; an absolute `root` is used as it is.
+    ///
     /// The environment variable `HTTPSTUBS_RECORD` overrides `mode` (see ``RecordMode``), and the
     /// unmatched-request report names it. Secrets are redacted as `redaction` says before anything
     /// is written.
@@ -32,7 +35,7 @@ extension StubRegistry {
         mode: RecordMode = .none,
         redaction: Redaction = .default
     ) throws(StubFileError) -> RecordMode {
-        let path = file.map { URL(fileURLWithPath: "\($0)").deletingLastPathComponent().appendingPathComponent(root).path } ?? root
+        let path = StubRootPath.resolving(root, relativeTo: file)
         let resolved: RecordMode
         do {
             resolved = try mode.resolved()

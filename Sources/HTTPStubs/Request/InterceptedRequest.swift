@@ -154,10 +154,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
 extension InterceptedRequest {
     /// Creates the stubs' view of a `URLRequest`, with a body read by the caller.
     init(_ request: URLRequest, body: Data?, bodyUnavailableReason: String?) {
-        var headers = HeaderFields()
-        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
-            headers.add(name, value)
-        }
+        let headers = HeaderFields(of: request)
         self.init(
             method: InterceptedRequest.Method(rawValue: request.httpMethod ?? "GET"),
             url: request.url ?? URL(string: "about:blank")!,

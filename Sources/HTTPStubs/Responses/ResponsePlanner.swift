@@ -211,8 +211,7 @@ struct ResponsePlanner {
     /// the hops counted against ``Redirect/limit``): ``plan(from:)`` goes on from `progress` then.
     func plan(afterLive response: HTTPURLResponse, body: Data, from progress: inout Progress) -> Plan? {
         progress.hops.removeAll()   // signs of life are due at once now: the real server took its time
-        var headers = HeaderFields()
-        for (name, value) in response.allHeaderFields { headers.add("\(name)", "\(value)") }
+        let headers = HeaderFields(of: response)
         let redirect = self.redirect(of: progress.request, status: response.statusCode, headers: headers)
         if let redirect, redirect.delegate == nil {
             follow(&progress, to: redirect.next)

@@ -54,10 +54,7 @@ extension StubRegistry {
                 return .failure(error, stub: stub)
             case let .urlResponse(response, data):
                 let http = response as? HTTPURLResponse
-                var headers = HeaderFields()
-                for (name, value) in (http?.allHeaderFields ?? [:]).sorted(by: { "\($0.key)" < "\($1.key)" }) {
-                    headers.add("\(name)", "\(value)")
-                }
+                let headers = HeaderFields(of: http)
                 let response = StubbedHTTPResponse(
                     status: http?.statusCode ?? 200, reason: nil, headers: headers, body: data ?? Data(),
                     delay: resolved.delay

@@ -4,7 +4,7 @@ import Foundation
 /// toolkit's loader and WireMock 3 can serve (WireMock 2 also can, unless a mapping needs
 /// `hasExactly` or an origin field, which it does not know).
 ///
-/// Each distinct request (as ``StubFileDecoder/harStubs(at:)`` groups them) becomes one mapping
+/// Each distinct request (as ``HARReader/stubs(at:)`` groups them) becomes one mapping
 /// file, `mappings/<method>-<path-slug>-<hash>.json`: the lower-cased method, a slug of the path
 /// (`[a-z0-9-]`, at most 40 characters) and 8 hex digits of an FNV-1a hash of method, URL and body,
 /// so names are readable and the same capture always gives the same files. Bodies go to
@@ -29,9 +29,9 @@ package struct HARImporter: Sendable {
     private let requests: [HARDistinctRequest]
 
     /// Reads the HAR log at `root` (the document's root by default); problems are reported
-    /// through `decoder`, and entries with errors are left out.
-    init(decoder: StubFileDecoder, at root: JSONPath = .root, redaction: Redaction = .none) {
-        self.requests = decoder.harRecording(at: root, redaction: redaction)
+    /// through `file`, and entries with errors are left out.
+    init(file: StubFileReader, at root: JSONPath = .root, redaction: Redaction = .none) {
+        self.requests = HARReader(file: file).recording(at: root, redaction: redaction)
     }
 
     /// Writes these distinct requests (recorded live rather than read from a HAR file).
@@ -83,10 +83,10 @@ package struct HARImporter: Sendable {
                     let code = HARReader.urlErrorCode(forBrowserError: errorName)
                     mapping["response"] = [
                         "fault": "CONNECTION_RESET_BY_PEER",
-                        StubFileDecoder.extensionKey: ["urlError": .string(URLErrorNames.name(of: code))],
+                        WireMockMappingReader.extensionKey: ["urlError": .string(URLErrorNames.name(of: code))],
                     ]
                 case let .urlError(code):
-                    mapping["response"] = [StubFileDecoder.extensionKey: ["urlError": .string(URLErrorNames.name(of: code))]]
+                    mapping["response"] = [WireMockMappingReader.extensionKey: ["urlError": .string(URLErrorNames.name(of: code))]]
                 case let .response(response):
                     var bodyFileName: String?
                     if !response.body.isEmpty {

@@ -139,6 +139,22 @@ struct HARBody: Sendable {
         self.key = .bytes(bytes)
     }
 
+    /// A body as a live request sent it: its text when it is UTF-8, else its bytes.
+    init(recorded data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        if Data(text.utf8) == data {
+            self.init(text: text)
+        } else {
+            self.init(bytes: data)
+        }
+    }
+
+    /// The body's bytes.
+    var data: Data {
+        if case let .bytes(bytes) = key { return bytes }
+        return Data(text.utf8)
+    }
+
     /// A body's identity for telling requests apart.
     enum Key: Hashable, Sendable {
         /// A JSON object or array, compared semantically.

@@ -3,10 +3,41 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Reads a HAR log through a ``StubFileDecoder``, which collects the diagnostics.
+/// Reads HAR 1.2 captures (browser exports, Charles, mitmproxy, Insomnia, Polly.JS recordings)
+/// into stubs that replay them.
+///
+/// A request matches an entry on its method, scheme, host, port, percent-encoded path and query,
+/// the query compared as a multiset of decoded name/value pairs (order-insensitive, every pair
+/// as often as recorded, nothing else). Among entries that tie on all of that, the request body
+/// decides only when their bodies differ: then each distinct body gets its own stub (JSON bodies
+/// compared semantically, others as exact text); otherwise the body is not looked at.
+///
+/// Identical requests are answered in recorded order — by `startedDateTime` when every entry has
+/// one, else in file order, and by Polly.JS's `_order` where present — and the last answer then
+/// repeats. Each distinct request becomes one ``Stub`` with its responses in that order.
+///
+/// Tolerated deviations: a byte order mark, `status: 0` entries (replayed as a `URLError`, see
+/// ``HARReader/urlErrorCode(forBrowserError:)``), empty or odd `httpVersion`, custom `_` fields and
+/// Insomnia's `settingEncodeUrl`, `postData` without `text`, Polly.JS's array-valued header values,
+/// HTTP/2 pseudo-headers, and bodies on `304` responses.
 struct HARReader {
-    /// Collects diagnostics and locates values.
-    let decoder: StubFileDecoder
+    /// The HAR file: collects diagnostics and locates values.
+    let file: StubFileReader
+
+    /// The stubs that replay the HAR log at `root` (the document's root by default), with every
+    /// problem reported as a located diagnostic. Entries with errors are left out.
+    func stubs(at root: JSONPath = .root) -> [Stub] {
+        recording(at: root).map { request in
+            let first = request.exchanges[0]
+            let location = file.location(of: first.jsonPath)
+            return Stub(
+                request.pattern,
+                responses: request.exchanges.map(\.outcome.stubResponse),
+                afterLast: .repeatLast,
+                source: .file(file.path, index: first.entryIndex, line: location?.line, column: location?.column)
+            )
+        }
+    }
 
     /// Response headers that describe the bytes on the wire, not the decoded `content.text`.
     private static let wireHeaders: Set<String> = ["content-encoding", "content-length", "transfer-encoding"]
@@ -40,30 +71,30 @@ struct HARReader {
     }
 
     /// The distinct requests of the log at `root`, in replay order.
-    func recording(at root: JSONPath, redaction: Redaction = .none) -> [HARDistinctRequest] {
+    func recording(at root: JSONPath = .root, redaction: Redaction = .none) -> [HARDistinctRequest] {
         guard let document = value(at: root),
-              let top = decoder.object(document, at: root, "a HAR document") else { return [] }
+              let top = file.object(document, at: root, "a HAR document") else { return [] }
         guard let logValue = top["log"] else {
-            decoder.error("a HAR document needs a 'log' object holding 'version', 'creator' and 'entries'", at: root)
+            file.error("a HAR document needs a 'log' object holding 'version', 'creator' and 'entries'", at: root)
             return []
         }
         let logPath = root.appending(.key("log"))
-        guard let log = decoder.object(logValue, at: logPath, "'log'") else { return [] }
+        guard let log = file.object(logValue, at: logPath, "'log'") else { return [] }
         checkVersion(log, at: logPath)
         checkSoftware("creator", in: log, at: logPath, required: true)
         checkSoftware("browser", in: log, at: logPath, required: false)
         checkPages(log, at: logPath)
         guard let entriesValue = log["entries"] else {
-            decoder.error("'log' has no 'entries'; a HAR log lists its requests in an 'entries' array", at: logPath)
+            file.error("'log' has no 'entries'; a HAR log lists its requests in an 'entries' array", at: logPath)
             return []
         }
         let entriesPath = logPath.appending(.key("entries"))
         guard let entries = entriesValue.arrayValue else {
-            decoder.error("'entries' must be an array of entries, found \(entriesValue.article)", at: entriesPath)
+            file.error("'entries' must be an array of entries, found \(entriesValue.article)", at: entriesPath)
             return []
         }
         if entries.isEmpty {
-            decoder.warning("the log has no entries, so it makes no stubs", at: entriesPath)
+            file.warning("the log has no entries, so it makes no stubs", at: entriesPath)
         }
         let exchanges = entries.enumerated().compactMap { index, entry in
             exchange(entry, index: index, at: entriesPath.appending(.index(index))).map { redaction.redacted($0) }
@@ -116,7 +147,7 @@ struct HARReader {
 
     /// The value at `path` in the document, if there is one.
     private func value(at path: JSONPath) -> JSONValue? {
-        var current: JSONValue? = decoder.document.root
+        var current: JSONValue? = file.document.root
         for component in path.components {
             switch component {
             case let .key(key): current = current?.objectValue?[key]
@@ -129,13 +160,13 @@ struct HARReader {
     /// Checks `log.version`: a string, `1.x`.
     private func checkVersion(_ log: JSONObject, at logPath: JSONPath) {
         guard log["version"] != nil else {
-            decoder.warning("'log' has no 'version'; it is read as HAR 1.2", at: logPath)
+            file.warning("'log' has no 'version'; it is read as HAR 1.2", at: logPath)
             return
         }
-        guard let version = decoder.string("version", in: log, at: logPath) else { return }
+        guard let version = file.string("version", in: log, at: logPath) else { return }
         let parts = version.split(separator: ".", omittingEmptySubsequences: false)
         if parts.count != 2 || parts[0] != "1" || Int(parts[1]) == nil {
-            decoder.warning("HAR version \(quoted(version)) is not 1.x; it is read as HAR 1.2", at: logPath.appending(.key("version")))
+            file.warning("HAR version \(quoted(version)) is not 1.x; it is read as HAR 1.2", at: logPath.appending(.key("version")))
         }
     }
 
@@ -144,16 +175,16 @@ struct HARReader {
         let path = logPath.appending(.key(key))
         guard let value = log[key] else {
             if required {
-                decoder.warning("'log' has no '\(key)'; HAR 1.2 requires one naming the exporting tool", at: logPath)
+                file.warning("'log' has no '\(key)'; HAR 1.2 requires one naming the exporting tool", at: logPath)
             }
             return
         }
-        guard let software = decoder.object(value, at: path, "'\(key)'") else { return }
+        guard let software = file.object(value, at: path, "'\(key)'") else { return }
         for field in ["name", "version"] {
             if software[field] == nil {
-                decoder.warning("'\(key)' has no '\(field)'; HAR 1.2 requires it", at: path)
+                file.warning("'\(key)' has no '\(field)'; HAR 1.2 requires it", at: path)
             }
-            _ = decoder.string(field, in: software, at: path)
+            _ = file.string(field, in: software, at: path)
         }
     }
 
@@ -162,12 +193,12 @@ struct HARReader {
         guard let pagesValue = log["pages"] else { return }
         let pagesPath = logPath.appending(.key("pages"))
         guard let pages = pagesValue.arrayValue else {
-            decoder.error("'pages' must be an array, found \(pagesValue.article)", at: pagesPath)
+            file.error("'pages' must be an array, found \(pagesValue.article)", at: pagesPath)
             return
         }
         for (index, page) in pages.enumerated() {
             let pagePath = pagesPath.appending(.index(index))
-            guard let object = decoder.object(page, at: pagePath, "a page") else { continue }
+            guard let object = file.object(page, at: pagePath, "a page") else { continue }
             _ = startedDateTime(in: object, at: pagePath)
         }
     }
@@ -175,15 +206,15 @@ struct HARReader {
     /// The `startedDateTime` of a page or entry in nanoseconds since 1970; an error when it is not
     /// an ISO 8601 date and time with a time zone.
     private func startedDateTime(in object: JSONObject, at path: JSONPath) -> Int64? {
-        guard let text = decoder.string("startedDateTime", in: object, at: path) else { return nil }
+        guard let text = file.string("startedDateTime", in: object, at: path) else { return nil }
         let datePath = path.appending(.key("startedDateTime"))
         switch HARTimestamp(text) {
         case let .instant(nanoseconds):
             return nanoseconds
         case .missingTimeZone:
-            decoder.error("'startedDateTime' \(quoted(text)) has no time zone; HAR 1.2 requires ISO 8601 with one, such as \(quoted(text + "Z")) or \(quoted(text + "+02:00"))", at: datePath)
+            file.error("'startedDateTime' \(quoted(text)) has no time zone; HAR 1.2 requires ISO 8601 with one, such as \(quoted(text + "Z")) or \(quoted(text + "+02:00"))", at: datePath)
         case .invalid:
-            decoder.error("'startedDateTime' \(quoted(text)) is not an ISO 8601 date and time such as \"2024-05-01T12:30:00.000Z\"", at: datePath)
+            file.error("'startedDateTime' \(quoted(text)) is not an ISO 8601 date and time such as \"2024-05-01T12:30:00.000Z\"", at: datePath)
         }
         return nil
     }
@@ -192,41 +223,41 @@ struct HARReader {
 
     /// Reads one entry; `nil` (with an error reported) when it cannot be replayed.
     private func exchange(_ value: JSONValue, index: Int, at path: JSONPath) -> HARExchange? {
-        guard let entry = decoder.object(value, at: path, "a HAR entry") else { return nil }
-        let start = decoder.mark
+        guard let entry = file.object(value, at: path, "a HAR entry") else { return nil }
+        let start = file.mark
         let startedAt = startedDateTime(in: entry, at: path)
         let request: HARRequest?
         if let requestValue = entry["request"] {
             request = self.request(requestValue, at: path.appending(.key("request")))
         } else {
-            decoder.error("the entry has no 'request'", at: path)
+            file.error("the entry has no 'request'", at: path)
             request = nil
         }
         let outcome: HAROutcome?
         if let responseValue = entry["response"] {
             outcome = self.outcome(responseValue, in: entry, method: request?.stubRequest.method, at: path.appending(.key("response")))
         } else {
-            decoder.error("the entry has no 'response'", at: path)
+            file.error("the entry has no 'response'", at: path)
             outcome = nil
         }
         let order = entry["_order"]?.numberValue?.int64Value.map(Int.init)
-        guard let request, let outcome, !decoder.hasErrors(since: start) else { return nil }
+        guard let request, let outcome, !file.hasErrors(since: start) else { return nil }
         return HARExchange(entryIndex: index, jsonPath: path, request: request, outcome: outcome, startedAt: startedAt, order: order)
     }
 
     /// Reads `request`: method, absolute URL and body.
     private func request(_ value: JSONValue, at path: JSONPath) -> HARRequest? {
-        guard let request = decoder.object(value, at: path, "'request'") else { return nil }
+        guard let request = file.object(value, at: path, "'request'") else { return nil }
         let method = requiredString("method", in: request, at: path, what: "the request method, such as \"GET\"")
         let urlText = requiredString("url", in: request, at: path, what: "the absolute URL")
         let body = request["postData"].flatMap { postData($0, at: path.appending(.key("postData"))) }
         guard let method, let urlText else { return nil }
         guard InterceptedRequest.Method(rawValue: method).isToken else {
-            decoder.error("'method' \(quoted(method)) is not an HTTP method: a method is one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"", at: path.appending(.key("method")))
+            file.error("'method' \(quoted(method)) is not an HTTP method: a method is one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"", at: path.appending(.key("method")))
             return nil
         }
         guard let url = Self.absoluteURL(urlText) else {
-            decoder.error("'url' \(quoted(urlText)) is not an absolute URL with a scheme and a host", at: path.appending(.key("url")))
+            file.error("'url' \(quoted(urlText)) is not an absolute URL with a scheme and a host", at: path.appending(.key("url")))
             return nil
         }
         return HARRequest(
@@ -239,12 +270,12 @@ struct HARReader {
     /// A non-empty string member that HAR requires; an error when it is missing or empty.
     private func requiredString(_ key: String, in object: JSONObject, at path: JSONPath, what: String) -> String? {
         guard object[key] != nil else {
-            decoder.error("the request has no '\(key)'; give \(what)", at: path)
+            file.error("the request has no '\(key)'; give \(what)", at: path)
             return nil
         }
-        guard let text = decoder.string(key, in: object, at: path) else { return nil }
+        guard let text = file.string(key, in: object, at: path) else { return nil }
         guard !text.isEmpty else {
-            decoder.error("'\(key)' is empty; give \(what)", at: path.appending(.key(key)))
+            file.error("'\(key)' is empty; give \(what)", at: path.appending(.key(key)))
             return nil
         }
         return text
@@ -265,30 +296,30 @@ struct HARReader {
 
     /// Reads `postData`: its `text`, else a form body rebuilt from `params`; `nil` for no body.
     private func postData(_ value: JSONValue, at path: JSONPath) -> HARBody? {
-        guard let postData = decoder.object(value, at: path, "'postData'") else { return nil }
-        if let text = decoder.string("text", in: postData, at: path), !text.isEmpty {
+        guard let postData = file.object(value, at: path, "'postData'") else { return nil }
+        if let text = file.string("text", in: postData, at: path), !text.isEmpty {
             return HARBody(text: text, isForm: Redaction.isForm(postData["mimeType"]?.stringValue))
         }
         guard let paramsValue = postData["params"] else { return nil }
         let paramsPath = path.appending(.key("params"))
         guard let params = paramsValue.arrayValue else {
-            decoder.error("'params' must be an array of {\"name\", \"value\"} objects, found \(paramsValue.article)", at: paramsPath)
+            file.error("'params' must be an array of {\"name\", \"value\"} objects, found \(paramsValue.article)", at: paramsPath)
             return nil
         }
         guard !params.isEmpty else { return nil }
         if let mimeType = postData["mimeType"]?.stringValue, mimeType.lowercased().contains("multipart") {
-            decoder.warning("a multipart body recorded only as 'params' cannot be rebuilt; requests are matched without their body", at: paramsPath)
+            file.warning("a multipart body recorded only as 'params' cannot be rebuilt; requests are matched without their body", at: paramsPath)
             return nil
         }
         var fields: [String] = []
         for (index, param) in params.enumerated() {
             let paramPath = paramsPath.appending(.index(index))
-            guard let object = decoder.object(param, at: paramPath, "a parameter") else { continue }
-            guard let name = decoder.string("name", in: object, at: paramPath) else {
-                if object["name"] == nil { decoder.error("the parameter has no 'name'", at: paramPath) }
+            guard let object = file.object(param, at: paramPath, "a parameter") else { continue }
+            guard let name = file.string("name", in: object, at: paramPath) else {
+                if object["name"] == nil { file.error("the parameter has no 'name'", at: paramPath) }
                 continue
             }
-            let value = decoder.string("value", in: object, at: paramPath) ?? ""
+            let value = file.string("value", in: object, at: paramPath) ?? ""
             fields.append(Self.formEncoded(name) + "=" + Self.formEncoded(value))
         }
         return HARBody(text: fields.joined(separator: "&"), isForm: true)
@@ -306,29 +337,29 @@ struct HARReader {
 
     /// Reads `response`: a failure for `status: 0`, else status, reason, headers and body.
     private func outcome(_ value: JSONValue, in entry: JSONObject, method: InterceptedRequest.Method?, at path: JSONPath) -> HAROutcome? {
-        guard let response = decoder.object(value, at: path, "'response'") else { return nil }
+        guard let response = file.object(value, at: path, "'response'") else { return nil }
         guard response["status"] != nil else {
-            decoder.error("the response has no 'status'; give the status code, or 0 for a request that failed", at: path)
+            file.error("the response has no 'status'; give the status code, or 0 for a request that failed", at: path)
             return nil
         }
-        guard let status = decoder.integer("status", in: response, at: path, in: 0...999) else { return nil }
+        guard let status = file.integer("status", in: response, at: path, in: 0...999) else { return nil }
         if status == 0 {
             let errorName = response["_error"]?.stringValue ?? entry["_error"]?.stringValue
             return .failure(errorName: errorName)
         }
-        let reason = decoder.string("statusText", in: response, at: path) ?? ""
+        let reason = file.string("statusText", in: response, at: path) ?? ""
         guard var headers = self.headers(response, at: path) else { return nil }
         var body = Data()
         var stillEncoded = false
         var mimeType = ""
         if let contentValue = response["content"] {
             let contentPath = path.appending(.key("content"))
-            guard let content = decoder.object(contentValue, at: contentPath, "'content'"),
+            guard let content = file.object(contentValue, at: contentPath, "'content'"),
                   let decoded = self.body(content, contentEncoding: headers["Content-Encoding"], at: contentPath) else { return nil }
-            mimeType = decoder.string("mimeType", in: content, at: contentPath) ?? ""
+            mimeType = file.string("mimeType", in: content, at: contentPath) ?? ""
             (body, stillEncoded) = decoded
         } else {
-            decoder.warning("the response has no 'content'; it is replayed with an empty body", at: path)
+            file.warning("the response has no 'content'; it is replayed with an empty body", at: path)
         }
         for name in Self.wireHeaders where !(stillEncoded && name == "content-encoding") {
             headers.remove(name)
@@ -348,30 +379,30 @@ struct HARReader {
         guard let listValue = response["headers"] else { return HeaderFields() }
         let listPath = path.appending(.key("headers"))
         guard let list = listValue.arrayValue else {
-            decoder.error("'headers' must be an array of {\"name\", \"value\"} objects, found \(listValue.article)", at: listPath)
+            file.error("'headers' must be an array of {\"name\", \"value\"} objects, found \(listValue.article)", at: listPath)
             return nil
         }
-        let start = decoder.mark
+        let start = file.mark
         var headers = HeaderFields()
         for (index, item) in list.enumerated() {
             let itemPath = listPath.appending(.index(index))
-            guard let field = decoder.object(item, at: itemPath, "a header") else { continue }
+            guard let field = file.object(item, at: itemPath, "a header") else { continue }
             guard field["name"] != nil, field["value"] != nil else {
-                decoder.error("a header needs a 'name' and a 'value'", at: itemPath)
+                file.error("a header needs a 'name' and a 'value'", at: itemPath)
                 continue
             }
-            guard let name = decoder.string("name", in: field, at: itemPath) else { continue }
+            guard let name = file.string("name", in: field, at: itemPath) else { continue }
             let values = headerValues(field["value"] ?? .null, at: itemPath.appending(.key("value")))
             guard !name.hasPrefix(":") else { continue }
             guard !name.isEmpty else {
-                decoder.warning("a header with an empty name is dropped", at: itemPath)
+                file.warning("a header with an empty name is dropped", at: itemPath)
                 continue
             }
             for value in values {
                 headers.add(name, value)
             }
         }
-        return decoder.hasErrors(since: start) ? nil : headers
+        return file.hasErrors(since: start) ? nil : headers
     }
 
     /// A header's values: one string, or (Polly.JS) an array of strings.
@@ -382,13 +413,13 @@ struct HARReader {
         case let .array(elements):
             return elements.enumerated().compactMap { index, element in
                 guard let text = element.stringValue else {
-                    decoder.error("a header value must be a string, found \(element.article)", at: path.appending(.index(index)))
+                    file.error("a header value must be a string, found \(element.article)", at: path.appending(.index(index)))
                     return nil
                 }
                 return text
             }
         default:
-            decoder.error("a header value must be a string (or an array of strings), found \(value.article)", at: path)
+            file.error("a header value must be a string (or an array of strings), found \(value.article)", at: path)
             return []
         }
     }
@@ -397,12 +428,12 @@ struct HARReader {
     /// when absent; `nil` after an error. `stillEncoded` is true when the bytes are still
     /// compressed as the response's `Content-Encoding` says (see ``pollyChunks(_:)``).
     private func body(_ content: JSONObject, contentEncoding: String?, at path: JSONPath) -> (data: Data, stillEncoded: Bool)? {
-        let encoding = decoder.string("encoding", in: content, at: path) ?? ""
-        guard let text = decoder.string("text", in: content, at: path) else { return (Data(), false) }
+        let encoding = file.string("encoding", in: content, at: path) ?? ""
+        guard let text = file.string("text", in: content, at: path) else { return (Data(), false) }
         switch encoding.lowercased() {
         case "base64":
             guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-                decoder.error("'text' is not valid base64, although 'encoding' is \"base64\"", at: path.appending(.key("text")))
+                file.error("'text' is not valid base64, although 'encoding' is \"base64\"", at: path.appending(.key("text")))
                 return nil
             }
             return (data, false)
@@ -413,10 +444,10 @@ struct HARReader {
             case let .success(data):
                 return (data, false)
             case .failure(.unsupportedEncoding), .failure(.malformed):
-                decoder.warning("the body is Polly.JS's hex-encoded chunks compressed as \(quoted(contentEncoding)), which cannot be decompressed here; it is replayed compressed, with its Content-Encoding header", at: textPath)
+                file.warning("the body is Polly.JS's hex-encoded chunks compressed as \(quoted(contentEncoding)), which cannot be decompressed here; it is replayed compressed, with its Content-Encoding header", at: textPath)
                 return (compressed, true)
             case let .failure(.tooLarge(limit)):
-                decoder.error(
+                file.error(
                     "the \(compressed.count)-byte body compressed as \(quoted(contentEncoding)) inflates to more than \(limit) bytes "
                         + "(a body may inflate to at most \(Inflate.maximumOutputSize >> 20) MiB, and past "
                         + "\(Inflate.ratioFloor >> 20) MiB to at most \(Inflate.maximumRatio) times its compressed size), "
@@ -424,12 +455,12 @@ struct HARReader {
                     at: textPath)
                 return nil
             case let .failure(.checksumMismatch(what)):
-                decoder.error("the body compressed as \(quoted(contentEncoding)) is corrupted: \(what); "
+                file.error("the body compressed as \(quoted(contentEncoding)) is corrupted: \(what); "
                         + "record the response again (it would otherwise be served damaged)", at: textPath)
                 return nil
             }
         default:
-            decoder.warning("unknown 'encoding' \(quoted(encoding)); the text is replayed as UTF-8", at: path.appending(.key("encoding")))
+            file.warning("unknown 'encoding' \(quoted(encoding)); the text is replayed as UTF-8", at: path.appending(.key("encoding")))
             return (Data(text.utf8), false)
         }
     }

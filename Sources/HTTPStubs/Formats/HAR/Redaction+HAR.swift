@@ -19,11 +19,7 @@ extension Redaction {
     private func redacted(_ request: HARRequest) -> HARRequest {
         var stubRequest = request.stubRequest
         stubRequest.url = redactedURL(stubRequest.url)
-        var headers = HeaderFields()
-        for field in stubRequest.headers {
-            headers.add(field.name, redactedHeader(field.name, field.value))
-        }
-        stubRequest.headers = headers
+        stubRequest.headers = stubRequest.headers.mappingValues { redactedHeader($0, $1) }
         let url = URL(string: request.url).map { redactedURL($0).absoluteString } ?? request.url
         let contentType = Self.contentType(isForm: request.body?.isForm == true, declared: request.stubRequest.header("Content-Type"))
         let body = request.body.map { body -> HARBody in
@@ -44,14 +40,10 @@ extension Redaction {
 
     private func redacted(_ outcome: HAROutcome) -> HAROutcome {
         guard case let .response(response) = outcome else { return outcome }
-        var headers = HeaderFields()
-        for field in response.headers {
-            headers.add(field.name, redactedHeader(field.name, field.value))
-        }
         return .response(HARResponse(
             status: response.status,
             reason: response.reason,
-            headers: headers,
+            headers: response.headers.mappingValues { redactedHeader($0, $1) },
             body: redactedBody(response.body, contentType: response.contentType),
             contentType: response.contentType
         ))

@@ -15,83 +15,35 @@ extension StubRegistry {
     /// Opting out is explicit: `journalAsHAR(redaction: .none)`.
     /// - Parameter redaction: What is replaced; ``Redaction/default`` unless given.
     public func journalAsHAR(redaction: Redaction = .default) -> Data {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let entries: [JSONValue] = journal.map { entry in
-            let requestBody = entry.request.body.map { redaction.redactedBody($0, contentType: entry.request.header("Content-Type")) }
-            var request: JSONObject = [
-                "method": .string(entry.request.method.rawValue),
-                "url": .string(redaction.redactedURL(entry.request.url).absoluteString),
-                "httpVersion": "HTTP/1.1",
-                "cookies": [],
-                "headers": Self.harHeaders(entry.request.headers, redaction),
-                "queryString": .array(entry.request.queryParameters.map { parameter in
-                    let secret = redaction.isSecret(parameter.name, at: .query) || redaction.isSecretValue(parameter.value)
-                    return ["name": .string(parameter.name), "value": .string(secret ? Redaction.placeholder : parameter.value)]
-                }),
-                "headersSize": -1,
-                "bodySize": .number(JSONNumber(requestBody?.count ?? 0)),
-            ]
-            if let body = requestBody, !body.isEmpty {
-                request["postData"] = [
-                    "mimeType": .string(entry.request.header("Content-Type") ?? "application/octet-stream"),
-                    "text": .string(String(data: body, encoding: .utf8) ?? body.base64EncodedString()),
-                ]
-            }
-            var response: JSONObject
-            if let recorded = entry.response {
-                let contentType = recorded.urlResponse.value(forHTTPHeaderField: "Content-Type")
-                let body = redaction.redactedBody(recorded.body, contentType: contentType)
-                var content: JSONObject = [
-                    "size": .number(JSONNumber(body.count)),
-                    "mimeType": .string(contentType ?? ""),
-                ]
-                if let text = String(data: body, encoding: .utf8) {
-                    content["text"] = .string(text)
-                } else {
-                    content["text"] = .string(body.base64EncodedString())
-                    content["encoding"] = "base64"
-                }
-                response = [
-                    "status": .number(JSONNumber(recorded.status)),
-                    "statusText": "",
-                    "httpVersion": "HTTP/1.1",
-                    "cookies": [],
-                    "headers": Self.harHeaders(recorded.headers, redaction),
-                    "content": .object(content),
-                    "redirectURL": "",
-                    "headersSize": -1,
-                    "bodySize": .number(JSONNumber(body.count)),
-                ]
-            } else {
-                response = [
-                    "status": 0, "statusText": "", "httpVersion": "", "cookies": [], "headers": [],
-                    "content": ["size": 0, "mimeType": ""], "redirectURL": "", "headersSize": -1, "bodySize": -1,
-                    "_error": .string(Self.harError(for: entry.outcome)),
-                ]
-            }
-            return [
-                "startedDateTime": .string(formatter.string(from: entry.date)),
-                "time": 0,
-                "request": .object(request),
-                "response": .object(response),
-                "cache": [:],
-                "timings": ["send": 0, "wait": 0, "receive": 0],
-            ]
+        let entries = journal.enumerated().map { index, entry in
+            (exchange: Self.harExchange(entry, index: index), started: entry.date)
         }
-        let document: JSONValue = [
-            "log": [
-                "version": "1.2",
-                "creator": ["name": "swift-http-stubs", "version": "0.1.0"],
-                "entries": .array(entries),
-            ],
-        ]
-        return Data(document.serialized(pretty: true).utf8)
+        return HARWriter.document(entries, redaction: redaction)
     }
 
-    /// HAR `headers`: `{"name", "value"}` objects, secret values replaced.
-    private static func harHeaders(_ headers: HeaderFields, _ redaction: Redaction) -> JSONValue {
-        .array(headers.map { ["name": .string($0.name), "value": .string(redaction.redactedHeader($0.name, $0.value))] })
+    /// A journal entry in the HAR model, as recorded (``HARWriter`` replaces the secrets).
+    private static func harExchange(_ entry: JournalEntry, index: Int) -> HARExchange {
+        let outcome: HAROutcome
+        if let recorded = entry.response {
+            outcome = .response(HARResponse(
+                status: recorded.status,
+                reason: "",
+                headers: recorded.headers,
+                body: recorded.body,
+                contentType: recorded.urlResponse.value(forHTTPHeaderField: "Content-Type") ?? ""
+            ))
+        } else {
+            outcome = .failure(errorName: harError(for: entry.outcome))
+        }
+        let body = entry.request.body.flatMap { $0.isEmpty ? nil : HARBody(recorded: $0) }
+        return HARExchange(
+            entryIndex: index,
+            jsonPath: JSONPath([.key("log"), .key("entries"), .index(index)]),
+            request: HARRequest(url: entry.request.url.absoluteString, stubRequest: entry.request, body: body),
+            outcome: outcome,
+            startedAt: nil,
+            order: nil
+        )
     }
 
     /// Why a journaled request got no HTTP response, for HAR's `_error`.

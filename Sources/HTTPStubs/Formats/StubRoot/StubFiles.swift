@@ -116,20 +116,20 @@ package enum StubFiles {
         } catch {
             return ([], [StubDiagnostic(severity: .error, path: file.path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
         }
-        let decoder = StubFileDecoder(path: file.path, document: document)
-        decoder.wallClock = wallClock
+        let isHAR = harByName || document.root.objectValue?["log"] != nil
+        let wireMock = isHAR ? nil : WireMockMappingReader(path: file.path, document: document, wallClock: wallClock)
+        let reader = wireMock ?? StubFileReader(path: file.path, document: document)
         for duplicate in document.duplicateKeys {
-            decoder.warning(key: duplicate, "this key appears more than once in its object; the last value wins")
+            reader.warning(key: duplicate, "this key appears more than once in its object; the last value wins")
         }
         if let unread = document.unreadText {
-            decoder.warning(
+            reader.warning(
                 "text after the file's JSON value is ignored, as WireMock ignores it (it starts \(quoted(unread.start))); remove it, or put a second mapping in the \"mappings\" array",
                 at: unread.location
             )
         }
-        let isHAR = harByName || document.root.objectValue?["log"] != nil
-        let stubs = isHAR ? decoder.harStubs() : decoder.mappingStubs(filesRoot: file.filesRoot)
-        return (stubs, decoder.diagnostics)
+        let stubs = wireMock?.mappingStubs(filesRoot: file.filesRoot) ?? HARReader(file: reader).stubs()
+        return (stubs, reader.diagnostics)
     }
 }
 
@@ -160,9 +160,9 @@ extension StubFiles {
         } catch {
             return ([], [StubDiagnostic(severity: .error, path: path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
         }
-        let decoder = StubFileDecoder(path: path, document: document)
-        let files = HARImporter(decoder: decoder, redaction: redaction).mappingFiles()
-        guard !decoder.diagnostics.contains(where: { $0.severity == .error }) else { return ([], decoder.diagnostics) }
-        return (files.map { OutputFile(relativePath: $0.relativePath, contents: $0.contents) }, decoder.diagnostics)
+        let reader = StubFileReader(path: path, document: document)
+        let files = HARImporter(file: reader, redaction: redaction).mappingFiles()
+        guard !reader.diagnostics.contains(where: { $0.severity == .error }) else { return ([], reader.diagnostics) }
+        return (files.map { OutputFile(relativePath: $0.relativePath, contents: $0.contents) }, reader.diagnostics)
     }
 }

@@ -28,7 +28,7 @@ extension StubRegistry {
 
 extension StubRegistry {
     /// Loads stub files whose paths are relative to the folder of a source file: pass `#filePath`
-    /// to keep fixtures beside the test that uses them.
+    /// to keep fixtures beside the test that uses them. An absolute path is used as it is.
     ///
     /// ```swift
     /// try stubs.load("Fixtures/Checkout", relativeTo: #filePath)
@@ -36,8 +36,7 @@ extension StubRegistry {
     /// (For resources bundled with a test target, pass `Bundle.module` paths to ``load(_:)-(String...)``.)
     @discardableResult
     public func load(_ paths: String..., relativeTo file: StaticString) throws(StubFileError) -> [Stub.ID] {
-        let folder = URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
-        return try load(paths.map { $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path })
+        try load(paths.map { StubRootPath.resolving($0, relativeTo: file) })
     }
 }
 

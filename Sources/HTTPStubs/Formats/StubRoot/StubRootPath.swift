@@ -33,6 +33,14 @@ package enum StubRootPath {
         return file
     }
 
+    /// Where `path`, given to ``StubRegistry/load(_:relativeTo:)`` or
+    /// ``StubRegistry/replay(_:relativeTo:mode:redaction:)``, is: an absolute path as it is; a
+    /// relative one in the folder of `file` (a `#filePath`), or without `file` in the current directory.
+    package static func resolving(_ path: String, relativeTo file: StaticString?) -> String {
+        guard let file, !path.hasPrefix("/") else { return path }
+        return URL(fileURLWithPath: "\(file)").deletingLastPathComponent().appendingPathComponent(path).path
+    }
+
     private static func isPlainName(_ component: Substring) -> Bool {
         component != "." && component != ".." && !component.isEmpty && component.utf8.allSatisfy { byte in
             switch byte {

@@ -3,7 +3,7 @@ import Foundation
 /// WireMock 3's date-time operators read from stub files (`before`, `after`, `equalToDateTime` and
 /// their modifiers), with the operand checks WireMock makes when it loads a mapping, and a few it
 /// does not make (an expected value that is no date-time, which WireMock accepts and never matches).
-extension StubFileDecoder {
+extension WireMockMappingReader {
     /// The keys that modify a date-time operator.
     static let dateTimeModifiers: Set<String> = [
         "actualFormat", "truncateExpected", "truncateActual", "applyTruncationLast", "expectedOffset", "expectedOffsetUnit",

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads WireMock stub mapping files: one mapping object, or `{"mappings": [ … ]}`.
-extension StubFileDecoder {
+extension WireMockMappingReader {
     static let mappingKeys: Set<String> = [
         "id", "uuid", "name", "request", "response", "priority", "scenarioName", "requiredScenarioState",
         "newScenarioState", "persistent", "metadata", "postServeActions", "serveEventListeners", "insertionIndex",
@@ -9,7 +9,6 @@ extension StubFileDecoder {
 
     /// The stubs of a mapping file; `filesRoot` is the stub root's `__files` folder.
     func mappingStubs(filesRoot: URL) -> [Stub] {
-        acceptsIntegerStrings = true   // Jackson reads "201" as 201
         let root = document.root
         if let object = root.objectValue, let list = object["mappings"] {
             let listPath = JSONPath.root.appending(.key("mappings"))

@@ -2,7 +2,7 @@ import Foundation
 
 /// WireMock's value operators, read from stub files with the semantics of WireMock's Java
 /// implementation (`StringValuePatternJsonDeserializer` and the pattern classes).
-extension StubFileDecoder {
+extension WireMockMappingReader {
     /// The operators this toolkit implements.
     static let supportedOperators: Set<String> = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "anything",

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads a WireMock `request` object into a ``RequestPattern``.
-extension StubFileDecoder {
+extension WireMockMappingReader {
     static let requestKeys: Set<String> = [
         "method", "url", "urlPattern", "urlPath", "urlPathPattern", "urlPathTemplate", "pathParameters",
         "scheme", "host", "port", "clientIp", "headers", "queryParameters", "formParameters", "cookies",

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads a WireMock `response` object into a ``StubResponse``.
-extension StubFileDecoder {
+extension WireMockMappingReader {
     static let responseKeys: Set<String> = [
         "status", "statusMessage", "headers", "additionalProxyRequestHeaders", "body", "jsonBody", "base64Body",
         "bodyFileName", "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "fault", "transformers",

@@ -298,8 +298,8 @@ struct HARTests {
     ])
     func harValidatorInvalid(key: String, jsonPath: String, line: Int, column: Int, message: String) throws {
         let data = try Data(contentsOf: try corpusURL("har/har-validator-invalid.har.json"))
-        let decoder = StubFileDecoder(path: "invalid.json", document: try JSONValue.parseDocument(data))
-        let stubs = decoder.harStubs(at: JSONPath([.key(key)]))
+        let decoder = StubFileReader(path: "invalid.json", document: try JSONValue.parseDocument(data))
+        let stubs = HARReader(file: decoder).stubs(at: JSONPath([.key(key)]))
         #expect(stubs.isEmpty)
         let errors = decoder.diagnostics.filter { $0.severity == .error }
         #expect(errors.count == 1, "\(errors)")
@@ -856,7 +856,7 @@ struct HARTests {
 
 // MARK: - Helpers
 
-/// A HAR read through a ``StubFileDecoder``, its stubs in a registry, and a session it serves.
+/// A HAR read through a ``HARReader``, its stubs in a registry, and a session it serves.
 private struct LoadedHAR {
     let path: String
     let document: JSONDocument
@@ -870,10 +870,10 @@ private struct LoadedHAR {
 
     init(path: String, data: Data) throws {
         let document = try JSONValue.parseDocument(data)
-        let decoder = StubFileDecoder(path: path, document: document)
+        let decoder = StubFileReader(path: path, document: document)
         self.path = path
         self.document = document
-        self.stubs = decoder.harStubs()
+        self.stubs = HARReader(file: decoder).stubs()
         self.diagnostics = decoder.diagnostics
         self.registry = StubRegistry()
         for stub in stubs { registry.add(stub) }
@@ -894,8 +894,8 @@ private func loadHAR(_ text: String) throws -> LoadedHAR {
 
 /// The importer's files for HAR text.
 private func importFiles(_ text: String) throws -> [(relativePath: String, contents: Data)] {
-    let decoder = StubFileDecoder(path: "inline.har", document: try JSONValue.parseDocument(Data(text.utf8)))
-    let files = HARImporter(decoder: decoder).mappingFiles()
+    let decoder = StubFileReader(path: "inline.har", document: try JSONValue.parseDocument(Data(text.utf8)))
+    let files = HARImporter(file: decoder).mappingFiles()
     #expect(decoder.diagnostics.isEmpty, "\(decoder.diagnostics)")
     return files
 }
@@ -903,8 +903,8 @@ private func importFiles(_ text: String) throws -> [(relativePath: String, conte
 /// The importer's files for a corpus HAR.
 private func importFiles(corpusHAR name: String) throws -> [(relativePath: String, contents: Data)] {
     let url = try corpusURL("har/\(name)")
-    let decoder = StubFileDecoder(path: url.path, document: try JSONValue.parseDocument(Data(contentsOf: url)))
-    let files = HARImporter(decoder: decoder).mappingFiles()
+    let decoder = StubFileReader(path: url.path, document: try JSONValue.parseDocument(Data(contentsOf: url)))
+    let files = HARImporter(file: decoder).mappingFiles()
     #expect(decoder.diagnostics.isEmpty, "\(decoder.diagnostics)")
     return files
 }

@@ -26,8 +26,7 @@ struct DateTimeWireMockTests {
             if columns[5] == "true" { matcher["applyTruncationLast"] = true }
             if let offset = Int(columns[6]) { matcher["expectedOffset"] = offset }
             let data = try JSONSerialization.data(withJSONObject: matcher, options: [.sortedKeys])
-            let decoder = StubFileDecoder(path: "row.json", document: try JSONValue.parseDocument(data))
-            decoder.wallClock = .fixed(Self.now)
+            let decoder = WireMockMappingReader(path: "row.json", document: try JSONValue.parseDocument(data), wallClock: .fixed(Self.now))
             let test = decoder.valueTest(decoder.document.root, at: .root)
             let (value, answer) = (columns[8], columns[9])
             let row = "\(String(decoding: data, as: UTF8.self)) with \(quoted(value))"

@@ -265,13 +265,13 @@ struct JSONSchemaTests {
 
     @Test("values are read as WireMock's Jackson reads them: comments, single quotes, text after the value ignored, but not after a bare number")
     func jacksonReading() {
-        #expect(StubFileDecoder.jacksonValue("{'a': 1} // note") == ["a": 1])
-        #expect(StubFileDecoder.jacksonValue(#"{"a": 1} trailing"#) == ["a": 1])
-        #expect(StubFileDecoder.jacksonValue("12 34") == 12)
-        #expect(StubFileDecoder.jacksonValue("10a") == nil)
-        #expect(StubFileDecoder.jacksonValue("true1") == nil)
-        #expect(StubFileDecoder.jacksonValue("not json") == nil)
-        #expect(StubFileDecoder.jacksonValue(#""s"x"#) == "s")
+        #expect(WireMockMappingReader.jacksonValue("{'a': 1} // note") == ["a": 1])
+        #expect(WireMockMappingReader.jacksonValue(#"{"a": 1} trailing"#) == ["a": 1])
+        #expect(WireMockMappingReader.jacksonValue("12 34") == 12)
+        #expect(WireMockMappingReader.jacksonValue("10a") == nil)
+        #expect(WireMockMappingReader.jacksonValue("true1") == nil)
+        #expect(WireMockMappingReader.jacksonValue("not json") == nil)
+        #expect(WireMockMappingReader.jacksonValue(#""s"x"#) == "s")
     }
 
     @Test("an invalid schema is a load error at the schema's place in the file", arguments: [

@@ -281,7 +281,7 @@ private indirect enum JSONPathFilter: Sendable {
     /// A comparison of two operands.
     case comparison(JSONPathOperand, JSONPathComparison, JSONPathOperand)
     /// The operand's string form fully matches a regular expression.
-    case matches(JSONPathOperand, JSONPathRegex)
+    case matches(JSONPathOperand, CompiledRegex)
     /// One of Jayway's word operators (`in`, `size`, `subsetof`, …).
     case relation(JSONPathOperand, JSONPathRelation, JSONPathOperand)
 
@@ -304,7 +304,7 @@ private indirect enum JSONPathFilter: Sendable {
             return comparison.holds(lhs.resolve(current: current, root: root), rhs.resolve(current: current, root: root))
         case .matches(let operand, let regex):
             guard let value = operand.resolve(current: current, root: root), value != .null else { return false }
-            return regex.fullyMatches(JSONPathExpression.plainString(value))
+            return regex.matches(JSONPathExpression.plainString(value))
         case .relation(let lhs, let relation, let rhs):
             return relation.holds(lhs.resolve(current: current, root: root), rhs.resolve(current: current, root: root))
         }
@@ -451,18 +451,6 @@ private enum JSONPathRelation: String, Sendable, CaseIterable {
             default: return false
             }
         }
-    }
-}
-
-/// A `/pattern/flags` literal; matching is anchored at both ends like Java's `Matcher.matches()`.
-private struct JSONPathRegex: @unchecked Sendable {
-    /// The compiled, anchored pattern. `NSRegularExpression` is immutable and thread-safe.
-    let regex: NSRegularExpression
-
-    /// Whether the whole of `string` matches.
-    func fullyMatches(_ string: String) -> Bool {
-        let range = NSRange(string.startIndex..., in: string)
-        return regex.firstMatch(in: string, options: [.anchored], range: range) != nil
     }
 }
 
@@ -828,7 +816,7 @@ private struct JSONPathParser {
     }
 
     /// Parses `/pattern/` with an optional `i` flag.
-    private mutating func parseRegex() throws(JSONPathSyntaxError) -> JSONPathRegex {
+    private mutating func parseRegex() throws(JSONPathSyntaxError) -> CompiledRegex {
         let open = position
         guard peek() == "/" else {
             throw error("`=~` must be followed by a regular expression such as /abc.*/ or /abc/i", at: position)
@@ -853,23 +841,22 @@ private struct JSONPathParser {
         guard closed else {
             throw error("unterminated regular expression; close it with `/`", at: open)
         }
-        var options: NSRegularExpression.Options = []
+        var ignoringCase = false
         while let flag = peek(), flag.isLetter {
             guard flag == "i" else {
                 throw error("unsupported regular expression flag `\(flag)`; only `i` (ignore case) is supported", at: position)
             }
-            options.insert(.caseInsensitive)
+            ignoringCase = true
             position += 1
         }
-        if let group = RegularExpression.repeatedRepetition(in: pattern) {
-            // The same refusal as for every other regular expression in a stub: ICU's backtracking
-            // on a repeated repetition can take exponential time, with no way to bound it.
-            throw error("the regular expression /\(pattern)/ repeats a group that itself repeats ('\(group)'), which can make matching take exponential time (catastrophic backtracking); rewrite it without the nested repetition, for example '(a+)+' as 'a+'", at: open)
-        }
+        // Anchored at both ends like Java's `Matcher.matches()`; refused, as every other regular
+        // expression in a stub, when it could backtrack for ever.
         do {
-            return JSONPathRegex(regex: try NSRegularExpression(pattern: "(?:\(pattern))\\z", options: options))
-        } catch {
+            return try CompiledRegex(pattern, extent: .wholeText, ignoringCase: ignoringCase)
+        } catch .invalid {
             throw self.error("invalid regular expression /\(pattern)/", at: open)
+        } catch {
+            throw self.error("the regular expression /\(pattern)/ \(error.explanation)", at: open)
         }
     }
 

@@ -83,7 +83,7 @@ struct JSONSchema: Sendable {
     /// The version it is read with: `$schema` when it names a known draft, else the one given.
     let version: Version
     /// The compiled `pattern` and `patternProperties` expressions, by their text.
-    private let expressions: [String: RegularExpression]
+    private let expressions: [String: CompiledRegex]
 
     /// Checks `schema` for `version` (which the schema's own `$schema` overrides); `place` names
     /// where it was written, for the messages of its regular expressions.
@@ -597,7 +597,7 @@ private struct SchemaChecker {
     let root: JSONValue
     let version: JSONSchema.Version
     let place: String
-    var expressions: [String: RegularExpression] = [:]
+    var expressions: [String: CompiledRegex] = [:]
 
     init(root: JSONValue, version: JSONSchema.Version, place: String) {
         self.root = root
@@ -727,8 +727,10 @@ private struct SchemaChecker {
     /// Compiles a `pattern` or `patternProperties` key as an unanchored search, as ECMA-262's `test` runs.
     mutating func compile(_ pattern: String, at path: JSONPath) throws(JSONSchema.Problem) {
         guard expressions[pattern] == nil else { return }
-        let written = RegularExpression(pattern, writtenAt: place)
-        if let problem = written.problem { throw JSONSchema.Problem(message: problem, schemaPath: path) }
-        expressions[pattern] = RegularExpression("[\\s\\S]*?(?:\(pattern))[\\s\\S]*", writtenAt: place)
+        do {
+            expressions[pattern] = try CompiledRegex(pattern, extent: .anywhere)
+        } catch {
+            throw JSONSchema.Problem(message: error.message(pattern: pattern, at: place), schemaPath: path)
+        }
     }
 }

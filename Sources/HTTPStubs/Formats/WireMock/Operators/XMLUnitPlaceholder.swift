@@ -17,11 +17,11 @@ enum XMLUnitPlaceholder: Sendable, CustomStringConvertible {
     /// `${xmlunit.isNumber}`.
     case isNumber
     /// `${xmlunit.matchesRegex(PATTERN)}`.
-    case matchesRegex(SearchPattern)
+    case matchesRegex(CompiledRegex)
 
     /// XMLUnit's `IsNumberPlaceholderHandler` pattern (a constant that compiles, which the
     /// placeholder tests show).
-    private static let number = SearchPattern("^[-+]?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?$")
+    private static let number = try? CompiledRegex("^[-+]?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?$", extent: .anywhere)
 
     /// Whether the actual value passes; `nil` when the element has no text or lacks the attribute.
     func accepts(_ actual: String?) -> Bool {
@@ -29,9 +29,9 @@ enum XMLUnitPlaceholder: Sendable, CustomStringConvertible {
         case .ignore:
             return true
         case .isNumber:
-            return actual.map { Self.number?.found(in: javaTrimmed($0)) ?? false } ?? false
+            return actual.map { Self.number?.matches(javaTrimmed($0)) ?? false } ?? false
         case let .matchesRegex(pattern):
-            return actual.map { pattern.found(in: javaTrimmed($0)) } ?? false
+            return actual.map { pattern.matches(javaTrimmed($0)) } ?? false
         }
     }
 
@@ -53,12 +53,12 @@ enum XMLUnitPlaceholder: Sendable, CustomStringConvertible {
 /// is a placeholder when the keyword is one XMLUnit knows; anything else is compared literally.
 struct XMLUnitPlaceholderSyntax: Sendable {
     /// XMLUnit's placeholder pattern built from the delimiters.
-    private let placeholder: SearchPattern
+    private let placeholder: CompiledRegex
     /// Where the pattern was written (`file:line:column`), for messages about regular expressions.
     private let place: String
     /// XMLUnit's argument-list pattern (`KEYWORD(ARGS)`; a constant that compiles, which the
     /// placeholder tests show).
-    private static let arguments = SearchPattern("((.*)\\s*\\Q(\\E(.+)\\s*\\Q)\\E\\s*)")
+    private static let arguments = try? CompiledRegex("((.*)\\s*\\Q(\\E(.+)\\s*\\Q)\\E\\s*)", extent: .anywhere)
 
     /// The syntax with these delimiters (regular expressions); `nil` or blank means the default.
     /// `place` (`file:line:column`) is where the pattern was written, for messages.
@@ -72,11 +72,17 @@ struct XMLUnitPlaceholderSyntax: Sendable {
         let open = delimiter(opening, default: "\\Q${\\E")
         let close = delimiter(closing, default: "\\Q}\\E")
         let pattern = "(\\s*" + open + "\\s*\\Qxmlunit.\\E(.+)\\s*" + close + "\\s*)"
-        guard let compiled = SearchPattern(pattern) else {
+        do {
+            placeholder = try CompiledRegex(pattern, extent: .anywhere)
+        } catch .invalid {
             throw XMLPatternError(message: "the placeholder delimiters \(quoted(opening ?? "${")) and \(quoted(closing ?? "}")) do not form a regular expression that compiles "
                 + "(XMLUnit joins them as OPENING xmlunit.KEYWORD CLOSING); check their escaping")
+        } catch {
+            let delimiters = "\(quoted(opening ?? "${")) and \(quoted(closing ?? "}"))"
+            throw XMLPatternError(
+                message: "the placeholder delimiters \(delimiters) form a regular expression that \(error.explanation)"
+            )
         }
-        placeholder = compiled
     }
 
     /// The placeholder `value` is, or `nil` when XMLUnit compares it literally.
@@ -106,10 +112,12 @@ struct XMLUnitPlaceholderSyntax: Sendable {
             guard let argument = firstArgument.map(javaTrimmed), !argument.isEmpty else {
                 throw XMLPatternError(message: "\(shown): ${xmlunit.matchesRegex(…)} needs a regular expression between the parentheses, or it never matches")
             }
-            let check = RegularExpression(argument, writtenAt: place)
-            guard check.problem == nil, let pattern = SearchPattern(argument) else {
+            let pattern: CompiledRegex
+            do {
+                pattern = try CompiledRegex(argument, extent: .anywhere)
+            } catch {
                 throw XMLPatternError(message: "\(shown): the pattern of ${xmlunit.matchesRegex(…)} cannot be used, so the placeholder would never match: "
-                    + (check.problem ?? "it does not compile"))
+                    + error.message(pattern: argument, at: place))
             }
             result = .matchesRegex(pattern)
         case "isDateTime":

@@ -1,17 +1,17 @@
 import Foundation
 
-/// Reads one stub file's JSON, keeping what a diagnostic needs to point at the right place.
-final class StubFileDecoder {
+/// Reads one stub file's JSON, keeping what a diagnostic needs to point at the right place: the
+/// core each format's reader shares (``WireMockMappingReader``, ``HARReader``). A format's own
+/// reading rules belong to its reader type, never to a flag another format could set here.
+class StubFileReader {
     /// The file's path as given to the loader, for diagnostics.
     let path: String
     /// The parsed file.
     let document: JSONDocument
     /// What was found wrong so far.
     private(set) var diagnostics: [StubDiagnostic] = []
-    /// Whether integers may be written as strings (`"201"`), as Jackson reads WireMock mappings.
-    var acceptsIntegerStrings = false
-    /// Where date-time operators read "now" (`"before": "now +3 days"`); tests fix it.
-    var wallClock = WallClock.system
+    /// Whether integers may be written as strings (`"201"`); a format's reader says so for all its files.
+    var readsIntegerStrings: Bool { false }
 
     init(path: String, document: JSONDocument) {
         self.path = path
@@ -98,7 +98,7 @@ final class StubFileDecoder {
     /// The integer member `key` of `object`, if present; an error if it is not an integer in `range`.
     func integer(_ key: String, in object: JSONObject, at jsonPath: JSONPath, in range: ClosedRange<Int64> = Int64.min...Int64.max) -> Int? {
         guard let value = object[key] else { return nil }
-        let number = value.numberValue?.int64Value ?? (acceptsIntegerStrings ? value.stringValue.flatMap { Int64($0) } : nil)
+        let number = value.numberValue?.int64Value ?? (readsIntegerStrings ? value.stringValue.flatMap { Int64($0) } : nil)
         guard let number, range.contains(number) else {
             let bounds = range.lowerBound == Int64.min ? "an integer" : "an integer from \(range.lowerBound)\(range.upperBound == Int64.max ? " up" : " to \(range.upperBound)")"
             error("'\(key)' must be \(bounds), found \(value.article)", at: jsonPath.appending(.key(key)))

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A regular expression compiled for use: the only place the toolkit compiles a pattern, so every
+/// pattern (``RegularExpression``, JSONPath's `=~`, XMLUnit's `${xmlunit.matchesRegex(…)}`, the
+/// JSON schema `pattern`) passes the same checks before it can run.
+///
+/// The checks: the pattern compiles (ICU's syntax, `NSRegularExpression`), and it holds no group
+/// repeated without bound that itself repeats (``RegularExpression/repeatedRepetition(in:)``), on
+/// which ICU's backtracking can take exponential time with no way to bound it.
+struct CompiledRegex: @unchecked Sendable {
+    // Invariant (why `@unchecked Sendable` holds): `expression` is an immutable NSRegularExpression,
+    // documented as safe to use from several threads, and never exposed.
+
+    /// How much of a text a match must cover.
+    enum Extent: Sendable {
+        /// The whole text, as Java's `Matcher.matches()`.
+        case wholeText
+        /// Any part of the text, as Java's `Matcher.find()`.
+        case anywhere
+    }
+
+    /// Why a pattern was refused.
+    enum Refusal: Error, Sendable, Equatable {
+        /// The group (as written) is repeated without bound while repeating inside itself.
+        case backtracking(group: String)
+        /// The pattern does not compile; `reason` says why, as far as can be told.
+        case invalid(reason: String)
+
+        /// What is wrong and what to do, after `the regular expression PATTERN` (backtracking)
+        /// or after `invalid regular expression PATTERN:` (invalid).
+        var explanation: String {
+            switch self {
+            case let .backtracking(group):
+                "repeats a group that itself repeats ('\(group)'), which can make matching take exponential "
+                    + "time (catastrophic backtracking); rewrite it without the nested repetition, "
+                    + "for example '(a+)+' as 'a+'"
+            case let .invalid(reason):
+                "it does not compile (\(reason)); escape special characters such as ( [ { * + ? with a backslash"
+            }
+        }
+
+        /// The whole message for `pattern`, written at `place` (a source line, a file and JSON path).
+        func message(pattern: String, at place: String) -> String {
+            switch self {
+            case .backtracking: "the regular expression '\(pattern)' at \(place) \(explanation)"
+            case .invalid: "invalid regular expression '\(pattern)' at \(place): \(explanation)"
+            }
+        }
+    }
+
+    /// The pattern as written.
+    let pattern: String
+    private let expression: NSRegularExpression
+
+    /// Compiles `pattern` after the safety checks.
+    /// - Throws: ``Refusal`` when the pattern does not compile or could backtrack for ever.
+    init(_ pattern: String, extent: Extent, ignoringCase: Bool = false) throws(Refusal) {
+        let written = extent == .wholeText ? "\\A(?:\(pattern))\\z" : pattern
+        let options: NSRegularExpression.Options = ignoringCase ? [.caseInsensitive] : []
+        guard let expression = try? NSRegularExpression(pattern: written, options: options) else {
+            throw .invalid(reason: Self.reason(for: pattern))
+        }
+        if let group = RegularExpression.repeatedRepetition(in: pattern) {
+            throw .backtracking(group: group)
+        }
+        self.pattern = pattern
+        self.expression = expression
+    }
+
+    /// Whether the pattern matches `text` (the whole of it for ``Extent/wholeText``).
+    func matches(_ text: String) -> Bool {
+        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    /// The groups of the first match in `text` (group 0 is the whole match; an unmatched group
+    /// is empty), or `nil` when there is none.
+    func groups(in text: String) -> [String]? {
+        let range = NSRange(text.startIndex..., in: text)
+        guard let match = expression.firstMatch(in: text, range: range) else { return nil }
+        return (0..<match.numberOfRanges).map { index in
+            Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
+        }
+    }
+
+    /// Why ICU may have rejected `pattern`, as far as a quick look can tell.
+    private static func reason(for pattern: String) -> String {
+        var depth = 0
+        for character in pattern {
+            if character == "(" { depth += 1 }
+            if character == ")" { depth -= 1 }
+            if depth < 0 { return "a ')' has no matching '('" }
+        }
+        if depth > 0 { return "a '(' is never closed" }
+        if pattern.filter({ $0 == "[" }).count > pattern.filter({ $0 == "]" }).count { return "a '[' is never closed" }
+        return "ICU rejected the syntax"
+    }
+}
