@@ -113,7 +113,7 @@ final class RequestDelivery: @unchecked Sendable {
         let bodyReadable = request.httpBody != nil
             || (request.httpBodyStream == nil && ["GET", "HEAD"].contains(request.httpMethod ?? "GET"))
         let stubRequest = InterceptedRequest(request, body: request.httpBody, bodyUnavailableReason: nil)
-        guard !registry.wouldAnswer(stubRequest, bodyReadable: bodyReadable) else { return false }
+        guard !registry.selection.wouldAnswer(stubRequest, bodyReadable: bodyReadable) else { return false }
         registry.record(stubRequest, .passedThrough)
         return true
     }
@@ -516,10 +516,10 @@ final class RequestDelivery: @unchecked Sendable {
         switch plan {
         case let .events(events, answeredBy):
             return read.planned(events, answeredBy: answeredBy)
-        case let .record(unanswered, _):
+        case let .record(progress):
             let timeout = Self.timeout(of: read.urlRequest, read.inspection).map(\.seconds)
             let planner = ResponsePlanner(registry: planner.registry, inspection: planner.inspection.capturingAnswers())
-            record(unanswered, planner: planner, timeout: timeout, hops: 0, for: urlProtocol)
+            record(progress, planner: planner, timeout: timeout, for: urlProtocol)
             return Planned(timeline: nil, request: read.request, answeringStub: nil)
         }
     }
@@ -532,11 +532,16 @@ final class RequestDelivery: @unchecked Sendable {
         let answeringStub: StubSummary?
     }
 
-    /// Sends a request no stub answers to the real server, records the exchange, and delivers the
-    /// real answer unchanged once it arrives (waking the task as a delay does). A redirect is
-    /// recorded as such and then followed like a stubbed one, so every hop is recorded.
-    private func record(_ request: InterceptedRequest, planner: ResponsePlanner, timeout: TimeInterval?, hops: Int, for urlProtocol: URLProtocol) {
+    /// Sends the request of `progress`, which no stub answers, to the real server, records the
+    /// exchange, and delivers the real answer unchanged once it arrives (waking the task as a
+    /// delay does). A redirect is recorded as such and then followed by the planner, as a stubbed
+    /// one is, so every hop is recorded.
+    private func record(
+        _ progress: ResponsePlanner.Progress, planner: ResponsePlanner, timeout: TimeInterval?,
+        for urlProtocol: URLProtocol
+    ) {
         let registry = planner.registry
+        let request = progress.request
         let target = UncheckedSendable(value: urlProtocol)   // only used under this loader's lock.
         LiveRequest.send(request, timeout: timeout) { [self] result in
             let outcome: StubRecorder.Outcome
@@ -561,23 +566,33 @@ final class RequestDelivery: @unchecked Sendable {
             }
             switch result {
             case let .success((response, body)):
-                let headers = HeaderFields(of: response)
-                if registry.followsRedirects, hops < ResponsePlanner.redirectLimit,
-                   let next = ResponsePlanner.redirect(from: request, status: response.statusCode, headers: headers) {
-                    registry.runUserCode { [self] in
-                        switch await planner.plan(from: ResponsePlanner.Progress(request: next)) {
-                        case let .record(unanswered, _):
-                            record(unanswered, planner: planner, timeout: timeout, hops: hops + 1, for: target.value)
-                        case let .events(events, _):
-                            deliverRecorded(events.map(\.action), url: next.url, for: target.value)
-                        }
-                    }
+                var progress = progress
+                if let plan = planner.plan(afterLive: response, body: body, from: &progress) {
+                    deliverRecorded(plan, url: request.url, planner: planner, timeout: timeout, for: target.value)
                 } else {
-                    deliverRecorded([.receive(response), .load(body), .finish], url: request.url, for: target.value)
+                    // A redirect: following it may run the user's code (the delegate, matchers).
+                    registry.runUserCode { [self, progress] in
+                        let plan = await planner.plan(from: progress)
+                        deliverRecorded(plan, url: request.url, planner: planner, timeout: timeout, for: target.value)
+                    }
                 }
             case let .failure(error):
                 deliverRecorded([.fail(error)], url: request.url, for: target.value)
             }
+        }
+    }
+
+    /// Delivers what the plan after a recorded answer brings: records the next hop when no stub
+    /// answers it either.
+    private func deliverRecorded(
+        _ plan: ResponsePlanner.Plan, url: URL, planner: ResponsePlanner, timeout: TimeInterval?,
+        for urlProtocol: URLProtocol
+    ) {
+        switch plan {
+        case let .record(next):
+            record(next, planner: planner, timeout: timeout, for: urlProtocol)
+        case let .events(events, _):
+            deliverRecorded(events.map(\.action), url: url, for: urlProtocol)
         }
     }
 

@@ -32,13 +32,15 @@ public final class StubRegistry: Sendable {
     /// registry. Code under it only reads and writes `State` (and the entries' use counts); what
     /// the user's code needs is copied out first, and closures, stubs and observers that are
     /// dropped are released after it is let go (their captures' `deinit` may be user code too).
-    private let state: Locked<State>
+    let state: Locked<State>
 
-    private struct State {
+    /// The registry's storage. Besides this file, only the selection step (``StubSelection`` and
+    /// its ``CandidateWalk``) reads and writes it, under the lock.
+    struct State {
         /// The stubs, in the order WireMock tries them: priority (1 first), then newest first.
         var index = StubIndex()
         var scenarios: [String: String] = [:]
-        var journal: [JournalEntry] = []
+        var journal = Journal()
         var generator: SeededGenerator
         var passThrough = PassThroughPolicy.never
         var followsRedirects = true
@@ -281,7 +283,7 @@ public final class StubRegistry: Sendable {
 
     /// Every intercepted request, oldest first.
     public var journal: [JournalEntry] {
-        state.withLock { $0.journal }
+        state.withLock { $0.journal.entries }
     }
 
     /// The intercepted requests that satisfy `pattern`.
@@ -331,154 +333,21 @@ public final class StubRegistry: Sendable {
 
     // MARK: Serving
 
-    /// The stub chosen to answer a request, or why there is none.
-    enum Choice: Sendable {
-        case answered(Selection)
-        case unmatched(UnmatchedRequestReport)
+    /// Choosing the stub for a request (see ``StubSelection``), over this registry's state.
+    var selection: StubSelection {
+        StubSelection(state: state)
     }
 
-    /// A stub chosen to answer a request.
-    struct Selection: Sendable {
-        /// The chosen stub's entry (a reference, rather than copies of the stub's parts).
-        let entry: StubIndex.Entry
-        /// Which of the stub's responses answers.
-        let responseIndex: Int
-        let request: InterceptedRequest
-        /// The journal entry of the request.
-        let journalID: Int
-
-        var summary: StubSummary { entry.summary }
-        var response: StubResponse { entry.stub.responses[responseIndex] }
-    }
-
-    /// Chooses the stub that answers `request`, consumes one of its uses, advances its scenario and
-    /// records the request in the journal; journals the near-miss report when none does.
-    ///
-    /// The matchers (which may be the user's closures, calling back into the registry) run outside
-    /// the lock: the candidates are taken under it with whether each could answer then, tested
-    /// outside it in order, and the first that matches is committed under it again if it is still
-    /// in the index and still able to answer. If it is not (another request used it up, a scenario
-    /// moved, it was removed), the selection starts over: that happens only as often as such
-    /// changes do. A stub added or a scenario moved between the two is a change that comes after
-    /// this request.
-    func select(_ request: InterceptedRequest) -> Choice {
-        // Declines only when told to decline the user's code.
-        select(request, declinesUserCode: false)!
-    }
-
-    /// ``select(_:)``, or `nil` when `declinesUserCode` and choosing would run a closure of the
-    /// user's (a custom matcher or a computed response, or the near-miss report testing a stub
-    /// that has one): nothing was consumed or journaled then.
-    func select(_ request: InterceptedRequest, declinesUserCode: Bool) -> Choice? {
-        while true {
-            var walk = state.withLock { CandidateWalk($0.index.candidates(forPath: request.path), scenarios: $0.scenarios) }
-            var chosen: StubIndex.Entry?
-            while let candidate = walk.next(in: state) {
-                if declinesUserCode && candidate.runsUserCode { return nil }
-                if candidate.stub.pattern.matches(request) {
-                    chosen = candidate
-                    break
-                }
-            }
-            guard let chosen else { break }
-            let committed = state.withLock { state -> (responseIndex: Int, journalID: Int)? in
-                guard chosen.isIndexed, Self.isEligible(chosen, scenarios: state.scenarios) else { return nil }
-                let responseIndex = min(chosen.uses, chosen.stub.responses.count - 1)
-                chosen.uses += 1
-                if let rule = chosen.stub.scenario, let newState = rule.newState {
-                    state.scenarios[rule.name] = newState
-                }
-                let id = state.journal.count + 1
-                state.journal.append(JournalEntry(id: id, date: Date(), request: request, outcome: .answered(by: chosen.summary)))
-                return (responseIndex, id)
-            }
-            guard let committed else { continue }   // it changed meanwhile: choose again
-            // Outside the lock too: capturing parameters may run matchers (those of `anyOf`).
-            var answered = request
-            let parameters = chosen.stub.pattern.pathParameters(of: request)
-            if !parameters.isEmpty || !request.pathParameters.isEmpty {   // else `answered` keeps sharing the request's storage
-                answered.pathParameters = parameters
-            }
-            return .answered(Selection(entry: chosen, responseIndex: committed.responseIndex, request: answered, journalID: committed.journalID))
-        }
-        guard let report = unmatchedReport(for: request, declinesUserCode: declinesUserCode) else { return nil }
-        if recorder == nil {
-            record(request, .unmatched(report))
-        }
-        return .unmatched(report)
-    }
-
-    /// Whether some stub would answer `request` now (nothing is consumed or journaled). A request
-    /// whose body is still a stream counts as answered by stubs that test the body. The matchers
-    /// run outside the lock, as in ``select(_:)``.
-    func wouldAnswer(_ request: InterceptedRequest, bodyReadable: Bool) -> Bool {
-        var walk = state.withLock { CandidateWalk($0.index.candidates(forPath: request.path), scenarios: $0.scenarios) }
-        while let candidate = walk.next(in: state) {
-            if !bodyReadable && candidate.stub.pattern.readsBody { return true }
-            if candidate.stub.pattern.matches(request) { return true }
-        }
-        return false
-    }
-
-    /// The candidates for a request, in the order tried, yielding those that could answer when
-    /// they were judged. They are judged under the registry's lock 64 at a time (one bit each, so
-    /// nothing is allocated), while their matchers run outside it.
-    private struct CandidateWalk {
-        private let candidates: [StubIndex.Entry]
-        /// Bit `n` is set when `candidates[judged + n]` could answer.
-        private var eligible: UInt64 = 0
-        /// The position of the first candidate `eligible` describes.
-        private var judged = 0
-        private var position = 0
-
-        /// Takes the candidates and judges the first 64; call under the lock.
-        init(_ candidates: [StubIndex.Entry], scenarios: [String: String]) {
-            self.candidates = candidates
-            judge(from: 0, scenarios: scenarios)
-        }
-
-        /// The next candidate that could answer when judged, or `nil` after the last. Takes the
-        /// lock to judge the next 64 when it gets to them; call without it.
-        mutating func next(in lock: Locked<State>) -> StubIndex.Entry? {
-            while position < candidates.count {
-                if position - judged == 64 {
-                    lock.withLock { judge(from: position, scenarios: $0.scenarios) }
-                }
-                let candidate = candidates[position]
-                let isEligible = eligible & (1 << UInt64(position - judged)) != 0
-                position += 1
-                if isEligible { return candidate }
-            }
-            return nil
-        }
-
-        private mutating func judge(from start: Int, scenarios: [String: String]) {
-            judged = start
-            eligible = 0
-            for offset in 0..<min(64, candidates.count - start)
-            where StubRegistry.isEligible(candidates[start + offset], scenarios: scenarios) {
-                eligible |= 1 << UInt64(offset)
-            }
-        }
-    }
-
-    /// Records a request that was not served by a stub; returns its journal entry's id.
+    /// Journals a request that was not served by a stub; returns its journal entry's id.
     @discardableResult
     func record(_ request: InterceptedRequest, _ outcome: JournalEntry.Outcome) -> Int {
-        state.withLock { state in
-            let id = state.journal.count + 1
-            state.journal.append(JournalEntry(id: id, date: Date(), request: request, outcome: outcome))
-            return id
-        }
+        state.withLock { $0.journal.append(request, outcome) }
     }
 
     /// Remembers the response a journaled request received.
     func attach(_ response: HTTPURLResponse, body: Data, toEntry id: Int) {
         let recorded = RecordedResponse(urlResponse: response, body: body)
-        state.withLock { state in
-            guard state.journal.indices.contains(id - 1) else { return }
-            state.journal[id - 1].response = recorded
-        }
+        state.withLock { $0.journal.attach(recorded, toEntry: id) }
     }
 
     /// Tells the observers about a request, built only when there are observers. Returns `false`,
@@ -520,73 +389,6 @@ public final class StubRegistry: Sendable {
     /// Draws a delay from the registry's generator.
     func sample(_ delay: StubDelay) -> Duration {
         state.withLock { delay.sample(using: &$0.generator) }
-    }
-
-    /// Whether a stub can answer right now (no string is built: this runs for every candidate).
-    private static func isEligible(_ stored: StubIndex.Entry, scenarios: [String: String]) -> Bool {
-        blockers(of: stored, scenarios: scenarios).isEmpty
-    }
-
-    /// Why a stub cannot answer right now, whatever the request, as the near-miss report says it.
-    private static func notes(for stored: StubIndex.Entry, scenarios: [String: String]) -> [String] {
-        blockers(of: stored, scenarios: scenarios).map(\.description)
-    }
-
-    /// Something that keeps a stub from answering, whatever the request.
-    private enum Blocker: CustomStringConvertible {
-        case usedUp(uses: Int, limit: Int)
-        case sequenceFinished(responses: Int)
-        case noResponse
-        case scenario(name: String, current: String, required: String)
-
-        var description: String {
-            switch self {
-            case let .usedUp(uses, limit): "used up: answered \(uses) of \(limit) allowed times"
-            case let .sequenceFinished(responses): "sequence finished: served all \(responses) responses"
-            case .noResponse: "the stub has no response"
-            case let .scenario(name, current, required): "scenario \(quoted(name)) is in state \(quoted(current)), the stub needs \(quoted(required))"
-            }
-        }
-    }
-
-    /// What keeps a stub from answering now: its uses or responses are used up, or its scenario is
-    /// in another state. Empty (and not allocated) for a stub that can answer.
-    private static func blockers(of stored: StubIndex.Entry, scenarios: [String: String]) -> [Blocker] {
-        let stub = stored.stub
-        var blockers: [Blocker] = []
-        if let limit = stub.maxUses, stored.uses >= limit {
-            blockers.append(.usedUp(uses: stored.uses, limit: limit))
-        }
-        if stub.afterLastResponse == .stopMatching, stored.uses >= stub.responses.count {
-            blockers.append(.sequenceFinished(responses: stub.responses.count))
-        }
-        if stub.responses.isEmpty {
-            blockers.append(.noResponse)
-        }
-        if let rule = stub.scenario, let required = rule.requiredState {
-            let current = scenarios[rule.name] ?? StubScenario.started
-            if current != required {
-                blockers.append(.scenario(name: rule.name, current: current, required: required))
-            }
-        }
-        return blockers
-    }
-
-    /// The near-miss report for a request no stub answers; `nil` when `declinesUserCode` and
-    /// some stub's test runs a closure of the user's.
-    private func unmatchedReport(for request: InterceptedRequest, declinesUserCode: Bool) -> UnmatchedRequestReport? {
-        let snapshot = state.withLock { state -> (candidates: [(stub: Stub, notes: [String])], replayRoot: String?)? in
-            if declinesUserCode && state.index.all.contains(where: \.runsUserCode) { return nil }
-            return (state.index.all.map { (stub: $0.stub, notes: Self.notes(for: $0, scenarios: state.scenarios)) }, state.replayRoot)
-        }
-        guard let (candidates, replayRoot) = snapshot else { return nil }
-        let hint = replayRoot.map { root in
-            let record = "run the tests with \(RecordMode.environmentVariable)=\(RecordMode.newEpisodes.rawValue) (or \(RecordMode.environmentVariable)=\(RecordMode.all.rawValue) to record everything again)."
-            return FileManager.default.fileExists(atPath: root)
-                ? "It was not recorded in \(root). To record it from the real server, \(record)"
-                : "It was not recorded: the stub root \(root) does not exist. If it was recorded elsewhere, check it in; to record it from the real server, \(record)"
-        }
-        return UnmatchedRequestReport(request: request, candidates: candidates, hint: hint)
     }
 
     /// The recorder that unmatched requests go to, when the registry records.

@@ -4,10 +4,9 @@ import FoundationNetworking
 #endif
 
 /// Turns an intercepted request into the timeline of what its caller receives: chooses the stub,
-/// computes the response, follows redirects, and lays out delays and dribbled chunks.
+/// computes the response, follows redirects, and lays out delays and dribbled chunks. The one
+/// place redirects are followed, the stubs' and, while recording, the real server's.
 struct ResponsePlanner {
-    /// URLSession's redirect limit on Apple platforms.
-    static let redirectLimit = 16
     /// The name a 401's `WWW-Authenticate` header is delivered under on Linux (see ``deliveredHeaders(_:status:)``).
     static let renamedAuthenticateHeader = "X-HTTPStubs-WWW-Authenticate"
 
@@ -18,9 +17,9 @@ struct ResponsePlanner {
     enum Plan {
         /// These events, from the stubs; the stub that gave the final answer, if one did.
         case events([DeliveryTimeline.Event], answeredBy: StubSummary?)
-        /// The real server's answer to this request (no stub answered it and the registry
-        /// records), after these events.
-        case record(InterceptedRequest, after: [DeliveryTimeline.Event])
+        /// The real server's answer to the request of this progress (no stub answered it and
+        /// the registry records); ``plan(afterLive:body:from:)`` goes on from it.
+        case record(Progress)
     }
 
     /// How far planning got: the request of the current hop, what the hops before it gave, and
@@ -41,7 +40,7 @@ struct ResponsePlanner {
     /// The user's code a hop waits for, after its stub was chosen (and consumed).
     fileprivate enum Pending {
         /// The chosen stub's response, computed by an `async` responder.
-        case response(StubRegistry.Selection, ResponseResolution)
+        case response(ChosenStub, ResponseResolution)
         /// A redirect to put to the session's delegate.
         case redirect(RedirectQuestion)
     }
@@ -52,8 +51,16 @@ struct ResponsePlanner {
         let next: InterceptedRequest
         let response: HTTPURLResponse
         let body: Data
-        let journalID: Int
+        /// The journal entry the response is attached to when the redirect is refused; `nil`
+        /// when it is attached already (a recorded answer).
+        let journalID: Int?
         let unfollowed: [DeliveryTimeline.Event]
+    }
+
+    /// Where a response leads: the request a redirect makes, and the delegate to put it to first.
+    private struct Redirection {
+        let next: InterceptedRequest
+        let delegate: RedirectDelegate?
     }
 
     /// What one step of planning found.
@@ -109,19 +116,21 @@ struct ResponsePlanner {
     /// With `defersResponders`, a computed response is left pending rather than run.
     private func step(_ progress: inout Progress, declinesUserCode: Bool, defersResponders: Bool) -> Step {
         guard progress.pending == nil else { return .needsUserCode }
-        guard progress.redirects <= Self.redirectLimit else {
-            let error = StubError.tooManyRedirects(count: Self.redirectLimit, lastURL: progress.request.url)
+        guard progress.redirects <= Redirect.limit else {
+            let error = StubError.tooManyRedirects(count: Redirect.limit, lastURL: progress.request.url)
             return finish(progress, [failure(error.urlError(for: progress.request.url), at: progress.elapsed)])
         }
         let request = progress.request
-        guard let choice = registry.select(request, declinesUserCode: declinesUserCode) else { return .needsUserCode }
+        guard let choice = registry.selection.choose(request, declinesUserCode: declinesUserCode) else {
+            return .needsUserCode
+        }
         switch choice {
         case let .unmatched(report):
-            if registry.recorder != nil { return .done(.record(request, after: progress.hops)) }
+            if registry.recorder != nil { return .done(.record(progress)) }
             return finish(progress, [failure(StubError.unmatched(report).urlError(for: request.url), at: progress.elapsed)])
         case let .answered(selection):
             progress.answeredBy = selection.summary
-            let resolution = ResponseResolution(selection.response, for: selection.request, source: selection.summary.source)
+            let resolution = ResponseResolution(selection)
             if defersResponders && selection.response.runsUserCode {
                 progress.pending = .response(selection, resolution)
                 return .needsUserCode
@@ -140,13 +149,15 @@ struct ResponsePlanner {
             do {
                 try await resolution.awaitResponder()
             } catch {
-                return finish(progress, [failure(Self.withFailingURL(error, progress.request.url), at: progress.elapsed)])
+                return answer(&progress, selection, .failed(error, url: progress.request.url))
             }
             return resolve(&progress, selection, resolution)
         case let .redirect(question):
             progress.pending = nil
             guard let chosen = await question.delegate.decide(question.response, newRequest: question.next.urlRequest) else {
-                registry.attach(question.response, body: question.body, toEntry: question.journalID)
+                if let journalID = question.journalID {
+                    registry.attach(question.response, body: question.body, toEntry: journalID)
+                }
                 return finish(progress, question.unfollowed)
             }
             follow(&progress, to: InterceptedRequest(chosen, body: chosen.httpBody, bodyUnavailableReason: nil))
@@ -154,64 +165,94 @@ struct ResponsePlanner {
         }
     }
 
-    /// Evaluates the chosen stub's response as far as it can without awaiting.
-    private func resolve(_ progress: inout Progress, _ selection: StubRegistry.Selection, _ resolution: ResponseResolution) -> Step {
+    /// Resolves the chosen stub's response as far as it can without awaiting, and answers with it.
+    private func resolve(
+        _ progress: inout Progress, _ selection: ChosenStub, _ resolution: ResponseResolution
+    ) -> Step {
         var resolution = resolution
-        let response: ResolvedResponse
-        do {
-            guard let resolved = try resolution.resolveSynchronously() else {
-                progress.pending = .response(selection, resolution)
-                return .needsUserCode
-            }
-            response = resolved
-        } catch {
-            return finish(progress, [failure(Self.withFailingURL(error, progress.request.url), at: progress.elapsed)])
+        guard let response = resolution.resolveSynchronously(drawingDelayFrom: registry) else {
+            progress.pending = .response(selection, resolution)
+            return .needsUserCode
         }
         return answer(&progress, selection, response)
     }
 
     /// Answers the hop with the resolved response: the final events, or a redirect to follow
     /// (after asking the delegate, when there is one).
-    private func answer(_ progress: inout Progress, _ selection: StubRegistry.Selection, _ response: ResolvedResponse) -> Step {
+    private func answer(_ progress: inout Progress, _ selection: ChosenStub, _ response: ResolvedResponse) -> Step {
         let request = progress.request
-        if let delay = response.delay {
-            progress.elapsed += registry.sample(delay)
-        }
+        progress.elapsed += response.delay
         switch response.answer {
         case let .failure(error):
-            return finish(progress, [failure(Self.withFailingURL(error, request.url), at: progress.elapsed)])
+            return finish(progress, [failure(error, at: progress.elapsed)])
         case let .urlResponse(urlResponse, data):
             if urlResponse == nil, inspection.isAsyncCall {
                 return finish(progress, [failure(StubError.noResponseForAsyncCall.urlError(for: request.url), at: progress.elapsed)])
             }
             return finish(progress, body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: progress.elapsed))
-        case let .http(status, _, headers, body):
-            let served: (status: Int, headers: HeaderFields, data: Data)
-            do {
-                served = try body.served(status: status, headers: headers)
-            } catch {
-                return finish(progress, [failure((error as? StubError)?.urlError(for: request.url) ?? error, at: progress.elapsed)])
-            }
-            let (status, headers, data) = served
-            let next = registry.followsRedirects ? Self.redirect(from: request, status: status, headers: headers) : nil
-            let delegate = next == nil ? nil : inspection.redirectDelegate
-            if let next, delegate == nil {
-                follow(&progress, to: next)
+        case let .http(status, _, headers, data):
+            let redirect = self.redirect(of: request, status: status, headers: headers)
+            if let redirect, redirect.delegate == nil {
+                follow(&progress, to: redirect.next)
                 return .next
             }
             let urlResponse = registry.responseCache.response(url: request.url, status: status, headers: Self.deliveredHeaders(headers, status: status))
             let events = self.body(data, response: urlResponse, dribble: response.dribble, at: progress.elapsed)
-            if let next, let delegate, let urlResponse {
-                progress.pending = .redirect(RedirectQuestion(
-                    delegate: delegate, next: next, response: urlResponse, body: data, journalID: selection.journalID, unfollowed: events
-                ))
-                return .needsUserCode
-            }
-            if let urlResponse {
-                registry.attach(urlResponse, body: data, toEntry: selection.journalID)
-            }
-            return finish(progress, events)
+            guard let urlResponse else { return finish(progress, events) }
+            return handOver(
+                &progress, urlResponse, body: data, events: events, journalID: selection.journalID, redirect: redirect
+            )
         }
+    }
+
+    /// What the caller gets after the real server answered the request of `progress` (see
+    /// ``Plan/record(_:)``) with `response` and `body`, recorded and journaled already: that
+    /// answer; or `nil` when it is a redirect, followed as a stub's redirect is (the delegate asked,
+    /// the hops counted against ``Redirect/limit``): ``plan(from:)`` goes on from `progress` then.
+    func plan(afterLive response: HTTPURLResponse, body: Data, from progress: inout Progress) -> Plan? {
+        progress.hops.removeAll()   // signs of life are due at once now: the real server took its time
+        let headers = HeaderFields(of: response)
+        let redirect = self.redirect(of: progress.request, status: response.statusCode, headers: headers)
+        if let redirect, redirect.delegate == nil {
+            follow(&progress, to: redirect.next)
+            return nil
+        }
+        // Delivered as it came, body and all (even an empty one).
+        let events = [DeliveryTimeline.Action.receive(response), .load(body), .finish].map {
+            DeliveryTimeline.Event(time: progress.elapsed, action: $0)
+        }
+        let step = handOver(&progress, response, body: body, events: events, journalID: nil, redirect: redirect)
+        guard case let .done(plan) = step else { return nil }   // a redirect question, pending
+        return plan
+    }
+
+    /// Where `response` of `request` leads when the registry follows redirects: the next request
+    /// and the delegate to put it to first, if the task has one.
+    private func redirect(of request: InterceptedRequest, status: Int, headers: HeaderFields) -> Redirection? {
+        guard registry.followsRedirects,
+              let next = Redirect.next(after: request, status: status, headers: headers)
+        else { return nil }
+        return Redirection(next: next, delegate: inspection.redirectDelegate)
+    }
+
+    /// Hands `response` to the caller with `events`, and attaches it to the request's journal
+    /// entry; when it is a redirect to put to the delegate, that question is left pending (the
+    /// caller gets `events` if the delegate refuses it).
+    private func handOver(
+        _ progress: inout Progress, _ response: HTTPURLResponse, body: Data, events: [DeliveryTimeline.Event],
+        journalID: Int?, redirect: Redirection?
+    ) -> Step {
+        if let redirect, let delegate = redirect.delegate {
+            progress.pending = .redirect(RedirectQuestion(
+                delegate: delegate, next: redirect.next, response: response, body: body, journalID: journalID,
+                unfollowed: events
+            ))
+            return .needsUserCode
+        }
+        if let journalID {
+            registry.attach(response, body: body, toEntry: journalID)
+        }
+        return finish(progress, events)
     }
 
     /// Goes on with `next`, the request a redirect leads to.
@@ -261,29 +302,6 @@ struct ResponsePlanner {
         return events
     }
 
-    /// The next request when `status` and `headers` make a redirect, following the Fetch rules
-    /// URLSession applies on Apple platforms.
-    static func redirect(from request: InterceptedRequest, status: Int, headers: HeaderFields) -> InterceptedRequest? {
-        guard [301, 302, 303, 307, 308].contains(status),
-              let location = headers["Location"],
-              let url = URL(string: location, relativeTo: request.url)?.absoluteURL
-        else { return nil }
-        var next = request
-        next.url = url
-        next.pathParameters = [:]
-        let becomesGET = (status == 303 && request.method != .head)
-            || ((status == 301 || status == 302) && request.method == .post)
-        if becomesGET {
-            next.method = .get
-            next.body = nil
-            next.bodyUnavailableReason = nil
-            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location"] {
-                next.headers.remove(name)
-            }
-        }
-        return next
-    }
-
     /// The headers as delivered. On Linux a 401 whose `WWW-Authenticate` has a `Basic` challenge
     /// makes corelibs start its own authentication: the task hangs, or, when a delegate supplies a
     /// credential, corelibs sends the request again over the real network. Those challenges are
@@ -308,13 +326,5 @@ struct ResponsePlanner {
 
     private func failure(_ error: any Error, at time: Duration) -> DeliveryTimeline.Event {
         .init(time: time, action: .fail(error))
-    }
-
-    /// A `URLError` with the failing URL filled in, as URLSession's own errors have it.
-    private static func withFailingURL(_ error: any Error, _ url: URL) -> any Error {
-        guard let urlError = error as? URLError, urlError.failingURL == nil else { return error }
-        var info = urlError.userInfo
-        info[NSURLErrorFailingURLErrorKey] = url
-        return URLError(urlError.code, userInfo: info)
     }
 }

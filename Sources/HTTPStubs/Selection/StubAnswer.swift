@@ -31,36 +31,41 @@ package struct StubbedHTTPResponse: Sendable {
 
 extension StubRegistry {
     /// Answers a request as the stubs would, consuming a use of the stub and advancing its
-    /// scenario, and records it in the journal.
+    /// scenario, and records it in the journal. The stub's response is resolved as delivery
+    /// resolves it (``ResponseResolution``), except that a response computed by an `async`
+    /// responder fails: it cannot be awaited here.
     package func answer(_ request: InterceptedRequest) -> StubAnswer {
-        switch select(request) {
+        switch selection.choose(request) {
         case let .unmatched(report):
             return .unmatched(report)
-        case let .answered(selection):
-            let stub = selection.summary
-            do {
-                let resolved = try selection.response.resolved(for: selection.request, source: selection.summary.source)
-                let delay = resolved.delay.map(sample) ?? .zero
-                switch resolved.answer {
-                case let .http(status, reason, headers, body):
-                    let served = try body.served(status: status, headers: headers)
-                    return .response(StubbedHTTPResponse(
-                        status: served.status, reason: served.status == status ? reason : nil, headers: served.headers, body: served.data, delay: delay
-                    ), stub: stub)
-                case let .failure(error):
-                    return .failure(error, stub: stub)
-                case let .urlResponse(response, data):
-                    let http = response as? HTTPURLResponse
-                    let headers = HeaderFields(of: http)
-                    return .response(StubbedHTTPResponse(status: http?.statusCode ?? 200, reason: nil, headers: headers, body: data ?? Data(), delay: delay), stub: stub)
-                }
-            } catch let error as StubError {
-                return .failure(error.urlError(for: request.url), stub: stub)
-            } catch let error as URLError {
+        case let .answered(chosen):
+            let stub = chosen.summary
+            var resolution = ResponseResolution(chosen)
+            let asyncResponder = StubError.responderFailed(source: stub.source, error: Self.asyncResponderReason)
+            let resolved = resolution.resolveSynchronously(drawingDelayFrom: self)
+                ?? .failed(asyncResponder.urlError(for: request.url), url: request.url)
+            switch resolved.answer {
+            case let .http(status, reason, headers, body):
+                let response = StubbedHTTPResponse(
+                    status: status, reason: reason, headers: headers, body: body, delay: resolved.delay
+                )
+                return .response(response, stub: stub)
+            case let .failure(error):
                 return .failure(error, stub: stub)
-            } catch {
-                return .failure(StubError.responderFailed(source: selection.summary.source, error: "\(error)").urlError(for: request.url), stub: stub)
+            case let .urlResponse(response, data):
+                let http = response as? HTTPURLResponse
+                let headers = HeaderFields(of: http)
+                let response = StubbedHTTPResponse(
+                    status: http?.statusCode ?? 200, reason: nil, headers: headers, body: data ?? Data(),
+                    delay: resolved.delay
+                )
+                return .response(response, stub: stub)
             }
         }
     }
+
+    /// Why ``answer(_:)`` fails a response computed by an `async` responder.
+    private static let asyncResponderReason =
+        "its response is computed by an async responder, which `answer(_:)` cannot await: "
+        + "send the request through a session from `makeSession()`"
 }
