@@ -62,7 +62,7 @@ struct DeliveryTimeline {
             }
             guard event.time <= elapsed else { return (due, event.time) }
             if case .progress = event.action {} else {
-                if due.isEmpty { due.reserveCapacity(min(events.count - cursor, 4)) }   // usually one allocation per answer
+                if due.isEmpty { due.reserveCapacity(min(events.count - cursor, 4)) }
                 due.append(event.action)
             }
             lastActivity = event.time

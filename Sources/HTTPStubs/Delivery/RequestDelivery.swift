@@ -24,8 +24,8 @@ import FoundationNetworking
 final class RequestDelivery: @unchecked Sendable {
     // Invariant: every mutable field lives in `state`, which is only touched inside `withState`,
     // holding `lock`; the client is called only while that lock is held, and the user's code
-    // (planning a response) never is. (The lock lives in the
-    // loader itself rather than in a `Locked` box: one allocation fewer per request.)
+    // (planning a response) never is. The lock is the loader's own, not a `Locked` box (BENCHMARKS.md,
+    // allocations per request).
     private let registry: StubRegistry?
     private let missingRegistry: StubError
     private let lock = NSLock()

@@ -16,7 +16,11 @@ extension Stub {
 
         /// The next identity in the process.
         static func next() -> ID {
-            ID("stub-\(counter.withLock { value -> Int in value += 1; return value })")
+            let number = counter.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            return ID("stub-\(number)")
         }
     }
 }
