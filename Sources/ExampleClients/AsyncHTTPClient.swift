@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -18,7 +19,10 @@ public struct AsyncHTTPClient: Sendable {
     }
 
     /// `GET`s `path` and decodes the JSON body.
-    public func get<Response: Decodable & Sendable>(_ path: String, as type: Response.Type = Response.self) async throws -> Response {
+    public func get<Response: Decodable & Sendable>(
+        _ path: String,
+        as type: Response.Type = Response.self
+    ) async throws -> Response {
         try await bridge { client.get(path, as: type, completion: $0) }
     }
 
@@ -32,7 +36,10 @@ public struct AsyncHTTPClient: Sendable {
     }
 
     /// Sends a request and decodes the JSON body of a 2xx answer.
-    public func send<Response: Decodable & Sendable>(_ request: URLRequest, as type: Response.Type = Response.self) async throws -> Response {
+    public func send<Response: Decodable & Sendable>(
+        _ request: URLRequest,
+        as type: Response.Type = Response.self
+    ) async throws -> Response {
         try await bridge { client.send(request, as: type, completion: $0) }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -80,7 +81,9 @@ public final class HTTPClient: Sendable {
         let body = data ?? Data()
         guard (200..<300).contains(http.statusCode) else { return .failure(.status(http.statusCode, body: body)) }
         if let raw = body as? Response { return .success(raw) }
-        if Response.self == String.self, let text = String(data: body, encoding: .utf8) as? Response { return .success(text) }
+        if Response.self == String.self, let text = String(data: body, encoding: .utf8) as? Response {
+            return .success(text)
+        }
         do {
             return .success(try decoder.decode(Response.self, from: body))
         } catch {

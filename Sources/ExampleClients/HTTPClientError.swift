@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -20,7 +21,8 @@ public enum HTTPClientError: Error, Sendable, Equatable {
         case let (.transport(left), .transport(right)): return left.code == right.code
         case let (.status(left, leftBody), .status(right, rightBody)): return left == right && leftBody == rightBody
         case (.invalidResponse, .invalidResponse): return true
-        case let (.undecodable(left, leftReason), .undecodable(right, rightReason)): return left == right && leftReason == rightReason
+        case let (.undecodable(left, leftReason), .undecodable(right, rightReason)):
+            return left == right && leftReason == rightReason
         default: return false
         }
     }

@@ -43,7 +43,11 @@ public func awaitCallback<Value: Sendable>(
     let location = SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let framework = TestFailureReporter.current
     let waiter = CallbackWaiter<Value> { calls in
-        TestFailureReporter.fail("the callback was called \(calls) times; a completion handler must be called exactly once", at: location, framework: framework)
+        TestFailureReporter.fail(
+            "the callback was called \(calls) times; a completion handler must be called exactly once",
+            at: location,
+            framework: framework
+        )
     }
     let value: Value
     do {
@@ -59,7 +63,7 @@ public func awaitCallback<Value: Sendable>(
             }
         }
     } catch {
-        waiter.returned()   // after a timeout, a callback that comes twice is still a bug
+        waiter.returned()  // after a timeout, a callback that comes twice is still a bug
         throw error
     }
     // A second call made right after the first (the usual double-completion bug) is seen here, and
@@ -80,7 +84,9 @@ public func awaitCallback<Argument, Value: Sendable>(
     line: UInt = #line,
     column: UInt = #column
 ) async throws -> Value {
-    try await awaitCallback(timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column) { function(argument, $0) }
+    try await awaitCallback(timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column) {
+        function(argument, $0)
+    }
 }
 
 /// Awaits a completion-handler function that takes two arguments before its callback:
@@ -95,7 +101,9 @@ public func awaitCallback<First, Second, Value: Sendable>(
     line: UInt = #line,
     column: UInt = #column
 ) async throws -> Value {
-    try await awaitCallback(timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column) { function(first, second, $0) }
+    try await awaitCallback(timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column) {
+        function(first, second, $0)
+    }
 }
 
 /// Resumes a continuation exactly once, whichever of the callback and the timeout comes first,

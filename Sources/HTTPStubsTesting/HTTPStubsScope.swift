@@ -79,14 +79,14 @@ public final class HTTPStubsScope: Sendable {
         let userCode = self.userCode
         stubs.userCodeHost = userCode
         Task { await userCode.serve() }
-        let reported = stubs.journal.last?.id ?? 0   // read before locking: the scope's lock is a leaf
+        let reported = stubs.journal.last?.id ?? 0  // read before locking: the scope's lock is a leaf
         state.withLock { $0.reportedUnmatched = reported }
     }
 
     /// Reports what went wrong so far (unmatched requests, broken stubs) as failures of the test.
     /// Call it from the test's own task.
     public func verify() {
-        let allUnmatched = stubs.unmatchedRequests   // read before locking: the scope's lock is a leaf
+        let allUnmatched = stubs.unmatchedRequests  // read before locking: the scope's lock is a leaf
         let (unmatched, issues) = state.withLock { state -> ([JournalEntry], [StubDiagnostic]) in
             let unmatched = allUnmatched.filter { $0.id > state.reportedUnmatched }
             state.reportedUnmatched = unmatched.last?.id ?? state.reportedUnmatched
@@ -94,7 +94,10 @@ public final class HTTPStubsScope: Sendable {
             return (unmatched, state.issues)
         }
         for issue in issues {
-            fail("Broken stub: \(issue.message)\(traitNote(source: issue.source))", at: SourceCodeLocation(issue.source) ?? location)
+            fail(
+                "Broken stub: \(issue.message)\(traitNote(source: issue.source))",
+                at: SourceCodeLocation(issue.source) ?? location
+            )
         }
         for entry in unmatched {
             guard case let .unmatched(report) = entry.outcome else { continue }
@@ -134,8 +137,10 @@ public final class HTTPStubsScope: Sendable {
         for request in ended {
             let stubLocation = request.stub.flatMap { SourceCodeLocation($0.source) }
             let stub = request.stub.map { " (answered by \($0))" } ?? ""
-            fail("Request still in flight when the test ended\(stub): \(request.message)\(traitNote(stub: request.stub?.id))",
-                 at: stubLocation ?? location)
+            fail(
+                "Request still in flight when the test ended\(stub): \(request.message)\(traitNote(stub: request.stub?.id))",
+                at: stubLocation ?? location
+            )
         }
         for unmet in stubs.unmetExpectations {
             let stubLocation = stubs.stubs.first { $0.id == unmet.stub.id }.flatMap { SourceCodeLocation($0.source) }

@@ -31,7 +31,11 @@ public struct HTTPStubsTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
     /// Runs the test inside a fresh scope, then reports its failures from the test's task.
-    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         let scope = HTTPStubsScope(clock: clock(), location: location ?? SourceCodeLocation(test.sourceLocation))
         do {
             try configureStubs(of: scope)
@@ -85,7 +89,11 @@ extension Trait where Self == HTTPStubsTrait {
         column: UInt = #column,
         _ configure: @escaping @Sendable (StubRegistry) throws -> Void
     ) -> Self {
-        HTTPStubsTrait(clock: clock, configure: configure, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        HTTPStubsTrait(
+            clock: clock,
+            configure: configure,
+            location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        )
     }
 }
 #endif

@@ -1,4 +1,5 @@
 import HTTPStubs
+
 #if canImport(Testing)
 import Testing
 #endif

@@ -1,4 +1,5 @@
 import HTTPStubs
+
 #if canImport(Testing)
 import Testing
 #endif
@@ -40,19 +41,34 @@ enum TestFailureReporter {
     }
 
     /// Records a failure at `location`; for XCTest, `testCase` lets a failure point into any file.
-    static func fail(_ message: String, at location: SourceCodeLocation, framework: Framework, testCase: AnyObject? = nil) {
+    static func fail(
+        _ message: String,
+        at location: SourceCodeLocation,
+        framework: Framework,
+        testCase: AnyObject? = nil
+    ) {
         switch framework {
         case .swiftTesting:
             #if canImport(Testing)
             Issue.record(
                 Comment(rawValue: message),
-                sourceLocation: SourceLocation(fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
+                sourceLocation: SourceLocation(
+                    fileID: location.fileID,
+                    filePath: location.filePath,
+                    line: location.line,
+                    column: location.column
+                )
             )
             #endif
         case .xcTest:
             #if canImport(XCTest)
             if let testCase = testCase as? XCTestCase {
-                testCase.recordFailure(withDescription: message, inFile: location.filePath, atLine: location.line, expected: true)
+                testCase.recordFailure(
+                    withDescription: message,
+                    inFile: location.filePath,
+                    atLine: location.line,
+                    expected: true
+                )
             } else if let file = location.staticFilePath {
                 XCTFail(message, file: file, line: UInt(location.line))
             } else {

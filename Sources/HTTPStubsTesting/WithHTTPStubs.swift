@@ -29,7 +29,10 @@ public func withHTTPStubs<Result>(
     column: UInt = #column,
     _ body: (StubRegistry) async throws -> Result
 ) async rethrows -> Result {
-    let scope = HTTPStubsScope(clock: clock, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    let scope = HTTPStubsScope(
+        clock: clock,
+        location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
     let result: Result
     do {
         result = try await HTTPStubsScope.$running.withValue(scope) {
@@ -53,7 +56,10 @@ public func withHTTPStubs<Result>(
     column: UInt = #column,
     _ body: (StubRegistry) throws -> Result
 ) rethrows -> Result {
-    let scope = HTTPStubsScope(clock: clock, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    let scope = HTTPStubsScope(
+        clock: clock,
+        location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
     defer { scope.endBlocking() }
     return try HTTPStubsScope.$running.withValue(scope) {
         try body(scope.stubs)

@@ -25,18 +25,29 @@ public func withSharedSessionStubs<Result>(
     let location = SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let framework = TestFailureReporter.current
     if SharedSessionTurn.isHeld {
-        TestFailureReporter.fail("withSharedSessionStubs is already running in this task; nest its code in the outer call instead", at: location, framework: framework)
+        TestFailureReporter.fail(
+            "withSharedSessionStubs is already running in this task; nest its code in the outer call instead",
+            at: location,
+            framework: framework
+        )
         return try await body(URLProtocolStub.registry)
     }
     await SharedSessionTurn.lock.acquire()
     if URLProtocolStub.isIntercepting {
         TestFailureReporter.fail(
             "URLProtocolStub is already intercepting: code outside withSharedSessionStubs started it and did not stop it, so tests using URLSession.shared would overwrite each other's stubs; use withSharedSessionStubs in every such test (it runs them one at a time)",
-            at: location, framework: framework)
+            at: location,
+            framework: framework
+        )
         URLProtocolStub.stopInterceptingRequests()
     }
-    URLProtocolStub.registry.onDiagnostic { _ in }   // the reason below is reported once, as a failure
-    if case let .unavailable(reason) = URLProtocolStub.startInterceptingRequests(fileID: fileID, filePath: filePath, line: line, column: column) {
+    URLProtocolStub.registry.onDiagnostic { _ in }  // the reason below is reported once, as a failure
+    if case let .unavailable(reason) = URLProtocolStub.startInterceptingRequests(
+        fileID: fileID,
+        filePath: filePath,
+        line: line,
+        column: column
+    ) {
         TestFailureReporter.fail(reason, at: location, framework: framework)
     }
     let scope = HTTPStubsScope(stubs: URLProtocolStub.registry, location: location, closesRegistry: false)
@@ -53,11 +64,17 @@ public func withSharedSessionStubs<Result>(
 }
 
 /// Ends a shared-session scope and lets the next one run.
-private func finish(_ scope: HTTPStubsScope, at location: SourceCodeLocation, framework: TestFailureReporter.Framework) async {
+private func finish(
+    _ scope: HTTPStubsScope,
+    at location: SourceCodeLocation,
+    framework: TestFailureReporter.Framework
+) async {
     if !URLProtocolStub.isIntercepting {
         TestFailureReporter.fail(
             "URLProtocolStub.stopInterceptingRequests() was called while this withSharedSessionStubs scope ran: code outside the scope (another test using URLProtocolStub directly?) stopped interception and reset its stubs; use withSharedSessionStubs in every test that uses URLSession.shared",
-            at: location, framework: framework)
+            at: location,
+            framework: framework
+        )
     }
     await scope.end()
     URLProtocolStub.stopInterceptingRequests()

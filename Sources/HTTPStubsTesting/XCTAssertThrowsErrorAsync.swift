@@ -6,7 +6,8 @@ import XCTest
 /// ```swift
 /// await XCTAssertThrowsErrorAsync(try await client.user(42), HTTPClientError.status(404, body: Data()))
 /// ```
-/// Swift Testing has this built in: `await #expect(throws: HTTPClientError.status(404, body: Data())) { try await client.user(42) }`.
+/// Swift Testing has this built in: `await #expect(throws: HTTPClientError.status(404, body: Data())) { try await
+/// client.user(42) }`.
 /// - Parameters:
 ///   - expression: The expression that should throw.
 ///   - expected: The error it should throw.
@@ -23,13 +24,21 @@ public func XCTAssertThrowsErrorAsync<Value, Failure: Error & Equatable>(
     let prefix = message().isEmpty ? "" : "\(message()) — "
     do {
         let value = try await expression()
-        XCTFail("\(prefix)expected \(expected) to be thrown, but the expression returned \(value)", file: file, line: line)
+        XCTFail(
+            "\(prefix)expected \(expected) to be thrown, but the expression returned \(value)",
+            file: file,
+            line: line
+        )
     } catch let error as Failure {
         if error != expected {
             XCTFail("\(prefix)expected \(expected) to be thrown, got \(error)", file: file, line: line)
         }
     } catch {
-        XCTFail("\(prefix)expected \(expected) (\(Failure.self)) to be thrown, got \(type(of: error)): \(error)", file: file, line: line)
+        XCTFail(
+            "\(prefix)expected \(expected) (\(Failure.self)) to be thrown, got \(type(of: error)): \(error)",
+            file: file,
+            line: line
+        )
     }
 }
 #endif

@@ -32,7 +32,11 @@ extension XCTestCase {
         line: UInt = #line,
         column: UInt = #column
     ) -> StubRegistry {
-        let scope = HTTPStubsScope(clock: clock, location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column), testCase: self)
+        let scope = HTTPStubsScope(
+            clock: clock,
+            location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            testCase: self
+        )
         scope.inFlightTimeout = inFlightTimeout
         addTeardownBlock { @Sendable in await scope.end() }
         return scope.stubs

@@ -65,7 +65,12 @@ package struct LoopbackHTTPResponse: Sendable {
     /// Whether the connection is closed after this response.
     package var closesConnection: Bool
 
-    package init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data(), closesConnection: Bool = false) {
+    package init(
+        status: Int,
+        headers: [(name: String, value: String)] = [],
+        body: Data = Data(),
+        closesConnection: Bool = false
+    ) {
         self.status = status
         self.headers = headers
         self.body = body

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,15 +49,17 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)   // an Int32 constant on Darwin
+        let fd = socket(AF_INET, SOCK_STREAM, 0)  // an Int32 constant on Darwin
         #endif
         guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0   // a port the system chooses
+        address.sin_port = 0  // a port the system chooses
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 128) == 0 else {
             let code = errno
@@ -175,7 +178,7 @@ package final class LoopbackHTTPServer: @unchecked Sendable {
     #if canImport(Glibc)
     private static let noSignal = Int32(MSG_NOSIGNAL)
     #else
-    private static let noSignal: Int32 = 0   // SO_NOSIGPIPE is set on each connection instead
+    private static let noSignal: Int32 = 0  // SO_NOSIGPIPE is set on each connection instead
     #endif
 
     private static func sendAll(_ bytes: [UInt8], to connection: Int32) -> Bool {
@@ -208,7 +211,8 @@ private struct RequestReader {
             guard receive() else { return nil }
             headEnd = Self.headEnd(in: buffer)
         }
-        guard let headEnd, let head = LoopbackHTTPRequest.Head(String(decoding: buffer[..<headEnd], as: UTF8.self)) else { return nil }
+        guard let headEnd, let head = LoopbackHTTPRequest.Head(String(decoding: buffer[..<headEnd], as: UTF8.self))
+        else { return nil }
         let bodyLength = head.contentLength
         while buffer.count < headEnd + bodyLength {
             guard receive() else { return nil }

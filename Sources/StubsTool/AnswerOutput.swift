@@ -28,15 +28,21 @@ enum AnswerJSON {
         case let .unmatched(report):
             object["unmatched"] = true
             object["message"] = .string(report.text)
-            object["nearMisses"] = .array(report.nearMisses.map { miss in
-                var near = JSONObject()
-                near["stub"] = .string(miss.stub.source.description)
-                if let name = miss.stub.name { near["name"] = .string(name) }
-                near["distance"] = .number(JSONNumber((miss.distance * 10_000).rounded() / 10_000) ?? JSONNumber(1))
-                near["pattern"] = .string(miss.pattern)
-                near["mismatches"] = .array(miss.rows.filter { !$0.verdict.isMatch }.map { .string("\($0.matcher.description): \($0.verdict.detail)") } + miss.notes.map { .string($0) })
-                return .object(near)
-            })
+            object["nearMisses"] = .array(
+                report.nearMisses.map { miss in
+                    var near = JSONObject()
+                    near["stub"] = .string(miss.stub.source.description)
+                    if let name = miss.stub.name { near["name"] = .string(name) }
+                    near["distance"] = .number(JSONNumber((miss.distance * 10_000).rounded() / 10_000) ?? JSONNumber(1))
+                    near["pattern"] = .string(miss.pattern)
+                    near["mismatches"] = .array(
+                        miss.rows.filter { !$0.verdict.isMatch }.map {
+                            .string("\($0.matcher.description): \($0.verdict.detail)")
+                        } + miss.notes.map { .string($0) }
+                    )
+                    return .object(near)
+                }
+            )
         }
         return JSONValue.object(object).serialized()
     }
@@ -63,7 +69,8 @@ enum AnswerText {
             return text + "\n(answered by \(stub))\n"
         case let .failure(error, stub):
             let code = (error as? URLError).map { "URLError \($0.code.rawValue)" } ?? "\(type(of: error))"
-            return "The stub fails the request with \(code): \((error as? URLError)?.localizedDescription ?? "\(error)")\n\n(answered by \(stub))\n"
+            return
+                "The stub fails the request with \(code): \((error as? URLError)?.localizedDescription ?? "\(error)")\n\n(answered by \(stub))\n"
         case let .unmatched(report):
             return report.text + "\n"
         }

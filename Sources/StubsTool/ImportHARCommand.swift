@@ -4,25 +4,25 @@ import HTTPStubs
 /// `stubs import-har FILE.har --into ROOT`
 enum ImportHARCommand {
     static let help = """
-    Usage: stubs import-har FILE.har --into ROOT [--force] [--keep-secrets]
+        Usage: stubs import-har FILE.har --into ROOT [--force] [--keep-secrets]
 
-    Writes a HAR capture as a WireMock stub root ready to check in: one mapping per distinct
-    request in ROOT/mappings/, bodies in ROOT/__files/ (JSON pretty-printed), and repeated
-    requests as a scenario that replays their answers in order. File names are deterministic
-    (method, path, short hash), so importing again gives the same files.
+        Writes a HAR capture as a WireMock stub root ready to check in: one mapping per distinct
+        request in ROOT/mappings/, bodies in ROOT/__files/ (JSON pretty-printed), and repeated
+        requests as a scenario that replays their answers in order. File names are deterministic
+        (method, path, short hash), so importing again gives the same files.
 
-    Secrets are redacted before anything is written, as recording does: the values of the
-    Authorization, Proxy-Authorization, Cookie and Set-Cookie headers, and of query parameters,
-    JSON members and form fields named like credentials (token, password, api_key, ...), become
-    REDACTED; redacted query parameters and fields then match any value. --keep-secrets writes
-    everything as captured.
+        Secrets are redacted before anything is written, as recording does: the values of the
+        Authorization, Proxy-Authorization, Cookie and Set-Cookie headers, and of query parameters,
+        JSON members and form fields named like credentials (token, password, api_key, ...), become
+        REDACTED; redacted query parameters and fields then match any value. --keep-secrets writes
+        everything as captured.
 
-    An existing file with different contents is not overwritten unless --force is given.
+        An existing file with different contents is not overwritten unless --force is given.
 
-    Exit status: 0 when the files were written, 1 when existing files were kept, 2 when the capture
-    cannot be read or on wrong usage.
+        Exit status: 0 when the files were written, 1 when existing files were kept, 2 when the capture
+        cannot be read or on wrong usage.
 
-    """
+        """
 
     static func run(_ arguments: [String], io: inout some CommandIO) throws -> Int32 {
         var capture: String?
@@ -61,7 +61,9 @@ enum ImportHARCommand {
         do {
             let rootURL = URL(fileURLWithPath: root)
             try StubRootPath.checkRoot(rootURL)
-            destinations = try files.map { ($0.relativePath, $0.contents, try StubRootPath.file($0.relativePath, in: rootURL)) }
+            destinations = try files.map {
+                ($0.relativePath, $0.contents, try StubRootPath.file($0.relativePath, in: rootURL))
+            }
         } catch {
             io.err("\(error)\n")
             return 2
@@ -71,8 +73,10 @@ enum ImportHARCommand {
             return existing != contents
         }
         // The body files of a mapping that is kept are not written either: nothing would use them.
-        let bodiesOfKeptMappings = destinations.filter { $0.relativePath.hasPrefix("mappings/") && isKept($0.contents, at: $0.url) }
-            .reduce(into: Set<String>()) { $0.formUnion(HARImporter.bodyFiles(referencedBy: $1.contents)) }
+        let bodiesOfKeptMappings = destinations.filter {
+            $0.relativePath.hasPrefix("mappings/") && isKept($0.contents, at: $0.url)
+        }
+        .reduce(into: Set<String>()) { $0.formUnion(HARImporter.bodyFiles(referencedBy: $1.contents)) }
         var kept = 0
         for (relativePath, contents, url) in destinations {
             if bodiesOfKeptMappings.contains(relativePath) {
@@ -85,10 +89,15 @@ enum ImportHARCommand {
                 continue
             }
             do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(),
+                    withIntermediateDirectories: true
+                )
                 try contents.write(to: url, options: .atomic)
             } catch {
-                io.err("\(url.path): error: cannot be written: \(FileFailure.writeProblem(error, alternative: "choose another --into"))\n")
+                io.err(
+                    "\(url.path): error: cannot be written: \(FileFailure.writeProblem(error, alternative: "choose another --into"))\n"
+                )
                 return 2
             }
             io.out("wrote \(url.path)\n")

@@ -3,15 +3,15 @@ import HTTPStubs
 /// `stubs lint PATH...`
 enum LintCommand {
     static let help = """
-    Usage: stubs lint PATH...
+        Usage: stubs lint PATH...
 
-    Validates stub roots, mapping files and HAR files as swift-http-stubs loads them. Prints every
-    problem as 'path:line:column: error|warning: $.json.path: message' (editors make these lines
-    clickable), then a summary.
+        Validates stub roots, mapping files and HAR files as swift-http-stubs loads them. Prints every
+        problem as 'path:line:column: error|warning: $.json.path: message' (editors make these lines
+        clickable), then a summary.
 
-    Exit status: 0 when there is no error (warnings allowed), 1 when there are errors, 2 on wrong usage.
+        Exit status: 0 when there is no error (warnings allowed), 1 when there are errors, 2 on wrong usage.
 
-    """
+        """
 
     static func run(_ arguments: [String], io: inout some CommandIO) throws -> Int32 {
         let result = StubFiles.load(try StubsCommand.paths(arguments, command: "lint"))
@@ -20,7 +20,9 @@ enum LintCommand {
         }
         let errors = result.errors.count
         let warnings = result.warnings.count
-        io.out("\(result.files.count) \(plural(result.files.count, "file")), \(result.stubs.count) \(plural(result.stubs.count, "stub")): \(errors) \(plural(errors, "error")), \(warnings) \(plural(warnings, "warning"))\n")
+        io.out(
+            "\(result.files.count) \(plural(result.files.count, "file")), \(result.stubs.count) \(plural(result.stubs.count, "stub")): \(errors) \(plural(errors, "error")), \(warnings) \(plural(warnings, "warning"))\n"
+        )
         return errors == 0 ? 0 : 1
     }
 }

@@ -4,15 +4,15 @@ import HTTPStubs
 /// `stubs list PATH...`
 enum ListCommand {
     static let help = """
-    Usage: stubs list PATH...
+        Usage: stubs list PATH...
 
-    Prints one line per stub, in load order: source (path:line:column), name (the mapping's
-    "name", if any), priority, method, URL pattern, first response, and scenario. Paths inside the
-    current directory are shown relative to it. Problems go to standard error.
+        Prints one line per stub, in load order: source (path:line:column), name (the mapping's
+        "name", if any), priority, method, URL pattern, first response, and scenario. Paths inside the
+        current directory are shown relative to it. Problems go to standard error.
 
-    Exit status: 0 when every file loaded, 1 when some had errors (the stubs that loaded are listed), 2 on wrong usage.
+        Exit status: 0 when every file loaded, 1 when some had errors (the stubs that loaded are listed), 2 on wrong usage.
 
-    """
+        """
 
     static func run(_ arguments: [String], io: inout some CommandIO) throws -> Int32 {
         let result = StubFiles.load(try StubsCommand.paths(arguments, command: "list"))
@@ -38,7 +38,9 @@ enum ListCommand {
     }
 
     private static func method(of pattern: RequestPattern) -> String {
-        let methods = pattern.matchers.filter { $0.part == .method }.map { String($0.description.dropFirst("method ".count)) }
+        let methods = pattern.matchers.filter { $0.part == .method }.map {
+            String($0.description.dropFirst("method ".count))
+        }
         if let method = methods.first { return method }
         return pattern.matchers.first { $0.description.hasPrefix("(method ") }.map { $0.description } ?? "ANY"
     }

@@ -1,41 +1,42 @@
 import Foundation
+import HTTPStubs
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HTTPStubs
 
 /// `stubs match`
 enum MatchCommand {
     static let help = """
-    Usage: stubs match --stubs PATH [--stubs PATH]... METHOD URL [-H 'Name: value']... [--data TEXT]
-           stubs match --stubs PATH [--stubs PATH]... --requests FILE|-
+        Usage: stubs match --stubs PATH [--stubs PATH]... METHOD URL [-H 'Name: value']... [--data TEXT]
+               stubs match --stubs PATH [--stubs PATH]... --requests FILE|-
 
-    The first form prints the answer like 'curl -i' (status line, headers, body) followed by the
-    stub's source, or the near-miss report when no stub answers.
+        The first form prints the answer like 'curl -i' (status line, headers, body) followed by the
+        stub's source, or the near-miss report when no stub answers.
 
-    The second form reads JSON Lines (FILE, or standard input for '-'), one request per line:
-      {"method": "POST", "url": "https://host/path?q=1", "headers": {"Name": "value"}, "body": "text"}
-    ("headers" and "body" are optional; "bodyBase64" replaces "body" for binary). All requests go,
-    in order, through one registry, so sequences and scenarios advance from line to line. It prints
-    exactly one JSON line per request:
-      {"status": 200, "headers": {"Name": "value"}, "body": "text", "stub": "<source>"}
-      ("bodyBase64" instead of "body" when the body is not UTF-8)
-      {"error": {"code": -1005, "description": "..."}, "stub": "<source>"}   a stub answering with an error
-      {"unmatched": true, "message": "...", "nearMisses": [...]}              no stub answered
+        The second form reads JSON Lines (FILE, or standard input for '-'), one request per line:
+          {"method": "POST", "url": "https://host/path?q=1", "headers": {"Name": "value"}, "body": "text"}
+        ("headers" and "body" are optional; "bodyBase64" replaces "body" for binary). All requests go,
+        in order, through one registry, so sequences and scenarios advance from line to line. It prints
+        exactly one JSON line per request:
+          {"status": 200, "headers": {"Name": "value"}, "body": "text", "stub": "<source>"}
+          ("bodyBase64" instead of "body" when the body is not UTF-8)
+          {"error": {"code": -1005, "description": "..."}, "stub": "<source>"}   a stub answering with an error
+          {"unmatched": true, "message": "...", "nearMisses": [...]}              no stub answered
 
-    Each answer is printed as soon as its line has arrived, so a program can hold a conversation
-    with 'stubs match' through a pipe; only the line being read is kept in memory, and a line may
-    hold at most 16 MiB. A line that is not a valid request stops the run with 'FILE:LINE: error:'
-    on stderr and exit status 2, after the answers to the lines before it.
+        Each answer is printed as soon as its line has arrived, so a program can hold a conversation
+        with 'stubs match' through a pipe; only the line being read is kept in memory, and a line may
+        hold at most 16 MiB. A line that is not a valid request stops the run with 'FILE:LINE: error:'
+        on stderr and exit status 2, after the answers to the lines before it.
 
-    Delays are not waited for, and redirects are not followed: the stub's own answer is printed.
+        Delays are not waited for, and redirects are not followed: the stub's own answer is printed.
 
-    Exit status: 0 when every request was answered by a stub (errors served by stubs count), 1 when
-    any was not, 2 when the stubs or the requests cannot be loaded, or on wrong usage.
+        Exit status: 0 when every request was answered by a stub (errors served by stubs count), 1 when
+        any was not, 2 when the stubs or the requests cannot be loaded, or on wrong usage.
 
-    """
+        """
 
     static func run(_ arguments: [String], io: inout some CommandIO) throws -> Int32 {
         var stubPaths: [String] = []
@@ -59,10 +60,15 @@ enum MatchCommand {
                 guard let colon = header.firstIndex(of: ":") else {
                     throw UsageError("the header \(quoted(header)) must be written 'Name: value'", command: "match")
                 }
-                headers.add(String(header[..<colon]).trimmingCharacters(in: .whitespaces), String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+                headers.add(
+                    String(header[..<colon]).trimmingCharacters(in: .whitespaces),
+                    String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                )
             case "-d", "--data": data = try value(of: argument)
             default:
-                if argument.hasPrefix("-"), argument != "-" { throw UsageError("unknown option '\(argument)'", command: "match") }
+                if argument.hasPrefix("-"), argument != "-" {
+                    throw UsageError("unknown option '\(argument)'", command: "match")
+                }
                 positional.append(argument)
             }
             index += 1
@@ -72,7 +78,10 @@ enum MatchCommand {
         var requestsHandle: FileHandle?
         if let requestsFile {
             guard positional.isEmpty, headers.isEmpty, data == nil else {
-                throw UsageError("--requests takes each request's method, URL, headers and body from FILE; drop METHOD, URL, -H and --data", command: "match")
+                throw UsageError(
+                    "--requests takes each request's method, URL, headers and body from FILE; drop METHOD, URL, -H and --data",
+                    command: "match"
+                )
             }
             if requestsFile != "-" {
                 guard let handle = FileHandle(forReadingAtPath: requestsFile) else {
@@ -85,7 +94,9 @@ enum MatchCommand {
         defer { try? requestsHandle?.close() }
         var single: InterceptedRequest?
         if requestsFile == nil {
-            guard positional.count == 2 else { throw UsageError("give METHOD and URL (or --requests FILE)", command: "match") }
+            guard positional.count == 2 else {
+                throw UsageError("give METHOD and URL (or --requests FILE)", command: "match")
+            }
             guard InterceptedRequest.Method(rawValue: positional[0]).isToken else {
                 throw UsageError("\(quoted(positional[0])) is not an HTTP method such as GET", command: "match")
             }
@@ -93,7 +104,12 @@ enum MatchCommand {
                 throw UsageError("\(quoted(positional[1])) is not an absolute URL", command: "match")
             }
             let body = data.map { Data($0.utf8) }
-            single = InterceptedRequest(method: InterceptedRequest.Method(rawValue: positional[0]), url: url, headers: headers, body: body)
+            single = InterceptedRequest(
+                method: InterceptedRequest.Method(rawValue: positional[0]),
+                url: url,
+                headers: headers,
+                body: body
+            )
         }
 
         let loaded = StubFiles.load(stubPaths)
@@ -101,11 +117,13 @@ enum MatchCommand {
             io.err("\(diagnostic)\n")
         }
         guard loaded.refusals.isEmpty else {
-            io.err("stubs: error: the stubs cannot be loaded (\(loaded.refusals.count) \(plural(loaded.refusals.count, "error")) above)\n")
+            io.err(
+                "stubs: error: the stubs cannot be loaded (\(loaded.refusals.count) \(plural(loaded.refusals.count, "error")) above)\n"
+            )
             return 2
         }
         let registry = StubRegistry()
-        registry.onDiagnostic { _ in }   // warnings were printed above
+        registry.onDiagnostic { _ in }  // warnings were printed above
         registry.add(contentsOf: loaded.stubs)
 
         if let single {
@@ -124,7 +142,10 @@ enum MatchCommand {
     /// printed as soon as its line has arrived: input is never held beyond the line being read.
     /// Stops at the first line that is not a valid request. Returns the exit status.
     private static func answerLines(
-        from handle: FileHandle?, file: String, registry: StubRegistry, io: inout some CommandIO
+        from handle: FileHandle?,
+        file: String,
+        registry: StubRegistry,
+        io: inout some CommandIO
     ) -> Int32 {
         let name = file == "-" ? "<stdin>" : file
         var splitter = LineSplitter(maximumLength: RequestLines.maximumLineLength)
@@ -139,15 +160,19 @@ enum MatchCommand {
             }
             guard let chunk else {
                 let code = errno
-                io.err("\(name): error: cannot be read: \(FileFailure.reason(code: code)); \(FileFailure.readAdvice(code: code))\n")
+                io.err(
+                    "\(name): error: cannot be read: \(FileFailure.reason(code: code)); \(FileFailure.readAdvice(code: code))\n"
+                )
                 return 2
             }
             var lines: [(bytes: [UInt8], number: Int)]
             do {
                 lines = try splitter.lines(completedBy: chunk)
             } catch {
-                io.err("\(name):\(error.lineNumber): error: the line is longer than \(RequestLines.maximumLineLength >> 20) MiB, "
-                       + "the most one request may take; end each request with a line break, and keep bodies smaller\n")
+                io.err(
+                    "\(name):\(error.lineNumber): error: the line is longer than \(RequestLines.maximumLineLength >> 20) MiB, "
+                        + "the most one request may take; end each request with a line break, and keep bodies smaller\n"
+                )
                 return 2
             }
             if chunk.isEmpty {

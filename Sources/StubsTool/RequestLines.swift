@@ -18,7 +18,9 @@ enum RequestLines {
             .failure(Problem(message: "\(file):\(number): error: \(message)"))
         }
         guard let line = validUTF8(bytes) else {
-            return problem("the line is not valid UTF-8; a requests file is UTF-8 text (give a binary body as \"bodyBase64\")")
+            return problem(
+                "the line is not valid UTF-8; a requests file is UTF-8 text (give a binary body as \"bodyBase64\")"
+            )
         }
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty { return .success(nil) }
@@ -29,31 +31,43 @@ enum RequestLines {
             return problem("invalid JSON at column \(error.column): \(error.message)")
         }
         guard let object = value.objectValue else {
-            return problem("each line must be a JSON object such as {\"method\": \"GET\", \"url\": \"https://host/path\"}")
+            return problem(
+                "each line must be a JSON object such as {\"method\": \"GET\", \"url\": \"https://host/path\"}"
+            )
         }
-        guard let urlText = object["url"]?.stringValue, let url = URL(string: urlText), url.scheme != nil, url.host != nil else {
+        guard let urlText = object["url"]?.stringValue, let url = URL(string: urlText), url.scheme != nil,
+            url.host != nil
+        else {
             return problem("\"url\" must be an absolute URL string such as \"https://api.example.com/users\"")
         }
         if let method = object["method"] {
             guard let name = method.stringValue else { return problem("\"method\" must be a string such as \"GET\"") }
             guard InterceptedRequest.Method(rawValue: name).isToken else {
-                return problem("\"method\" \(quoted(name)) is not an HTTP method: one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"")
+                return problem(
+                    "\"method\" \(quoted(name)) is not an HTTP method: one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\""
+                )
             }
         }
         var headers = HeaderFields()
         if let declared = object["headers"] {
-            guard let map = declared.objectValue else { return problem("\"headers\" must be an object of names to string values") }
+            guard let map = declared.objectValue else {
+                return problem("\"headers\" must be an object of names to string values")
+            }
             for member in map.members {
                 let values = member.value.arrayValue ?? [member.value]
                 for value in values {
-                    guard let text = value.stringValue else { return problem("the header \(member.key) must have a string value") }
+                    guard let text = value.stringValue else {
+                        return problem("the header \(member.key) must have a string value")
+                    }
                     headers.add(member.key, text)
                 }
             }
         }
         var body: Data?
         if let text = object["body"] {
-            guard let string = text.stringValue else { return problem("\"body\" must be a string (use \"bodyBase64\" for binary)") }
+            guard let string = text.stringValue else {
+                return problem("\"body\" must be a string (use \"bodyBase64\" for binary)")
+            }
             body = Data(string.utf8)
         }
         if let encoded = object["bodyBase64"] {

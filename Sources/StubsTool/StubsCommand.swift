@@ -3,22 +3,22 @@ import Foundation
 /// The `stubs` command-line tool: lint, list, match and import stub files.
 package enum StubsCommand {
     static let overview = """
-    stubs: check, list and try WireMock stub files and HAR captures, as swift-http-stubs loads them.
+        stubs: check, list and try WireMock stub files and HAR captures, as swift-http-stubs loads them.
 
-    Usage:
-      stubs lint PATH...                       validate stub roots, mapping files and HAR files
-      stubs list PATH...                       one line per stub: source, priority, method, URL, status, scenario
-      stubs match --stubs PATH... METHOD URL [-H 'Name: value']... [--data TEXT]
-                                               which stub answers a request, and why not
-      stubs match --stubs PATH... --requests FILE|-
-                                               answer JSON Lines requests, one JSON line each
-      stubs import-har FILE.har --into ROOT [--force]
-                                               write a capture as WireMock mappings + __files/
+        Usage:
+          stubs lint PATH...                       validate stub roots, mapping files and HAR files
+          stubs list PATH...                       one line per stub: source, priority, method, URL, status, scenario
+          stubs match --stubs PATH... METHOD URL [-H 'Name: value']... [--data TEXT]
+                                                   which stub answers a request, and why not
+          stubs match --stubs PATH... --requests FILE|-
+                                                   answer JSON Lines requests, one JSON line each
+          stubs import-har FILE.har --into ROOT [--force]
+                                                   write a capture as WireMock mappings + __files/
 
-    PATH is a stub root (a folder with mappings/ and __files/), a folder of mapping files, a mapping
-    file, or a .har file. Run 'stubs COMMAND --help' for details.
+        PATH is a stub root (a folder with mappings/ and __files/), a folder of mapping files, a mapping
+        file, or a .har file. Run 'stubs COMMAND --help' for details.
 
-    """
+        """
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status:
     /// 0 success, 1 problems found (lint errors, unmatched requests), 2 wrong usage or unloadable input.
@@ -63,7 +63,8 @@ package enum StubsCommand {
     static func asksForHelp(_ arguments: [String]) -> Bool {
         let optionsWithValues: Set<String> = ["--stubs", "--requests", "-H", "--header", "-d", "--data", "--into"]
         return arguments.indices.contains { index in
-            ["--help", "-h"].contains(arguments[index]) && (index == 0 || !optionsWithValues.contains(arguments[index - 1]))
+            ["--help", "-h"].contains(arguments[index])
+                && (index == 0 || !optionsWithValues.contains(arguments[index - 1]))
         }
     }
 

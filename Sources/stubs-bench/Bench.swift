@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
 import LoopbackHTTP
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
 
 /// `stubs-bench`: how fast the toolkit answers through URLSession, next to the floor URLSession
 /// imposes and to a real loopback HTTP server. See BENCHMARKS.md.
@@ -41,7 +42,10 @@ struct Bench {
 
 /// Command-line options.
 struct Options {
-    static let workloads = ["floor", "stub", "stub_10k", "loopback", "wiremock", "concurrent", "protocol", "files", "large_body", "virtual_time"]
+    static let workloads = [
+        "floor", "stub", "stub_10k", "loopback", "wiremock", "concurrent", "protocol", "files", "large_body",
+        "virtual_time",
+    ]
 
     var json = false
     var quick = false
@@ -77,16 +81,16 @@ struct Options {
     var wiremockWarmupBudget: Duration = .seconds(15)
 
     static let usage = """
-    usage: swift run -c release stubs-bench [--json] [--quick] [--only w1,w2,...] [--rounds N] [--requests N] [--wiremock-jar PATH]
+        usage: swift run -c release stubs-bench [--json] [--quick] [--only w1,w2,...] [--rounds N] [--requests N] [--wiremock-jar PATH]
 
-      --json               print one JSON object instead of the table
-      --quick              a reduced run (fewer rounds and requests) that finishes in well under a minute
-      --only LIST          run only these workloads: \(workloads.joined(separator: ","))
-                           (wiremock needs --wiremock-jar; without --only it runs whenever the jar is given)
-      --rounds N           rounds of the interleaved request workloads (default 5, quick 3)
-      --requests N         requests per sequential batch (default 2000, quick 400)
-      --wiremock-jar PATH  also measure WireMock on 127.0.0.1: `java -jar PATH` (the standalone jar, java from PATH)
-    """
+          --json               print one JSON object instead of the table
+          --quick              a reduced run (fewer rounds and requests) that finishes in well under a minute
+          --only LIST          run only these workloads: \(workloads.joined(separator: ","))
+                               (wiremock needs --wiremock-jar; without --only it runs whenever the jar is given)
+          --rounds N           rounds of the interleaved request workloads (default 5, quick 3)
+          --requests N         requests per sequential batch (default 2000, quick 400)
+          --wiremock-jar PATH  also measure WireMock on 127.0.0.1: `java -jar PATH` (the standalone jar, java from PATH)
+        """
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -102,17 +106,27 @@ struct Options {
                 guard let list = iterator.next() else { throw BenchFailure("--only needs a list of workloads") }
                 let names = Set(list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
                 let unknown = names.subtracting(Options.workloads)
-                guard unknown.isEmpty else { throw BenchFailure("unknown workloads: \(unknown.sorted().joined(separator: ", "))") }
+                guard unknown.isEmpty else {
+                    throw BenchFailure("unknown workloads: \(unknown.sorted().joined(separator: ", "))")
+                }
                 only = names
             case "--rounds":
-                guard let value = iterator.next().flatMap(Int.init), value > 0 else { throw BenchFailure("--rounds needs a positive number") }
+                guard let value = iterator.next().flatMap(Int.init), value > 0 else {
+                    throw BenchFailure("--rounds needs a positive number")
+                }
                 rounds = value
             case "--requests":
-                guard let value = iterator.next().flatMap(Int.init), value > 0 else { throw BenchFailure("--requests needs a positive number") }
+                guard let value = iterator.next().flatMap(Int.init), value > 0 else {
+                    throw BenchFailure("--requests needs a positive number")
+                }
                 requests = value
             case "--wiremock-jar":
-                guard let path = iterator.next() else { throw BenchFailure("--wiremock-jar needs the path of the WireMock standalone jar") }
-                guard FileManager.default.fileExists(atPath: path) else { throw BenchFailure("--wiremock-jar: no such file: \(path)") }
+                guard let path = iterator.next() else {
+                    throw BenchFailure("--wiremock-jar needs the path of the WireMock standalone jar")
+                }
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw BenchFailure("--wiremock-jar: no such file: \(path)")
+                }
                 wiremockJar = path
             default:
                 throw BenchFailure("unknown argument \(argument)")
@@ -251,11 +265,25 @@ struct Runner {
         defer { wiremock?.stop() }
 
         if options.runs("floor") {
-            sequential.append(Sequential(key: "floor_rps", session: FloorProtocol.makeSession(), request: targetRequest(), registry: nil))
+            sequential.append(
+                Sequential(
+                    key: "floor_rps",
+                    session: FloorProtocol.makeSession(),
+                    request: targetRequest(),
+                    registry: nil
+                )
+            )
         }
         if options.runs("stub") {
             let registry = Registries.single()
-            sequential.append(Sequential(key: "stub_rps", session: registry.makeSession(), request: targetRequest(), registry: registry))
+            sequential.append(
+                Sequential(
+                    key: "stub_rps",
+                    session: registry.makeSession(),
+                    request: targetRequest(),
+                    registry: registry
+                )
+            )
         }
         if options.runs("stub_10k") {
             let start = clock.now
@@ -263,33 +291,70 @@ struct Runner {
             let built = seconds(clock.now - start)
             results.notes["stub_10k_build_s"] = String(format: "%.2f", built)
             progress(String(format: "built the 10,000-stub registry in %.2f s", built))
-            sequential.append(Sequential(key: "stub_10k_rps", session: registry.makeSession(), request: targetRequest(), registry: registry))
+            sequential.append(
+                Sequential(
+                    key: "stub_10k_rps",
+                    session: registry.makeSession(),
+                    request: targetRequest(),
+                    registry: registry
+                )
+            )
         }
         if options.runs("loopback") {
             let bound = (options.rounds * 2 + 2) * options.requests + 4 * options.warmup
             // What teams run instead of stubs: the same constant answer, over a kept-alive connection.
-            let answer = LoopbackHTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Payload.body)
+            let answer = LoopbackHTTPResponse(
+                status: 200,
+                headers: [("Content-Type", "application/json")],
+                body: Payload.body
+            )
             let loopback = try LoopbackHTTPServer(maxRequests: bound) { _ in answer }
             server = loopback
             progress("loopback server on 127.0.0.1:\(loopback.port), bounded to \(bound) requests")
             let configuration = URLSessionConfiguration.ephemeral
             configuration.urlCache = nil
             configuration.httpMaximumConnectionsPerHost = 1
-            sequential.append(Sequential(key: "loopback_rps", session: URLSession(configuration: configuration), request: targetRequest(host: "127.0.0.1", port: loopback.port), registry: nil))
+            sequential.append(
+                Sequential(
+                    key: "loopback_rps",
+                    session: URLSession(configuration: configuration),
+                    request: targetRequest(host: "127.0.0.1", port: loopback.port),
+                    registry: nil
+                )
+            )
         }
         if options.runs("wiremock"), let jar = options.wiremockJar {
             let start = clock.now
-            let server = try await WireMockServer.start(jar: jar, path: Payload.targetPath, body: Payload.body, contentType: "application/json")
+            let server = try await WireMockServer.start(
+                jar: jar,
+                path: Payload.targetPath,
+                body: Payload.body,
+                contentType: "application/json"
+            )
             wiremock = server
             // The request count stays bounded: the warm-up's and the measured slices'.
             let warmup = options.wiremockWarmup
-            progress(String(format: "WireMock (pid %d) ready on 127.0.0.1:%d after %.1f s; warm-up of at most %d requests",
-                            server.processIdentifier, server.port, seconds(clock.now - start), warmup))
+            progress(
+                String(
+                    format: "WireMock (pid %d) ready on 127.0.0.1:%d after %.1f s; warm-up of at most %d requests",
+                    server.processIdentifier,
+                    server.port,
+                    seconds(clock.now - start),
+                    warmup
+                )
+            )
             let configuration = URLSessionConfiguration.ephemeral
             configuration.urlCache = nil
             configuration.httpMaximumConnectionsPerHost = 1
-            sequential.append(Sequential(key: "wiremock_rps", session: URLSession(configuration: configuration), request: targetRequest(host: "127.0.0.1", port: server.port), registry: nil,
-                                         warmup: (warmup / 2, options.wiremockWarmupBudget / 2)))
+            sequential.append(
+                Sequential(
+                    key: "wiremock_rps",
+                    session: URLSession(configuration: configuration),
+                    request: targetRequest(host: "127.0.0.1", port: server.port),
+                    registry: nil,
+                    warmup: (warmup / 2, options.wiremockWarmupBudget / 2)
+                )
+            )
         }
         var concurrentRegistry: StubRegistry?
         var concurrentSession: URLSession?
@@ -303,12 +368,28 @@ struct Runner {
         // Warm-up: connections, lazy initialisation, caches. Not recorded.
         for workload in sequential {
             let warmup = workload.warmup ?? (options.warmup, options.warmupBudget)
-            _ = try await sequentialAsync(workload.session, workload.request, count: warmup.requests, budget: warmup.budget)
-            _ = try await sequentialCompletion(workload.session, workload.request, count: warmup.requests, budget: warmup.budget)
+            _ = try await sequentialAsync(
+                workload.session,
+                workload.request,
+                count: warmup.requests,
+                budget: warmup.budget
+            )
+            _ = try await sequentialCompletion(
+                workload.session,
+                workload.request,
+                count: warmup.requests,
+                budget: warmup.budget
+            )
             workload.registry?.clearJournal()
         }
         if let concurrentSession {
-            _ = try await concurrentAsync(concurrentSession, targetRequest(), tasks: options.concurrentTasks, total: options.warmup * 4, budget: options.warmupBudget)
+            _ = try await concurrentAsync(
+                concurrentSession,
+                targetRequest(),
+                tasks: options.concurrentTasks,
+                total: options.warmup * 4,
+                budget: options.warmupBudget
+            )
             concurrentRegistry?.clearJournal()
         }
 
@@ -337,8 +418,11 @@ struct Runner {
                 // the slices a burst of other work slowed down.
                 results.add(key, sample)
                 let previous = totals[key] ?? Sample(requests: 0, seconds: 0)
-                totals[key] = Sample(requests: previous.requests + sample.requests, seconds: previous.seconds + sample.seconds,
-                                     cpuSeconds: previous.cpuSeconds + sample.cpuSeconds)
+                totals[key] = Sample(
+                    requests: previous.requests + sample.requests,
+                    seconds: previous.seconds + sample.seconds,
+                    cpuSeconds: previous.cpuSeconds + sample.cpuSeconds
+                )
             }
             for slice in 0..<slices {
                 let offset = (round + slice) % batches.count
@@ -346,20 +430,44 @@ struct Runner {
                     switch batch {
                     case let .async(workload):
                         workload.registry?.clearJournal()
-                        accumulate(workload.key, try await measuringCPU {
-                            try await sequentialAsync(workload.session, workload.request, count: sliceRequests, budget: sliceBudget)
-                        })
+                        accumulate(
+                            workload.key,
+                            try await measuringCPU {
+                                try await sequentialAsync(
+                                    workload.session,
+                                    workload.request,
+                                    count: sliceRequests,
+                                    budget: sliceBudget
+                                )
+                            }
+                        )
                     case let .completion(workload):
                         workload.registry?.clearJournal()
-                        accumulate(workload.key + "_completion", try await measuringCPU {
-                            try await sequentialCompletion(workload.session, workload.request, count: sliceRequests, budget: sliceBudget)
-                        })
+                        accumulate(
+                            workload.key + "_completion",
+                            try await measuringCPU {
+                                try await sequentialCompletion(
+                                    workload.session,
+                                    workload.request,
+                                    count: sliceRequests,
+                                    budget: sliceBudget
+                                )
+                            }
+                        )
                     case .concurrent:
                         concurrentRegistry?.clearJournal()
-                        accumulate("concurrent_rps", try await measuringCPU {
-                            try await concurrentAsync(concurrentSession!, targetRequest(), tasks: options.concurrentTasks,
-                                                      total: max(options.concurrentTasks, options.concurrentRequests / slices), budget: sliceBudget)
-                        })
+                        accumulate(
+                            "concurrent_rps",
+                            try await measuringCPU {
+                                try await concurrentAsync(
+                                    concurrentSession!,
+                                    targetRequest(),
+                                    tasks: options.concurrentTasks,
+                                    total: max(options.concurrentTasks, options.concurrentRequests / slices),
+                                    budget: sliceBudget
+                                )
+                            }
+                        )
                     }
                 }
             }
@@ -394,19 +502,36 @@ struct Runner {
         for (key, values) in samples {
             for value in values { results.add(key, value) }
         }
-        progress(String(format: "protocols alone: floor %.0f ns, toolkit %.0f ns per request (medians of %d batches)",
-                        results.median("floor_protocol_ns") ?? 0, results.median("stub_protocol_ns") ?? 0, options.protocolBatches))
+        progress(
+            String(
+                format: "protocols alone: floor %.0f ns, toolkit %.0f ns per request (medians of %d batches)",
+                results.median("floor_protocol_ns") ?? 0,
+                results.median("stub_protocol_ns") ?? 0,
+                options.protocolBatches
+            )
+        )
     }
 
     private func measureVirtualTime(_ results: inout Results) async throws {
         for round in 0..<options.virtualRounds {
             let run = try await virtualTimeRun(count: options.virtualRequests, budget: .seconds(30))
             guard run.virtualSeconds >= 5 * Double(run.requests) else {
-                throw BenchFailure("virtual time: the clock advanced \(run.virtualSeconds) s for \(run.requests) requests delayed 5 s")
+                throw BenchFailure(
+                    "virtual time: the clock advanced \(run.virtualSeconds) s for \(run.requests) requests delayed 5 s"
+                )
             }
             results.add("virtual_time_wall_ms", run.wallMilliseconds)
             results.notes["virtual_seconds"] = String(format: "%.0f", run.virtualSeconds)
-            progress(String(format: "virtual time %d/%d: %.1f ms wall for %d × 5 s (%.0f s virtual)", round + 1, options.virtualRounds, run.wallMilliseconds, options.virtualRequests, run.virtualSeconds))
+            progress(
+                String(
+                    format: "virtual time %d/%d: %.1f ms wall for %d × 5 s (%.0f s virtual)",
+                    round + 1,
+                    options.virtualRounds,
+                    run.wallMilliseconds,
+                    options.virtualRequests,
+                    run.virtualSeconds
+                )
+            )
         }
     }
 
@@ -424,20 +549,34 @@ struct Runner {
                 switch step {
                 case 0:
                     let count = try StubFileCorpus.loadIntoRegistry(root: root)
-                    guard count == options.fileCount else { throw BenchFailure("loaded \(count) stubs from \(options.fileCount) files") }
+                    guard count == options.fileCount else {
+                        throw BenchFailure("loaded \(count) stubs from \(options.fileCount) files")
+                    }
                     results.add("load_10k_files_s", seconds(clock.now - start))
                 case 1:
                     let count = try StubFileCorpus.parseWithJSONSerialization(root: root)
-                    guard count == options.fileCount else { throw BenchFailure("parsed \(count) of \(options.fileCount) files") }
+                    guard count == options.fileCount else {
+                        throw BenchFailure("parsed \(count) of \(options.fileCount) files")
+                    }
                     results.add("json_parse_10k_files_s", seconds(clock.now - start))
                 default:
                     let count = try StubFileCorpus.decodeOnly(root: root)
-                    guard count == options.fileCount else { throw BenchFailure("decoded \(count) stubs from \(options.fileCount) files") }
+                    guard count == options.fileCount else {
+                        throw BenchFailure("decoded \(count) stubs from \(options.fileCount) files")
+                    }
                     results.add("decode_10k_files_s", seconds(clock.now - start))
                 }
             }
-            progress(String(format: "files %d/%d: load %.3f s (StubFiles.load alone %.3f s), JSONSerialization %.3f s", round + 1, options.fileRounds,
-                            results.samples["load_10k_files_s"]!.last!, results.samples["decode_10k_files_s"]!.last!, results.samples["json_parse_10k_files_s"]!.last!))
+            progress(
+                String(
+                    format: "files %d/%d: load %.3f s (StubFiles.load alone %.3f s), JSONSerialization %.3f s",
+                    round + 1,
+                    options.fileRounds,
+                    results.samples["load_10k_files_s"]!.last!,
+                    results.samples["decode_10k_files_s"]!.last!,
+                    results.samples["json_parse_10k_files_s"]!.last!
+                )
+            )
         }
     }
 
@@ -452,8 +591,18 @@ struct Runner {
                 results.add("large_body_peak_mb" + suffix, report.growthMiB)
                 results.add("large_body_sampled_mb" + suffix, report.sampledGrowthMiB)
                 results.add("large_body_s" + suffix, report.seconds)
-                progress("large body \(run + 1)/\(options.largeBodyRuns) (\(mode)): " + String(format: "peak RSS growth %.1f MiB (VmHWM %d kB, before %d kB, sampled peak +%.1f MiB), %.2f s",
-                                report.growthMiB, report.peakKB, report.baselineKB, report.sampledGrowthMiB, report.seconds))
+                progress(
+                    "large body \(run + 1)/\(options.largeBodyRuns) (\(mode)): "
+                        + String(
+                            format:
+                                "peak RSS growth %.1f MiB (VmHWM %d kB, before %d kB, sampled peak +%.1f MiB), %.2f s",
+                            report.growthMiB,
+                            report.peakKB,
+                            report.baselineKB,
+                            report.sampledGrowthMiB,
+                            report.seconds
+                        )
+                )
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -21,7 +22,12 @@ final class FloorProtocol: URLProtocol {
     override func stopLoading() {}
 
     /// The constant response. Every benchmark request has the same URL, so one object serves all.
-    private static let response = HTTPURLResponse(url: targetRequest().url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: Payload.headers)!
+    private static let response = HTTPURLResponse(
+        url: targetRequest().url!,
+        statusCode: 200,
+        httpVersion: "HTTP/1.1",
+        headerFields: Payload.headers
+    )!
 
     /// A session served only by the floor protocol, configured like the toolkit's sessions
     /// (`.ephemeral`, no URL cache).

@@ -1,8 +1,9 @@
 import Foundation
+import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
 
 /// The large-body measurement runs in a child process (this binary, re-invoked with a hidden
 /// flag) so that its peak resident set (`VmHWM`) is its own and not the rest of the benchmark's.
@@ -72,7 +73,9 @@ enum LargeBody {
     /// In the parent: write the stub root, run the child, read its report.
     static func measure(root: URL, mode: String) throws -> Report {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.executableURL = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        )
         process.arguments = [childFlag, root.path, mode]
         let output = Pipe()
         process.standardOutput = output
@@ -81,10 +84,12 @@ enum LargeBody {
         process.waitUntilExit()
         let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
         guard process.terminationStatus == 0, fields.count == 5,
-              let baseline = Int(fields[0]), let peak = Int(fields[1]), let sampled = Int(fields[2]),
-              let bytes = Int(fields[3]), let elapsed = Double(fields[4])
+            let baseline = Int(fields[0]), let peak = Int(fields[1]), let sampled = Int(fields[2]),
+            let bytes = Int(fields[3]), let elapsed = Double(fields[4])
         else {
-            throw BenchFailure("large body child failed (status \(process.terminationStatus)): \(String(decoding: data, as: UTF8.self))")
+            throw BenchFailure(
+                "large body child failed (status \(process.terminationStatus)): \(String(decoding: data, as: UTF8.self))"
+            )
         }
         guard bytes == StubFileCorpus.largeBodyBytes else {
             throw BenchFailure("large body: received \(bytes) bytes, expected \(StubFileCorpus.largeBodyBytes)")

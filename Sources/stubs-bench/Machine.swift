@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,8 @@ struct Machine {
         Machine(
             cpus: ProcessInfo.processInfo.activeProcessorCount,
             cpuModel: field("model name", in: "/proc/cpuinfo") ?? "unknown",
-            memoryGiB: (field("MemTotal", in: "/proc/meminfo").flatMap { Double($0.split(separator: " ").first ?? "") } ?? 0) / 1024 / 1024,
+            memoryGiB: (field("MemTotal", in: "/proc/meminfo").flatMap { Double($0.split(separator: " ").first ?? "") }
+                ?? 0) / 1024 / 1024,
             swift: compilerVersion,
             os: osName(),
             kernel: kernelRelease(),

@@ -1,8 +1,9 @@
 import Foundation
+import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
 
 /// The protocols alone, without URLSession: a loop on one thread that does what URLSession does
 /// for each request (`canInit`, `canonicalRequest`, a new instance, `startLoading`,
@@ -30,14 +31,22 @@ enum ProtocolCost {
                 let client = CheckingClient()
                 let start = threadCPUSeconds()
                 for _ in 0..<batchSize {
-                    guard type.canInit(with: request) else { throw BenchFailure("\(key): canInit refused the benchmark request") }
-                    let instance = type.init(request: type.canonicalRequest(for: request), cachedResponse: nil, client: client)
+                    guard type.canInit(with: request) else {
+                        throw BenchFailure("\(key): canInit refused the benchmark request")
+                    }
+                    let instance = type.init(
+                        request: type.canonicalRequest(for: request),
+                        cachedResponse: nil,
+                        client: client
+                    )
                     instance.startLoading()
                     instance.stopLoading()
                 }
                 let elapsed = threadCPUSeconds() - start
                 guard client.finished == batchSize, client.failure == nil else {
-                    throw BenchFailure("\(key): \(client.finished) of \(batchSize) requests answered as expected; \(client.failure ?? "no failure reported")")
+                    throw BenchFailure(
+                        "\(key): \(client.finished) of \(batchSize) requests answered as expected; \(client.failure ?? "no failure reported")"
+                    )
                 }
                 samples[key, default: []].append(elapsed * 1e9 / Double(batchSize))
             }
@@ -61,7 +70,11 @@ private final class CheckingClient: NSObject, URLProtocolClient, @unchecked Send
     private var status: Int?
     private var body = Data()
 
-    func urlProtocol(_ protocol: URLProtocol, didReceive response: URLResponse, cacheStoragePolicy policy: URLCache.StoragePolicy) {
+    func urlProtocol(
+        _ protocol: URLProtocol,
+        didReceive response: URLResponse,
+        cacheStoragePolicy policy: URLCache.StoragePolicy
+    ) {
         status = (response as? HTTPURLResponse)?.statusCode
         body = Data()
     }

@@ -28,9 +28,12 @@ enum Report {
 
     static func json(_ results: Results) -> String {
         let keys: [(String, Int)] = [
-            ("floor_rps", 1), ("stub_rps", 1), ("stub_10k_rps", 1), ("loopback_rps", 1), ("wiremock_rps", 1), ("concurrent_rps", 1),
-            ("load_10k_files_s", 4), ("json_parse_10k_files_s", 4), ("large_body_peak_mb", 1), ("virtual_time_wall_ms", 1),
-            ("overhead_ratio", 3), ("scale_ratio", 3), ("loopback_speedup", 3), ("wiremock_speedup", 3), ("load_ratio", 3),
+            ("floor_rps", 1), ("stub_rps", 1), ("stub_10k_rps", 1), ("loopback_rps", 1), ("wiremock_rps", 1),
+            ("concurrent_rps", 1),
+            ("load_10k_files_s", 4), ("json_parse_10k_files_s", 4), ("large_body_peak_mb", 1),
+            ("virtual_time_wall_ms", 1),
+            ("overhead_ratio", 3), ("scale_ratio", 3), ("loopback_speedup", 3), ("wiremock_speedup", 3),
+            ("load_ratio", 3),
             ("floor_protocol_ns", 0), ("stub_protocol_ns", 0),
         ]
         // The WireMock keys are optional: present only when the wiremock workload ran.
@@ -39,17 +42,19 @@ enum Report {
             "  \(quote(key)): \(number(value(key, in: results), decimals: decimals))"
         }
         let machine = results.machine
-        members.append("""
-          "machine": {
-            "cpus": \(machine.cpus),
-            "cpu_model": \(quote(machine.cpuModel)),
-            "memory_gib": \(number(machine.memoryGiB, decimals: 1)),
-            "swift": \(quote(machine.swift)),
-            "os": \(quote(machine.os)),
-            "kernel": \(quote(machine.kernel)),
-            "load_average_1m": \(number(machine.loadAverage, decimals: 2))
-          }
-        """)
+        members.append(
+            """
+              "machine": {
+                "cpus": \(machine.cpus),
+                "cpu_model": \(quote(machine.cpuModel)),
+                "memory_gib": \(number(machine.memoryGiB, decimals: 1)),
+                "swift": \(quote(machine.swift)),
+                "os": \(quote(machine.os)),
+                "kernel": \(quote(machine.kernel)),
+                "load_average_1m": \(number(machine.loadAverage, decimals: 2))
+              }
+            """
+        )
         return "{\n" + members.joined(separator: ",\n") + "\n}"
     }
 
@@ -68,9 +73,17 @@ enum Report {
     static func table(_ results: Results, options: Options) -> String {
         let machine = results.machine
         var lines: [String] = []
-        lines.append("swift-http-stubs benchmark — \(options.quick ? "quick" : "full") run: request rates are medians over \(options.rounds) rounds × \(options.slices) interleaved slices")
-        lines.append("machine: \(machine.cpus) × \(machine.cpuModel), \(String(format: "%.1f", machine.memoryGiB)) GiB, Swift \(machine.swift), \(machine.os), Linux \(machine.kernel)"
-                     + String(format: ", load average %.2f at start, %.2f at end", machine.loadAverage, Machine.loadAverageNow()))
+        lines.append(
+            "swift-http-stubs benchmark — \(options.quick ? "quick" : "full") run: request rates are medians over \(options.rounds) rounds × \(options.slices) interleaved slices"
+        )
+        lines.append(
+            "machine: \(machine.cpus) × \(machine.cpuModel), \(String(format: "%.1f", machine.memoryGiB)) GiB, Swift \(machine.swift), \(machine.os), Linux \(machine.kernel)"
+                + String(
+                    format: ", load average %.2f at start, %.2f at end",
+                    machine.loadAverage,
+                    Machine.loadAverageNow()
+                )
+        )
         lines.append("")
 
         let rows: [(String, String)] = [
@@ -83,59 +96,109 @@ enum Report {
         ]
         // The label column is 27 wide unless a label of a measured row needs more.
         let width = max(27, rows.filter { results.median($0.1) != nil }.map { $0.0.count + 2 }.max() ?? 0)
-        lines.append(pad("workload", width) + pad("API", 12) + lpad("req/s", 10) + lpad("µs/req", 10) + lpad("CPU µs/req", 12) + "   p25–p75 req/s")
+        lines.append(
+            pad("workload", width) + pad("API", 12) + lpad("req/s", 10) + lpad("µs/req", 10) + lpad("CPU µs/req", 12)
+                + "   p25–p75 req/s"
+        )
         for (label, key) in rows {
             for (api, suffix) in [("data(for:)", ""), ("completion", "_completion")] {
                 guard let rate = results.median(key + suffix) else { continue }
                 let shownAPI = key == "concurrent_rps" ? "data(for:) ×\(options.concurrentTasks)" : api
                 // WireMock's CPU time is spent in another process (the JVM), so it has no CPU µs/req.
                 let cpu = key == "wiremock_rps" ? nil : results.median(key + suffix + "_cpu_us")
-                lines.append(pad(suffix.isEmpty ? label : "", width) + pad(shownAPI, 12) + lpad(Self.rate(rate), 10) + lpad(micros(rate), 10)
-                             + lpad(cpu.map { String(format: "%.1f", $0) } ?? "–", 12)
-                             + "   " + spread(results.quartiles(key + suffix)))
+                lines.append(
+                    pad(suffix.isEmpty ? label : "", width) + pad(shownAPI, 12) + lpad(Self.rate(rate), 10)
+                        + lpad(micros(rate), 10)
+                        + lpad(cpu.map { String(format: "%.1f", $0) } ?? "–", 12)
+                        + "   " + spread(results.quartiles(key + suffix))
+                )
             }
         }
         if let built = results.notes["stub_10k_build_s"] {
             lines.append("  (adding the 10,000 stubs in code took \(built) s, outside the measurement)")
         }
-        lines.append("  (µs/req = wall time / requests; CPU µs/req = CPU time of the whole process, all threads, / requests;")
-        lines.append("   the concurrent row's µs/req is wall time / requests with \(options.concurrentTasks) requests in flight)")
+        lines.append(
+            "  (µs/req = wall time / requests; CPU µs/req = CPU time of the whole process, all threads, / requests;"
+        )
+        lines.append(
+            "   the concurrent row's µs/req is wall time / requests with \(options.concurrentTasks) requests in flight)"
+        )
         if results.median("wiremock_rps") != nil {
-            lines.append("  (WireMock runs in a separate JVM process, so its CPU time is not in CPU µs/req: shown as –)")
+            lines.append(
+                "  (WireMock runs in a separate JVM process, so its CPU time is not in CPU µs/req: shown as –)"
+            )
         }
         lines.append("")
 
         if let floor = results.median("floor_protocol_ns"), let stub = results.median("stub_protocol_ns") {
-            lines.append("the protocols alone, without URLSession: CPU ns per request, medians of \(options.protocolBatches) batches of \(options.protocolBatchSize.formatted())")
+            lines.append(
+                "the protocols alone, without URLSession: CPU ns per request, medians of \(options.protocolBatches) batches of \(options.protocolBatchSize.formatted())"
+            )
             lines.append("  " + pad("floor: bare URLProtocol", 40) + lpad(Int(floor.rounded()).formatted() + " ns", 10))
-            lines.append("  " + pad("toolkit, 1 stub", 40) + lpad(Int(stub.rounded()).formatted() + " ns", 10)
-                         + "   (the toolkit's own work: \(Int((stub - floor).rounded()).formatted()) ns per request)")
+            lines.append(
+                "  " + pad("toolkit, 1 stub", 40) + lpad(Int(stub.rounded()).formatted() + " ns", 10)
+                    + "   (the toolkit's own work: \(Int((stub - floor).rounded()).formatted()) ns per request)"
+            )
             lines.append("")
         }
         if let load = results.median("load_10k_files_s"), let parse = results.median("json_parse_10k_files_s") {
             let bytes = Int(results.notes["mapping_bytes"] ?? "") ?? 0
-            lines.append("\(options.fileCount.formatted()) mapping files (\(bytes / 1024) KiB), medians of \(options.fileRounds) rounds")
-            lines.append("  " + pad("StubRegistry.load(root)", 40) + lpad(String(format: "%.3f s", load), 10) + lpad(String(format: "%.1f µs/file", load * 1e6 / Double(options.fileCount)), 18))
+            lines.append(
+                "\(options.fileCount.formatted()) mapping files (\(bytes / 1024) KiB), medians of \(options.fileRounds) rounds"
+            )
+            lines.append(
+                "  " + pad("StubRegistry.load(root)", 40) + lpad(String(format: "%.3f s", load), 10)
+                    + lpad(String(format: "%.1f µs/file", load * 1e6 / Double(options.fileCount)), 18)
+            )
             if let decode = results.median("decode_10k_files_s") {
-                lines.append("  " + pad("  of which StubFiles.load(root) alone", 40) + lpad(String(format: "%.3f s", decode), 10) + lpad(String(format: "%.1f µs/file", decode * 1e6 / Double(options.fileCount)), 18)
-                             + "   (read, parse, decode; no registry)")
+                lines.append(
+                    "  " + pad("  of which StubFiles.load(root) alone", 40) + lpad(String(format: "%.3f s", decode), 10)
+                        + lpad(String(format: "%.1f µs/file", decode * 1e6 / Double(options.fileCount)), 18)
+                        + "   (read, parse, decode; no registry)"
+                )
             }
-            lines.append("  " + pad("read + JSONSerialization (baseline)", 40) + lpad(String(format: "%.3f s", parse), 10) + lpad(String(format: "%.1f µs/file", parse * 1e6 / Double(options.fileCount)), 18))
+            lines.append(
+                "  " + pad("read + JSONSerialization (baseline)", 40) + lpad(String(format: "%.3f s", parse), 10)
+                    + lpad(String(format: "%.1f µs/file", parse * 1e6 / Double(options.fileCount)), 18)
+            )
             lines.append("")
         }
         if let peak = results.median("large_body_peak_mb") {
             let sampled = results.median("large_body_sampled_mb") ?? 0
             let time = results.median("large_body_s") ?? 0
-            lines.append(String(format: "100 MiB bodyFileName, data(for:):         peak RSS growth %6.1f MiB (sampled VmRSS %6.1f MiB), %.2f s", peak, sampled, time))
+            lines.append(
+                String(
+                    format:
+                        "100 MiB bodyFileName, data(for:):         peak RSS growth %6.1f MiB (sampled VmRSS %6.1f MiB), %.2f s",
+                    peak,
+                    sampled,
+                    time
+                )
+            )
             if let completion = results.median("large_body_peak_mb_completion") {
-                lines.append(String(format: "100 MiB bodyFileName, completion handler: peak RSS growth %6.1f MiB (sampled VmRSS %6.1f MiB), %.2f s",
-                                    completion, results.median("large_body_sampled_mb_completion") ?? 0, results.median("large_body_s_completion") ?? 0))
+                lines.append(
+                    String(
+                        format:
+                            "100 MiB bodyFileName, completion handler: peak RSS growth %6.1f MiB (sampled VmRSS %6.1f MiB), %.2f s",
+                        completion,
+                        results.median("large_body_sampled_mb_completion") ?? 0,
+                        results.median("large_body_s_completion") ?? 0
+                    )
+                )
             }
-            lines.append("  (growth of VmHWM over VmRSS before the request, in a child process; the caller's own Data is 100 MiB)")
+            lines.append(
+                "  (growth of VmHWM over VmRSS before the request, in a child process; the caller's own Data is 100 MiB)"
+            )
         }
         if let wall = results.median("virtual_time_wall_ms") {
-            lines.append(String(format: "%d sequential requests to a stub delayed 5 s, ImmediateStubClock: %.1f ms wall", options.virtualRequests, wall)
-                         + " (\(results.notes["virtual_seconds"] ?? "?") s virtual)")
+            lines.append(
+                String(
+                    format: "%d sequential requests to a stub delayed 5 s, ImmediateStubClock: %.1f ms wall",
+                    options.virtualRequests,
+                    wall
+                )
+                    + " (\(results.notes["virtual_seconds"] ?? "?") s virtual)"
+            )
         }
         lines.append("")
 
@@ -148,9 +211,16 @@ enum Report {
             } else {
                 verdict = "–"
             }
-            let shown = measured.map { String(format: goal.key.hasSuffix("_ratio") || goal.key == "loopback_speedup" ? "%.2f" : "%.1f", $0) } ?? "not run"
+            let shown =
+                measured.map {
+                    String(format: goal.key.hasSuffix("_ratio") || goal.key == "loopback_speedup" ? "%.2f" : "%.1f", $0)
+                } ?? "not run"
             let cpu = cpuRatio(goal.key, in: results).map { String(format: "%.2f", $0) } ?? ""
-            lines.append(pad(goal.key, 24) + lpad(shown, 12) + lpad((goal.atMost ? "≤ " : "≥ ") + String(format: "%g", goal.bound), 10) + "   " + verdict + "  " + lpad(cpu, 10))
+            lines.append(
+                pad(goal.key, 24) + lpad(shown, 12)
+                    + lpad((goal.atMost ? "≤ " : "≥ ") + String(format: "%g", goal.bound), 10) + "   " + verdict + "  "
+                    + lpad(cpu, 10)
+            )
         }
         if results.median("wiremock_rps") != nil {
             // Informational, no goal; no CPU ratio, since WireMock's CPU time is in another process.
@@ -158,7 +228,12 @@ enum Report {
             lines.append(pad("wiremock_speedup", 24) + lpad(shown, 12) + lpad("–", 10) + "   –  " + lpad("–", 10))
         }
         if let ceiling = results.ratio("floor_rps", "loopback_rps") {
-            lines.append(String(format: "(ceiling of loopback_speedup with a zero-cost toolkit: floor_rps / loopback_rps = %.2f)", ceiling))
+            lines.append(
+                String(
+                    format: "(ceiling of loopback_speedup with a zero-cost toolkit: floor_rps / loopback_rps = %.2f)",
+                    ceiling
+                )
+            )
         }
         lines.append("")
         lines.append(String(format: "total wall time %.1f s", results.wallSeconds))

@@ -1,8 +1,9 @@
 import Foundation
+import HTTPStubs
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import HTTPStubs
 
 /// Temporary stub roots the file workloads load.
 enum StubFileCorpus {
@@ -37,42 +38,42 @@ enum StubFileCorpus {
                 request = #""method": "GET", "urlPattern": "/reports/\#(index)\\?year=[0-9]{4}""#
             case 7:
                 request = """
-                "method": "GET",
-                    "urlPath": "/users/\(index)",
-                    "headers": {
-                      "X-Tenant": { "equalTo": "tenant-\(index)" },
-                      "Accept": { "contains": "json" }
-                    }
-                """
+                    "method": "GET",
+                        "urlPath": "/users/\(index)",
+                        "headers": {
+                          "X-Tenant": { "equalTo": "tenant-\(index)" },
+                          "Accept": { "contains": "json" }
+                        }
+                    """
             case 8:
                 request = """
-                "method": "POST",
-                    "urlPath": "/orders/\(index)",
-                    "bodyPatterns": [
-                      { "equalToJson": { "sku": "sku-\(index)", "quantity": 1 }, "ignoreExtraElements": true }
-                    ]
-                """
+                    "method": "POST",
+                        "urlPath": "/orders/\(index)",
+                        "bodyPatterns": [
+                          { "equalToJson": { "sku": "sku-\(index)", "quantity": 1 }, "ignoreExtraElements": true }
+                        ]
+                    """
             default:
                 request = """
-                "method": "GET",
-                    "urlPath": "/feed/\(index)",
-                    "queryParameters": { "page": { "equalTo": "2" } }
-                """
+                    "method": "GET",
+                        "urlPath": "/feed/\(index)",
+                        "queryParameters": { "page": { "equalTo": "2" } }
+                    """
             }
             let text = """
-            {
-              "name": "generated stub \(index)",
-              "request": {
-                \(request)
-              },
-              "response": {
-                "status": 200,
-                "headers": { "Content-Type": "application/json", "X-Stub": "\(index)" },
-                "jsonBody": { "id": \(index), "name": "item \(index)", "tags": ["bench", "generated"], "price": \(index).5 }
-              }
-            }
+                {
+                  "name": "generated stub \(index)",
+                  "request": {
+                    \(request)
+                  },
+                  "response": {
+                    "status": 200,
+                    "headers": { "Content-Type": "application/json", "X-Stub": "\(index)" },
+                    "jsonBody": { "id": \(index), "name": "item \(index)", "tags": ["bench", "generated"], "price": \(index).5 }
+                  }
+                }
 
-            """
+                """
             let data = Data(text.utf8)
             bytes += data.count
             try writeFile(data, to: mappings.appendingPathComponent(String(format: "mapping-%05d.json", index)).path)
@@ -110,7 +111,8 @@ enum StubFileCorpus {
     /// Returns the number of files parsed.
     static func parseWithJSONSerialization(root: URL) throws -> Int {
         let mappings = root.appendingPathComponent("mappings")
-        let names = try FileManager.default.contentsOfDirectory(atPath: mappings.path).filter { $0.hasSuffix(".json") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: mappings.path).filter { $0.hasSuffix(".json") }
+            .sorted()
         var parsed = 0
         for name in names {
             let data = try Data(contentsOf: mappings.appendingPathComponent(name))
@@ -143,10 +145,19 @@ enum StubFileCorpus {
         let files = root.appendingPathComponent("__files")
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        try writeFile(Data(#"{"request": {"method": "GET", "urlPath": "/large"}, "response": {"status": 200, "bodyFileName": "large.bin", "headers": {"Content-Type": "application/octet-stream"}}}"#.utf8),
-                      to: mappings.appendingPathComponent("large.json").path)
-        try writeFile(Data(#"{"request": {"method": "GET", "urlPath": "/small"}, "response": {"status": 200, "body": "ok"}}"#.utf8),
-                      to: mappings.appendingPathComponent("small.json").path)
+        try writeFile(
+            Data(
+                #"{"request": {"method": "GET", "urlPath": "/large"}, "response": {"status": 200, "bodyFileName": "large.bin", "headers": {"Content-Type": "application/octet-stream"}}}"#
+                    .utf8
+            ),
+            to: mappings.appendingPathComponent("large.json").path
+        )
+        try writeFile(
+            Data(
+                #"{"request": {"method": "GET", "urlPath": "/small"}, "response": {"status": 200, "body": "ok"}}"#.utf8
+            ),
+            to: mappings.appendingPathComponent("small.json").path
+        )
         let path = files.appendingPathComponent("large.bin").path
         guard FileManager.default.createFile(atPath: path, contents: nil) else {
             throw BenchFailure("cannot create \(path)")

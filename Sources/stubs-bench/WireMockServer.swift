@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -43,7 +44,9 @@ final class WireMockServer {
         let log: FileHandle
         do {
             try writeStubRoot(root, path: path, body: body, contentType: contentType)
-            guard FileManager.default.createFile(atPath: logPath, contents: nil), let handle = FileHandle(forWritingAtPath: logPath) else {
+            guard FileManager.default.createFile(atPath: logPath, contents: nil),
+                let handle = FileHandle(forWritingAtPath: logPath)
+            else {
                 throw BenchFailure("cannot create \(logPath)")
             }
             log = handle
@@ -54,8 +57,10 @@ final class WireMockServer {
 
         let process = Process()
         process.executableURL = java
-        process.arguments = ["-jar", jar, "--bind-address", "127.0.0.1", "--port", "\(port)", "--root-dir", root.path,
-                             "--disable-banner", "--no-request-journal"]
+        process.arguments = [
+            "-jar", jar, "--bind-address", "127.0.0.1", "--port", "\(port)", "--root-dir", root.path,
+            "--disable-banner", "--no-request-journal",
+        ]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = log
         process.standardError = log
@@ -66,8 +71,10 @@ final class WireMockServer {
         } catch {
             let tail = logTail(logPath)
             server.stop()
-            throw BenchFailure("WireMock did not start (\(java.path) -jar \(jar) on 127.0.0.1:\(port)): \(error)"
-                               + (tail.isEmpty ? "; its log is empty" : "\n--- last lines of its log ---\n\(tail)"))
+            throw BenchFailure(
+                "WireMock did not start (\(java.path) -jar \(jar) on 127.0.0.1:\(port)): \(error)"
+                    + (tail.isEmpty ? "; its log is empty" : "\n--- last lines of its log ---\n\(tail)")
+            )
         }
         return server
     }
@@ -112,7 +119,9 @@ final class WireMockServer {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("java")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw BenchFailure("java not found in PATH (\(path)): the wiremock workload runs `java -jar`; install a Java runtime or leave out --wiremock-jar")
+        throw BenchFailure(
+            "java not found in PATH (\(path)): the wiremock workload runs `java -jar`; install a Java runtime or leave out --wiremock-jar"
+        )
     }
 
     /// `root/mappings/users.json` and the body it serves, `root/__files/body.json`.
@@ -125,8 +134,10 @@ final class WireMockServer {
             "request": ["method": "GET", "url": path],
             "response": ["status": 200, "headers": ["Content-Type": contentType], "bodyFileName": "body.json"],
         ]
-        try StubFileCorpus.writeFile(try JSONSerialization.data(withJSONObject: mapping, options: [.prettyPrinted, .sortedKeys]),
-                                     to: mappings.appendingPathComponent("users.json").path)
+        try StubFileCorpus.writeFile(
+            try JSONSerialization.data(withJSONObject: mapping, options: [.prettyPrinted, .sortedKeys]),
+            to: mappings.appendingPathComponent("users.json").path
+        )
         try StubFileCorpus.writeFile(body, to: files.appendingPathComponent("body.json").path)
     }
 
@@ -136,17 +147,19 @@ final class WireMockServer {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)   // an Int32 constant on Darwin
+        let fd = socket(AF_INET, SOCK_STREAM, 0)  // an Int32 constant on Darwin
         #endif
         guard fd >= 0 else { throw BenchFailure("socket() failed: errno \(errno)") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0   // ephemeral
+        address.sin_port = 0  // ephemeral
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard named else { throw BenchFailure("cannot pick a free port on 127.0.0.1: errno \(errno)") }
         return Int(UInt16(bigEndian: address.sin_port))

@@ -1,8 +1,9 @@
 import Foundation
+import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
 
 /// One timed batch: how many requests completed in how many seconds.
 struct Sample: Sendable {
@@ -79,7 +80,9 @@ enum Registries {
         case 7:
             return .get(URLPattern("\(base)/users/\(index)")).header("X-Tenant", .equal("tenant-\(index)"))
         case 8:
-            return .post(URLPattern("\(base)/orders/\(index)")).body(.json(text: #"{"sku":"sku-\#(index)","quantity":1}"#))
+            return .post(URLPattern("\(base)/orders/\(index)")).body(
+                .json(text: #"{"sku":"sku-\#(index)","quantity":1}"#)
+            )
         default:
             return .get(URLPattern("\(base)/feed/\(index)?page=2"))
         }
@@ -111,7 +114,13 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 /// Sequential `data(for:)`: `count` requests one after the other, or as many as fit in `budget`.
-func sequentialAsync(_ session: URLSession, _ request: URLRequest, count: Int, budget: Duration, expected: Data = Payload.body) async throws -> Sample {
+func sequentialAsync(
+    _ session: URLSession,
+    _ request: URLRequest,
+    count: Int,
+    budget: Duration,
+    expected: Data = Payload.body
+) async throws -> Sample {
     let clock = ContinuousClock()
     let start = clock.now
     let deadline = start + budget
@@ -126,9 +135,22 @@ func sequentialAsync(_ session: URLSession, _ request: URLRequest, count: Int, b
 }
 
 /// Sequential completion handlers: each completion starts the next `dataTask`.
-func sequentialCompletion(_ session: URLSession, _ request: URLRequest, count: Int, budget: Duration, expected: Data = Payload.body) async throws -> Sample {
+func sequentialCompletion(
+    _ session: URLSession,
+    _ request: URLRequest,
+    count: Int,
+    budget: Duration,
+    expected: Data = Payload.body
+) async throws -> Sample {
     try await withCheckedThrowingContinuation { continuation in
-        CompletionChain(session: session, request: request, count: count, budget: budget, expected: expected, continuation: continuation).next()
+        CompletionChain(
+            session: session,
+            request: request,
+            count: count,
+            budget: budget,
+            expected: expected,
+            continuation: continuation
+        ).next()
     }
 }
 
@@ -146,7 +168,14 @@ private final class CompletionChain: @unchecked Sendable {
     private let deadline: ContinuousClock.Instant
     private var done = 0
 
-    init(session: URLSession, request: URLRequest, count: Int, budget: Duration, expected: Data, continuation: CheckedContinuation<Sample, any Error>) {
+    init(
+        session: URLSession,
+        request: URLRequest,
+        count: Int,
+        budget: Duration,
+        expected: Data,
+        continuation: CheckedContinuation<Sample, any Error>
+    ) {
         self.session = session
         self.request = request
         self.count = count
@@ -176,7 +205,13 @@ private final class CompletionChain: @unchecked Sendable {
 }
 
 /// `tasks` tasks in parallel, each making its share of `total` sequential `data(for:)` requests.
-func concurrentAsync(_ session: URLSession, _ request: URLRequest, tasks: Int, total: Int, budget: Duration) async throws -> Sample {
+func concurrentAsync(
+    _ session: URLSession,
+    _ request: URLRequest,
+    tasks: Int,
+    total: Int,
+    budget: Duration
+) async throws -> Sample {
     let clock = ContinuousClock()
     let start = clock.now
     let deadline = start + budget
@@ -202,7 +237,10 @@ func concurrentAsync(_ session: URLSession, _ request: URLRequest, tasks: Int, t
 /// Wall time of `count` sequential requests to a stub delayed 5 s, on the immediate clock.
 /// Returns the wall milliseconds for `count` requests (extrapolated if `budget` ran out) and the
 /// virtual seconds the clock advanced.
-func virtualTimeRun(count: Int, budget: Duration) async throws -> (wallMilliseconds: Double, virtualSeconds: Double, requests: Int) {
+func virtualTimeRun(
+    count: Int,
+    budget: Duration
+) async throws -> (wallMilliseconds: Double, virtualSeconds: Double, requests: Int) {
     let stubClock = ImmediateStubClock()
     let registry = StubRegistry(clock: stubClock)
     registry.stub(.get(URLPattern("\(Registries.base)/slow")), .json(text: Payload.text).delayed(by: .seconds(5)))

@@ -1,11 +1,12 @@
 // The README's XCTest example, verbatim: it compiles and passes here, so it can be copied.
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 struct Profile: Codable, Equatable {
     var id: Int
@@ -20,7 +21,8 @@ struct ProfileLoader {
         session.dataTask(with: URL(string: "https://api.example.com/v1/profiles/\(id)")!) { data, response, error in
             if let error = error as? URLError { return completion(.failure(error)) }
             guard (response as? HTTPURLResponse)?.statusCode == 200, let data,
-                  let profile = try? JSONDecoder().decode(Profile.self, from: data) else {
+                let profile = try? JSONDecoder().decode(Profile.self, from: data)
+            else {
                 return completion(.failure(URLError(.badServerResponse)))
             }
             completion(.success(profile))
@@ -30,7 +32,7 @@ struct ProfileLoader {
 
 final class ProfileLoaderTests: XCTestCase {
     func test_loadsAProfile() async throws {
-        let stubs = makeStubRegistry()                 // checked when the test ends
+        let stubs = makeStubRegistry()  // checked when the test ends
         stubs.stub(.get("https://api.example.com/v1/profiles/{id}"), expecting: .once) { request in
             .json(Profile(id: Int(request.pathParameters["id"]!)!, name: "Ada"))
         }

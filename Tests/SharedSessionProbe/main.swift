@@ -3,14 +3,15 @@
 // `shared-session-probe late` creates a session first. Either way it then asks URLSession.shared
 // for a stubbed URL and prints one line per fact: `status: …`, `answer: …` or `error: …`.
 import Foundation
+import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
 
 let mode = CommandLine.arguments.dropFirst().first ?? "first"
 if mode == "late" {
-    _ = URLSession(configuration: .ephemeral)   // some code made a session before the test started
+    _ = URLSession(configuration: .ephemeral)  // some code made a session before the test started
 }
 URLProtocolStub.registry.onDiagnostic { issue in print("issue: \(issue.message)") }
 switch URLProtocolStub.startInterceptingRequests() {

@@ -15,9 +15,10 @@ enum BasicChallenge {
         var index = 0
         while index < scalars.count {
             let schemeEnd = tokenEnd(scalars, from: index)
-            guard schemeEnd > index else { return false }   // corelibs stops reading here
+            guard schemeEnd > index else { return false }  // corelibs stops reading here
             if String(String.UnicodeScalarView(scalars[index..<schemeEnd])).lowercased() == "basic",
-               hasRealm(scalars, from: schemeEnd) {
+                hasRealm(scalars, from: schemeEnd)
+            {
                 return true
             }
             guard let comma = scalars[index...].firstIndex(of: ",") else { return false }
@@ -69,7 +70,7 @@ enum BasicChallenge {
                 return nil
             }
         }
-        return nil   // no closing quote
+        return nil  // no closing quote
     }
 
     private static func skipSpacesAndTabs(_ scalars: [Unicode.Scalar], from start: Int) -> Int {

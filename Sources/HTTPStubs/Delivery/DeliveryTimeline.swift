@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -61,7 +62,8 @@ struct DeliveryTimeline {
                 break
             }
             guard event.time <= elapsed else { return (due, event.time) }
-            if case .progress = event.action {} else {
+            if case .progress = event.action {
+            } else {
                 if due.isEmpty { due.reserveCapacity(min(events.count - cursor, 4)) }
                 due.append(event.action)
             }
@@ -77,7 +79,8 @@ struct DeliveryTimeline {
 
     private func timedOut(after timeout: Duration) -> URLError {
         var info: [String: Any] = [
-            NSLocalizedDescriptionKey: "The request timed out: the stub had not answered after \(timeout.seconds) s, the request's timeout.",
+            NSLocalizedDescriptionKey:
+                "The request timed out: the stub had not answered after \(timeout.seconds) s, the request's timeout."
         ]
         if let url {
             info[NSURLErrorFailingURLErrorKey] = url

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -34,7 +35,8 @@ final class HTTPResponseCache: @unchecked Sendable {
         }
 
         private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-            var lhs = lhs, rhs = rhs
+            var lhs = lhs
+            var rhs = rhs
             return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
         }
 
@@ -51,7 +53,14 @@ final class HTTPResponseCache: @unchecked Sendable {
     func response(url: URL, status: Int, headers: HeaderFields) -> HTTPURLResponse? {
         let key = Key(url: url, status: status, headers: headers)
         if let kept = lock.withLock({ responses[key] }) { return kept }
-        guard let built = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers.folded) else {
+        guard
+            let built = HTTPURLResponse(
+                url: url,
+                statusCode: status,
+                httpVersion: "HTTP/1.1",
+                headerFields: headers.folded
+            )
+        else {
             return nil
         }
         lock.withLock {

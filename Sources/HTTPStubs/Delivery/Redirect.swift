@@ -23,13 +23,14 @@ enum Redirect {
     /// and the body.
     static func next(after request: InterceptedRequest, status: Int, headers: HeaderFields) -> InterceptedRequest? {
         guard statuses.contains(status),
-              let location = headers["Location"],
-              let url = URL(string: location, relativeTo: request.url)?.absoluteURL
+            let location = headers["Location"],
+            let url = URL(string: location, relativeTo: request.url)?.absoluteURL
         else { return nil }
         var next = request
         next.url = url
         next.pathParameters = [:]
-        let becomesGET = (status == 303 && request.method != .head)
+        let becomesGET =
+            (status == 303 && request.method != .head)
             || ((status == 301 || status == 302) && request.method == .post)
         if becomesGET {
             next.method = .get

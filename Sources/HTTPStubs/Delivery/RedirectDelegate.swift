@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -31,7 +32,8 @@ struct RedirectDelegate: @unchecked Sendable {
         return await withCheckedContinuation { continuation in
             answer.set(continuation)
             session.delegateQueue.addOperation { [delegate, session, task] in
-                delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request) { chosen in
+                delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request) {
+                    chosen in
                     answer.resume(with: chosen)
                 }
             }

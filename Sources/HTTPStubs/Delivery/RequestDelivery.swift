@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -110,7 +111,8 @@ final class RequestDelivery: @unchecked Sendable {
         guard policy != .never, let url = request.url, policy.allows(host: url.host ?? "") else { return false }
         // An upload task's body is neither in httpBody nor in a stream before loading: only a
         // request with httpBody, or a bodiless GET or HEAD, has a body that can be judged now.
-        let bodyReadable = request.httpBody != nil
+        let bodyReadable =
+            request.httpBody != nil
             || (request.httpBodyStream == nil && ["GET", "HEAD"].contains(request.httpMethod ?? "GET"))
         let stubRequest = InterceptedRequest(request, body: request.httpBody, bodyUnavailableReason: nil)
         guard !registry.selection.wouldAnswer(stubRequest, bodyReadable: bodyReadable) else { return false }
@@ -133,14 +135,18 @@ final class RequestDelivery: @unchecked Sendable {
                 // Its test ended before it started loading: it fails without being planned.
                 state.planned = true
                 state.start = clock.now
-                state.timeline = DeliveryTimeline(events: [.init(time: .zero, action: .fail(abandoned.urlError(for: urlProtocol.request.url)))], timeout: nil, url: nil)
+                state.timeline = DeliveryTimeline(
+                    events: [.init(time: .zero, action: .fail(abandoned.urlError(for: urlProtocol.request.url)))],
+                    timeout: nil,
+                    url: nil
+                )
             }
             guard state.planned else {
                 state.planned = true
                 state.start = registry?.manualClock?.startOfRequest() ?? clock.now
                 return true
             }
-            if state.resumesOnTheWay > 0 { state.resumesOnTheWay -= 1 }   // one of ours arrived
+            if state.resumesOnTheWay > 0 { state.resumesOnTheWay -= 1 }  // one of ours arrived
             deliverDue(urlProtocol, &state)
             // Still being planned elsewhere, it has not reached the clock, unless it has ended
             // (its test failed it meanwhile).
@@ -163,7 +169,7 @@ final class RequestDelivery: @unchecked Sendable {
             // Taken here, in the order requests reach `startLoading`: the order they choose stubs in.
             let turn = registry.planningTurns.take()
             // The task's fields are read here, on its work queue, for planning that goes on elsewhere.
-            let handOff = UncheckedSendable(value: (read.capturingAnswers(), urlProtocol))   // handed over, not shared
+            let handOff = UncheckedSendable(value: (read.capturingAnswers(), urlProtocol))  // handed over, not shared
             registry.runUserCode { [self] in
                 let (read, urlProtocol) = handOff.value
                 await registry.planningTurns.wait(for: turn)
@@ -174,9 +180,12 @@ final class RequestDelivery: @unchecked Sendable {
                     wakeAfterPlanning(planned, urlProtocol)
                 case let .needsUserCode(.planner(progress), _) where !isAbandoned:
                     let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
-                    wakeAfterPlanning(planned(await planner.plan(from: progress), read, planner, for: urlProtocol), urlProtocol)
+                    wakeAfterPlanning(
+                        planned(await planner.plan(from: progress), read, planner, for: urlProtocol),
+                        urlProtocol
+                    )
                 case .needsUserCode:
-                    wakeAfterPlanning(nil, urlProtocol)   // its test ended: it has failed already
+                    wakeAfterPlanning(nil, urlProtocol)  // its test ended: it has failed already
                 }
             }
         }
@@ -194,10 +203,14 @@ final class RequestDelivery: @unchecked Sendable {
         if let abandoned = state.abandoned {
             // Its test ended while it was planned (`abandon` may already have set the failure).
             if state.timeline == nil {
-                state.timeline = DeliveryTimeline(events: [.init(time: .zero, action: .fail(abandoned.urlError(for: planned.request.url)))], timeout: nil, url: nil)
+                state.timeline = DeliveryTimeline(
+                    events: [.init(time: .zero, action: .fail(abandoned.urlError(for: planned.request.url)))],
+                    timeout: nil,
+                    url: nil
+                )
             }
         } else if let timeline = planned.timeline {
-            state.timeline = timeline   // `nil` while recording: the real answer's timeline may already be set.
+            state.timeline = timeline  // `nil` while recording: the real answer's timeline may already be set.
         }
     }
 
@@ -281,8 +294,12 @@ final class RequestDelivery: @unchecked Sendable {
         withState { state in
             guard state.abandoned == nil, state.timeline?.isFinished != true, !state.stopped else { return false }
             state.abandoned = error
-            guard state.planned, let urlProtocol = state.urlProtocol else { return true }   // `plan` sees `abandoned`
-            state.timeline = DeliveryTimeline(events: [.init(time: .zero, action: .fail(error.urlError(for: urlProtocol.request.url)))], timeout: nil, url: nil)
+            guard state.planned, let urlProtocol = state.urlProtocol else { return true }  // `plan` sees `abandoned`
+            state.timeline = DeliveryTimeline(
+                events: [.init(time: .zero, action: .fail(error.urlError(for: urlProtocol.request.url)))],
+                timeout: nil,
+                url: nil
+            )
             state.timer?.cancel()
             state.wake = clock.now
             state.timer = scheduleWake(at: clock.now, urlProtocol)
@@ -343,7 +360,7 @@ final class RequestDelivery: @unchecked Sendable {
             return
         }
         guard state.timeline?.isFinished == false else { return }
-        var (due, nextWake) = state.timeline!.advance(to: clock.now - state.start)   // in place: no copy
+        var (due, nextWake) = state.timeline!.advance(to: clock.now - state.start)  // in place: no copy
         if state.resumesOnTheWay > 0, let last = due.last, last.endsTheLoad {
             state.heldEnd = due.removeLast()
         }
@@ -375,14 +392,14 @@ final class RequestDelivery: @unchecked Sendable {
     private func scheduleWake(at deadline: Duration, _ urlProtocol: URLProtocol) -> any StubClockTimer {
         #if canImport(FoundationNetworking)
         // Re-enter through the task so that the client is called on the task's own queue.
-        let task = UncheckedSendable(value: urlProtocol.task)   // URLSessionTask is thread-safe.
+        let task = UncheckedSendable(value: urlProtocol.task)  // URLSessionTask is thread-safe.
         return clock.schedule(at: deadline) { [weak self] in
             guard let self, let task = task.value, task.state == .running, departForWake() else { return }
             resumeOrCountBack(task)
         }
         #else
         // Apple's URL loading system accepts client calls from any thread.
-        let target = UncheckedSendable(value: urlProtocol)   // only used under this loader's lock.
+        let target = UncheckedSendable(value: urlProtocol)  // only used under this loader's lock.
         return clock.schedule(at: deadline) { [self] in
             withState { deliverDue(target.value, &$0) }
         }
@@ -400,7 +417,11 @@ final class RequestDelivery: @unchecked Sendable {
         init(_ urlProtocol: URLProtocol) {
             urlRequest = urlProtocol.request
             inspection = TaskInspection(urlProtocol.task)
-            let (body, unavailable) = RequestDelivery.readBody(of: urlRequest, task: urlProtocol.task, inspection: inspection)
+            let (body, unavailable) = RequestDelivery.readBody(
+                of: urlRequest,
+                task: urlProtocol.task,
+                inspection: inspection
+            )
             self.body = body
             request = InterceptedRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
             isDownload = urlProtocol.task is URLSessionDownloadTask
@@ -465,7 +486,8 @@ final class RequestDelivery: @unchecked Sendable {
             return .planned(read.failing(with: missingRegistry.urlError(for: request.url)))
         }
         // Requests handed off earlier choose their stubs first (see ``PlanningTurns``).
-        guard registry.planningTurns.isIdle, registry.notifyObservers(declinesUserCode: true, of: { read.observed() }) else {
+        guard registry.planningTurns.isIdle, registry.notifyObservers(declinesUserCode: true, of: { read.observed() })
+        else {
             return .needsUserCode(.observers, registry)
         }
         if let refused = refuseDownload(read, registry) { return .planned(refused) }
@@ -481,7 +503,12 @@ final class RequestDelivery: @unchecked Sendable {
     /// ``PlanningTurns``), running the user's observers and matchers; what is left (a computed
     /// response, a redirect question) is left pending. Nothing is chosen for a request whose test
     /// ended meanwhile.
-    private func choose(_ read: ReadRequest, for urlProtocol: URLProtocol, from step: Step, registry: StubRegistry) -> PlanOutcome {
+    private func choose(
+        _ read: ReadRequest,
+        for urlProtocol: URLProtocol,
+        from step: Step,
+        registry: StubRegistry
+    ) -> PlanOutcome {
         guard !isAbandoned else { return .needsUserCode(step, registry) }
         var progress: ResponsePlanner.Progress
         switch step {
@@ -494,7 +521,9 @@ final class RequestDelivery: @unchecked Sendable {
             progress = saved
         }
         let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
-        guard let plan = planner.chooseInOrder(from: &progress) else { return .needsUserCode(.planner(progress), registry) }
+        guard let plan = planner.chooseInOrder(from: &progress) else {
+            return .needsUserCode(.planner(progress), registry)
+        }
         return .planned(planned(plan, read, planner, for: urlProtocol))
     }
 
@@ -512,7 +541,12 @@ final class RequestDelivery: @unchecked Sendable {
     }
 
     /// The timeline of a plan; none while the real server's answer is being recorded.
-    private func planned(_ plan: ResponsePlanner.Plan, _ read: ReadRequest, _ planner: ResponsePlanner, for urlProtocol: URLProtocol) -> Planned {
+    private func planned(
+        _ plan: ResponsePlanner.Plan,
+        _ read: ReadRequest,
+        _ planner: ResponsePlanner,
+        for urlProtocol: URLProtocol
+    ) -> Planned {
         switch plan {
         case let .events(events, answeredBy):
             return read.planned(events, answeredBy: answeredBy)
@@ -537,12 +571,14 @@ final class RequestDelivery: @unchecked Sendable {
     /// delay does). A redirect is recorded as such and then followed by the planner, as a stubbed
     /// one is, so every hop is recorded.
     private func record(
-        _ progress: ResponsePlanner.Progress, planner: ResponsePlanner, timeout: TimeInterval?,
+        _ progress: ResponsePlanner.Progress,
+        planner: ResponsePlanner,
+        timeout: TimeInterval?,
         for urlProtocol: URLProtocol
     ) {
         let registry = planner.registry
         let request = progress.request
-        let target = UncheckedSendable(value: urlProtocol)   // only used under this loader's lock.
+        let target = UncheckedSendable(value: urlProtocol)  // only used under this loader's lock.
         LiveRequest.send(request, timeout: timeout) { [self] result in
             let outcome: StubRecorder.Outcome
             switch result {
@@ -552,16 +588,23 @@ final class RequestDelivery: @unchecked Sendable {
             if let recorder = registry.recorder {
                 do {
                     let id = registry.record(request, .recorded(file: try recorder.record(request, outcome: outcome)))
-                    if case let .response(response, body) = outcome { registry.attach(response, body: body, toEntry: id) }
+                    if case let .response(response, body) = outcome {
+                        registry.attach(response, body: body, toEntry: id)
+                    }
                 } catch {
                     registry.record(request, .passedThrough)
                     // The recorder's own errors say what to do; a Foundation file error is put in words.
-                    let problem = FileFailure.posixCode(of: error) == nil
+                    let problem =
+                        FileFailure.posixCode(of: error) == nil
                         ? "\(error)" : FileFailure.writeProblem(error, alternative: "record into another folder")
-                    registry.report(StubDiagnostic(
-                        severity: .error, source: .file(recorder.root.path),
-                        message: "the answer to \(request) could not be recorded into \(recorder.root.path): \(problem)"
-                    ))
+                    registry.report(
+                        StubDiagnostic(
+                            severity: .error,
+                            source: .file(recorder.root.path),
+                            message:
+                                "the answer to \(request) could not be recorded into \(recorder.root.path): \(problem)"
+                        )
+                    )
                 }
             }
             switch result {
@@ -585,7 +628,10 @@ final class RequestDelivery: @unchecked Sendable {
     /// Delivers what the plan after a recorded answer brings: records the next hop when no stub
     /// answers it either.
     private func deliverRecorded(
-        _ plan: ResponsePlanner.Plan, url: URL, planner: ResponsePlanner, timeout: TimeInterval?,
+        _ plan: ResponsePlanner.Plan,
+        url: URL,
+        planner: ResponsePlanner,
+        timeout: TimeInterval?,
         for urlProtocol: URLProtocol
     ) {
         switch plan {
@@ -599,9 +645,13 @@ final class RequestDelivery: @unchecked Sendable {
     /// Delivers what recording brought back, waking the task as a delay does.
     private func deliverRecorded(_ actions: [DeliveryTimeline.Action], url: URL, for urlProtocol: URLProtocol) {
         withState { state in
-            guard state.abandoned == nil else { return }   // its test ended: it already failed
+            guard state.abandoned == nil else { return }  // its test ended: it already failed
             let now = clock.now - state.start
-            state.timeline = DeliveryTimeline(events: actions.map { .init(time: now, action: $0) }, timeout: nil, url: url)
+            state.timeline = DeliveryTimeline(
+                events: actions.map { .init(time: now, action: $0) },
+                timeout: nil,
+                url: url
+            )
             guard !state.stopped else { return }
             state.timer?.cancel()
             state.wake = clock.now
@@ -611,13 +661,20 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// The request body: the body an upload task carries, else `httpBody`, else the body stream
     /// read once. The second value says why there is no body when the platform hides it.
-    private static func readBody(of request: URLRequest, task: URLSessionTask?, inspection: TaskInspection) -> (Data?, String?) {
+    private static func readBody(
+        of request: URLRequest,
+        task: URLSessionTask?,
+        inspection: TaskInspection
+    ) -> (Data?, String?) {
         if let body = inspection.uploadBody { return (body, nil) }
         if let body = request.httpBody { return (body, nil) }
         if let stream = request.httpBodyStream { return (BodyReader.drain(stream), nil) }
         #if canImport(FoundationNetworking)
         if task is URLSessionUploadTask {
-            return (nil, "the body of this upload task could not be read: swift-corelibs-foundation hides upload bodies from a URLProtocol, and reading it from the task failed (for example because its file does not exist)")
+            return (
+                nil,
+                "the body of this upload task could not be read: swift-corelibs-foundation hides upload bodies from a URLProtocol, and reading it from the task failed (for example because its file does not exist)"
+            )
         }
         #endif
         return (nil, nil)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -127,7 +128,12 @@ extension StubRegistry {
             guard state != .finished else { return nil }
             var virtualDeadline: Duration?
             if case let .waiting(until) = state, manual != nil { virtualDeadline = until }
-            let error = StubError.testEnded(test: name, request: loader.requestLine, virtualDeadline: virtualDeadline, now: manual?.now)
+            let error = StubError.testEnded(
+                test: name,
+                request: loader.requestLine,
+                virtualDeadline: virtualDeadline,
+                now: manual?.now
+            )
             guard loader.abandon(with: error) else { return nil }
             return EndedRequest(message: error.message, stub: loader.answeringStub)
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -102,7 +103,8 @@ struct ResponsePlanner {
     /// (`async` ones awaited) and the delegate's say on redirects.
     func plan(from progress: Progress) async -> Plan {
         var progress = progress
-        var step = progress.pending == nil ? step(&progress, declinesUserCode: false, defersResponders: false) : .needsUserCode
+        var step =
+            progress.pending == nil ? step(&progress, declinesUserCode: false, defersResponders: false) : .needsUserCode
         while true {
             switch step {
             case let .done(plan): return plan
@@ -127,7 +129,10 @@ struct ResponsePlanner {
         switch choice {
         case let .unmatched(report):
             if registry.recorder != nil { return .done(.record(progress)) }
-            return finish(progress, [failure(StubError.unmatched(report).urlError(for: request.url), at: progress.elapsed)])
+            return finish(
+                progress,
+                [failure(StubError.unmatched(report).urlError(for: request.url), at: progress.elapsed)]
+            )
         case let .answered(selection):
             progress.answeredBy = selection.summary
             let resolution = ResponseResolution(selection)
@@ -143,7 +148,7 @@ struct ResponsePlanner {
     private func runPending(_ progress: inout Progress) async -> Step {
         switch progress.pending {
         case nil:
-            return .next   // a stub's matchers: the next step, which may run the user's code, runs them
+            return .next  // a stub's matchers: the next step, which may run the user's code, runs them
         case .response(let selection, var resolution):
             progress.pending = nil
             do {
@@ -154,7 +159,8 @@ struct ResponsePlanner {
             return resolve(&progress, selection, resolution)
         case let .redirect(question):
             progress.pending = nil
-            guard let chosen = await question.delegate.decide(question.response, newRequest: question.next.urlRequest) else {
+            guard let chosen = await question.delegate.decide(question.response, newRequest: question.next.urlRequest)
+            else {
                 if let journalID = question.journalID {
                     registry.attach(question.response, body: question.body, toEntry: journalID)
                 }
@@ -167,7 +173,9 @@ struct ResponsePlanner {
 
     /// Resolves the chosen stub's response as far as it can without awaiting, and answers with it.
     private func resolve(
-        _ progress: inout Progress, _ selection: ChosenStub, _ resolution: ResponseResolution
+        _ progress: inout Progress,
+        _ selection: ChosenStub,
+        _ resolution: ResponseResolution
     ) -> Step {
         var resolution = resolution
         guard let response = resolution.resolveSynchronously(drawingDelayFrom: registry) else {
@@ -187,20 +195,35 @@ struct ResponsePlanner {
             return finish(progress, [failure(error, at: progress.elapsed)])
         case let .urlResponse(urlResponse, data):
             if urlResponse == nil, inspection.isAsyncCall {
-                return finish(progress, [failure(StubError.noResponseForAsyncCall.urlError(for: request.url), at: progress.elapsed)])
+                return finish(
+                    progress,
+                    [failure(StubError.noResponseForAsyncCall.urlError(for: request.url), at: progress.elapsed)]
+                )
             }
-            return finish(progress, body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: progress.elapsed))
+            return finish(
+                progress,
+                body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: progress.elapsed)
+            )
         case let .http(status, _, headers, data):
             let redirect = self.redirect(of: request, status: status, headers: headers)
             if let redirect, redirect.delegate == nil {
                 follow(&progress, to: redirect.next)
                 return .next
             }
-            let urlResponse = registry.responseCache.response(url: request.url, status: status, headers: Self.deliveredHeaders(headers, status: status))
+            let urlResponse = registry.responseCache.response(
+                url: request.url,
+                status: status,
+                headers: Self.deliveredHeaders(headers, status: status)
+            )
             let events = self.body(data, response: urlResponse, dribble: response.dribble, at: progress.elapsed)
             guard let urlResponse else { return finish(progress, events) }
             return handOver(
-                &progress, urlResponse, body: data, events: events, journalID: selection.journalID, redirect: redirect
+                &progress,
+                urlResponse,
+                body: data,
+                events: events,
+                journalID: selection.journalID,
+                redirect: redirect
             )
         }
     }
@@ -210,7 +233,7 @@ struct ResponsePlanner {
     /// answer; or `nil` when it is a redirect, followed as a stub's redirect is (the delegate asked,
     /// the hops counted against ``Redirect/limit``): ``plan(from:)`` goes on from `progress` then.
     func plan(afterLive response: HTTPURLResponse, body: Data, from progress: inout Progress) -> Plan? {
-        progress.hops.removeAll()   // signs of life are due at once now: the real server took its time
+        progress.hops.removeAll()  // signs of life are due at once now: the real server took its time
         let headers = HeaderFields(of: response)
         let redirect = self.redirect(of: progress.request, status: response.statusCode, headers: headers)
         if let redirect, redirect.delegate == nil {
@@ -222,7 +245,7 @@ struct ResponsePlanner {
             DeliveryTimeline.Event(time: progress.elapsed, action: $0)
         }
         let step = handOver(&progress, response, body: body, events: events, journalID: nil, redirect: redirect)
-        guard case let .done(plan) = step else { return nil }   // a redirect question, pending
+        guard case let .done(plan) = step else { return nil }  // a redirect question, pending
         return plan
     }
 
@@ -230,7 +253,7 @@ struct ResponsePlanner {
     /// and the delegate to put it to first, if the task has one.
     private func redirect(of request: InterceptedRequest, status: Int, headers: HeaderFields) -> Redirection? {
         guard registry.followsRedirects,
-              let next = Redirect.next(after: request, status: status, headers: headers)
+            let next = Redirect.next(after: request, status: status, headers: headers)
         else { return nil }
         return Redirection(next: next, delegate: inspection.redirectDelegate)
     }
@@ -239,14 +262,24 @@ struct ResponsePlanner {
     /// entry; when it is a redirect to put to the delegate, that question is left pending (the
     /// caller gets `events` if the delegate refuses it).
     private func handOver(
-        _ progress: inout Progress, _ response: HTTPURLResponse, body: Data, events: [DeliveryTimeline.Event],
-        journalID: Int?, redirect: Redirection?
+        _ progress: inout Progress,
+        _ response: HTTPURLResponse,
+        body: Data,
+        events: [DeliveryTimeline.Event],
+        journalID: Int?,
+        redirect: Redirection?
     ) -> Step {
         if let redirect, let delegate = redirect.delegate {
-            progress.pending = .redirect(RedirectQuestion(
-                delegate: delegate, next: redirect.next, response: response, body: body, journalID: journalID,
-                unfollowed: events
-            ))
+            progress.pending = .redirect(
+                RedirectQuestion(
+                    delegate: delegate,
+                    next: redirect.next,
+                    response: response,
+                    body: body,
+                    journalID: journalID,
+                    unfollowed: events
+                )
+            )
             return .needsUserCode
         }
         if let journalID {
@@ -269,7 +302,12 @@ struct ResponsePlanner {
     }
 
     /// The events delivering a response and its body, whole or in dribbled chunks.
-    private func body(_ data: Data, response: URLResponse?, dribble: Dribble?, at start: Duration) -> [DeliveryTimeline.Event] {
+    private func body(
+        _ data: Data,
+        response: URLResponse?,
+        dribble: Dribble?,
+        at start: Duration
+    ) -> [DeliveryTimeline.Event] {
         var events: [DeliveryTimeline.Event] = []
         events.reserveCapacity(dribble.map { min($0.chunks, data.count) + 2 } ?? 3)
         if let response {
@@ -310,8 +348,8 @@ struct ResponsePlanner {
     static func deliveredHeaders(_ headers: HeaderFields, status: Int) -> HeaderFields {
         #if canImport(FoundationNetworking)
         guard status == 401,
-              // corelibs reads the fields joined, as `value(forHTTPHeaderField:)` gives them.
-              BasicChallenge.isPresent(in: headers.values(for: "WWW-Authenticate").joined(separator: ", "))
+            // corelibs reads the fields joined, as `value(forHTTPHeaderField:)` gives them.
+            BasicChallenge.isPresent(in: headers.values(for: "WWW-Authenticate").joined(separator: ", "))
         else { return headers }
         var renamed = HeaderFields()
         for field in headers {

@@ -51,7 +51,9 @@ final class UserCodeQueueExecutor: TaskExecutor, Sendable {
         // A serial queue of its own rather than the global queue: libdispatch gives it a thread
         // even when every thread of the global pool is busy (a serial queue targets an
         // overcommitting root queue), and on Linux that pool does not grow when its threads block.
-        DispatchQueue(label: "swift-http-stubs.user-code").async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        DispatchQueue(label: "swift-http-stubs.user-code").async {
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
+        }
     }
 }
 

@@ -28,7 +28,13 @@ public struct StubDiagnostic: Error, Sendable, Hashable, CustomStringConvertible
     /// as WireMock loads a mapping whose body file is missing).
     package let stubLoadsAnyway: Bool
 
-    package init(severity: Severity, source: StubSource, jsonPath: String? = nil, message: String, stubLoadsAnyway: Bool = false) {
+    package init(
+        severity: Severity,
+        source: StubSource,
+        jsonPath: String? = nil,
+        message: String,
+        stubLoadsAnyway: Bool = false
+    ) {
         self.severity = severity
         self.source = source
         self.jsonPath = jsonPath
@@ -38,11 +44,21 @@ public struct StubDiagnostic: Error, Sendable, Hashable, CustomStringConvertible
 
     /// A problem in the stub file at `path`.
     package init(
-        severity: Severity, path: String, line: Int? = nil, column: Int? = nil, jsonPath: String? = nil, message: String,
+        severity: Severity,
+        path: String,
+        line: Int? = nil,
+        column: Int? = nil,
+        jsonPath: String? = nil,
+        message: String,
         stubLoadsAnyway: Bool = false
     ) {
-        self.init(severity: severity, source: .file(path, line: line, column: column), jsonPath: jsonPath, message: message,
-                  stubLoadsAnyway: stubLoadsAnyway)
+        self.init(
+            severity: severity,
+            source: .file(path, line: line, column: column),
+            jsonPath: jsonPath,
+            message: message,
+            stubLoadsAnyway: stubLoadsAnyway
+        )
     }
 
     /// `source: severity: $.json.path: message`, the compiler's format.

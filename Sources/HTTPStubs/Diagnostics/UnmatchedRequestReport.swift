@@ -52,11 +52,13 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
                 notes: candidate.notes
             )
         }
-        self.nearMisses = Array(ranked.enumerated().sorted { left, right in
-            left.element.distance != right.element.distance
-                ? left.element.distance < right.element.distance
-                : left.offset < right.offset
-        }.map(\.element).prefix(Self.nearMissCount)).map(Self.masked)
+        self.nearMisses = Array(
+            ranked.enumerated().sorted { left, right in
+                left.element.distance != right.element.distance
+                    ? left.element.distance < right.element.distance
+                    : left.offset < right.offset
+            }.map(\.element).prefix(Self.nearMissCount)
+        ).map(Self.masked)
     }
 
     /// A near miss as the report prints it: what its rows and pattern quote of secrets masked
@@ -87,8 +89,12 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         let method = request.method.rawValue.lowercased()
         let known = ["get", "head", "post", "put", "patch", "delete", "options"]
         let url = quoted(LogMasking.url(request.url.absoluteString), limit: nil)
-        var pattern = known.contains(method) ? ".\(method)(\(url))" : ".method(\(quoted(request.method.rawValue, limit: nil)), \(url))"
-        if let body = maskedBody, !body.isEmpty, body.count <= 2_000, let text = String(data: body, encoding: .utf8), text.count <= 500 {
+        var pattern =
+            known.contains(method)
+            ? ".\(method)(\(url))" : ".method(\(quoted(request.method.rawValue, limit: nil)), \(url))"
+        if let body = maskedBody, !body.isEmpty, body.count <= 2_000, let text = String(data: body, encoding: .utf8),
+            text.count <= 500
+        {
             pattern += "\n        .body(.equal(\(quoted(text, limit: nil))))"
         }
         return "stubs.stub(\(pattern), .status(200))"
@@ -117,7 +123,9 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
                         lines.append("   ✓ \(row.matcher.description)")
                     } else {
                         // A matcher whose verdict says what it expected is named once, by its subject.
-                        let name = row.verdict.detail.hasPrefix("expected ") ? row.matcher.subject ?? row.matcher.description : row.matcher.description
+                        let name =
+                            row.verdict.detail.hasPrefix("expected ")
+                            ? row.matcher.subject ?? row.matcher.description : row.matcher.description
                         lines.append("   ✗ \(name): \(row.verdict.detail)")
                     }
                 }

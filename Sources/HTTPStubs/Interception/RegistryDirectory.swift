@@ -11,7 +11,9 @@ enum RegistryDirectory {
 
     /// The registries by identity, and, for each registry gone after its test ended, that test
     /// (a few bytes a test, so that a request made later through its sessions can name it).
-    private static let state = Locked((next: UInt64(1), registries: [UInt64: WeakRegistry](), endedTests: [UInt64: String]()))
+    private static let state = Locked(
+        (next: UInt64(1), registries: [UInt64: WeakRegistry](), endedTests: [UInt64: String]())
+    )
 
     /// A new identity, never used before in this process.
     static func nextIdentity() -> UInt64 {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,12 +16,14 @@ public enum SharedSessionInterception: Sendable, Equatable {
         #if canImport(FoundationNetworking)
         let classes = URLSession.shared.configuration.protocolClasses ?? []
         if classes.first == URLProtocolStub.self { return .active }
-        return .unavailable(reason:
-            "URLSession.shared cannot be intercepted: on Linux it copies the registered URLProtocol classes when it is first used, "
-            + "and a URLSession already existed before URLProtocolStub.startInterceptingRequests() was called, so URLSession.shared "
-            + "tries the built-in HTTP protocol first and requests made through it reach the real network. "
-            + "Inject a session from URLProtocolStub.makeSession() (or StubRegistry.makeSession()) into the code under test, "
-            + "or call startInterceptingRequests() before anything creates a URLSession in the test process.")
+        return .unavailable(
+            reason:
+                "URLSession.shared cannot be intercepted: on Linux it copies the registered URLProtocol classes when it is first used, "
+                + "and a URLSession already existed before URLProtocolStub.startInterceptingRequests() was called, so URLSession.shared "
+                + "tries the built-in HTTP protocol first and requests made through it reach the real network. "
+                + "Inject a session from URLProtocolStub.makeSession() (or StubRegistry.makeSession()) into the code under test, "
+                + "or call startInterceptingRequests() before anything creates a URLSession in the test process."
+        )
         #else
         return .active
         #endif

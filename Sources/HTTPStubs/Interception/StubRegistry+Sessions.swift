@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -34,6 +35,10 @@ extension StubRegistry {
         delegate: (any URLSessionDelegate)? = nil,
         delegateQueue: OperationQueue? = nil
     ) -> URLSession {
-        URLSession(configuration: self.configuration(basedOn: configuration), delegate: delegate, delegateQueue: delegateQueue)
+        URLSession(
+            configuration: self.configuration(basedOn: configuration),
+            delegate: delegate,
+            delegateQueue: delegateQueue
+        )
     }
 }

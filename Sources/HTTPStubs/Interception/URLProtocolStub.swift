@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -23,7 +24,9 @@ public final class URLProtocolStub: URLProtocol {
     /// The registry that serves every request this class intercepts.
     public static let registry = StubRegistry()
 
-    private static let interception = Locked((isIntercepting: false, compatibilityStub: Stub.ID?.none, reportedSharedSession: false))
+    private static let interception = Locked(
+        (isIntercepting: false, compatibilityStub: Stub.ID?.none, reportedSharedSession: false)
+    )
 
     /// Created with the instance, inside `URLSessionTask.resume()` (see ``RequestFlights``).
     private let loader = RequestDelivery(
@@ -57,7 +60,8 @@ public final class URLProtocolStub: URLProtocol {
     /// with it, unchanged; otherwise the response (if any) and the data (if any) are delivered.
     public static func stub(data: Data?, response: URLResponse?, error: (any Error)?) {
         let answer: StubResponse = error.map(StubResponse.failure) ?? .raw(response: response, data: data)
-        let stub = Stub(.anyRequest, responses: [answer], source: .file("URLProtocolStub.stub(data:response:error:)")).named("URLProtocolStub.stub(data:response:error:)")
+        let stub = Stub(.anyRequest, responses: [answer], source: .file("URLProtocolStub.stub(data:response:error:)"))
+            .named("URLProtocolStub.stub(data:response:error:)")
         let previous = interception.withLock { state in
             defer { state.compatibilityStub = stub.id }
             return state.compatibilityStub
@@ -97,7 +101,13 @@ public final class URLProtocolStub: URLProtocol {
             return !state.reportedSharedSession
         }
         if case let .unavailable(reason) = status, firstTime {
-            registry.report(StubDiagnostic(severity: .warning, source: .code(fileID: fileID, filePath: filePath, line: line, column: column), message: reason))
+            registry.report(
+                StubDiagnostic(
+                    severity: .warning,
+                    source: .code(fileID: fileID, filePath: filePath, line: line, column: column),
+                    message: reason
+                )
+            )
         }
         return status
     }
@@ -120,7 +130,8 @@ public final class URLProtocolStub: URLProtocol {
     /// `urlCache` is removed.
     public static func configuration(basedOn base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
         let configuration = base.copy() as! URLSessionConfiguration
-        configuration.protocolClasses = [URLProtocolStub.self] + (configuration.protocolClasses ?? []).filter { $0 != URLProtocolStub.self }
+        configuration.protocolClasses =
+            [URLProtocolStub.self] + (configuration.protocolClasses ?? []).filter { $0 != URLProtocolStub.self }
         configuration.urlCache = nil
         return configuration
     }
@@ -131,7 +142,11 @@ public final class URLProtocolStub: URLProtocol {
         delegate: (any URLSessionDelegate)? = nil,
         delegateQueue: OperationQueue? = nil
     ) -> URLSession {
-        URLSession(configuration: self.configuration(basedOn: configuration), delegate: delegate, delegateQueue: delegateQueue)
+        URLSession(
+            configuration: self.configuration(basedOn: configuration),
+            delegate: delegate,
+            delegateQueue: delegateQueue
+        )
     }
 
     // MARK: URLProtocol

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -20,7 +21,8 @@ package enum FileFailure {
         let bridged = error as NSError
         if bridged.domain == NSPOSIXErrorDomain { return Int32(bridged.code) }
         if let underlying = (error as? CocoaError)?.underlying ?? bridged.userInfo[NSUnderlyingErrorKey] as? any Error,
-           let code = posixCode(of: underlying) {
+            let code = posixCode(of: underlying)
+        {
             return code
         }
         guard bridged.domain == NSCocoaErrorDomain else { return nil }

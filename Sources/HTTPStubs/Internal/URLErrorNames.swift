@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -7,20 +8,26 @@ import FoundationNetworking
 enum URLErrorNames {
     private static let codes: [String: URLError.Code] = [
         "unknown": .unknown, "cancelled": .cancelled, "badURL": .badURL, "timedOut": .timedOut,
-        "unsupportedURL": .unsupportedURL, "cannotFindHost": .cannotFindHost, "cannotConnectToHost": .cannotConnectToHost,
+        "unsupportedURL": .unsupportedURL, "cannotFindHost": .cannotFindHost,
+        "cannotConnectToHost": .cannotConnectToHost,
         "networkConnectionLost": .networkConnectionLost, "dnsLookupFailed": .dnsLookupFailed,
         "httpTooManyRedirects": .httpTooManyRedirects, "resourceUnavailable": .resourceUnavailable,
-        "notConnectedToInternet": .notConnectedToInternet, "redirectToNonExistentLocation": .redirectToNonExistentLocation,
+        "notConnectedToInternet": .notConnectedToInternet,
+        "redirectToNonExistentLocation": .redirectToNonExistentLocation,
         "badServerResponse": .badServerResponse, "userCancelledAuthentication": .userCancelledAuthentication,
         "userAuthenticationRequired": .userAuthenticationRequired, "zeroByteResource": .zeroByteResource,
         "cannotDecodeRawData": .cannotDecodeRawData, "cannotDecodeContentData": .cannotDecodeContentData,
         "cannotParseResponse": .cannotParseResponse, "fileDoesNotExist": .fileDoesNotExist,
         "dataLengthExceedsMaximum": .dataLengthExceedsMaximum, "secureConnectionFailed": .secureConnectionFailed,
-        "serverCertificateHasBadDate": .serverCertificateHasBadDate, "serverCertificateUntrusted": .serverCertificateUntrusted,
-        "serverCertificateHasUnknownRoot": .serverCertificateHasUnknownRoot, "serverCertificateNotYetValid": .serverCertificateNotYetValid,
-        "clientCertificateRejected": .clientCertificateRejected, "clientCertificateRequired": .clientCertificateRequired,
+        "serverCertificateHasBadDate": .serverCertificateHasBadDate,
+        "serverCertificateUntrusted": .serverCertificateUntrusted,
+        "serverCertificateHasUnknownRoot": .serverCertificateHasUnknownRoot,
+        "serverCertificateNotYetValid": .serverCertificateNotYetValid,
+        "clientCertificateRejected": .clientCertificateRejected,
+        "clientCertificateRequired": .clientCertificateRequired,
         "cannotLoadFromNetwork": .cannotLoadFromNetwork, "internationalRoamingOff": .internationalRoamingOff,
-        "callIsActive": .callIsActive, "dataNotAllowed": .dataNotAllowed, "requestBodyStreamExhausted": .requestBodyStreamExhausted,
+        "callIsActive": .callIsActive, "dataNotAllowed": .dataNotAllowed,
+        "requestBodyStreamExhausted": .requestBodyStreamExhausted,
         "appTransportSecurityRequiresSecureConnection": .appTransportSecurityRequiresSecureConnection,
     ]
 

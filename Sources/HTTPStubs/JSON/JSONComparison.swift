@@ -47,7 +47,9 @@ extension JSONValue {
         }
         switch (self, actual) {
         case (.array(let expectedElements), .array(let actualElements)):
-            guard options.admitsLengths(expected: expectedElements.count, actual: actualElements.count) else { return false }
+            guard options.admitsLengths(expected: expectedElements.count, actual: actualElements.count) else {
+                return false
+            }
             if options.ignoreArrayOrder {
                 return Self.pairUnordered(expectedElements, actualElements, options: options).unmatchedExpected.isEmpty
             }
@@ -126,8 +128,15 @@ extension JSONValue {
                     report("\(path.appending(.index(index))): unexpected element \(actualElements[index].abbreviated)")
                 }
             } else {
-                for (index, pair) in zip(expectedElements, actualElements).enumerated() where differences.count < limit {
-                    pair.0.collectDifferences(from: pair.1, at: path.appending(.index(index)), options: options, limit: limit, into: &differences)
+                for (index, pair) in zip(expectedElements, actualElements).enumerated() where differences.count < limit
+                {
+                    pair.0.collectDifferences(
+                        from: pair.1,
+                        at: path.appending(.index(index)),
+                        options: options,
+                        limit: limit,
+                        into: &differences
+                    )
                 }
             }
         case (.object(let expectedObject), .object(let actualObject)):
@@ -136,7 +145,13 @@ extension JSONValue {
             for member in expectedObject.uniqueMembers where differences.count < limit {
                 let memberPath = path.appending(.key(member.key))
                 if let actualValue = actualMembers[member.key] {
-                    member.value.collectDifferences(from: actualValue, at: memberPath, options: options, limit: limit, into: &differences)
+                    member.value.collectDifferences(
+                        from: actualValue,
+                        at: memberPath,
+                        options: options,
+                        limit: limit,
+                        into: &differences
+                    )
                 } else if !options.allowsMissing(member.value) {
                     report("\(memberPath): missing")
                 }
@@ -160,7 +175,10 @@ extension JSONValue {
 
     /// The weight of the leaves of this expected value that differ in `actual`, and the weight
     /// of all leaves compared; every scalar weighs 1, as does an empty container.
-    private func weightedDifference(from actual: JSONValue, options: JSONComparisonOptions) -> (differing: Double, total: Double) {
+    private func weightedDifference(
+        from actual: JSONValue,
+        options: JSONComparisonOptions
+    ) -> (differing: Double, total: Double) {
         var differing = 0.0
         var total = 0.0
         func add(_ part: (differing: Double, total: Double)) {
@@ -183,8 +201,12 @@ extension JSONValue {
                 let expectedElement = expectedElements[index]
                 var closest: (position: Int, part: (differing: Double, total: Double))?
                 if expectedElement.isContainer {
-                    for (position, actualIndex) in leftoverActual.enumerated() where actualElements[actualIndex].isContainer {
-                        let part = expectedElement.weightedDifference(from: actualElements[actualIndex], options: options)
+                    for (position, actualIndex) in leftoverActual.enumerated()
+                    where actualElements[actualIndex].isContainer {
+                        let part = expectedElement.weightedDifference(
+                            from: actualElements[actualIndex],
+                            options: options
+                        )
                         if closest.map({ part.differing / part.total < $0.part.differing / $0.part.total }) ?? true {
                             closest = (position, part)
                         }

@@ -23,7 +23,13 @@ package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// The same error, placed at `path` (the document itself when `path` is the root).
     func placed(at path: JSONPath) -> JSONParseError {
-        JSONParseError(message: message, line: line, column: column, offset: offset, jsonPath: path.components.isEmpty ? nil : path.description)
+        JSONParseError(
+            message: message,
+            line: line,
+            column: column,
+            offset: offset,
+            jsonPath: path.components.isEmpty ? nil : path.description
+        )
     }
 
     /// The error as `line:column: message`, ready to be prefixed with a file path.

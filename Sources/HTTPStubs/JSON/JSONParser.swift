@@ -82,7 +82,10 @@ struct JSONParser {
         try skipWhitespace()
         guard position == bytes.count else {
             if dialect == .wireMock { return (value, position) }
-            throw error("extra data after the JSON value, found \(token(at: position)); a document holds exactly one value", at: position)
+            throw error(
+                "extra data after the JSON value, found \(token(at: position)); a document holds exactly one value",
+                at: position
+            )
         }
         return (value, nil)
     }
@@ -100,10 +103,12 @@ struct JSONParser {
 
     /// The JSON path of the value the innermost open container is reading.
     private static func path(of stack: [Frame]) -> JSONPath {
-        JSONPath(stack.compactMap { frame in
-            if frame.isObject { return frame.hasKey ? .key(frame.key) : nil }
-            return .index(frame.elements.count)
-        })
+        JSONPath(
+            stack.compactMap { frame in
+                if frame.isObject { return frame.hasKey ? .key(frame.key) : nil }
+                return .index(frame.elements.count)
+            }
+        )
     }
 
     private mutating func parseValue(stack: inout [Frame]) throws(JSONParseError) -> JSONValue {
@@ -162,7 +167,9 @@ struct JSONParser {
                         position += 1
                         try skipWhitespace()
                         stack[top].hasKey = false
-                        guard !next(is: .rightBrace) else { throw error("trailing comma before '}'; remove the ','", at: commaOffset) }
+                        guard !next(is: .rightBrace) else {
+                            throw error("trailing comma before '}'; remove the ','", at: commaOffset)
+                        }
                         stack[top].key = try parseMemberKey()
                         stack[top].hasKey = true
                         continue parsing
@@ -170,7 +177,11 @@ struct JSONParser {
                         position += 1
                         let members = stack.removeLast().members
                         // A repeated key keeps its first place and its last value, as Jackson reads it for WireMock.
-                        value = .object(JSONObject(members: dialect == .wireMock ? JSONObject(members: members).uniqueMembers : members))
+                        value = .object(
+                            JSONObject(
+                                members: dialect == .wireMock ? JSONObject(members: members).uniqueMembers : members
+                            )
+                        )
                         recorder?.leaveObject()
                     default:
                         throw unexpected("',' or '}' after object member", commaMayBeMissing: true)
@@ -183,7 +194,9 @@ struct JSONParser {
                         let commaOffset = position
                         position += 1
                         try skipWhitespace()
-                        guard !next(is: .rightBracket) else { throw error("trailing comma before ']'; remove the ','", at: commaOffset) }
+                        guard !next(is: .rightBracket) else {
+                            throw error("trailing comma before ']'; remove the ','", at: commaOffset)
+                        }
                         recorder?.enterElement(stack[top].elements.count)
                         continue parsing
                     case .rightBracket:
@@ -236,7 +249,11 @@ struct JSONParser {
     }
 
     /// Finishes a string that contains escapes; the current position is its first backslash.
-    private mutating func parseEscapedString(openOffset: Int, start: Int, closing: UInt8) throws(JSONParseError) -> String {
+    private mutating func parseEscapedString(
+        openOffset: Int,
+        start: Int,
+        closing: UInt8
+    ) throws(JSONParseError) -> String {
         var utf8 = Array(bytes[start..<position])
         while position < bytes.count {
             let byte = bytes[position]
@@ -258,7 +275,10 @@ struct JSONParser {
     /// Steps over one unescaped character inside a string, validating it.
     private mutating func skipCharacter(_ byte: UInt8) throws(JSONParseError) {
         if byte < 0x20 {
-            throw error("control character \(Self.scalarName(UInt32(byte))) must be escaped in strings; write \(Self.escape(forControl: byte))", at: position)
+            throw error(
+                "control character \(Self.scalarName(UInt32(byte))) must be escaped in strings; write \(Self.escape(forControl: byte))",
+                at: position
+            )
         }
         if byte < 0x80 {
             position += 1
@@ -292,7 +312,8 @@ struct JSONParser {
             switch unit {
             case 0xD800...0xDBFF:
                 if next(is: .backslash), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u"),
-                   let low = hexQuad(at: position + 2), (0xDC00...0xDFFF).contains(low) {
+                    let low = hexQuad(at: position + 2), (0xDC00...0xDFFF).contains(low)
+                {
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(low) - 0xDC00)
                     position += 6
                 } else {
@@ -308,7 +329,10 @@ struct JSONParser {
             let valid = #"valid escapes are \" \\ \/ \b \f \n \r \t and \uXXXX"#
             let escaped = position - 1
             if (0x21...0x7E).contains(byte) {
-                throw error("invalid escape '\\\(Character(Unicode.Scalar(byte)))' in string; \(valid)", at: escapeOffset)
+                throw error(
+                    "invalid escape '\\\(Character(Unicode.Scalar(byte)))' in string; \(valid)",
+                    at: escapeOffset
+                )
             }
             throw error("invalid escape in string: '\\' followed by \(token(at: escaped)); \(valid)", at: escapeOffset)
         }
@@ -357,7 +381,9 @@ struct JSONParser {
             guard nextIsDigit() else { throw unexpected("a digit in the exponent") }
             skipDigits()
         }
-        return JSONNumber(uncheckedText: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+        return JSONNumber(
+            uncheckedText: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        )
     }
 
     /// Parses `true`, `false` or `null`.
@@ -409,7 +435,9 @@ struct JSONParser {
             case .slash where dialect == .wireMock && position + 1 < bytes.count && bytes[position + 1] == .asterisk:
                 let openOffset = position
                 position += 2
-                while position + 1 < bytes.count, !(bytes[position] == .asterisk && bytes[position + 1] == .slash) { position += 1 }
+                while position + 1 < bytes.count, !(bytes[position] == .asterisk && bytes[position + 1] == .slash) {
+                    position += 1
+                }
                 guard position + 1 < bytes.count else {
                     throw error("a '/*' comment is not closed; end it with '*/'", at: openOffset)
                 }
@@ -427,16 +455,24 @@ struct JSONParser {
         switch bytes[index] {
         case 0x00...0x7F: return 1
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; secondByteRange = 0xA0...0xBF
-        case 0xED: length = 3; secondByteRange = 0x80...0x9F
+        case 0xE0:
+            length = 3
+            secondByteRange = 0xA0...0xBF
+        case 0xED:
+            length = 3
+            secondByteRange = 0x80...0x9F
         case 0xE1...0xEF: length = 3
-        case 0xF0: length = 4; secondByteRange = 0x90...0xBF
-        case 0xF4: length = 4; secondByteRange = 0x80...0x8F
+        case 0xF0:
+            length = 4
+            secondByteRange = 0x90...0xBF
+        case 0xF4:
+            length = 4
+            secondByteRange = 0x80...0x8F
         case 0xF1...0xF3: length = 4
         default: return nil
         }
         guard index + length <= bytes.count, secondByteRange.contains(bytes[index + 1]) else { return nil }
-        for continuation in index + 2 ..< index + length where bytes[continuation] & 0xC0 != 0x80 {
+        for continuation in index + 2..<index + length where bytes[continuation] & 0xC0 != 0x80 {
             return nil
         }
         return length
@@ -453,15 +489,19 @@ struct JSONParser {
 
     /// An error for something other than `expected` at the current position.
     private func unexpected(_ expected: String, commaMayBeMissing: Bool = false) -> JSONParseError {
-        guard position < bytes.count else { return error("unexpected end of input; expected \(expected)", at: position) }
+        guard position < bytes.count else {
+            return error("unexpected end of input; expected \(expected)", at: position)
+        }
         let byte = bytes[position]
         if byte >= 0x80, utf8SequenceLength(at: position) == nil {
             return invalidUTF8(at: position)
         }
         let found = token(at: position)
         var hint = Self.hint(for: found)
-        if hint.isEmpty, commaMayBeMissing, byte == .quote || byte == .leftBrace || byte == .leftBracket || byte == .minus
-            || (UInt8.digitZero...UInt8(ascii: "9")).contains(byte) || Self.isLetter(byte) {
+        if hint.isEmpty, commaMayBeMissing,
+            byte == .quote || byte == .leftBrace || byte == .leftBracket || byte == .minus
+                || (UInt8.digitZero...UInt8(ascii: "9")).contains(byte) || Self.isLetter(byte)
+        {
             hint = "; is a comma missing?"
         }
         return error("expected \(expected), found \(found)\(hint)", at: position)
@@ -471,7 +511,8 @@ struct JSONParser {
     private static func hint(for token: String) -> String {
         switch token {
         case "'NaN'", "'Infinity'": "; NaN and Infinity are not valid JSON numbers"
-        case "'True'", "'False'", "'TRUE'", "'FALSE'", "'None'", "'Null'", "'NULL'": "; JSON literals are lowercase: true, false, null"
+        case "'True'", "'False'", "'TRUE'", "'FALSE'", "'None'", "'Null'", "'NULL'":
+            "; JSON literals are lowercase: true, false, null"
         case "'''": "; strings must use double quotes"
         case "'/'": "; JSON does not allow comments"
         case "'+'": "; numbers must not start with '+'"
@@ -484,7 +525,10 @@ struct JSONParser {
         let raw = UnsafeRawBufferPointer(bytes)
         let open = JSONLineTable(raw).location(ofOffset: frame.openOffset, in: raw)
         let kind = frame.isObject ? "object" : "array"
-        return error("unexpected end of input; the \(kind) opened at line \(open.line), column \(open.column) is not closed", at: position)
+        return error(
+            "unexpected end of input; the \(kind) opened at line \(open.line), column \(open.column) is not closed",
+            at: position
+        )
     }
 
     /// An error for a string without its closing quote.
@@ -509,7 +553,9 @@ struct JSONParser {
         let byte = bytes[index]
         if Self.isLetter(byte) {
             var end = index
-            while end < bytes.count, end - index < 32, Self.isLetter(bytes[end]) || (UInt8.digitZero...UInt8(ascii: "9")).contains(bytes[end]) {
+            while end < bytes.count, end - index < 32,
+                Self.isLetter(bytes[end]) || (UInt8.digitZero...UInt8(ascii: "9")).contains(bytes[end])
+            {
                 end += 1
             }
             return "'" + String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self) + "'"
@@ -554,20 +600,20 @@ struct JSONParser {
 }
 
 /// Bytes of the JSON grammar.
-private extension UInt8 {
-    static let quote = UInt8(ascii: "\"")
-    static let apostrophe = UInt8(ascii: "'")
-    static let asterisk = UInt8(ascii: "*")
-    static let backslash = UInt8(ascii: "\\")
-    static let slash = UInt8(ascii: "/")
-    static let comma = UInt8(ascii: ",")
-    static let colon = UInt8(ascii: ":")
-    static let period = UInt8(ascii: ".")
-    static let plus = UInt8(ascii: "+")
-    static let minus = UInt8(ascii: "-")
-    static let digitZero = UInt8(ascii: "0")
-    static let leftBrace = UInt8(ascii: "{")
-    static let rightBrace = UInt8(ascii: "}")
-    static let leftBracket = UInt8(ascii: "[")
-    static let rightBracket = UInt8(ascii: "]")
+extension UInt8 {
+    fileprivate static let quote = UInt8(ascii: "\"")
+    fileprivate static let apostrophe = UInt8(ascii: "'")
+    fileprivate static let asterisk = UInt8(ascii: "*")
+    fileprivate static let backslash = UInt8(ascii: "\\")
+    fileprivate static let slash = UInt8(ascii: "/")
+    fileprivate static let comma = UInt8(ascii: ",")
+    fileprivate static let colon = UInt8(ascii: ":")
+    fileprivate static let period = UInt8(ascii: ".")
+    fileprivate static let plus = UInt8(ascii: "+")
+    fileprivate static let minus = UInt8(ascii: "-")
+    fileprivate static let digitZero = UInt8(ascii: "0")
+    fileprivate static let leftBrace = UInt8(ascii: "{")
+    fileprivate static let rightBrace = UInt8(ascii: "}")
+    fileprivate static let leftBracket = UInt8(ascii: "[")
+    fileprivate static let rightBracket = UInt8(ascii: "]")
 }

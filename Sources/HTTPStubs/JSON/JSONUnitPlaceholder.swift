@@ -44,7 +44,8 @@ enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The placeholders a file may use, for messages.
-    static let forms = "${json-unit.ignore}, ${json-unit.ignore-element}, ${json-unit.any-string}, ${json-unit.any-number}, "
+    static let forms =
+        "${json-unit.ignore}, ${json-unit.ignore-element}, ${json-unit.any-string}, ${json-unit.any-number}, "
         + "${json-unit.any-boolean}, ${json-unit.any-array}, ${json-unit.missing-or-null} or ${json-unit.regex}PATTERN"
 
     /// Reads an expected string value as JsonUnit does.
@@ -59,8 +60,11 @@ enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
         guard text.contains("${json-unit") || text.contains("#{json-unit") else { return nil }
         let shown = quoted(text.count > 60 ? String(text.prefix(60)) + "…" : text)
         guard let form = Self.form(of: text) else {
-            throw Problem(message: "\(shown) looks like a JsonUnit placeholder but is not one: WireMock would compare it literally, so the stub "
-                + "would never match; a placeholder is the whole string, one of \(forms)")
+            throw Problem(
+                message:
+                    "\(shown) looks like a JsonUnit placeholder but is not one: WireMock would compare it literally, so the stub "
+                    + "would never match; a placeholder is the whole string, one of \(forms)"
+            )
         }
         switch form.name {
         case "any-string" where form.rest.isEmpty: return .anyString
@@ -69,22 +73,34 @@ enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
         case "any-array" where form.rest.isEmpty: return .anyArray
         case "missing-or-null" where form.rest.isEmpty: return .missingOrNull
         case "ignore-element":
-            throw Problem(message: "\(shown): JsonUnit knows the ignore-element placeholder only as \"${json-unit.ignore-element}\" and would compare "
-                + "this string literally; write \"${json-unit.ignore-element}\" (with '$'), alone in the string")
+            throw Problem(
+                message:
+                    "\(shown): JsonUnit knows the ignore-element placeholder only as \"${json-unit.ignore-element}\" and would compare "
+                    + "this string literally; write \"${json-unit.ignore-element}\" (with '$'), alone in the string"
+            )
         case "regex":
             guard !form.rest.unicodeScalars.contains(where: isLineTerminator) else {
-                throw Problem(message: "\(shown): the pattern after ${json-unit.regex} holds a line break, which makes JsonUnit compare the "
-                    + "string literally; write the line break as \\n in the pattern")
+                throw Problem(
+                    message:
+                        "\(shown): the pattern after ${json-unit.regex} holds a line break, which makes JsonUnit compare the "
+                        + "string literally; write the line break as \\n in the pattern"
+                )
             }
             let expression = RegularExpression(form.rest, writtenAt: place)
             if let problem = expression.problem { throw Problem(message: "${json-unit.regex}: \(problem)") }
             return .regex(expression)
         case let name where name.hasPrefix("matches:"):
-            throw Problem(message: "\(shown): ${json-unit.matches:…} needs a matcher registered with JsonUnit in Java code, which WireMock "
-                + "does not do, so the stub would never match; use ${json-unit.regex}PATTERN or another placeholder (\(forms))")
+            throw Problem(
+                message:
+                    "\(shown): ${json-unit.matches:…} needs a matcher registered with JsonUnit in Java code, which WireMock "
+                    + "does not do, so the stub would never match; use ${json-unit.regex}PATTERN or another placeholder (\(forms))"
+            )
         default:
-            throw Problem(message: "\(shown) is not a JsonUnit placeholder WireMock knows, so it would be compared literally and the stub "
-                + "would never match; a placeholder is the whole string, one of \(forms)")
+            throw Problem(
+                message:
+                    "\(shown) is not a JsonUnit placeholder WireMock knows, so it would be compared literally and the stub "
+                    + "would never match; a placeholder is the whole string, one of \(forms)"
+            )
         }
     }
 
@@ -112,7 +128,7 @@ enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
     func accepts(_ actual: JSONValue?) -> Bool {
         switch (self, actual) {
         case (.ignoreElement, _), (.missingOrNull, nil), (.missingOrNull, .null?), (.ignore, _?),
-             (.anyString, .string?), (.anyNumber, .number?), (.anyBoolean, .bool?), (.anyArray, .array?):
+            (.anyString, .string?), (.anyNumber, .number?), (.anyBoolean, .bool?), (.anyArray, .array?):
             return true
         case let (.regex(expression), .string(text)?):
             return expression.matches(text)

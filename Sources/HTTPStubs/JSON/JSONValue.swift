@@ -37,10 +37,18 @@ extension JSONValue {
     }
 
     /// Parses `data` in `dialect` and records the source location of every value and object key.
-    static func parseDocument(_ data: Data, dialect: JSONParser.Dialect = .strict) throws(JSONParseError) -> JSONDocument {
+    static func parseDocument(
+        _ data: Data,
+        dialect: JSONParser.Dialect = .strict
+    ) throws(JSONParseError) -> JSONDocument {
         var recorder: JSONLocationRecorder? = JSONLocationRecorder()
         let (root, unreadOffset) = try JSONParser.parse(data, dialect: dialect, recorder: &recorder)
-        return JSONDocument(root: root, data: data, recorder: recorder ?? JSONLocationRecorder(), unreadOffset: unreadOffset)
+        return JSONDocument(
+            root: root,
+            data: data,
+            recorder: recorder ?? JSONLocationRecorder(),
+            unreadOffset: unreadOffset
+        )
     }
 }
 

@@ -45,8 +45,11 @@ private struct JSONWriter {
             }
             writeClosing(UInt8(ascii: "]"), isEmpty: elements.isEmpty, depth: depth)
         case .object(let object):
-            let members = sortedKeys
-                ? object.members.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
+            let members =
+                sortedKeys
+                ? object.members.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(
+                    \.element
+                )
                 : object.members
             output.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {

@@ -32,7 +32,8 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
     /// The body, as UTF-8 text, contains `text`.
     public static func contains(_ text: String) -> BodyMatcher { BodyMatcher(.text(.contains(text))) }
 
-    /// The body, as UTF-8 text, satisfies a string matcher (for example ``StringMatcher/matches(_:fileID:line:column:)``).
+    /// The body, as UTF-8 text, satisfies a string matcher (for example
+    /// ``StringMatcher/matches(_:fileID:line:column:)``).
     public static func text(_ matcher: StringMatcher) -> BodyMatcher {
         BodyMatcher(.text(matcher), problems: matcher.problems)
     }
@@ -54,7 +55,12 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
         ignoreArrayOrder: Bool = false,
         ignoreExtraMembers: Bool = false
     ) -> BodyMatcher {
-        BodyMatcher(.json(expected, JSONComparisonOptions(ignoreArrayOrder: ignoreArrayOrder, ignoreExtraMembers: ignoreExtraMembers)))
+        BodyMatcher(
+            .json(
+                expected,
+                JSONComparisonOptions(ignoreArrayOrder: ignoreArrayOrder, ignoreExtraMembers: ignoreExtraMembers)
+            )
+        )
     }
 
     /// The body is JSON semantically equal to the JSON text `expected`.
@@ -69,11 +75,18 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
         column: UInt = #column
     ) -> BodyMatcher {
         do {
-            return json(try JSONValue(parsing: expected), ignoreArrayOrder: ignoreArrayOrder, ignoreExtraMembers: ignoreExtraMembers)
+            return json(
+                try JSONValue(parsing: expected),
+                ignoreArrayOrder: ignoreArrayOrder,
+                ignoreExtraMembers: ignoreExtraMembers
+            )
         } catch {
-            return BodyMatcher(.broken, problems: [
-                "the expected JSON body at \(fileID):\(line):\(column) is not JSON (\(error)); fix the text or use .equal(_:) for a literal body",
-            ])
+            return BodyMatcher(
+                .broken,
+                problems: [
+                    "the expected JSON body at \(fileID):\(line):\(column) is not JSON (\(error)); fix the text or use .equal(_:) for a literal body"
+                ]
+            )
         }
     }
 
@@ -88,11 +101,18 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
         column: UInt = #column
     ) -> BodyMatcher {
         do {
-            return json(try JSONValue(encoding: value, encoder: encoder), ignoreArrayOrder: ignoreArrayOrder, ignoreExtraMembers: ignoreExtraMembers)
+            return json(
+                try JSONValue(encoding: value, encoder: encoder),
+                ignoreArrayOrder: ignoreArrayOrder,
+                ignoreExtraMembers: ignoreExtraMembers
+            )
         } catch {
-            return BodyMatcher(.broken, problems: [
-                "the expected JSON body at \(fileID):\(line):\(column) could not be encoded (\(error))",
-            ])
+            return BodyMatcher(
+                .broken,
+                problems: [
+                    "the expected JSON body at \(fileID):\(line):\(column) could not be encoded (\(error))"
+                ]
+            )
         }
     }
 
@@ -115,7 +135,10 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
     /// Tests the body of a request.
     func evaluate(_ request: InterceptedRequest) -> MatchVerdict {
         if case .broken = kind {
-            return MatchVerdict(isMatch: false, detail: "this body matcher is broken: " + problems.joined(separator: "; "))
+            return MatchVerdict(
+                isMatch: false,
+                detail: "this body matcher is broken: " + problems.joined(separator: "; ")
+            )
         }
         if let reason = request.bodyUnavailableReason, request.body == nil {
             return MatchVerdict(isMatch: false, detail: "the body could not be read: \(reason)")
@@ -130,14 +153,24 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
                 detail: "expected \(Self.describe(expected)), got \(Self.describe(body))"
             )
         case let .text(matcher):
-            guard let text = request.body == nil ? "" : request.bodyText else {   // no body is empty text
-                return MatchVerdict(isMatch: false, detail: "expected text \(matcher), got \(body.count) bytes that are not UTF-8")
+            guard let text = request.body == nil ? "" : request.bodyText else {  // no body is empty text
+                return MatchVerdict(
+                    isMatch: false,
+                    detail: "expected text \(matcher), got \(body.count) bytes that are not UTF-8"
+                )
             }
             if matcher.matches(text) { return MatchVerdict(isMatch: true, detail: Self.describe(body)) }
-            return MatchVerdict(isMatch: false, distance: matcher.distance(toMismatch: text), detail: "expected \(matcher), got \(Self.describe(body))")
+            return MatchVerdict(
+                isMatch: false,
+                distance: matcher.distance(toMismatch: text),
+                detail: "expected \(matcher), got \(Self.describe(body))"
+            )
         case let .json(expected, options):
             guard let actual = try? JSONValue(parsing: body) else {
-                return MatchVerdict(isMatch: false, detail: "expected JSON \(expected), got \(Self.describe(body)), which is not JSON")
+                return MatchVerdict(
+                    isMatch: false,
+                    detail: "expected JSON \(expected), got \(Self.describe(body)), which is not JSON"
+                )
             }
             if expected.matches(actual, options: options) { return MatchVerdict(isMatch: true, detail: "JSON equal") }
             let differences = expected.differences(from: actual, options: options)
@@ -152,13 +185,20 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
             for field in fields {
                 let values = actual.filter { $0.name == field.name }.map(\.value)
                 if !values.contains(where: field.matcher.matches) {
-                    failures.append(values.isEmpty
-                        ? "field \(field.name) missing"
-                        : "field \(field.name): expected \(field.matcher), got " + values.map(quoted).joined(separator: ", "))
+                    failures.append(
+                        values.isEmpty
+                            ? "field \(field.name) missing"
+                            : "field \(field.name): expected \(field.matcher), got "
+                                + values.map(quoted).joined(separator: ", ")
+                    )
                 }
             }
             if failures.isEmpty { return MatchVerdict(isMatch: true, detail: "form fields matched") }
-            return MatchVerdict(isMatch: false, distance: Double(failures.count) / Double(max(fields.count, 1)), detail: failures.joined(separator: "; "))
+            return MatchVerdict(
+                isMatch: false,
+                distance: Double(failures.count) / Double(max(fields.count, 1)),
+                detail: failures.joined(separator: "; ")
+            )
         case .absent:
             return body.isEmpty
                 ? MatchVerdict(isMatch: true, detail: "no body")

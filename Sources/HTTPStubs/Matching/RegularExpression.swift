@@ -87,7 +87,8 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
             case "*", "+": return position
             case "{":
                 guard let close = characters[position...].firstIndex(of: "}"),
-                      String(characters[position...close]).hasSuffix(",}") else { return nil }
+                    String(characters[position...close]).hasSuffix(",}")
+                else { return nil }
                 return close
             default: return nil
             }
@@ -111,7 +112,8 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
             case "[":
                 inClass = true
             case "(":
-                let atomic = index + 2 < characters.count && characters[index + 1] == "?" && characters[index + 2] == ">"
+                let atomic =
+                    index + 2 < characters.count && characters[index + 1] == "?" && characters[index + 2] == ">"
                 groups.append((index, false, atomic))
             case ")":
                 guard let group = groups.popLast() else { break }

@@ -111,8 +111,14 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// This matcher described as `description` (the near-miss report's masked description).
     func described(as description: String) -> RequestMatcher {
         var matcher = RequestMatcher(
-            part: part, description: description, evaluate: evaluation, problems: problems, readsBody: readsBody,
-            pathPrefix: pathPrefix, predicate: test, captureParameters: captureParameters
+            part: part,
+            description: description,
+            evaluate: evaluation,
+            problems: problems,
+            readsBody: readsBody,
+            pathPrefix: pathPrefix,
+            predicate: test,
+            captureParameters: captureParameters
         )
         matcher.literalPath = literalPath
         matcher.subject = subject
@@ -160,11 +166,17 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 extension RequestMatcher {
     /// The method is `method`.
     public static func method(_ method: InterceptedRequest.Method) -> RequestMatcher {
-        RequestMatcher(part: .method, description: "method \(method)", evaluate: { request in
-            request.method == method
-                ? MatchVerdict(isMatch: true, detail: method.rawValue)
-                : MatchVerdict(isMatch: false, detail: "expected \(method), got \(request.method)")
-        }, problems: [], predicate: { $0.method == method })
+        RequestMatcher(
+            part: .method,
+            description: "method \(method)",
+            evaluate: { request in
+                request.method == method
+                    ? MatchVerdict(isMatch: true, detail: method.rawValue)
+                    : MatchVerdict(isMatch: false, detail: "expected \(method), got \(request.method)")
+            },
+            problems: [],
+            predicate: { $0.method == method }
+        )
     }
 
     /// The scheme is `scheme` (case-insensitive).
@@ -179,11 +191,20 @@ extension RequestMatcher {
 
     /// The port, explicit or the scheme's default, is `port`.
     public static func port(_ port: Int) -> RequestMatcher {
-        RequestMatcher(part: .port, description: "port \(port)", evaluate: { request in
-            request.port == port
-                ? MatchVerdict(isMatch: true, detail: "\(port)")
-                : MatchVerdict(isMatch: false, detail: "expected \(port), got \(request.port.map(String.init) ?? "none")")
-        }, problems: [], predicate: { $0.port == port })
+        RequestMatcher(
+            part: .port,
+            description: "port \(port)",
+            evaluate: { request in
+                request.port == port
+                    ? MatchVerdict(isMatch: true, detail: "\(port)")
+                    : MatchVerdict(
+                        isMatch: false,
+                        detail: "expected \(port), got \(request.port.map(String.init) ?? "none")"
+                    )
+            },
+            problems: [],
+            predicate: { $0.port == port }
+        )
     }
 
     /// The percent-encoded path satisfies `matcher`; the query is not looked at.
@@ -254,7 +275,8 @@ extension RequestMatcher {
     /// The query has exactly these decoded parameters (in any order), and no others.
     public static func queryParameters(exactly expected: [String: String]) -> RequestMatcher {
         let wanted = expected.map { "\($0.key)=\($0.value)" }.sorted()
-        return RequestMatcher(part: .query("(all)"), description: "query exactly \(wanted.joined(separator: "&"))") { request in
+        return RequestMatcher(part: .query("(all)"), description: "query exactly \(wanted.joined(separator: "&"))") {
+            request in
             let actual = request.queryParameters.map { "\($0.name)=\($0.value)" }.sorted()
             if actual == wanted { return MatchVerdict(isMatch: true, detail: actual.joined(separator: "&")) }
             let extra = actual.filter { !wanted.contains($0) }
@@ -297,11 +319,18 @@ extension RequestMatcher {
         _ description: String,
         _ predicate: @escaping @Sendable (InterceptedRequest) -> Bool
     ) -> RequestMatcher {
-        RequestMatcher(part: Part(name: "custom"), description: description, evaluate: { request in
-            predicate(request)
-                ? MatchVerdict(isMatch: true, detail: "passed")
-                : MatchVerdict(isMatch: false, detail: "\(description): not satisfied")
-        }, problems: [], readsBody: true, runsUserCode: true)
+        RequestMatcher(
+            part: Part(name: "custom"),
+            description: description,
+            evaluate: { request in
+                predicate(request)
+                    ? MatchVerdict(isMatch: true, detail: "passed")
+                    : MatchVerdict(isMatch: false, detail: "\(description): not satisfied")
+            },
+            problems: [],
+            readsBody: true,
+            runsUserCode: true
+        )
     }
 
     /// Every matcher matches.
@@ -376,28 +405,46 @@ extension RequestMatcher {
         _ matcher: StringMatcher,
         _ extract: @escaping @Sendable (InterceptedRequest) -> [String]
     ) -> RequestMatcher {
-        RequestMatcher(part: part, description: "\(part) \(matcher)", evaluate: { request in
-            let values = extract(request)
-            guard !values.isEmpty else {
-                return MatchVerdict(isMatch: false, detail: "expected \(matcher), but it is missing")
-            }
-            if let match = values.first(where: matcher.matches) {
-                return MatchVerdict(isMatch: true, detail: quoted(match))
-            }
-            return MatchVerdict(
-                isMatch: false,
-                distance: values.map(matcher.distance(to:)).min() ?? 1,
-                detail: "expected \(matcher), got " + values.map(quoted).joined(separator: ", ")
-            )
-        }, problems: matcher.problems, predicate: { extract($0).contains(where: matcher.matches) })
+        RequestMatcher(
+            part: part,
+            description: "\(part) \(matcher)",
+            evaluate: { request in
+                let values = extract(request)
+                guard !values.isEmpty else {
+                    return MatchVerdict(isMatch: false, detail: "expected \(matcher), but it is missing")
+                }
+                if let match = values.first(where: matcher.matches) {
+                    return MatchVerdict(isMatch: true, detail: quoted(match))
+                }
+                return MatchVerdict(
+                    isMatch: false,
+                    distance: values.map(matcher.distance(to:)).min() ?? 1,
+                    detail: "expected \(matcher), got " + values.map(quoted).joined(separator: ", ")
+                )
+            },
+            problems: matcher.problems,
+            predicate: { extract($0).contains(where: matcher.matches) }
+        )
     }
 
-    private static func absence(_ part: Part, _ extract: @escaping @Sendable (InterceptedRequest) -> [String]) -> RequestMatcher {
-        RequestMatcher(part: part, description: "\(part) absent", evaluate: { request in
-            let values = extract(request)
-            return values.isEmpty
-                ? MatchVerdict(isMatch: true, detail: "absent")
-                : MatchVerdict(isMatch: false, detail: "expected it absent, got " + values.map(quoted).joined(separator: ", "))
-        }, problems: [], predicate: { extract($0).isEmpty })
+    private static func absence(
+        _ part: Part,
+        _ extract: @escaping @Sendable (InterceptedRequest) -> [String]
+    ) -> RequestMatcher {
+        RequestMatcher(
+            part: part,
+            description: "\(part) absent",
+            evaluate: { request in
+                let values = extract(request)
+                return values.isEmpty
+                    ? MatchVerdict(isMatch: true, detail: "absent")
+                    : MatchVerdict(
+                        isMatch: false,
+                        detail: "expected it absent, got " + values.map(quoted).joined(separator: ", ")
+                    )
+            },
+            problems: [],
+            predicate: { extract($0).isEmpty }
+        )
     }
 }

@@ -145,7 +145,9 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     var literalPath: String? { matchers.lazy.compactMap(\.literalPath).first }
 
     /// A literal start every path the pattern accepts has, if one of its matchers tells one.
-    var pathPrefix: String? { matchers.lazy.compactMap(\.pathPrefix).filter { !$0.isEmpty }.max { $0.count < $1.count } }
+    var pathPrefix: String? {
+        matchers.lazy.compactMap(\.pathPrefix).filter { !$0.isEmpty }.max { $0.count < $1.count }
+    }
 
     /// The matchers' descriptions joined with `and`, or `any request`.
     public var description: String {

@@ -26,12 +26,16 @@ struct URITemplate: Sendable {
             var name = String(rest[rest.index(after: open)..<close])
             let greedy = name.hasPrefix("+")
             if greedy { name.removeFirst() }
-            if name.isEmpty || name.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }) {
-                problem = "path template \(quoted(template)) has an invalid variable {\(name)}; use letters, digits, '_', '-' or '.'"
+            if name.isEmpty
+                || name.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") })
+            {
+                problem =
+                    "path template \(quoted(template)) has an invalid variable {\(name)}; use letters, digits, '_', '-' or '.'"
                 break
             }
             if variables.contains(name) {
-                problem = "path template \(quoted(template)) uses the variable {\(name)} twice; give each variable its own name"
+                problem =
+                    "path template \(quoted(template)) uses the variable {\(name)} twice; give each variable its own name"
                 break
             }
             variables.append(name)
@@ -43,7 +47,8 @@ struct URITemplate: Sendable {
         }
         self.variables = variables
         self.problem = problem
-        self.expression = problem == nil ? RegularExpression(pattern, writtenAt: "path template \(quoted(template))") : nil
+        self.expression =
+            problem == nil ? RegularExpression(pattern, writtenAt: "path template \(quoted(template))") : nil
     }
 
     /// The captured variables when `path` fits the template, otherwise `nil`.

@@ -37,12 +37,14 @@ public struct URLPattern: Sendable, ExpressibleByStringInterpolation, CustomStri
             rest = rest[authorityEnd...]
             var host = Substring(authority)
             var port = scheme == "https" || scheme == "wss" ? 443 : (scheme == "http" || scheme == "ws" ? 80 : nil)
-            if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"), let explicit = Int(authority[authority.index(after: colon)...]) {
+            if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]"),
+                let explicit = Int(authority[authority.index(after: colon)...])
+            {
                 host = authority[..<colon]
                 port = explicit
             }
             if host.hasPrefix("["), host.hasSuffix("]") {
-                host = host.dropFirst().dropLast()   // URL.host reports IPv6 literals without brackets
+                host = host.dropFirst().dropLast()  // URL.host reports IPv6 literals without brackets
             }
             matchers.append(.scheme(scheme))
             matchers.append(.host(.equal(host.lowercased())))
@@ -77,7 +79,8 @@ public struct URLPattern: Sendable, ExpressibleByStringInterpolation, CustomStri
         self.init(components?.string ?? url.absoluteString)
     }
 
-    /// Every URL: `.anyMethod(.anyURL)` is the same as ``RequestPattern/anyRequest``, and `.get(.anyURL)` catches every `GET`.
+    /// Every URL: `.anyMethod(.anyURL)` is the same as ``RequestPattern/anyRequest``, and `.get(.anyURL)` catches every
+    /// `GET`.
     public static let anyURL = URLPattern(matchers: [], description: "any URL")
 
     /// The path (percent-encoded, without the query) satisfies `matcher`, on any host.

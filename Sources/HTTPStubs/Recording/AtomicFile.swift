@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -41,14 +42,20 @@ enum AtomicFile {
     /// - Throws: ``WriteError`` when the file cannot be written.
     static func replace(_ data: Data, at url: URL) throws {
         try withTemporaryCopy(of: data, beside: url) { temporary in
-            guard rename(temporary, url.path) == 0 else { throw WriteError(path: url.path, call: "rename", code: errno) }
+            guard rename(temporary, url.path) == 0 else {
+                throw WriteError(path: url.path, call: "rename", code: errno)
+            }
         }
     }
 
     /// Writes `data` to a new temporary file in `url`'s folder (created if missing), runs `body`
     /// with its path, and removes the temporary name if `body` left it. The temporary file is
     /// locked (`flock`) until then, which tells ``removeAbandonedTemporaries(in:)`` it is in use.
-    private static func withTemporaryCopy<Result>(of data: Data, beside url: URL, _ body: (String) throws -> Result) throws -> Result {
+    private static func withTemporaryCopy<Result>(
+        of data: Data,
+        beside url: URL,
+        _ body: (String) throws -> Result
+    ) throws -> Result {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -58,7 +65,7 @@ enum AtomicFile {
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: url.path, call: "open", code: errno) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)   // closing releases the lock
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)  // closing releases the lock
         defer { unlink(temporary) }
         _ = flock(descriptor, LOCK_EX)
         do {
@@ -78,7 +85,8 @@ enum AtomicFile {
         for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
             let path = folder.appendingPathComponent(name).path
             guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                  modified < cutoff else { continue }
+                modified < cutoff
+            else { continue }
             let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
@@ -99,7 +107,8 @@ enum AtomicFile {
         var description: String {
             let reason = String(cString: strerror(code))
             if call == "link", [EPERM, ENOTSUP, ENOSYS].contains(code) {
-                return "cannot create \(path): the file system does not support hard links (link: \(reason)), which recording needs "
+                return
+                    "cannot create \(path): the file system does not support hard links (link: \(reason)), which recording needs "
                     + "to create files without ever replacing one another recording created; record into a folder on a local disk"
             }
             return "cannot write \(path): \(call) failed: \(FileFailure.reason(code: code)); "

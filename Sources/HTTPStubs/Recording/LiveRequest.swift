@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,7 +14,11 @@ enum LiveRequest {
     ///
     /// Safe to call from `startLoading`: the task is created on another queue, because creating a
     /// task on the queue URLSession runs `startLoading` on deadlocks corelibs.
-    static func send(_ request: InterceptedRequest, timeout: TimeInterval?, completion: @escaping @Sendable (Result<(HTTPURLResponse, Data), any Error>) -> Void) {
+    static func send(
+        _ request: InterceptedRequest,
+        timeout: TimeInterval?,
+        completion: @escaping @Sendable (Result<(HTTPURLResponse, Data), any Error>) -> Void
+    ) {
         var urlRequest = request.urlRequest
         if let timeout { urlRequest.timeoutInterval = timeout }
         let prepared = urlRequest

@@ -20,7 +20,9 @@ public enum RecordMode: String, Sendable, CaseIterable {
 
     /// The mode in effect: the environment variable's when it is set to a valid mode, else `self`.
     /// - Throws: ``RecordModeError`` when the variable is set to something else.
-    package func resolved(environment: [String: String] = ProcessInfo.processInfo.environment) throws(RecordModeError) -> RecordMode {
+    package func resolved(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(RecordModeError) -> RecordMode {
         guard let value = environment[Self.environmentVariable], !value.isEmpty else { return self }
         guard let mode = RecordMode(rawValue: value.lowercased()) else { throw RecordModeError(value: value) }
         return mode

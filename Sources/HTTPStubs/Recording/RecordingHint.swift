@@ -6,7 +6,8 @@ enum RecordingHint {
     /// not recorded, and the `HTTPSTUBS_RECORD` values that record it.
     static func unrecorded(replayRoot root: String) -> String {
         let variable = RecordMode.environmentVariable
-        let record = "run the tests with \(variable)=\(RecordMode.newEpisodes.rawValue) "
+        let record =
+            "run the tests with \(variable)=\(RecordMode.newEpisodes.rawValue) "
             + "(or \(variable)=\(RecordMode.all.rawValue) to record everything again)."
         guard FileManager.default.fileExists(atPath: root) else {
             return "It was not recorded: the stub root \(root) does not exist. If it was recorded elsewhere, "

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -59,11 +60,14 @@ final class StubRecorder: Sendable {
     /// file directly in it names after itself (`scenario-<stem>` in `<stem>.json`): that one goes
     /// with the stem, which is taken too, or is re-recorded with it in mode `all`.
     private static func scenarioNames(in mappings: URL) -> Set<String> {
-        let files = ((try? FileManager.default.subpathsOfDirectory(atPath: mappings.path)) ?? []).filter { $0.hasSuffix(".json") }
+        let files = ((try? FileManager.default.subpathsOfDirectory(atPath: mappings.path)) ?? []).filter {
+            $0.hasSuffix(".json")
+        }
         var names: Set<String> = []
         for file in files {
             guard let data = FileManager.default.contents(atPath: mappings.appendingPathComponent(file).path),
-                  let document = try? JSONValue(parsing: data) else { continue }
+                let document = try? JSONValue(parsing: data)
+            else { continue }
             let ownName = file.contains("/") ? nil : HARImporter.scenarioName(stem: String(file.dropLast(5)))
             for mapping in document.objectValue?["mappings"]?.arrayValue ?? [document] {
                 if let name = mapping.objectValue?["scenarioName"]?.stringValue, name != ownName { names.insert(name) }
@@ -76,7 +80,14 @@ final class StubRecorder: Sendable {
     func record(_ request: InterceptedRequest, outcome: Outcome) throws -> String {
         try StubRootPath.checkRoot(root)
         let recordedRequest = redacted(request)
-        let exchange = HARExchange(entryIndex: 0, jsonPath: .root, request: recordedRequest, outcome: redacted(outcome), startedAt: nil, order: nil)
+        let exchange = HARExchange(
+            entryIndex: 0,
+            jsonPath: .root,
+            request: recordedRequest,
+            outcome: redacted(outcome),
+            startedAt: nil,
+            order: nil
+        )
         return try state.withLock { state in
             let key = (recordedRequest.key, recordedRequest.body?.key)
             let index: Int
@@ -87,7 +98,9 @@ final class StubRecorder: Sendable {
                 index = state.requests.count
                 state.requests.append(Recorded(request: recordedRequest, exchanges: [exchange]))
             }
-            let distinct = state.requests.map { HARDistinctRequest(request: $0.request, matchesBody: $0.request.body != nil, exchanges: $0.exchanges) }
+            let distinct = state.requests.map {
+                HARDistinctRequest(request: $0.request, matchesBody: $0.request.body != nil, exchanges: $0.exchanges)
+            }
             let importer = HARImporter(requests: distinct)
             var layout = importer.layout(avoiding: state.takenStems, scenarios: state.takenScenarios)
             // A stem that another recorder (another registry, another process) claimed since this
@@ -115,7 +128,9 @@ final class StubRecorder: Sendable {
                 if !state.owned.contains(request.mapping.relativePath) {
                     // Re-recording over an earlier recording (mode all): its body files are this
                     // recorder's to replace too.
-                    state.owned.formUnion(HARImporter.bodyFiles(referencedBy: (try? Data(contentsOf: try url(request.mapping))) ?? Data()))
+                    state.owned.formUnion(
+                        HARImporter.bodyFiles(referencedBy: (try? Data(contentsOf: try url(request.mapping))) ?? Data())
+                    )
                 }
                 for file in files {
                     let target = try url(file)
@@ -170,7 +185,6 @@ final class StubRecorder: Sendable {
         case failure(URLError.Code)
     }
 
-
     private func redacted(_ request: InterceptedRequest) -> HARRequest {
         var recorded = request
         recorded.url = redaction.redactedURL(request.url)
@@ -200,7 +214,15 @@ final class StubRecorder: Sendable {
             headers = headers.mappingValues { redaction.redactedHeader($0, $1) }
             let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? ""
             let redactedBody = redaction.redactedBody(body, contentType: contentType)
-            return .response(HARResponse(status: response.statusCode, reason: "", headers: headers, body: redactedBody, contentType: contentType))
+            return .response(
+                HARResponse(
+                    status: response.statusCode,
+                    reason: "",
+                    headers: headers,
+                    body: redactedBody,
+                    contentType: contentType
+                )
+            )
         }
     }
 }

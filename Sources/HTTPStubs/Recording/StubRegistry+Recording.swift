@@ -47,7 +47,9 @@ extension StubRegistry {
             try load(path)
         }
         let records = resolved == .newEpisodes || resolved == .all || (resolved == .once && !exists)
-        let recorder = records ? StubRecorder(root: URL(fileURLWithPath: path), redaction: redaction, overwrites: resolved == .all) : nil
+        let recorder =
+            records
+            ? StubRecorder(root: URL(fileURLWithPath: path), redaction: redaction, overwrites: resolved == .all) : nil
         setRecording(recorder, replayRoot: path)
         return resolved
     }

@@ -23,7 +23,8 @@ struct JSONTextRedaction {
     /// `text` redacted when it is a JSON object or array; `nil` when it is not.
     static func redacted(_ text: Substring, by redaction: Redaction, with replacement: SecretReplacement) -> String? {
         guard let value = try? JSONValue(parsing: String(text)),
-              value.objectValue != nil || value.arrayValue != nil else { return nil }
+            value.objectValue != nil || value.arrayValue != nil
+        else { return nil }
         var scanner = JSONTextRedaction(text, redaction: redaction, replacement: replacement)
         scanner.value()
         scanner.output.append(contentsOf: scanner.bytes[scanner.copied...])
@@ -42,7 +43,7 @@ struct JSONTextRedaction {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { break }
                 let key = string()
                 skipWhitespace()
-                index += 1   // ':'
+                index += 1  // ':'
                 skipWhitespace()
                 if redaction.isSecret(key, at: .jsonMember) {
                     let start = index
@@ -55,7 +56,7 @@ struct JSONTextRedaction {
                 }
                 if !separator() { break }
             }
-            index += 1   // '}'
+            index += 1  // '}'
         case UInt8(ascii: "["):
             index += 1
             skipWhitespace()
@@ -64,7 +65,7 @@ struct JSONTextRedaction {
                 return
             }
             repeat { value() } while separator()
-            index += 1   // ']'
+            index += 1  // ']'
         case UInt8(ascii: "\""):
             let start = index
             let text = string()

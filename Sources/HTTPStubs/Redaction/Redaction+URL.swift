@@ -7,7 +7,8 @@ extension Redaction {
     /// (an OAuth redirect carries its code and tokens in the query or the fragment).
     func redactedHeader(_ name: String, _ value: String, with replacement: SecretReplacement = .placeholder) -> String {
         if isSecret(name, at: .header) || isSecretValue(value) { return replacement.replacing(value) }
-        let isURL = ["location", "content-location", "referer"].contains(name.lowercased())
+        let isURL =
+            ["location", "content-location", "referer"].contains(name.lowercased())
             || value.hasPrefix("http://") || value.hasPrefix("https://") || value.hasPrefix("/")
         return isURL ? redactedURLText(value, with: replacement) : value
     }
@@ -48,11 +49,12 @@ extension Redaction {
         let authority = text[schemeEnd.upperBound..<authorityEnd]
         guard let at = authority.lastIndex(of: "@") else { return String(text) }
         let userInfo = authority[..<at]
-        let redacted = if let colon = userInfo.firstIndex(of: ":") {
-            "\(userInfo[...colon])\(replacement.replacing(String(userInfo[userInfo.index(after: colon)...])))"
-        } else {
-            replacement.replacing(String(userInfo))
-        }
+        let redacted =
+            if let colon = userInfo.firstIndex(of: ":") {
+                "\(userInfo[...colon])\(replacement.replacing(String(userInfo[userInfo.index(after: colon)...])))"
+            } else {
+                replacement.replacing(String(userInfo))
+            }
         return "\(text[..<schemeEnd.upperBound])\(redacted)\(text[at...])"
     }
 

@@ -131,15 +131,17 @@ public struct Redaction: Sendable, Hashable {
     /// Whether the value of the name `name` at `place` is secret.
     func isSecret(_ name: String, at place: Place) -> Bool {
         let words = SecretName(name)
-        let listed: Set<String> = switch place {
-        case .header: headers
-        case .query: queryParameters
-        case .jsonMember: jsonMembers
-        case .formField: formFields
-        }
+        let listed: Set<String> =
+            switch place {
+            case .header: headers
+            case .query: queryParameters
+            case .jsonMember: jsonMembers
+            case .formField: formFields
+            }
         if listed.contains(words.spelled) { return true }
         guard let last = words.words.last, !Self.describingWords.contains(last) || words.words.count == 1,
-              words.words.prefix(2) != ["access", "control"] else { return false }
+            words.words.prefix(2) != ["access", "control"]
+        else { return false }
         return secretWords.contains(where: words.contains)
     }
 

@@ -72,7 +72,8 @@ struct SecretName: Equatable {
             }
             if character.isUppercase, let previous = current.last {
                 let next = index + 1 < characters.count ? characters[index + 1] : nil
-                let startsWord = previous.isLowercase || previous.isNumber
+                let startsWord =
+                    previous.isLowercase || previous.isNumber
                     || (previous.isUppercase && next?.isLowercase == true)
                 if startsWord {
                     words.append(current.lowercased())

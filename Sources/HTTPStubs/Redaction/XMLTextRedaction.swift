@@ -12,7 +12,9 @@ enum XMLTextRedaction {
     /// A start tag or empty-element tag.
     private static let tag = try? NSRegularExpression(pattern: #"<[A-Za-z_][^<>]*>"#)
     /// An attribute in a tag: its name and its value in double or single quotes.
-    private static let attribute = try? NSRegularExpression(pattern: #"([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')"#)
+    private static let attribute = try? NSRegularExpression(
+        pattern: #"([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')"#
+    )
 
     /// `text` with its secrets replaced.
     static func redacted(_ text: String, by redaction: Redaction, with replacement: SecretReplacement) -> String {
@@ -22,15 +24,19 @@ enum XMLTextRedaction {
         for match in element.matches(in: text, range: whole) {
             let contents = match.range(at: 4)
             guard contents.length > 0, let name = substring(match.range(at: 2), in: text),
-                  let value = substring(contents, in: text) else { continue }
+                let value = substring(contents, in: text)
+            else { continue }
             if redaction.isSecret(name, at: .jsonMember) || redaction.isSecretValue(value) { secrets.append(contents) }
         }
         for tagMatch in tag.matches(in: text, range: whole) {
             for match in attribute.matches(in: text, range: tagMatch.range) {
                 let value = match.range(at: 2).location != NSNotFound ? match.range(at: 2) : match.range(at: 3)
                 guard value.length > 0, let name = substring(match.range(at: 1), in: text),
-                      let secret = substring(value, in: text) else { continue }
-                if redaction.isSecret(name, at: .jsonMember) || redaction.isSecretValue(secret) { secrets.append(value) }
+                    let secret = substring(value, in: text)
+                else { continue }
+                if redaction.isSecret(name, at: .jsonMember) || redaction.isSecretValue(secret) {
+                    secrets.append(value)
+                }
             }
         }
         var result = text

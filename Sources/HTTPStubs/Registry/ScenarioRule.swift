@@ -11,7 +11,8 @@ public struct ScenarioRule: Sendable, Hashable, CustomStringConvertible {
     /// The state the scenario moves to after the stub answers; `nil` to stay.
     public let newState: String?
 
-    /// A stub's part in scenario `name`: it answers only in `requiredState` (any state when `nil`) and then moves the scenario to `newState` (if given).
+    /// A stub's part in scenario `name`: it answers only in `requiredState` (any state when `nil`) and then moves the
+    /// scenario to `newState` (if given).
     public init(_ name: String, requiredState: String? = nil, newState: String? = nil) {
         self.name = name
         self.requiredState = requiredState

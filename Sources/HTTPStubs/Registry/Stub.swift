@@ -47,7 +47,11 @@ public struct Stub: Sendable, Identifiable, CustomStringConvertible {
         line: UInt = #line,
         column: UInt = #column
     ) {
-        self.init(pattern, responses: [response], source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
+        self.init(
+            pattern,
+            responses: [response],
+            source: .code(fileID: fileID, filePath: filePath, line: line, column: column)
+        )
     }
 
     /// Creates a stub that serves `responses` in order, then repeats the last one or stops matching.
@@ -60,7 +64,12 @@ public struct Stub: Sendable, Identifiable, CustomStringConvertible {
         line: UInt = #line,
         column: UInt = #column
     ) {
-        self.init(pattern, responses: responses, afterLast: afterLast, source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
+        self.init(
+            pattern,
+            responses: responses,
+            afterLast: afterLast,
+            source: .code(fileID: fileID, filePath: filePath, line: line, column: column)
+        )
     }
 
     /// Creates a stub with a known source, such as a stub file.

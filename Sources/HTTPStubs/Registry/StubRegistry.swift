@@ -1,12 +1,14 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// A thread-safe set of stubs, the scenarios they share, and the journal of requests they saw.
 ///
-/// Each registry has its own `URLProtocol` class, so sessions made from it (``makeSession(configuration:delegate:delegateQueue:)``)
-/// see only its stubs, even when other registries stub the same URLs in parallel tests.
+/// Each registry has its own `URLProtocol` class, so sessions made from it
+/// (``makeSession(configuration:delegate:delegateQueue:)``) see only its stubs, even when other registries stub the
+/// same URLs in parallel tests.
 ///
 /// ```swift
 /// let stubs = StubRegistry()
@@ -82,8 +84,13 @@ public final class StubRegistry: Sendable {
         line: UInt = #line,
         column: UInt = #column
     ) -> Stub.ID {
-        add(pattern, responses: [response], priority: priority, expecting: expectation,
-            source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
+        add(
+            pattern,
+            responses: [response],
+            priority: priority,
+            expecting: expectation,
+            source: .code(fileID: fileID, filePath: filePath, line: line, column: column)
+        )
     }
 
     /// Adds a stub whose response is computed from each request it matches.
@@ -98,8 +105,16 @@ public final class StubRegistry: Sendable {
         column: UInt = #column,
         respond: @escaping @Sendable (InterceptedRequest) throws -> StubResponse
     ) -> Stub.ID {
-        stub(pattern, .computed(respond), priority: priority, expecting: expectation,
-             fileID: fileID, filePath: filePath, line: line, column: column)
+        stub(
+            pattern,
+            .computed(respond),
+            priority: priority,
+            expecting: expectation,
+            fileID: fileID,
+            filePath: filePath,
+            line: line,
+            column: column
+        )
     }
 
     /// Adds a stub whose response is computed from each request it matches by `async` code (see
@@ -115,8 +130,16 @@ public final class StubRegistry: Sendable {
         column: UInt = #column,
         respond: @escaping @Sendable (InterceptedRequest) async throws -> StubResponse
     ) -> Stub.ID {
-        stub(pattern, .computed(respond), priority: priority, expecting: expectation,
-             fileID: fileID, filePath: filePath, line: line, column: column)
+        stub(
+            pattern,
+            .computed(respond),
+            priority: priority,
+            expecting: expectation,
+            fileID: fileID,
+            filePath: filePath,
+            line: line,
+            column: column
+        )
     }
 
     /// Adds a stub that serves `responses` in order, then repeats the last or stops matching.
@@ -132,8 +155,14 @@ public final class StubRegistry: Sendable {
         line: UInt = #line,
         column: UInt = #column
     ) -> Stub.ID {
-        add(pattern, responses: responses, afterLast: afterLast, priority: priority, expecting: expectation,
-            source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
+        add(
+            pattern,
+            responses: responses,
+            afterLast: afterLast,
+            priority: priority,
+            expecting: expectation,
+            source: .code(fileID: fileID, filePath: filePath, line: line, column: column)
+        )
     }
 
     /// Adds the stub the `stub(…)` methods (and a scenario's) describe, and returns its identity.
@@ -196,7 +225,7 @@ public final class StubRegistry: Sendable {
             state.index.remove(id: id)
             return entry
         }
-        return removed != nil   // the stub is released here, after the lock
+        return removed != nil  // the stub is released here, after the lock
     }
 
     /// Removes every stub, resets every scenario and clears the journal and the observers.
@@ -210,7 +239,7 @@ public final class StubRegistry: Sendable {
             }
             return (state.index, state.observers)
         }
-        _ = dropped   // the stubs and observers are released here, after the lock
+        _ = dropped  // the stubs and observers are released here, after the lock
     }
 
     /// The stubs, in the order they are tried: priority first, then newest first.
@@ -272,7 +301,7 @@ public final class StubRegistry: Sendable {
             defer { state.issueHandler = handler }
             return state.issueHandler
         }
-        _ = previous   // released here, after the lock
+        _ = previous  // released here, after the lock
     }
 
     private static let printIssue: @Sendable (StubDiagnostic) -> Void = { issue in
@@ -315,8 +344,15 @@ public final class StubRegistry: Sendable {
     public var unmetExpectations: [UnmetExpectation] {
         state.withLock { state in
             state.index.all.compactMap { stored in
-                guard let expectation = stored.stub.expectation, !expectation.isSatisfied(by: stored.uses) else { return nil }
-                return UnmetExpectation(stub: stored.summary, expectation: expectation, uses: stored.uses, pattern: stored.stub.pattern.description)
+                guard let expectation = stored.stub.expectation, !expectation.isSatisfied(by: stored.uses) else {
+                    return nil
+                }
+                return UnmetExpectation(
+                    stub: stored.summary,
+                    expectation: expectation,
+                    uses: stored.uses,
+                    pattern: stored.stub.pattern.description
+                )
             }
         }
     }

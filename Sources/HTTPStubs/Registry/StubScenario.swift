@@ -60,8 +60,13 @@ public struct StubScenario: Sendable {
         line: UInt = #line,
         column: UInt = #column
     ) -> Stub.ID {
-        registry.add(pattern, responses: [response], priority: priority, expecting: expectation,
-                     scenario: ScenarioRule(name, requiredState: state, newState: newState),
-                     source: .code(fileID: fileID, filePath: filePath, line: line, column: column))
+        registry.add(
+            pattern,
+            responses: [response],
+            priority: priority,
+            expecting: expectation,
+            scenario: ScenarioRule(name, requiredState: state, newState: newState),
+            source: .code(fileID: fileID, filePath: filePath, line: line, column: column)
+        )
     }
 }

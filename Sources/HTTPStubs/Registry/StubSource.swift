@@ -16,7 +16,14 @@ public struct StubSource: Sendable, Hashable, CustomStringConvertible {
 
     /// The place in Swift code where a stub was declared.
     public static func code(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) -> StubSource {
-        StubSource(staticFilePath: filePath, file: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column), index: nil)
+        StubSource(
+            staticFilePath: filePath,
+            file: "\(fileID)",
+            filePath: "\(filePath)",
+            line: Int(line),
+            column: Int(column),
+            index: nil
+        )
     }
 
     /// An entry of a stub file.
@@ -26,7 +33,9 @@ public struct StubSource: Sendable, Hashable, CustomStringConvertible {
 
     /// Two sources are equal when they name the same place.
     public static func == (lhs: StubSource, rhs: StubSource) -> Bool {
-        (lhs.file, lhs.filePath, lhs.line, lhs.column, lhs.index) == (rhs.file, rhs.filePath, rhs.line, rhs.column, rhs.index)
+        (lhs.file, lhs.filePath, lhs.line, lhs.column, lhs.index) == (
+            rhs.file, rhs.filePath, rhs.line, rhs.column, rhs.index
+        )
     }
 
     /// Hashes the place.

@@ -47,6 +47,7 @@ public struct UnmetExpectation: Sendable, CustomStringConvertible {
     /// `the stub "create order" (POST /orders) was expected exactly once but answered 0 requests`.
     public var description: String {
         let label = stub.name.map { "\(quoted($0)) " } ?? ""
-        return "the stub \(label)(\(pattern)) was expected to answer \(expectation), but answered \(uses) \(uses == 1 ? "request" : "requests")"
+        return
+            "the stub \(label)(\(pattern)) was expected to answer \(expectation), but answered \(uses) \(uses == 1 ? "request" : "requests")"
     }
 }

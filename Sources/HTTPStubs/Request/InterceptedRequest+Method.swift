@@ -45,13 +45,15 @@ extension InterceptedRequest.Method {
     /// Whether the name is an HTTP token (RFC 9110, section 5.6.2): one or more of the letters,
     /// digits and ``!#$%&'*+-.^_`|~``. A name with a space, a slash or a dot-dot path is not a method.
     package var isToken: Bool {
-        !rawValue.isEmpty && rawValue.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default:
-                "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        !rawValue.isEmpty
+            && rawValue.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default:
+                    "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
             }
-        }
     }
 }

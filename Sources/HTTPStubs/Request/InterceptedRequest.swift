@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -138,12 +139,15 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     /// The body as UTF-8 text, or `nil` when there is no body or it is not valid UTF-8.
     public var bodyText: String? {
         guard let body else { return nil }
-        guard let decodedBody else { return "" }   // an empty body
+        guard let decodedBody else { return "" }  // an empty body
         return decodedBody.text(of: body)
     }
 
     /// Decodes the JSON body.
-    public func decodeJSON<Value: Decodable>(_ type: Value.Type = Value.self, decoder: JSONDecoder = JSONDecoder()) throws -> Value {
+    public func decodeJSON<Value: Decodable>(
+        _ type: Value.Type = Value.self,
+        decoder: JSONDecoder = JSONDecoder()
+    ) throws -> Value {
         try decoder.decode(Value.self, from: body ?? Data())
     }
 
@@ -194,7 +198,16 @@ private final class Storage: @unchecked Sendable {
     var bodyUnavailableReason: String?
     var pathParameters: [String: String]
 
-    init(method: InterceptedRequest.Method, url: URL, parts: URLParts, headers: HeaderFields, body: Data?, decodedBody: DecodedBody?, bodyUnavailableReason: String?, pathParameters: [String: String]) {
+    init(
+        method: InterceptedRequest.Method,
+        url: URL,
+        parts: URLParts,
+        headers: HeaderFields,
+        body: Data?,
+        decodedBody: DecodedBody?,
+        bodyUnavailableReason: String?,
+        pathParameters: [String: String]
+    ) {
         self.method = method
         self.url = url
         self.parts = parts
@@ -206,7 +219,16 @@ private final class Storage: @unchecked Sendable {
     }
 
     func copy() -> Storage {
-        Storage(method: method, url: url, parts: parts, headers: headers, body: body, decodedBody: decodedBody, bodyUnavailableReason: bodyUnavailableReason, pathParameters: pathParameters)
+        Storage(
+            method: method,
+            url: url,
+            parts: parts,
+            headers: headers,
+            body: body,
+            decodedBody: decodedBody,
+            bodyUnavailableReason: bodyUnavailableReason,
+            pathParameters: pathParameters
+        )
     }
 }
 
@@ -259,7 +281,10 @@ private struct URLParts: Sendable {
                 start = colon + 1
                 if bytes[start...].starts(with: "//".utf8) {
                     let authority = start + 2
-                    start = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+                    start =
+                        bytes[authority...].firstIndex {
+                            $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+                        } ?? bytes.endIndex
                     host = Self.plainHost(bytes[authority..<start])
                     if host != nil { port = Self.port(bytes[authority..<start]) }
                 }
@@ -304,7 +329,10 @@ private struct URLParts: Sendable {
             return string(bytes)
         }
         if bytes.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+            return String(
+                decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 },
+                as: UTF8.self
+            )
         }
         return string(bytes).lowercased()
     }
@@ -312,7 +340,10 @@ private struct URLParts: Sendable {
     /// The host of an authority made of a registered name or IPv4 address and maybe a port, lower-cased:
     /// no user information, IPv6 literal or percent-escape. `nil` for any other authority.
     private static func plainHost(_ authority: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
-        guard !authority.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "%") }) else {
+        guard
+            !authority.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "%") }
+            )
+        else {
             return nil
         }
         let host = authority[..<(authority.firstIndex(of: UInt8(ascii: ":")) ?? authority.endIndex)]
@@ -325,7 +356,9 @@ private struct URLParts: Sendable {
         guard let colon = authority.firstIndex(of: UInt8(ascii: ":")) else { return .absent }
         let digits = authority[(colon + 1)...]
         if digits.isEmpty { return .absent }
-        guard digits.count <= 5, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return .askURL }
+        guard digits.count <= 5, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return .askURL
+        }
         return .number(digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) })
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -84,8 +85,8 @@ struct TaskInspection: @unchecked Sendable {
         #if canImport(FoundationNetworking)
         // It lives in the task's `knownBody`: `.data(DispatchData)`, `.file(URL)` or `.stream(InputStream)`.
         guard let task = task as? URLSessionUploadTask,
-              let body = Self.unwrap(Self.field("knownBody", of: task)),
-              let payload = Mirror(reflecting: body).children.first
+            let body = Self.unwrap(Self.field("knownBody", of: task)),
+            let payload = Mirror(reflecting: body).children.first
         else { return nil }
         switch payload.value {
         case let data as DispatchData: return Data(data)
@@ -122,8 +123,8 @@ struct TaskInspection: @unchecked Sendable {
     /// `data(for:delegate:)`, and so on.
     private var behaviour: Any? {
         guard let task, let session,
-              let registry = Self.field("taskRegistry", of: session),
-              let behaviours = Self.field("behaviours", of: registry) as? [Int: Any]
+            let registry = Self.field("taskRegistry", of: session),
+            let behaviours = Self.field("behaviours", of: registry) as? [Int: Any]
         else { return nil }
         return behaviours[task.taskIdentifier]
     }
@@ -131,7 +132,9 @@ struct TaskInspection: @unchecked Sendable {
     /// The task delegate an `async` call was given, kept in the task's behaviour.
     private var behaviourDelegate: (any URLSessionTaskDelegate)? {
         guard let behaviour, let payload = Mirror(reflecting: behaviour).children.first?.value else { return nil }
-        return Mirror(reflecting: payload).children.lazy.compactMap { Self.unwrap($0.value) as? any URLSessionTaskDelegate }.first
+        return Mirror(reflecting: payload).children.lazy.compactMap {
+            Self.unwrap($0.value) as? any URLSessionTaskDelegate
+        }.first
     }
 
     private static func field(_ label: String, of subject: Any) -> Any? {

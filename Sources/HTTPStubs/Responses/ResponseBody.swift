@@ -34,7 +34,8 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
         do {
             return (status, headers, try load())
         } catch let StubError.missingBodyFile(url) {
-            let text = "The stub's body file \(url.path) does not exist, so the stub answers 500 as WireMock does; add the file or fix 'bodyFileName'.\n"
+            let text =
+                "The stub's body file \(url.path) does not exist, so the stub answers 500 as WireMock does; add the file or fix 'bodyFileName'.\n"
             return (500, ["Content-Type": "text/plain; charset=utf-8"], Data(text.utf8))
         }
     }
@@ -60,13 +61,18 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
     private static func readWithoutFollowingLinks(_ url: URL) throws -> Data {
         let folder = url.deletingLastPathComponent()
         guard folder.resolvingSymlinksInPath().path == folder.path else {
-            throw StubError.unreadableBodyFile(url, underlying: "a folder on its path has become a symbolic link since the stub was loaded; refused")
+            throw StubError.unreadableBodyFile(
+                url,
+                underlying: "a folder on its path has become a symbolic link since the stub was loaded; refused"
+            )
         }
         let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { throw StubError.missingBodyFile(url) }
-            let reason = code == ELOOP ? "it has become a symbolic link since the stub was loaded; refused" : String(cString: strerror(code))
+            let reason =
+                code == ELOOP
+                ? "it has become a symbolic link since the stub was loaded; refused" : String(cString: strerror(code))
             throw StubError.unreadableBodyFile(url, underlying: reason)
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -45,7 +46,9 @@ struct ResponseResolution {
                     return ResolvedResponse(answer: .failure(failure), delay: delay, dribble: dribble)
                 }
                 let answer = ResolvedResponse.Answer.http(
-                    status: served.status, reason: served.status == status ? reason : nil, headers: served.headers,
+                    status: served.status,
+                    reason: served.status == status ? reason : nil,
+                    headers: served.headers,
                     body: served.data
                 )
                 return ResolvedResponse(answer: answer, delay: delay, dribble: dribble)

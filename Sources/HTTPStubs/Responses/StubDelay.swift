@@ -48,7 +48,8 @@ public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
         case let .fixed(delay):
             return delay
         case let .uniform(lower, upper):
-            let low = lower.seconds, high = upper.seconds
+            let low = lower.seconds
+            let high = upper.seconds
             guard high > low, high.isFinite else { return lower }
             return .saturatingSeconds(Double.random(in: low...high, using: &generator))
         case let .logNormal(median, sigma, maximum):
@@ -72,7 +73,8 @@ public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
         case let .fixed(delay): return "fixed \(delay.milliseconds) ms"
         case let .uniform(lower, upper): return "uniform \(lower.milliseconds)–\(upper.milliseconds) ms"
         case let .logNormal(median, sigma, maximum):
-            return "log-normal median \(median.milliseconds) ms, sigma \(sigma)" + (maximum.map { ", at most \($0.milliseconds) ms" } ?? "")
+            return "log-normal median \(median.milliseconds) ms, sigma \(sigma)"
+                + (maximum.map { ", at most \($0.milliseconds) ms" } ?? "")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -47,9 +48,11 @@ public struct StubResponse: Sendable {
         self.problems = problems
     }
 
-    /// An HTTP response with a status, header fields and a body; ``json(_:status:headers:encoder:fileID:line:column:)``,
-    /// ``text(_:status:headers:)`` and the others are shortcuts for it.
-    public static func http(status: Int = 200, headers: HeaderFields = [:], body: ResponseBody = .empty) -> StubResponse {
+    /// An HTTP response with a status, header fields and a body;
+    /// ``json(_:status:headers:encoder:fileID:line:column:)``, ``text(_:status:headers:)`` and the others are shortcuts
+    /// for it.
+    public static func http(status: Int = 200, headers: HeaderFields = [:], body: ResponseBody = .empty) -> StubResponse
+    {
         StubResponse(.http(status: status, reason: nil, headers: headers, body: body))
     }
 
@@ -68,7 +71,11 @@ public struct StubResponse: Sendable {
 
     /// A UTF-8 text response; `Content-Type: text/plain; charset=utf-8` unless the headers name one.
     public static func text(_ text: String, status: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
-        http(status: status, headers: headers.defaulting("Content-Type", "text/plain; charset=utf-8"), body: .text(text))
+        http(
+            status: status,
+            headers: headers.defaulting("Content-Type", "text/plain; charset=utf-8"),
+            body: .text(text)
+        )
     }
 
     /// An `Encodable` value as a JSON body; `Content-Type: application/json` unless the headers name one.
@@ -136,7 +143,9 @@ public struct StubResponse: Sendable {
     /// ``InterceptedRequest/pathParameters`` hold the URI-template captures. An error thrown by the closure
     /// fails the request (a `URLError` unchanged, anything else as `URLError(.cannotParseResponse)`
     /// naming the error).
-    public static func computed(_ responder: @escaping @Sendable (InterceptedRequest) throws -> StubResponse) -> StubResponse {
+    public static func computed(
+        _ responder: @escaping @Sendable (InterceptedRequest) throws -> StubResponse
+    ) -> StubResponse {
         StubResponse(.computed(responder))
     }
 
@@ -151,7 +160,9 @@ public struct StubResponse: Sendable {
     ///     return .json(try await fixtures.user(id: request.pathParameters["id"]!))
     /// }
     /// ```
-    public static func computed(_ responder: @escaping @Sendable (InterceptedRequest) async throws -> StubResponse) -> StubResponse {
+    public static func computed(
+        _ responder: @escaping @Sendable (InterceptedRequest) async throws -> StubResponse
+    ) -> StubResponse {
         StubResponse(.computedAsync(responder))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -42,12 +43,17 @@ extension StubRegistry {
             let stub = chosen.summary
             var resolution = ResponseResolution(chosen)
             let asyncResponder = StubError.responderFailed(source: stub.source, error: Self.asyncResponderReason)
-            let resolved = resolution.resolveSynchronously(drawingDelayFrom: self)
+            let resolved =
+                resolution.resolveSynchronously(drawingDelayFrom: self)
                 ?? .failed(asyncResponder.urlError(for: request.url), url: request.url)
             switch resolved.answer {
             case let .http(status, reason, headers, body):
                 let response = StubbedHTTPResponse(
-                    status: status, reason: reason, headers: headers, body: body, delay: resolved.delay
+                    status: status,
+                    reason: reason,
+                    headers: headers,
+                    body: body,
+                    delay: resolved.delay
                 )
                 return .response(response, stub: stub)
             case let .failure(error):
@@ -56,7 +62,10 @@ extension StubRegistry {
                 let http = response as? HTTPURLResponse
                 let headers = HeaderFields(of: http)
                 let response = StubbedHTTPResponse(
-                    status: http?.statusCode ?? 200, reason: nil, headers: headers, body: data ?? Data(),
+                    status: http?.statusCode ?? 200,
+                    reason: nil,
+                    headers: headers,
+                    body: data ?? Data(),
                     delay: resolved.delay
                 )
                 return .response(response, stub: stub)

@@ -67,7 +67,7 @@ struct StubIndex {
     /// loading 10,000 stub files does not shift the lists 10,000 times.
     mutating func insert(contentsOf stubs: [Stub]) {
         guard stubs.count > 1 else {
-            stubs.forEach { insert($0) }
+            for stub in stubs { insert(stub) }
             return
         }
         var latest: [Stub.ID: Int] = [:]
@@ -77,7 +77,8 @@ struct StubIndex {
         for (position, stub) in stubs.enumerated() where latest[stub.id] == position {
             remove(id: stub.id)
         }
-        var touchedPaths: Set<String> = [], touchedPrefixes: Set<String> = []
+        var touchedPaths: Set<String> = []
+        var touchedPrefixes: Set<String> = []
         var touchedAny = false
         for (position, stub) in stubs.enumerated() where latest[stub.id] == position {
             let entry = makeEntry(stub)
@@ -139,9 +140,9 @@ struct StubIndex {
     func candidates(forPath path: String) -> [Entry] {
         var merged = Self.merge(byPath[path] ?? [], anyPath)
         let utf8 = path.utf8
-        for length in prefixLengths.keys where length <= utf8.count {   // any order: merging keeps the order tried
+        for length in prefixLengths.keys where length <= utf8.count {  // any order: merging keeps the order tried
             let end = utf8.index(utf8.startIndex, offsetBy: length)
-            guard end.samePosition(in: path.unicodeScalars) != nil else { continue }   // not a whole character
+            guard end.samePosition(in: path.unicodeScalars) != nil else { continue }  // not a whole character
             if let entries = byPrefix[String(path[..<end])] {
                 merged = Self.merge(merged, entries)
             }
@@ -179,7 +180,8 @@ struct StubIndex {
         guard !second.isEmpty else { return first }
         var merged: [Entry] = []
         merged.reserveCapacity(first.count + second.count)
-        var left = 0, right = 0
+        var left = 0
+        var right = 0
         while left < first.count || right < second.count {
             if right == second.count || (left < first.count && first[left].precedes(second[right])) {
                 merged.append(first[left])
@@ -194,7 +196,8 @@ struct StubIndex {
 
     /// Inserts `entry` before the first entry it precedes (binary search: the list is sorted).
     private static func insert(_ entry: Entry, into list: inout [Entry]) {
-        var low = 0, high = list.count
+        var low = 0
+        var high = list.count
         while low < high {
             let middle = (low + high) / 2
             if list[middle].precedes(entry) { low = middle + 1 } else { high = middle }

@@ -41,7 +41,7 @@ struct StubSelection {
                 }
             }
             guard let chosen else { break }
-            guard let committed = commit(chosen, for: request) else { continue }   // it changed meanwhile: choose again
+            guard let committed = commit(chosen, for: request) else { continue }  // it changed meanwhile: choose again
             // Outside the lock too: capturing parameters may run matchers (those of `anyOf`).
             var answered = request
             let parameters = chosen.stub.pattern.pathParameters(of: request)
@@ -49,9 +49,14 @@ struct StubSelection {
             if !parameters.isEmpty || !request.pathParameters.isEmpty {
                 answered.pathParameters = parameters
             }
-            return .answered(ChosenStub(
-                entry: chosen, responseIndex: committed.responseIndex, request: answered, journalID: committed.journalID
-            ))
+            return .answered(
+                ChosenStub(
+                    entry: chosen,
+                    responseIndex: committed.responseIndex,
+                    request: answered,
+                    journalID: committed.journalID
+                )
+            )
         }
         guard let report = unmatchedReport(for: request, declinesUserCode: declinesUserCode) else { return nil }
         state.withLock { state in
@@ -64,7 +69,8 @@ struct StubSelection {
     /// Consumes a use of `chosen`, advances its scenario and journals the request, if it can still
     /// answer; `nil` when it cannot (it was removed, used up, or its scenario moved).
     private func commit(
-        _ chosen: StubIndex.Entry, for request: InterceptedRequest
+        _ chosen: StubIndex.Entry,
+        for request: InterceptedRequest
     ) -> (responseIndex: Int, journalID: Int)? {
         state.withLock { state in
             guard chosen.isIndexed, StubBlocker.isEligible(chosen, scenarios: state.scenarios) else { return nil }

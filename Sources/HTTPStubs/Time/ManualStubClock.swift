@@ -124,7 +124,7 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
 
     /// Step 1 of an advance: no request on its way to the clock, and some request there to move.
     private func letRequestsArrive() async {
-        state.withLock { $0.lateStart = nil }   // only the latest advance that gave up counts
+        state.withLock { $0.lateStart = nil }  // only the latest advance that gave up counts
         await waitUntil(within: Self.transitTimeout) { $0.inTransit == 0 }
         let idle = state.withLock { $0.pending.isEmpty && $0.arrivals == $0.arrivalsSeen }
         guard idle, arrivalTimeout > .zero else { return }
@@ -132,7 +132,7 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
         await waitUntil(within: Self.transitTimeout) { $0.inTransit == 0 }
         state.withLock { state in
             if state.arrivals == state.arrivalsSeen, state.inTransit == 0 {
-                state.lateStart = state.now   // gave up: the request, when it comes, started before this advance
+                state.lateStart = state.now  // gave up: the request, when it comes, started before this advance
             }
         }
     }

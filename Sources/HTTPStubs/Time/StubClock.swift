@@ -40,7 +40,10 @@ public struct SystemStubClock: StubClock {
         // nanosecond count would overflow).
         guard deadline - now < .longestWait else { return timer }
         let wait = max(deadline - now, .zero).components
-        let nanoseconds = Int(clamping: wait.seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + wait.attoseconds / 1_000_000_000)
+        let nanoseconds = Int(
+            clamping: wait.seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + wait.attoseconds
+                / 1_000_000_000
+        )
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { timer.fire() }
         return timer
     }

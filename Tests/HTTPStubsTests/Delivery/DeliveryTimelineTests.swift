@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import HTTPStubs
 
 /// `DeliveryTimeline` on its own, without a URLSession: which actions come due by a given time,
 /// when the next one is due, the idle timeout it enforces, and that nothing follows the end.

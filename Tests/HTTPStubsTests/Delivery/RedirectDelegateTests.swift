@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// A redirect the toolkit follows is first put to the delegate, as URLSession puts it on Apple
 /// platforms (issue #13, part 2): the task's delegate, else the session's, may refuse it (the
@@ -14,7 +15,10 @@ struct RedirectDelegateTests {
 
     private func redirectingStubs() -> StubRegistry {
         let stubs = StubRegistry()
-        stubs.stub(.get(URLPattern(Self.old)), .text("see elsewhere", status: 302).header("Location", "https://cdn.example.com/new"))
+        stubs.stub(
+            .get(URLPattern(Self.old)),
+            .text("see elsewhere", status: 302).header("Location", "https://cdn.example.com/new")
+        )
         stubs.stub(.get("https://cdn.example.com/new"), .text("moved here"))
         stubs.stub(.get("https://mirror.example.com/new"), .text("from the mirror"))
         return stubs
@@ -41,7 +45,10 @@ struct RedirectDelegateTests {
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location") == "https://cdn.example.com/new")
 
         #expect(delegate.asked == ["https://cdn.example.com/new", "https://cdn.example.com/new"])
-        #expect(stubs.journal.map(\.request.url.absoluteString) == [Self.old, Self.old], "the redirect was not followed")
+        #expect(
+            stubs.journal.map(\.request.url.absoluteString) == [Self.old, Self.old],
+            "the redirect was not followed"
+        )
         #expect(stubs.journal.first?.response?.status == 302)
     }
 
@@ -61,7 +68,9 @@ struct RedirectDelegateTests {
     @Test("a session delegate that changes the new request has its change honoured")
     func sessionDelegateChangesTheRequest() async throws {
         let stubs = redirectingStubs()
-        let session = stubs.makeSession(delegate: RedirectDecider(.sendTo("https://mirror.example.com/new", header: "X-Via-Delegate")))
+        let session = stubs.makeSession(
+            delegate: RedirectDecider(.sendTo("https://mirror.example.com/new", header: "X-Via-Delegate"))
+        )
         defer { session.finishTasksAndInvalidate() }
 
         let completion = await complete(session, Self.old)
@@ -71,7 +80,11 @@ struct RedirectDelegateTests {
         #expect(await answerAsync(session, Self.old) == "from the mirror")
 
         let hops = stubs.journal.map(\.request)
-        #expect(hops.map(\.url.absoluteString) == [Self.old, "https://mirror.example.com/new", Self.old, "https://mirror.example.com/new"])
+        #expect(
+            hops.map(\.url.absoluteString) == [
+                Self.old, "https://mirror.example.com/new", Self.old, "https://mirror.example.com/new",
+            ]
+        )
         #expect(hops[1].headers["X-Via-Delegate"] == "yes")
     }
 
@@ -91,7 +104,10 @@ struct RedirectDelegateTests {
     func taskDelegateRefuses() async throws {
         let stubs = redirectingStubs()
         let delegate = RedirectDecider(.refuse)
-        let (data, response) = try await stubs.makeSession().data(for: URLRequest(url: URL(string: Self.old)!), delegate: delegate)
+        let (data, response) = try await stubs.makeSession().data(
+            for: URLRequest(url: URL(string: Self.old)!),
+            delegate: delegate
+        )
         #expect((response as? HTTPURLResponse)?.statusCode == 302)
         #expect(String(decoding: data, as: UTF8.self) == "see elsewhere")
         #expect(delegate.asked == ["https://cdn.example.com/new"])
@@ -163,7 +179,12 @@ private final class RedirectDecider: NSObject, URLSessionDataDelegate, Sendable 
         }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         state.withLock { $0.status = (response as? HTTPURLResponse)?.statusCode }
         completionHandler(.allow)
     }

@@ -1,15 +1,19 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// Redirects answered by stubs are followed by the toolkit (corelibs traps on a protocol's
 /// `wasRedirectedTo`), with the method and body rules URLSession applies on Apple platforms.
 @Suite("Redirects")
 struct RedirectTests {
-    @Test("a 3xx with Location is followed; the caller gets the final response and URL", arguments: [301, 302, 303, 307, 308])
+    @Test(
+        "a 3xx with Location is followed; the caller gets the final response and URL",
+        arguments: [301, 302, 303, 307, 308]
+    )
     func followsRedirect(_ status: Int) async throws {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/old"), .redirect(to: "https://cdn.example.com/new", status: status))
@@ -31,10 +35,12 @@ struct RedirectTests {
 
         // Each hop is journaled, in order.
         let urls = stubs.journal.map(\.request.url.absoluteString)
-        #expect(urls == [
-            "https://api.example.com/old", "https://cdn.example.com/new",
-            "https://api.example.com/old", "https://cdn.example.com/new",
-        ])
+        #expect(
+            urls == [
+                "https://api.example.com/old", "https://cdn.example.com/new",
+                "https://api.example.com/old", "https://cdn.example.com/new",
+            ]
+        )
         #expect(stubs.journal.allSatisfy { $0.stub != nil })
     }
 
@@ -44,7 +50,12 @@ struct RedirectTests {
         stubs.stub(.post("https://api.example.com/form"), .redirect(to: "/thanks", status: status))
         stubs.stub(.get("https://api.example.com/thanks").body(.absent), .text("thank you"))
         let session = stubs.makeSession()
-        let post = request("POST", "https://api.example.com/form", body: "name=Ada", headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Token": "t1"])
+        let post = request(
+            "POST",
+            "https://api.example.com/form",
+            body: "name=Ada",
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Token": "t1"]
+        )
 
         let completion = await complete(session, post)
         #expect(completion.text == "thank you")
@@ -74,7 +85,11 @@ struct RedirectTests {
         #expect(await complete(session, request("PUT", "https://api.example.com/doc", body: "content")).status == 204)
         let (_, response) = try await session.data(for: request("PUT", "https://api.example.com/doc", body: "content"))
         #expect((response as? HTTPURLResponse)?.statusCode == 204)
-        #expect(stubs.requests(to: .put, "https://api.example.com/doc/v2").map(\.request.bodyText) == ["content", "content"])
+        #expect(
+            stubs.requests(to: .put, "https://api.example.com/doc/v2").map(\.request.bodyText) == [
+                "content", "content",
+            ]
+        )
     }
 
     @Test("303 turns PUT (and POST, DELETE) into GET without a body", arguments: ["PUT", "POST", "DELETE"])
@@ -84,7 +99,15 @@ struct RedirectTests {
         stubs.stub(.get("https://api.example.com/jobs/7/status"), .json(text: #"{"state":"queued"}"#))
         let session = stubs.makeSession()
 
-        let completion = await complete(session, request(method, "https://api.example.com/jobs", body: #"{"run":true}"#, headers: ["Content-Type": "application/json"]))
+        let completion = await complete(
+            session,
+            request(
+                method,
+                "https://api.example.com/jobs",
+                body: #"{"run":true}"#,
+                headers: ["Content-Type": "application/json"]
+            )
+        )
         #expect(completion.text == #"{"state":"queued"}"#)
         let (data, response) = try await session.data(for: request(method, "https://api.example.com/jobs", body: "x"))
         #expect(String(decoding: data, as: UTF8.self) == #"{"state":"queued"}"#)
@@ -109,10 +132,21 @@ struct RedirectTests {
     @Test("307 and 308 keep the method and the body", arguments: [307, 308])
     func keepsMethodAndBody(_ status: Int) async throws {
         let stubs = StubRegistry()
-        stubs.stub(.post("https://api.example.com/upload"), .redirect(to: "https://storage.example.com/upload", status: status))
-        stubs.stub(.post("https://storage.example.com/upload").body(.equal("payload-bytes")), .text("stored", status: 201))
+        stubs.stub(
+            .post("https://api.example.com/upload"),
+            .redirect(to: "https://storage.example.com/upload", status: status)
+        )
+        stubs.stub(
+            .post("https://storage.example.com/upload").body(.equal("payload-bytes")),
+            .text("stored", status: 201)
+        )
         let session = stubs.makeSession()
-        let post = request("POST", "https://api.example.com/upload", body: "payload-bytes", headers: ["Content-Type": "application/octet-stream"])
+        let post = request(
+            "POST",
+            "https://api.example.com/upload",
+            body: "payload-bytes",
+            headers: ["Content-Type": "application/octet-stream"]
+        )
 
         let completion = await complete(session, post)
         #expect(completion.status == 201)
@@ -123,16 +157,24 @@ struct RedirectTests {
 
         let hops = stubs.requests(to: .post, "https://storage.example.com/upload")
         #expect(hops.count == 2)
-        #expect(hops.allSatisfy { $0.request.bodyText == "payload-bytes" && $0.request.header("Content-Type") == "application/octet-stream" })
+        #expect(
+            hops.allSatisfy {
+                $0.request.bodyText == "payload-bytes"
+                    && $0.request.header("Content-Type") == "application/octet-stream"
+            }
+        )
     }
 
-    @Test("a relative Location resolves against the request URL", arguments: [
-        ("next", "https://api.example.com/a/b/next"),
-        ("../up", "https://api.example.com/a/up"),
-        ("/root?x=1", "https://api.example.com/root?x=1"),
-        ("//other.example.com/p", "https://other.example.com/p"),
-        ("?page=2", "https://api.example.com/a/b/c?page=2"),
-    ])
+    @Test(
+        "a relative Location resolves against the request URL",
+        arguments: [
+            ("next", "https://api.example.com/a/b/next"),
+            ("../up", "https://api.example.com/a/up"),
+            ("/root?x=1", "https://api.example.com/root?x=1"),
+            ("//other.example.com/p", "https://other.example.com/p"),
+            ("?page=2", "https://api.example.com/a/b/c?page=2"),
+        ]
+    )
     func relativeLocation(_ location: String, _ expected: String) async throws {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/a/b/c").queryAbsent("page"), .redirect(to: location), priority: 1)
@@ -167,7 +209,9 @@ struct RedirectTests {
         #expect(stubs.journal.map(\.id) == [1, 2, 3, 4, 5])
 
         stubs.clearJournal()
-        let (data, response) = try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/hop/1")!))
+        let (data, response) = try await session.data(
+            for: URLRequest(url: URL(string: "https://api.example.com/hop/1")!)
+        )
         #expect(try JSONDecoder().decode(User.self, from: data) == User(id: 4, name: "Hops"))
         #expect(response.url == URL(string: "https://api.example.com/end"))
         #expect(stubs.journal.map(\.request.url.absoluteString) == expectedHops)
@@ -207,10 +251,13 @@ struct RedirectTests {
     @Test("16 redirects are followed")
     func sixteenRedirects() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/r/{n}"), .computed { request in
-            let n = Int(request.pathParameters["n"] ?? "") ?? 0
-            return n < 16 ? .redirect(to: "/r/\(n + 1)") : .text("arrived at \(n)")
-        })
+        stubs.stub(
+            .get("https://api.example.com/r/{n}"),
+            .computed { request in
+                let n = Int(request.pathParameters["n"] ?? "") ?? 0
+                return n < 16 ? .redirect(to: "/r/\(n + 1)") : .text("arrived at \(n)")
+            }
+        )
         let session = stubs.makeSession()
 
         let completion = await complete(session, "https://api.example.com/r/0")
@@ -223,10 +270,13 @@ struct RedirectTests {
     @Test("more than 16 redirects fail with URLError(.httpTooManyRedirects)")
     func tooManyRedirects() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/r/{n}"), .computed { request in
-            let n = Int(request.pathParameters["n"] ?? "") ?? 0
-            return n < 17 ? .redirect(to: "/r/\(n + 1)") : .text("arrived at \(n)")
-        })
+        stubs.stub(
+            .get("https://api.example.com/r/{n}"),
+            .computed { request in
+                let n = Int(request.pathParameters["n"] ?? "") ?? 0
+                return n < 17 ? .redirect(to: "/r/\(n + 1)") : .text("arrived at \(n)")
+            }
+        )
         stubs.stub(.get("https://api.example.com/loop"), .redirect(to: "/loop", status: 307))
         let session = stubs.makeSession()
 
@@ -236,7 +286,9 @@ struct RedirectTests {
         #expect(completion.response == nil)
         #expect(error.failingURL != nil)
 
-        let loop = try #require(await asyncError(session, URLRequest(url: URL(string: "https://api.example.com/loop")!)) as? URLError)
+        let loop = try #require(
+            await asyncError(session, URLRequest(url: URL(string: "https://api.example.com/loop")!)) as? URLError
+        )
         #expect(loop.code == .httpTooManyRedirects)
         #expect(loop.failingURL == URL(string: "https://api.example.com/loop"))
         #expect(loop.localizedDescription.contains("https://api.example.com/loop"))
@@ -265,9 +317,12 @@ struct RedirectTests {
         #expect(stubs.requests(to: .post, "https://api.example.com/new").isEmpty)
     }
 
-    @Test("a 3xx without Location, and 300/304, are delivered as they are", arguments: [
-        (302, false), (301, false), (300, true), (304, true),
-    ])
+    @Test(
+        "a 3xx without Location, and 300/304, are delivered as they are",
+        arguments: [
+            (302, false), (301, false), (300, true), (304, true),
+        ]
+    )
     func notARedirect(_ status: Int, _ withLocation: Bool) async throws {
         let stubs = StubRegistry()
         let headers: HeaderFields = withLocation ? ["Location": "/elsewhere"] : [:]
@@ -294,25 +349,39 @@ struct RedirectTests {
         #expect(error.localizedDescription.contains("Unmatched request: GET https://api.example.com/nowhere"))
         #expect(completion.response == nil)
 
-        let asyncFailure = try #require(await asyncError(session, URLRequest(url: URL(string: "https://api.example.com/start")!)) as? URLError)
+        let asyncFailure = try #require(
+            await asyncError(session, URLRequest(url: URL(string: "https://api.example.com/start")!)) as? URLError
+        )
         #expect(asyncFailure.code == .resourceUnavailable)
         #expect(asyncFailure.localizedDescription.contains("https://api.example.com/nowhere"))
 
         let journal = stubs.journal
         #expect(journal.count == 4)
         #expect(journal.map(\.isUnmatched) == [false, true, false, true])
-        #expect(stubs.unmatchedRequests.map(\.request.url.absoluteString) == ["https://api.example.com/nowhere", "https://api.example.com/nowhere"])
+        #expect(
+            stubs.unmatchedRequests.map(\.request.url.absoluteString) == [
+                "https://api.example.com/nowhere", "https://api.example.com/nowhere",
+            ]
+        )
     }
 
     @Test("path parameters come from the hop's own stub")
     func pathParametersPerHop() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/users/{name}"), .computed { request in
-            .redirect(to: "/profiles/\(request.pathParameters["name"] ?? "?")/card")
-        })
-        stubs.stub(.get("https://api.example.com/profiles/{who}/card"), .computed { request in
-            .text("card of \(request.pathParameters["who"] ?? "?"); name=\(request.pathParameters["name"] ?? "none")")
-        })
+        stubs.stub(
+            .get("https://api.example.com/users/{name}"),
+            .computed { request in
+                .redirect(to: "/profiles/\(request.pathParameters["name"] ?? "?")/card")
+            }
+        )
+        stubs.stub(
+            .get("https://api.example.com/profiles/{who}/card"),
+            .computed { request in
+                .text(
+                    "card of \(request.pathParameters["who"] ?? "?"); name=\(request.pathParameters["name"] ?? "none")"
+                )
+            }
+        )
         let session = stubs.makeSession()
         #expect(await complete(session, "https://api.example.com/users/ada").text == "card of ada; name=none")
     }

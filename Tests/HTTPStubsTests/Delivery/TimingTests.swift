@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// Delays, random delay distributions, dribbled bodies, timeouts, suspend/resume and many
 /// concurrent delayed requests, through real URLSession calls.
@@ -56,7 +57,10 @@ struct TimingTests {
         await bothDone.wait()
 
         let journal = stubs.journal
-        #expect(journal.map(\.request.url.path) == ["/slow", "/fast"], "the journal lists requests in the order they came")
+        #expect(
+            journal.map(\.request.url.path) == ["/slow", "/fast"],
+            "the journal lists requests in the order they came"
+        )
         let answers = order.all
         #expect(answers.map(\.text).sorted() == ["fast", "slow"])
         let slowAnswer = try #require(answers.first { $0.text == "slow" })
@@ -99,7 +103,10 @@ struct TimingTests {
     func uniformDelays() async throws {
         let clock = InstantClock()
         let stubs = StubRegistry(clock: clock, randomSeed: 7)
-        stubs.stub(.get("https://api.example.com/u"), .text("u").delayed(.uniform(.milliseconds(100) ... .milliseconds(400))))
+        stubs.stub(
+            .get("https://api.example.com/u"),
+            .text("u").delayed(.uniform(.milliseconds(100) ... .milliseconds(400)))
+        )
         let session = stubs.makeSession()
 
         for index in 0..<20 {
@@ -118,7 +125,10 @@ struct TimingTests {
     @Test("a uniform delay is waited for on the real clock")
     func uniformDelayRealClock() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/u"), .text("u").delayed(.uniform(.milliseconds(100) ... .milliseconds(120))))
+        stubs.stub(
+            .get("https://api.example.com/u"),
+            .text("u").delayed(.uniform(.milliseconds(100) ... .milliseconds(120)))
+        )
         let session = stubs.makeSession()
         let clock = ContinuousClock()
         let start = clock.now
@@ -133,7 +143,10 @@ struct TimingTests {
             let stubs = StubRegistry(clock: clock, randomSeed: seed)
             if let reseed { stubs.seedRandomDelays(reseed) }
             stubs.stub(.get("https://api.example.com/a"), .text("a").delayed(.uniform(.zero ... .seconds(2))))
-            stubs.stub(.get("https://api.example.com/b"), .text("b").delayed(.logNormal(median: .milliseconds(300), sigma: 0.8)))
+            stubs.stub(
+                .get("https://api.example.com/b"),
+                .text("b").delayed(.logNormal(median: .milliseconds(300), sigma: 0.8))
+            )
             let session = stubs.makeSession()
             for index in 0..<6 {
                 let url = index.isMultiple(of: 2) ? "https://api.example.com/a" : "https://api.example.com/b"
@@ -174,9 +187,18 @@ struct TimingTests {
     func logNormalDelays() async throws {
         let clock = InstantClock()
         let stubs = StubRegistry(clock: clock, randomSeed: 2024)
-        stubs.stub(.get("https://api.example.com/exact"), .text("e").delayed(.logNormal(median: .milliseconds(250), sigma: 0)))
-        stubs.stub(.get("https://api.example.com/capped"), .text("c").delayed(.logNormal(median: .seconds(30), sigma: 1, maximum: .milliseconds(500))))
-        stubs.stub(.get("https://api.example.com/spread"), .text("s").delayed(.logNormal(median: .milliseconds(200), sigma: 1)))
+        stubs.stub(
+            .get("https://api.example.com/exact"),
+            .text("e").delayed(.logNormal(median: .milliseconds(250), sigma: 0))
+        )
+        stubs.stub(
+            .get("https://api.example.com/capped"),
+            .text("c").delayed(.logNormal(median: .seconds(30), sigma: 1, maximum: .milliseconds(500)))
+        )
+        stubs.stub(
+            .get("https://api.example.com/spread"),
+            .text("s").delayed(.logNormal(median: .milliseconds(200), sigma: 1))
+        )
         let session = stubs.makeSession()
 
         _ = await complete(session, "https://api.example.com/exact")
@@ -200,7 +222,10 @@ struct TimingTests {
     @Test("a log-normal maximum keeps a huge median under the request timeout (real clock)")
     func logNormalCapRealClock() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/capped"), .text("capped").delayed(.logNormal(median: .seconds(120), sigma: 0.5, maximum: .milliseconds(50))))
+        stubs.stub(
+            .get("https://api.example.com/capped"),
+            .text("capped").delayed(.logNormal(median: .seconds(120), sigma: 0.5, maximum: .milliseconds(50)))
+        )
         let session = stubs.makeSession()
         var request = URLRequest(url: URL(string: "https://api.example.com/capped")!)
         request.timeoutInterval = 3
@@ -226,7 +251,9 @@ struct TimingTests {
         #expect(clock.now - start >= .milliseconds(200) - slack)
 
         start = clock.now
-        let (data, response) = try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/dribble")!))
+        let (data, response) = try await session.data(
+            for: URLRequest(url: URL(string: "https://api.example.com/dribble")!)
+        )
         #expect(String(decoding: data, as: UTF8.self) == body)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(clock.now - start >= .milliseconds(200) - slack)
@@ -268,20 +295,28 @@ struct TimingTests {
     @Test("a completion handler on a session with a delegate still gets the whole dribbled body")
     func dribbledCompletionWithDelegateSession() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/dribble"), .text("abcdefghij").dribbled(chunks: 5, over: .milliseconds(50)))
+        stubs.stub(
+            .get("https://api.example.com/dribble"),
+            .text("abcdefghij").dribbled(chunks: 5, over: .milliseconds(50))
+        )
         let collector = ChunkRecorder()
         let session = stubs.makeSession(delegate: collector)
         defer { session.finishTasksAndInvalidate() }
 
         #expect(await complete(session, "https://api.example.com/dribble").text == "abcdefghij")
-        #expect(try await session.data(from: URL(string: "https://api.example.com/dribble")!).0 == Data("abcdefghij".utf8))
+        #expect(
+            try await session.data(from: URL(string: "https://api.example.com/dribble")!).0 == Data("abcdefghij".utf8)
+        )
     }
 
     @Test("dribbled chunks are spaced duration / chunks apart, after the delay")
     func dribbleSpacing() async throws {
         let clock = InstantClock()
         let stubs = StubRegistry(clock: clock)
-        stubs.stub(.get("https://api.example.com/dribble"), .text("abcdefgh").delayed(by: .milliseconds(100)).dribbled(chunks: 4, over: .milliseconds(400)))
+        stubs.stub(
+            .get("https://api.example.com/dribble"),
+            .text("abcdefgh").delayed(by: .milliseconds(100)).dribbled(chunks: 4, over: .milliseconds(400))
+        )
         let collector = ChunkRecorder()
         let session = stubs.makeSession(delegate: collector)
         defer { session.finishTasksAndInvalidate() }
@@ -292,7 +327,11 @@ struct TimingTests {
         #expect(String(decoding: Data(result.chunks.joined()), as: UTF8.self) == "abcdefgh")
         #expect(clock.waits.first == .milliseconds(100), "the delay comes first")
         #expect(result.chunks.map { String(decoding: $0, as: UTF8.self) } == ["ab", "cd", "ef", "gh"])
-        #expect(clock.waits == [.milliseconds(100), .milliseconds(100), .milliseconds(100), .milliseconds(100), .milliseconds(100)])
+        #expect(
+            clock.waits == [
+                .milliseconds(100), .milliseconds(100), .milliseconds(100), .milliseconds(100), .milliseconds(100),
+            ]
+        )
     }
 
     // MARK: Timeouts
@@ -393,11 +432,16 @@ struct TimingTests {
         #expect((result.response as? HTTPURLResponse)?.statusCode == 200, "the headers came before the body stalled")
     }
 
-    @Test("a dribble whose gaps stay under the timeout does not time out a delegate, even when it lasts longer than the timeout")
+    @Test(
+        "a dribble whose gaps stay under the timeout does not time out a delegate, even when it lasts longer than the timeout"
+    )
     func dribbleWithinIdleTimeoutDelegate() async throws {
         let stubs = StubRegistry()
         // 4 chunks over 600 ms: one every 150 ms, under a 400 ms (idle) timeout.
-        stubs.stub(.get("https://api.example.com/steady"), .text("abcdefgh").dribbled(chunks: 4, over: .milliseconds(600)))
+        stubs.stub(
+            .get("https://api.example.com/steady"),
+            .text("abcdefgh").dribbled(chunks: 4, over: .milliseconds(600))
+        )
         var request = URLRequest(url: URL(string: "https://api.example.com/steady")!)
         request.timeoutInterval = 0.4
 
@@ -415,7 +459,10 @@ struct TimingTests {
     func dribbleWithinIdleTimeout() async throws {
         let stubs = StubRegistry()
         // 4 chunks over 600 ms: one every 150 ms, under a 400 ms (idle) timeout.
-        stubs.stub(.get("https://api.example.com/steady"), .text("abcdefgh").dribbled(chunks: 4, over: .milliseconds(600)))
+        stubs.stub(
+            .get("https://api.example.com/steady"),
+            .text("abcdefgh").dribbled(chunks: 4, over: .milliseconds(600))
+        )
         var request = URLRequest(url: URL(string: "https://api.example.com/steady")!)
         request.timeoutInterval = 0.4
         let session = stubs.makeSession()
@@ -434,12 +481,15 @@ struct TimingTests {
     func hugeDribbleIsClamped() async {
         await #expect(processExitsWith: .success) {
             let stubs = StubRegistry(clock: ImmediateStubClock())
-            let body = String(repeating: "x", count: 100)   // 100 chunks: Int64.max s × 100 overflows Duration
-            stubs.stub(.get("https://api.example.com/slow"), .text(body).dribbled(chunks: 100, over: .seconds(Int64.max)))
+            let body = String(repeating: "x", count: 100)  // 100 chunks: Int64.max s × 100 overflows Duration
+            stubs.stub(
+                .get("https://api.example.com/slow"),
+                .text(body).dribbled(chunks: 100, over: .seconds(Int64.max))
+            )
             var request = URLRequest(url: URL(string: "https://api.example.com/slow")!)
             request.timeoutInterval = 10
             let completion = await complete(stubs.makeSession(), request)
-            exit(completion.urlError?.code == .timedOut ? 0 : 1)   // a year between chunks: the timeout fires
+            exit(completion.urlError?.code == .timedOut ? 0 : 1)  // a year between chunks: the timeout fires
         }
         #expect(Dribble(chunks: 3, over: .seconds(Int64.max)).duration == .seconds(100 * 365 * 24 * 3600))
     }
@@ -462,7 +512,7 @@ struct TimingTests {
         try await waitUntil { clock.pendingCount == 1 }
         task.suspend()
         #expect(task.state == .suspended)
-        try await waitUntil { clock.pendingCount == 0 }   // suspending stops the load and its wake-up
+        try await waitUntil { clock.pendingCount == 0 }  // suspending stops the load and its wake-up
         // Well past the delay: nothing is delivered to a suspended task.
         await clock.advance(by: .seconds(1))
         try await Task.sleep(for: .milliseconds(50))
@@ -523,9 +573,12 @@ struct TimingTests {
     @Test("2,000 concurrent requests with random 0–3 ms delays each get their own body")
     func manyConcurrentRequests() async throws {
         let stubs = StubRegistry(randomSeed: 5)
-        stubs.stub(.get("https://api.example.com/items/{id}"), .computed { request in
-            .text("item \(request.pathParameters["id"] ?? "?")")
-        }.delayed(.uniform(.zero ... .milliseconds(3))))
+        stubs.stub(
+            .get("https://api.example.com/items/{id}"),
+            .computed { request in
+                .text("item \(request.pathParameters["id"] ?? "?")")
+            }.delayed(.uniform(.zero ... .milliseconds(3)))
+        )
         let session = stubs.makeSession()
         let count = 2_000
 
@@ -536,7 +589,8 @@ struct TimingTests {
                     let expected = "item \(index)"
                     if index.isMultiple(of: 2) {
                         let completion = await complete(session, url)
-                        return completion.text == expected ? nil : "#\(index): \(completion.text ?? String(describing: completion.error))"
+                        return completion.text == expected
+                            ? nil : "#\(index): \(completion.text ?? String(describing: completion.error))"
                     } else {
                         do {
                             let (data, _) = try await session.data(from: URL(string: url)!)

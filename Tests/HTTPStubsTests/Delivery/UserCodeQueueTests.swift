@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The user's closures — observers, custom matchers, computed responses — never run on the queue
 /// URLSession runs its protocols on (issue #12, part 4).
@@ -53,17 +54,22 @@ import Testing
         let stubs = StubRegistry()
         let session = stubs.makeSession()
         stubs.stub(.get(.path("/flag")), .text("on"))
-        stubs.stub(.get(.path("/feature")).matching("the flag is on") { _ in
-            Self.fetchBlocking(session, "https://api.example.com/flag") == "on"
-        }, .text("feature"))
+        stubs.stub(
+            .get(.path("/feature")).matching("the flag is on") { _ in
+                Self.fetchBlocking(session, "https://api.example.com/flag") == "on"
+            },
+            .text("feature")
+        )
         #expect(await answer(session, base + "/feature") == "feature")
         #expect(await answerAsync(session, base + "/feature") == "feature")
     }
 
     @Test("a responder that takes its time delays only its own request, not another registry's")
     func slowResponderDelaysOnlyItsOwnRequest() async throws {
-        let slow = StubRegistry(), fast = StubRegistry()
-        let started = OneShot<Bool>(), released = DispatchSemaphore(value: 0)
+        let slow = StubRegistry()
+        let fast = StubRegistry()
+        let started = OneShot<Bool>()
+        let released = DispatchSemaphore(value: 0)
         slow.stub(.get(.path("/slow"))) { _ in
             started.fulfill(true)
             // Waits for the other registry's request to be answered: the wait only ends with
@@ -71,7 +77,8 @@ import Testing
             return .text(released.wait(timeout: .now() + patience) == .success ? "released" : "timed out")
         }
         fast.stub(.get(.path("/fast")), .text("fast"))
-        let slowSession = slow.makeSession(), fastSession = fast.makeSession()
+        let slowSession = slow.makeSession()
+        let fastSession = fast.makeSession()
         let slowAnswer = Task { await answer(slowSession, "https://api.example.com/slow") }
         #expect(await started.value(within: patience) == true)
         #expect(await answer(fastSession, base + "/fast") == "fast")
@@ -118,7 +125,10 @@ import Testing
 /// Requests whose planning runs the user's code still choose their stubs in the order they were
 /// started, and one whose test ended while its user code ran chooses none.
 @Suite struct UserCodeOrderTests {
-    @Test("with an observer, requests started one after the other get a sequence's responses in that order", arguments: 1...10)
+    @Test(
+        "with an observer, requests started one after the other get a sequence's responses in that order",
+        arguments: 1...10
+    )
     func sequenceInStartOrder(_ run: Int) async throws {
         let stubs = StubRegistry()
         // The first request's observer takes longest: unordered, later requests would overtake it.
@@ -135,7 +145,7 @@ import Testing
                 answer.fulfill(data.map { String(decoding: $0, as: UTF8.self) } ?? "no answer")
             }
         }
-        tasks.forEach { $0.resume() }
+        for task in tasks { task.resume() }
         var received: [String?] = []
         for answer in answers { received.append(await answer.value(within: patience)) }
         #expect(received == (1...6).map { "page \($0)" })
@@ -143,7 +153,8 @@ import Testing
 
     @Test("a request whose test ends while its observer runs chooses no stub afterwards")
     func abandonedWhileObserving() async throws {
-        let observing = Flag(), observed = Flag()
+        let observing = Flag()
+        let observed = Flag()
         let testEnded = DispatchSemaphore(value: 0)
         let stubs = Locked<StubRegistry?>(nil)
         let stubID = Locked(Stub.ID(""))
@@ -153,17 +164,17 @@ import Testing
                 stubs.value = registry
                 registry.observeRequests { _ in
                     observing.set()
-                    _ = testEnded.wait(timeout: .now() + patience)   // the observer outlasts its test
+                    _ = testEnded.wait(timeout: .now() + patience)  // the observer outlasts its test
                     observed.set()
                 }
                 stubID.value = registry.stub(.get("https://api.example.com/slow-observer"), .text("answered"))
                 registry.makeSession().dataTask(with: URL(string: "https://api.example.com/slow-observer")!).resume()
-                try await waitUntil { observing.isSet }   // the test ends while the observer runs
+                try await waitUntil { observing.isSet }  // the test ends while the observer runs
             }
         }
         testEnded.signal()
         try await waitUntil { observed.isSet }
-        try await Task.sleep(for: .milliseconds(200))   // time enough to choose a stub, were it to
+        try await Task.sleep(for: .milliseconds(200))  // time enough to choose a stub, were it to
         let registry = try #require(stubs.value)
         #expect(registry.useCount(of: stubID.value) == 0, "the stub was not used after the test ended")
         #expect(!registry.journal.contains { $0.stub != nil })

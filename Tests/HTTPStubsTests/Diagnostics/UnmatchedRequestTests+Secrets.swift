@@ -1,10 +1,11 @@
 import Foundation
+import HTTPStubs
+import HTTPStubsTesting
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
-import HTTPStubsTesting
 
 /// The near-miss report goes into CI logs: it masks the secrets of the request and of the stubs
 /// as `<redacted:1a2b3c>`, and different secrets keep different masks.
@@ -24,7 +25,9 @@ extension UnmatchedRequestTests {
                 .body(.json(text: #"{"user":"ada","password":"3xp3ct3d-pw"}"#)),
             .status(204)
         )
-        var request = URLRequest(url: URL(string: "https://ada:us3r-pw@api.example.com/login?token=qu3ry-s3cr3t&page=2")!)
+        var request = URLRequest(
+            url: URL(string: "https://ada:us3r-pw@api.example.com/login?token=qu3ry-s3cr3t&page=2")!
+        )
         request.httpMethod = "POST"
         request.httpBody = Data(#"{"user":"ada","password":"js0n-s3cr3t"}"#.utf8)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -33,7 +36,9 @@ extension UnmatchedRequestTests {
         return (stubs, request)
     }
 
-    @Test("the report masks Authorization, cookies, secret query values, URL passwords and JSON passwords, in the request and the verdicts")
+    @Test(
+        "the report masks Authorization, cookies, secret query values, URL passwords and JSON passwords, in the request and the verdicts"
+    )
     func reportMasksSecrets() async throws {
         let (stubs, request) = Self.secretRequest()
         let error = try #require(await complete(stubs.makeSession(), request).urlError)
@@ -44,14 +49,21 @@ extension UnmatchedRequestTests {
         let lines = text.components(separatedBy: "\n")
         #expect(lines.contains { $0.hasPrefix("  Authorization: Bearer <redacted:") }, "\(text)")
         #expect(lines.contains { $0.hasPrefix("  Cookie: <redacted:") }, "\(text)")
-        #expect(lines[0].contains("https://ada:<redacted:") && lines[0].contains("?token=<redacted:") && lines[0].hasSuffix("&page=2"), "\(lines[0])")
+        #expect(
+            lines[0].contains("https://ada:<redacted:") && lines[0].contains("?token=<redacted:")
+                && lines[0].hasSuffix("&page=2"),
+            "\(lines[0])"
+        )
         #expect(text.contains(#""user":"ada""#), "what is not secret stays readable:\n\(text)")
         // The verdict on the header: expected and actual are both masked, and differ.
         let header = try #require(lines.first { $0.contains("header Authorization") }, "\(text)")
         let masks = Set(header.matches(of: #/<redacted:[0-9a-f]{6}>/#).map { String($0.output) })
         #expect(masks.count == 2, "the two tokens are told apart: \(header)")
         let password = try #require(lines.first { $0.contains("$.password") }, "\(text)")
-        #expect(Set(password.matches(of: #/<redacted:[0-9a-f]{6}>/#).map { String($0.output) }).count == 2, "\(password)")
+        #expect(
+            Set(password.matches(of: #/<redacted:[0-9a-f]{6}>/#).map { String($0.output) }).count == 2,
+            "\(password)"
+        )
     }
 
     @Test("a test failure for an unmatched request masks the secrets the report would print")

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// What happens to a request no stub answers: a fast failure carrying a near-miss report, or the
 /// real network when the pass-through policy allows it.
@@ -21,7 +22,10 @@ import HTTPStubs
         stubs.add(Stub(.post("https://api.example.com/users/43"), .status(201)).named("create"))
         let session = stubs.makeSession()
 
-        let completion = await complete(session, request("GET", "https://api.example.com/users/43", headers: ["X-Trace": "t-7"]))
+        let completion = await complete(
+            session,
+            request("GET", "https://api.example.com/users/43", headers: ["X-Trace": "t-7"])
+        )
         let error = try #require(completion.urlError)
         #expect(error.code == .resourceUnavailable)
         #expect(error.failingURL?.absoluteString == "https://api.example.com/users/43")
@@ -42,21 +46,25 @@ import HTTPStubs
 
         // Per-part rows of the closest stub, in the pattern's order.
         let closest = try #require(lines.firstIndex(of: ranked[0]))
-        #expect(Array(lines[(closest + 1)...(closest + 5)]) == [
-            "   ✓ method GET",
-            #"   ✓ scheme = "https""#,
-            #"   ✓ host = "api.example.com""#,
-            "   ✓ port 443",
-            #"   ✗ path: expected "/users/42", got "/users/43""#,
-        ])
+        #expect(
+            Array(lines[(closest + 1)...(closest + 5)]) == [
+                "   ✓ method GET",
+                #"   ✓ scheme = "https""#,
+                #"   ✓ host = "api.example.com""#,
+                "   ✓ port 443",
+                #"   ✗ path: expected "/users/42", got "/users/43""#,
+            ]
+        )
         let second = try #require(lines.firstIndex(of: ranked[1]))
         #expect(lines[second + 1] == "   ✗ method POST: expected POST, got GET")
         #expect(lines[second + 5] == #"   ✓ path = "/users/43""#)
 
-        #expect(lines.suffix(2) == [
-            "To answer it, add a stub such as:",
-            #"    stubs.stub(.get("https://api.example.com/users/43"), .status(200))"#,
-        ])
+        #expect(
+            lines.suffix(2) == [
+                "To answer it, add a stub such as:",
+                #"    stubs.stub(.get("https://api.example.com/users/43"), .status(200))"#,
+            ]
+        )
         #expect(stubs.useCount(of: user) == 0)
     }
 
@@ -79,15 +87,22 @@ import HTTPStubs
         let stubs = StubRegistry()
         stubs.stub(.post("https://api.example.com/orders").body(.contains("pen")), .status(201))
         let session = stubs.makeSession()
-        let completion = await complete(session, request("POST", "https://api.example.com/orders", body: #"{"item":"book"}"#))
+        let completion = await complete(
+            session,
+            request("POST", "https://api.example.com/orders", body: #"{"item":"book"}"#)
+        )
         let text = try #require(completion.urlError?.localizedDescription)
         #expect(text.hasPrefix("Unmatched request: POST https://api.example.com/orders\n"))
         #expect(text.contains(#"  Body: "{\"item\":\"book\"}""#))
         #expect(text.contains(#"   ✗ body contains "pen": expected contains "pen", got "{\"item\":\"book\"}""#))
-        #expect(text.hasSuffix("""
-                stubs.stub(.post("https://api.example.com/orders")
-                    .body(.equal("{\\"item\\":\\"book\\"}")), .status(200))
-            """))
+        #expect(
+            text.hasSuffix(
+                """
+                    stubs.stub(.post("https://api.example.com/orders")
+                        .body(.equal("{\\"item\\":\\"book\\"}")), .status(200))
+                """
+            )
+        )
     }
 
     @Test func suggestedStubAnswersTheRequest() async throws {
@@ -130,7 +145,12 @@ import HTTPStubs
         #expect(rawStringArgument(in: ###".body(.equal(##"{"color":"#ff0000"}"##))"###, after: ".body(.equal(") == hash)
         #expect(rawStringArgument(in: ##".body(.equal("{\"color\":\"#ff0000\"}"))"##, after: ".body(.equal(") == hash)
         #expect(rawStringArgument(in: #".body(.equal("{\n  \"pretty\" : true\n}"))"#, after: ".body(.equal(") == pretty)
-        #expect(rawStringArgument(in: ".body(.equal(#\"\"\"\n        {\n          \"pretty\" : true\n        }\n        \"\"\"#))", after: ".body(.equal(") == pretty)
+        #expect(
+            rawStringArgument(
+                in: ".body(.equal(#\"\"\"\n        {\n          \"pretty\" : true\n        }\n        \"\"\"#))",
+                after: ".body(.equal("
+            ) == pretty
+        )
         #expect(rawStringArgument(in: ##".body(.equal(#"{"color":"#ff0000"}"#))"##, after: ".body(.equal(") != hash)
     }
 
@@ -140,14 +160,16 @@ import HTTPStubs
         let completion = await complete(session, request("DELETE", "https://api.example.com/users/1"))
         let error = try #require(completion.urlError)
         #expect(error.code == .resourceUnavailable)
-        #expect(error.localizedDescription == """
-            Unmatched request: DELETE https://api.example.com/users/1
+        #expect(
+            error.localizedDescription == """
+                Unmatched request: DELETE https://api.example.com/users/1
 
-            No stubs are registered.
+                No stubs are registered.
 
-            To answer it, add a stub such as:
-                stubs.stub(.delete("https://api.example.com/users/1"), .status(200))
-            """)
+                To answer it, add a stub such as:
+                    stubs.stub(.delete("https://api.example.com/users/1"), .status(200))
+                """
+        )
     }
 
     @Test func customMethodSuggestion() async throws {
@@ -160,9 +182,16 @@ import HTTPStubs
 
     @Test func scenarioAndUsedUpNotes() async throws {
         let stubs = StubRegistry()
-        stubs.add(Stub(.get("https://shop.example.com/receipt"), .text("receipt")).inScenario("checkout", whenIn: "paid").named("receipt"))
+        stubs.add(
+            Stub(.get("https://shop.example.com/receipt"), .text("receipt")).inScenario("checkout", whenIn: "paid")
+                .named("receipt")
+        )
         stubs.add(Stub(.get("https://shop.example.com/receipt"), .text("once")).times(1).named("once"))
-        stubs.add(Stub(.get("https://shop.example.com/receipt"), responses: [.text("only")], afterLast: .stopMatching).named("sequence"))
+        stubs.add(
+            Stub(.get("https://shop.example.com/receipt"), responses: [.text("only")], afterLast: .stopMatching).named(
+                "sequence"
+            )
+        )
         stubs.add(Stub(.get("https://shop.example.com/elsewhere"), .text("far")).named("far"))
         let session = stubs.makeSession()
         #expect(await complete(session, "https://shop.example.com/receipt").text == "only")
@@ -184,8 +213,10 @@ import HTTPStubs
         #expect(report.nearMisses.map(\.distance) == [0, 0, 0])
         #expect(Set(report.nearMisses.compactMap(\.stub.name)) == ["receipt", "once", "sequence"])
         #expect(report.nearMisses.allSatisfy { $0.rows.allSatisfy(\.verdict.isMatch) })
-        #expect(report.nearMisses.first { $0.stub.name == "receipt" }?.notes
-            == [#"scenario "checkout" is in state "Started", the stub needs "paid""#])
+        #expect(
+            report.nearMisses.first { $0.stub.name == "receipt" }?.notes
+                == [#"scenario "checkout" is in state "Started", the stub needs "paid""#]
+        )
     }
 
     @Test func journalKeepsTheReportWithNearMisses() async throws {
@@ -216,7 +247,10 @@ import HTTPStubs
         #expect(distances == distances.sorted())
         #expect(distances.allSatisfy { $0 > 0 && $0 < 1 })
         let closest = try #require(report.nearMisses.first)
-        #expect(closest.pattern == #"method GET and scheme = "https" and host = "api.example.com" and port 443 and path = "/users/42""#)
+        #expect(
+            closest.pattern
+                == #"method GET and scheme = "https" and host = "api.example.com" and port 443 and path = "/users/42""#
+        )
         #expect(closest.rows.map(\.verdict.isMatch) == [true, true, true, true, false])
         #expect(closest.rows.last?.verdict.detail == #"expected "/users/42", got "/users/43""#)
         #expect(closest.rows.last?.matcher.part == .url)
@@ -252,9 +286,12 @@ import HTTPStubs
         #expect(other.urlError?.localizedDescription.hasPrefix("Unmatched request: GET http://localhost:1/x") == true)
 
         let journal = stubs.journal
-        #expect(journal.map(\.request.url.absoluteString) == [
-            "http://127.0.0.1:1/x", "http://127.0.0.1:1/stubbed", "http://127.0.0.1:1/stubbed", "http://localhost:1/x",
-        ])
+        #expect(
+            journal.map(\.request.url.absoluteString) == [
+                "http://127.0.0.1:1/x", "http://127.0.0.1:1/stubbed", "http://127.0.0.1:1/stubbed",
+                "http://localhost:1/x",
+            ]
+        )
         #expect(journal.map(outcomeName) == ["passedThrough", "answered", "answered", "unmatched"])
         #expect(journal.first?.description == "#1 GET http://127.0.0.1:1/x → passed through to the network")
         #expect(stubs.unmatchedRequests.map(\.request.url.host) == ["localhost"])
@@ -280,8 +317,14 @@ import HTTPStubs
         stubs.passThrough = .hosts(["127.0.0.1"])
         stubs.stub(.post("http://127.0.0.1:1/orders").body(.equal("stub me")), .text("stubbed order"))
         let session = stubs.makeSession()
-        #expect(await complete(session, request("POST", "http://127.0.0.1:1/orders", body: "stub me")).text == "stubbed order")
-        #expect(await complete(session, request("POST", "http://127.0.0.1:1/orders", body: "other")).urlError?.code == .cannotConnectToHost)
+        #expect(
+            await complete(session, request("POST", "http://127.0.0.1:1/orders", body: "stub me")).text
+                == "stubbed order"
+        )
+        #expect(
+            await complete(session, request("POST", "http://127.0.0.1:1/orders", body: "other")).urlError?.code
+                == .cannotConnectToHost
+        )
         #expect(stubs.journal.map(outcomeName) == ["answered", "passedThrough"])
     }
 
@@ -392,12 +435,12 @@ private func unescape(_ text: String, escape: String) -> String? {
         case "\"", "'", "\\": result.append(next)
         case "u":
             guard rest.first == "{", let close = rest.firstIndex(of: "}"),
-                  let value = UInt32(rest[rest.index(after: rest.startIndex)..<close], radix: 16),
-                  let scalar = Unicode.Scalar(value)
+                let value = UInt32(rest[rest.index(after: rest.startIndex)..<close], radix: 16),
+                let scalar = Unicode.Scalar(value)
             else { return nil }
             result.unicodeScalars.append(scalar)
             rest = rest[rest.index(after: close)...]
-        default: return nil   // includes interpolation
+        default: return nil  // includes interpolation
         }
     }
     return result + rest

@@ -4,9 +4,10 @@ import Testing
 /// The code shown to users stays compiled: every ```swift block of README.md and of every DocC catalog
 /// (`Sources/*/*.docc/**/*.md`) must occur in a file under `Tests/`.
 ///
-/// The rule: each line of the block and of the file is trimmed of leading and trailing whitespace and blank lines
-/// are dropped; the block's lines must then be a contiguous run of the file's lines. A block may therefore be a
-/// fragment of a test body, indented differently. Every file under `Tests/` that reads as UTF-8 counts, compiled or
+/// The rule: the block and the file are compared as code, whatever their layout: whitespace and line breaks are
+/// dropped, and so is a comma just before a closing bracket or parenthesis (the formatter adds it where a list
+/// spans lines); the block's code must then occur in the file's. A block may therefore be a fragment of a test
+/// body, indented and wrapped differently (the tests are formatted at 120 columns, the documents for reading). Every file under `Tests/` that reads as UTF-8 counts, compiled or
 /// not: a `Package.swift` fragment shown as ```swift has a verbatim copy in `Tests/Fixtures/Documentation/`, which
 /// no target compiles (such copies are the only exception to "compiled"; keep them for manifest fragments only).
 /// A block that cannot be compiled otherwise (shell, JSON, output) is fenced as ```sh, ```json or ```text.
@@ -38,8 +39,12 @@ struct DocumentationSnippetTests {
         var files: [String] = []
         while let path = enumerator.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory),
-               !isDirectory.boolValue {
+            if FileManager.default.fileExists(
+                atPath: root.appendingPathComponent(path).path,
+                isDirectory: &isDirectory
+            ),
+                !isDirectory.boolValue
+            {
                 files.append("\(folder)/\(path)")
             }
         }
@@ -51,10 +56,27 @@ struct DocumentationSnippetTests {
         lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// Every file under `Tests/` that reads as UTF-8, normalized, by path.
-    static let testFiles: [(path: String, lines: [String])] = files(under: "Tests").compactMap { path in
-        guard let text = try? String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8) else { return nil }
-        return (path, normalized(text.split(separator: "\n", omittingEmptySubsequences: false)))
+    /// The code of some lines without its layout: no whitespace, no line breaks, no comma before `]` or `)`.
+    static func code<S: StringProtocol>(_ lines: [S]) -> String {
+        var code = String(
+            String.UnicodeScalarView(
+                lines.joined(separator: "\n").unicodeScalars.filter {
+                    !CharacterSet.whitespacesAndNewlines.contains($0)
+                }
+            )
+        )
+        for closing in ["]", ")"] {
+            code = code.replacingOccurrences(of: "," + closing, with: closing)
+        }
+        return code
+    }
+
+    /// Every file under `Tests/` that reads as UTF-8, as code (see ``code(_:)``), by path.
+    static let testFiles: [(path: String, code: String)] = files(under: "Tests").compactMap { path in
+        guard let text = try? String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8) else {
+            return nil
+        }
+        return (path, code(text.split(separator: "\n", omittingEmptySubsequences: false)))
     }
 
     /// A ```swift block of a document.
@@ -73,8 +95,12 @@ struct DocumentationSnippetTests {
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if var block = open {
-                if line.hasPrefix(block.fence), line.drop(while: { $0 == block.fence.first }).trimmingCharacters(in: .whitespaces).isEmpty {
-                    if block.isSwift { blocks.append(SwiftBlock(fenceLine: block.line, closingLine: index + 1, lines: block.lines)) }
+                if line.hasPrefix(block.fence),
+                    line.drop(while: { $0 == block.fence.first }).trimmingCharacters(in: .whitespaces).isEmpty
+                {
+                    if block.isSwift {
+                        blocks.append(SwiftBlock(fenceLine: block.line, closingLine: index + 1, lines: block.lines))
+                    }
                     open = nil
                 } else {
                     block.lines.append(String(rawLine))
@@ -91,47 +117,49 @@ struct DocumentationSnippetTests {
         return blocks
     }
 
-    /// Whether `run` occurs as contiguous lines of `lines`.
-    static func contains(_ lines: [String], run: [String]) -> Bool {
-        guard !run.isEmpty else { return true }
-        guard run.count <= lines.count else { return false }
-        for start in 0...(lines.count - run.count) where lines[start] == run[0] {
-            if Array(lines[start..<(start + run.count)]) == run { return true }
-        }
-        return false
-    }
-
     @Test("each ```swift block of a document occurs in a file under Tests/", arguments: documents())
     func everySwiftBlockIsInATestFile(document: String) throws {
         let text = try String(contentsOf: Self.packageRoot.appendingPathComponent(document), encoding: .utf8)
         for block in Self.swiftBlocks(in: text) {
             let run = Self.normalized(block.lines)
-            let found = Self.testFiles.contains { Self.contains($0.lines, run: run) }
-            #expect(found, """
+            let code = Self.code(block.lines)
+            let found = Self.testFiles.contains { $0.code.contains(code) }
+            #expect(
+                found,
+                """
                 \(document):\(block.fenceLine): the ```swift block at lines \(block.fenceLine)–\(block.closingLine) \
                 (first line: `\(run.first ?? "")`) occurs in no file under Tests/. Put the block verbatim in a test \
                 under Tests/ (Tests/HTTPStubsTests/Documentation/…, XCTest ones in Tests/HTTPStubsXCTests/Documentation/) \
                 that runs it, or, if it cannot compile, change the fence's language (```sh, ```json, ```text); a \
                 Package.swift fragment keeps ```swift only with a verbatim copy in Tests/Fixtures/Documentation/.
-                """)
+                """
+            )
         }
     }
 
     /// Complete test files the documentation shows whole (the file minus its first line, a comment saying where it
     /// is shown), so that what users copy is a file that compiles and passes here.
-    @Test("a complete example file is shown whole", arguments: [
-        "Tests/HTTPStubsTests/Testing/ReadmeSwiftTestingExample.swift",
-        "Tests/HTTPStubsTests/Testing/ReadmeVirtualTimeExample.swift",
-        "Tests/HTTPStubsXCTests/ReadmeXCTestExample.swift",
-    ])
+    @Test(
+        "a complete example file is shown whole",
+        arguments: [
+            "Tests/HTTPStubsTests/Testing/ReadmeSwiftTestingExample.swift",
+            "Tests/HTTPStubsTests/Testing/ReadmeVirtualTimeExample.swift",
+            "Tests/HTTPStubsXCTests/ReadmeXCTestExample.swift",
+        ]
+    )
     func completeExampleIsShownWhole(path: String) throws {
         let file = try String(contentsOf: Self.packageRoot.appendingPathComponent(path), encoding: .utf8)
-        let example = Self.normalized(file.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map { $0 })
+        let example = Self.normalized(
+            file.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map { $0 }
+        )
         let shown = try Self.documents().contains { document in
             let text = try String(contentsOf: Self.packageRoot.appendingPathComponent(document), encoding: .utf8)
             return Self.swiftBlocks(in: text).contains { Self.normalized($0.lines) == example }
         }
-        #expect(shown, "no document shows \(path) whole any more; copy the file (without its first line) into the document that names it in that line")
+        #expect(
+            shown,
+            "no document shows \(path) whole any more; copy the file (without its first line) into the document that names it in that line"
+        )
     }
 
     @Test("the block reader and the rule")
@@ -157,9 +185,11 @@ struct DocumentationSnippetTests {
         let blocks = Self.swiftBlocks(in: markdown)
         #expect(blocks.map(\.fenceLine) == [3, 14])
         #expect(blocks.map { Self.normalized($0.lines) } == [["let a = 1", "let b = 2"], ["f()"]])
-        let file = Self.normalized(["func t() {", "    let a = 1", "", "    let b = 2", "}"])
-        #expect(Self.contains(file, run: Self.normalized(blocks[0].lines)))
-        #expect(!Self.contains(file, run: ["let b = 2", "let a = 1"]))
-        #expect(!Self.contains(file, run: ["let a = 1", "}"]))
+        let file = Self.code(["func t() {", "    let a = 1", "", "    let b = 2", "}"])
+        #expect(file.contains(Self.code(blocks[0].lines)))
+        #expect(!file.contains(Self.code(["let b = 2", "let a = 1"])))
+        #expect(!file.contains(Self.code(["let a = 2"])))
+        let wrapped = Self.code(["f(", "    a,", "    b,", ")  // one call"])
+        #expect(wrapped.contains(Self.code(["f(a, b)  // one call"])))
     }
 }

@@ -1,11 +1,12 @@
 import Dispatch
+import ExampleClients
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
-import ExampleClients
 
 /// The example clients, a completion-handler `HTTPClient` and its `async` face `AsyncHTTPClient`,
 /// tested the way the toolkit recommends: a session from a `StubRegistry` is injected. Each test
@@ -151,7 +152,10 @@ struct ExampleClientTests {
     func redirectChain() async throws {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/v1/me"), .redirect(to: "users/current", status: 302))
-        stubs.stub(.get("https://api.example.com/v1/users/current"), .redirect(to: "https://accounts.example.com/users/7", status: 301))
+        stubs.stub(
+            .get("https://api.example.com/v1/users/current"),
+            .redirect(to: "https://accounts.example.com/users/7", status: 301)
+        )
         stubs.stub(.get("https://accounts.example.com/users/7"), .redirect(to: "/users/7/profile", status: 307))
         stubs.stub(.get("https://accounts.example.com/users/7/profile"), .json(User(id: 7, name: "Grace")))
         let clients = Clients(stubs)
@@ -173,7 +177,11 @@ struct ExampleClientTests {
                 .body(.json(text: #"{ "name" : "Ada" }"#)),
             .json(User(id: 99, name: "Ada"), status: 201)
         )
-        stubs.stub(.post("https://api.example.com/v1/users"), .json(text: #"{"error":"unexpected body"}"#, status: 422), priority: 9)
+        stubs.stub(
+            .post("https://api.example.com/v1/users"),
+            .json(text: #"{"error":"unexpected body"}"#, status: 422),
+            priority: 9
+        )
         let clients = Clients(stubs)
 
         for result in await clients.post("users", json: NewUser(name: "Ada"), as: User.self) {
@@ -184,16 +192,25 @@ struct ExampleClientTests {
             #expect(result == .failure(.status(422, body: Data(#"{"error":"unexpected body"}"#.utf8))))
         }
         #expect(stubs.journal.allSatisfy { $0.request.header("content-type") == "application/json" })
-        #expect(stubs.journal.map { $0.request.bodyText ?? "" } == [
-            #"{"name":"Ada"}"#, #"{"name":"Ada"}"#, #"{"name":"Bob"}"#, #"{"name":"Bob"}"#,
-        ])
+        #expect(
+            stubs.journal.map { $0.request.bodyText ?? "" } == [
+                #"{"name":"Ada"}"#, #"{"name":"Ada"}"#, #"{"name":"Bob"}"#, #"{"name":"Bob"}"#,
+            ]
+        )
     }
 
     @Test("only the right body gets 201 (matched byte for byte)")
     func postMatchedExactly() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.post("https://api.example.com/v1/users").body(.equal(#"{"name":"Ada"}"#)), .json(User(id: 99, name: "Ada"), status: 201))
-        stubs.stub(.post("https://api.example.com/v1/users"), .json(text: #"{"error":"unexpected body"}"#, status: 422), priority: 9)
+        stubs.stub(
+            .post("https://api.example.com/v1/users").body(.equal(#"{"name":"Ada"}"#)),
+            .json(User(id: 99, name: "Ada"), status: 201)
+        )
+        stubs.stub(
+            .post("https://api.example.com/v1/users"),
+            .json(text: #"{"error":"unexpected body"}"#, status: 422),
+            priority: 9
+        )
         let clients = Clients(stubs)
 
         for result in await clients.post("users", json: NewUser(name: "Ada"), as: User.self) {
@@ -221,7 +238,10 @@ struct ExampleClientTests {
     func upload() async throws {
         let avatar = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF])
         let stubs = StubRegistry()
-        stubs.stub(.put("https://api.example.com/v1/users/3/avatar").body(.equal(avatar)), .json(User(id: 3, name: "with avatar"), status: 201))
+        stubs.stub(
+            .put("https://api.example.com/v1/users/3/avatar").body(.equal(avatar)),
+            .json(User(id: 3, name: "with avatar"), status: 201)
+        )
         let clients = Clients(stubs)
         var request = URLRequest(url: URL(string: "https://api.example.com/v1/users/3/avatar")!)
         request.httpMethod = "PUT"
@@ -242,8 +262,14 @@ struct ExampleClientTests {
     @Test("a delay within the session's timeout succeeds; beyond it, .transport(.timedOut)")
     func timeouts() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/v1/users/1"), .json(User(id: 1, name: "Ada")).delayed(by: .milliseconds(50)))
-        stubs.stub(.get("https://api.example.com/v1/users/2"), .json(User(id: 2, name: "Late")).delayed(by: .seconds(20)))
+        stubs.stub(
+            .get("https://api.example.com/v1/users/1"),
+            .json(User(id: 1, name: "Ada")).delayed(by: .milliseconds(50))
+        )
+        stubs.stub(
+            .get("https://api.example.com/v1/users/2"),
+            .json(User(id: 2, name: "Late")).delayed(by: .seconds(20))
+        )
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 0.3
         let clients = Clients(stubs, configuration: configuration)
@@ -259,7 +285,10 @@ struct ExampleClientTests {
     @Test("a request's own timeoutInterval applies through send(_:)")
     func requestTimeout() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/v1/users/1"), .json(User(id: 1, name: "Ada")).delayed(by: .milliseconds(400)))
+        stubs.stub(
+            .get("https://api.example.com/v1/users/1"),
+            .json(User(id: 1, name: "Ada")).delayed(by: .milliseconds(400))
+        )
         let clients = Clients(stubs)
         var request = URLRequest(url: URL(string: "https://api.example.com/v1/users/1")!)
         request.timeoutInterval = 0.1
@@ -292,7 +321,7 @@ struct ExampleClientTests {
         }
         try await waitUntil { stubs.journal.count == 1 }
         task.cancel()
-        let result = try #require(await within() { await task.value }, "the cancelled request never finished")
+        let result = try #require(await within { await task.value }, "the cancelled request never finished")
         #expect(result == .failure(.transport(URLError(.cancelled))))
         try await Task.sleep(for: .milliseconds(100))
         #expect(throwsSeen.value == 1)
@@ -301,7 +330,10 @@ struct ExampleClientTests {
 
     @Test(
         "a Task cancelled before the async client starts still throws .transport(.cancelled)",
-        .enabled(if: StressTests.cancelRaceEnabled, "races corelibs' cancel against the task's start, which can hang on 6.3 (#5412); set HTTPSTUBS_CANCEL_RACE=1 on a toolchain with the fix")
+        .enabled(
+            if: StressTests.cancelRaceEnabled,
+            "races corelibs' cancel against the task's start, which can hang on 6.3 (#5412); set HTTPSTUBS_CANCEL_RACE=1 on a toolchain with the fix"
+        )
     )
     func cancelAsyncClientEarly() async throws {
         let stubs = StubRegistry()
@@ -316,7 +348,7 @@ struct ExampleClientTests {
             }
         }
         task.cancel()
-        let result = try #require(await within() { await task.value }, "the cancelled request never finished")
+        let result = try #require(await within { await task.value }, "the cancelled request never finished")
         #expect(result == .failure(.transport(URLError(.cancelled))))
     }
 
@@ -345,10 +377,13 @@ struct ExampleClientTests {
     @Test("200 concurrent requests each get their own user")
     func concurrentUsers() async throws {
         let stubs = StubRegistry(randomSeed: 3)
-        stubs.stub(.get("https://api.example.com/v1/users/{id}"), .computed { request in
-            let id = Int(request.pathParameters["id"] ?? "") ?? -1
-            return .json(User(id: id, name: "user \(id)"))
-        }.delayed(.uniform(.zero ... .milliseconds(2))))
+        stubs.stub(
+            .get("https://api.example.com/v1/users/{id}"),
+            .computed { request in
+                let id = Int(request.pathParameters["id"] ?? "") ?? -1
+                return .json(User(id: id, name: "user \(id)"))
+            }.delayed(.uniform(.zero ... .milliseconds(2)))
+        )
         let clients = Clients(stubs)
 
         let wrong = await withTaskGroup(of: String?.self) { group in
@@ -410,7 +445,11 @@ private struct Clients: Sendable {
         await catching { try await asyncClient.get(path, as: type) }
     }
 
-    func post<T: Decodable & Sendable>(_ path: String, json body: NewUser, as type: T.Type) async -> [Result<T, HTTPClientError>] {
+    func post<T: Decodable & Sendable>(
+        _ path: String,
+        json body: NewUser,
+        as type: T.Type
+    ) async -> [Result<T, HTTPClientError>] {
         let viaCallback = await withCheckedContinuation { continuation in
             callback.post(path, json: body, as: type) { continuation.resume(returning: $0) }
         }
@@ -419,7 +458,11 @@ private struct Clients: Sendable {
     }
 
     /// Sends `request` (with `body` as its httpBody, if given) through both clients.
-    func send<T: Decodable & Sendable>(_ request: URLRequest, body: Data? = nil, as type: T.Type) async -> [Result<T, HTTPClientError>] {
+    func send<T: Decodable & Sendable>(
+        _ request: URLRequest,
+        body: Data? = nil,
+        as type: T.Type
+    ) async -> [Result<T, HTTPClientError>] {
         var request = request
         if let body { request.httpBody = body }
         let sent = request
@@ -441,5 +484,3 @@ private struct Clients: Sendable {
         }
     }
 }
-
-

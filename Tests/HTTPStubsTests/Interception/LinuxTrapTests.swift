@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// The swift-corelibs-foundation traps the toolkit designs around (see
 /// /work/shared/notes/linux-urlprotocol.md): 401 challenges, download tasks, upload bodies,
@@ -15,7 +16,7 @@ import HTTPStubs
 struct LinuxTrapTests {
     // MARK: 401 + WWW-Authenticate
 
-    private static let challengeURL = "http://127.0.0.1:9/secret"   // nothing listens there: a real request would fail
+    private static let challengeURL = "http://127.0.0.1:9/secret"  // nothing listens there: a real request would fail
 
     private func challengeStubs() -> StubRegistry {
         let stubs = StubRegistry()
@@ -33,14 +34,20 @@ struct LinuxTrapTests {
         let stubs = challengeStubs()
         let session = stubs.makeSession()
 
-        let completion = try #require(await completeWithin(patience, session, URLRequest(url: URL(string: Self.challengeURL)!)), "the task hung")
+        let completion = try #require(
+            await completeWithin(patience, session, URLRequest(url: URL(string: Self.challengeURL)!)),
+            "the task hung"
+        )
         #expect(completion.error == nil)
         #expect(completion.status == 401)
         #expect(completion.text == "who are you?")
         #expect(completion.http?.value(forHTTPHeaderField: "X-Request-Id") == "r-1")
         checkChallengeHeaders(completion.http)
 
-        let result = try #require(await within() { await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!)) }, "data(for:) hung")
+        let result = try #require(
+            await within { await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!)) },
+            "data(for:) hung"
+        )
         let (data, response) = try result.get()
         #expect((response as? HTTPURLResponse)?.statusCode == 401)
         #expect(String(decoding: data, as: UTF8.self) == "who are you?")
@@ -55,7 +62,10 @@ struct LinuxTrapTests {
         let session = stubs.makeSession(delegate: delegate)
         defer { session.finishTasksAndInvalidate() }
 
-        let completion = try #require(await completeWithin(patience, session, URLRequest(url: URL(string: Self.challengeURL)!)), "the task hung")
+        let completion = try #require(
+            await completeWithin(patience, session, URLRequest(url: URL(string: Self.challengeURL)!)),
+            "the task hung"
+        )
         #expect(completion.error == nil, "a real request to \(Self.challengeURL) would fail")
         #expect(completion.status == 401)
         #expect(completion.text == "who are you?")
@@ -63,7 +73,10 @@ struct LinuxTrapTests {
         #expect(stubs.journal.count == 1, "the request was sent once, to the stub")
         #expect(delegate.challenges == 0, "no authentication challenge was started")
 
-        let result = try #require(await within() { await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!)) }, "data(for:) hung")
+        let result = try #require(
+            await within { await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!)) },
+            "data(for:) hung"
+        )
         let (data, response) = try result.get()
         #expect((response as? HTTPURLResponse)?.statusCode == 401)
         #expect(String(decoding: data, as: UTF8.self) == "who are you?")
@@ -77,9 +90,12 @@ struct LinuxTrapTests {
         let delegate = CredentialDelegate()
         let session = stubs.makeSession()
 
-        let result = try #require(await within() {
-            await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!), delegate: delegate)
-        }, "data(for:delegate:) hung")
+        let result = try #require(
+            await within {
+                await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!), delegate: delegate)
+            },
+            "data(for:delegate:) hung"
+        )
         let (data, response) = try result.get()
         #expect((response as? HTTPURLResponse)?.statusCode == 401)
         #expect(String(decoding: data, as: UTF8.self) == "who are you?")
@@ -92,16 +108,27 @@ struct LinuxTrapTests {
         let stubs = StubRegistry()
         stubs.stub(
             .get("https://api.example.com/multi"),
-            .status(401).header("www-authenticate", #"Bearer realm="api""#).header("WWW-Authenticate", #"Basic realm="api""#)
+            .status(401).header("www-authenticate", #"Bearer realm="api""#).header(
+                "WWW-Authenticate",
+                #"Basic realm="api""#
+            )
         )
         let session = stubs.makeSession()
-        let completion = try #require(await completeWithin(patience, session, URLRequest(url: URL(string: "https://api.example.com/multi")!)), "the task hung")
+        let completion = try #require(
+            await completeWithin(patience, session, URLRequest(url: URL(string: "https://api.example.com/multi")!)),
+            "the task hung"
+        )
         #expect(completion.status == 401)
         #if canImport(FoundationNetworking)
-        #expect(completion.http?.value(forHTTPHeaderField: "X-HTTPStubs-WWW-Authenticate") == #"Bearer realm="api", Basic realm="api""#)
+        #expect(
+            completion.http?.value(forHTTPHeaderField: "X-HTTPStubs-WWW-Authenticate")
+                == #"Bearer realm="api", Basic realm="api""#
+        )
         #expect(completion.http?.value(forHTTPHeaderField: "WWW-Authenticate") == nil)
         #else
-        #expect(completion.http?.value(forHTTPHeaderField: "WWW-Authenticate") == #"Bearer realm="api", Basic realm="api""#)
+        #expect(
+            completion.http?.value(forHTTPHeaderField: "WWW-Authenticate") == #"Bearer realm="api", Basic realm="api""#
+        )
         #endif
     }
 
@@ -121,21 +148,32 @@ struct LinuxTrapTests {
         "Bearer realm=\"a\",\tBasic realm=\"x\"",
     ]
 
-    @Test("a 401 challenge corelibs does not read as Basic is delivered as it is, and corelibs neither hangs nor re-sends it",
-          arguments: challengesCorelibsIgnores)
+    @Test(
+        "a 401 challenge corelibs does not read as Basic is delivered as it is, and corelibs neither hangs nor re-sends it",
+        arguments: challengesCorelibsIgnores
+    )
     func challengeOfAnotherScheme(_ challenge: String) async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get(URLPattern(Self.challengeURL)), .text("who are you?", status: 401).header("WWW-Authenticate", challenge))
+        stubs.stub(
+            .get(URLPattern(Self.challengeURL)),
+            .text("who are you?", status: 401).header("WWW-Authenticate", challenge)
+        )
         let delegate = CredentialDelegate()
         for session in [stubs.makeSession(), stubs.makeSession(delegate: delegate)] {
-            let completion = try #require(await completeWithin(patience, session, URLRequest(url: URL(string: Self.challengeURL)!)), "the task hung")
+            let completion = try #require(
+                await completeWithin(patience, session, URLRequest(url: URL(string: Self.challengeURL)!)),
+                "the task hung"
+            )
             #expect(completion.error == nil, "a real request to \(Self.challengeURL) would fail")
             #expect(completion.status == 401)
             #expect(completion.text == "who are you?")
             #expect(completion.http?.value(forHTTPHeaderField: "WWW-Authenticate") == challenge)
             #expect(completion.http?.value(forHTTPHeaderField: "X-HTTPStubs-WWW-Authenticate") == nil)
 
-            let result = try #require(await within() { await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!)) }, "data(for:) hung")
+            let result = try #require(
+                await within { await dataResult(session, URLRequest(url: URL(string: Self.challengeURL)!)) },
+                "data(for:) hung"
+            )
             let (data, response) = try result.get()
             #expect(String(decoding: data, as: UTF8.self) == "who are you?")
             #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "WWW-Authenticate") == challenge)
@@ -145,22 +183,31 @@ struct LinuxTrapTests {
         #expect(delegate.challenges == 0, "no authentication challenge was started")
     }
 
-    @Test("a Basic challenge with a realm, wherever corelibs finds one, is what makes the header renamed on Linux", arguments: [
-        "basic realm=api",
-        // corelibs looks for a scheme after every comma, even one inside a quoted string.
-        #"Bearer error_description="a, Basic realm=x""#,
-        #"Basic charset="UTF-8", realm="api""#,
-        #"Bearer realm="api", Basic realm="api""#,
-        #"Negotiate YIIBhgYGKwYBBQUCoIIBejCC==, Basic realm="fallback""#,
-        #"Digest realm="a, b", nonce="x",basic realm="c""#,
-    ])
+    @Test(
+        "a Basic challenge with a realm, wherever corelibs finds one, is what makes the header renamed on Linux",
+        arguments: [
+            "basic realm=api",
+            // corelibs looks for a scheme after every comma, even one inside a quoted string.
+            #"Bearer error_description="a, Basic realm=x""#,
+            #"Basic charset="UTF-8", realm="api""#,
+            #"Bearer realm="api", Basic realm="api""#,
+            #"Negotiate YIIBhgYGKwYBBQUCoIIBejCC==, Basic realm="fallback""#,
+            #"Digest realm="a, b", nonce="x",basic realm="c""#,
+        ]
+    )
     func basicChallengeAnywhere(_ challenge: String) async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get(URLPattern(Self.challengeURL)), .text("who are you?", status: 401).header("WWW-Authenticate", challenge))
+        stubs.stub(
+            .get(URLPattern(Self.challengeURL)),
+            .text("who are you?", status: 401).header("WWW-Authenticate", challenge)
+        )
         let delegate = CredentialDelegate()
         let session = stubs.makeSession(delegate: delegate)
         defer { session.finishTasksAndInvalidate() }
-        let completion = try #require(await completeWithin(patience, session, URLRequest(url: URL(string: Self.challengeURL)!)), "the task hung")
+        let completion = try #require(
+            await completeWithin(patience, session, URLRequest(url: URL(string: Self.challengeURL)!)),
+            "the task hung"
+        )
         #expect(completion.error == nil, "a real request to \(Self.challengeURL) would fail")
         #expect(completion.status == 401)
         #if canImport(FoundationNetworking)
@@ -173,9 +220,12 @@ struct LinuxTrapTests {
         #expect(delegate.challenges == 0)
     }
 
-    @Test("WWW-Authenticate on another status, and a 401 without it, are delivered as they are", arguments: [
-        (403, true), (200, true), (407, true), (401, false),
-    ])
+    @Test(
+        "WWW-Authenticate on another status, and a 401 without it, are delivered as they are",
+        arguments: [
+            (403, true), (200, true), (407, true), (401, false),
+        ]
+    )
     func otherStatuses(_ status: Int, _ withChallenge: Bool) async throws {
         let stubs = StubRegistry()
         var headers: HeaderFields = ["X-Other": "kept"]
@@ -183,20 +233,33 @@ struct LinuxTrapTests {
         stubs.stub(.get("https://api.example.com/status"), .http(status: status, headers: headers, body: .text("body")))
         let session = stubs.makeSession()
 
-        let completion = try #require(await completeWithin(patience, session, URLRequest(url: URL(string: "https://api.example.com/status")!)), "the task hung")
+        let completion = try #require(
+            await completeWithin(patience, session, URLRequest(url: URL(string: "https://api.example.com/status")!)),
+            "the task hung"
+        )
         #expect(completion.status == status)
         #expect(completion.text == "body")
         #expect(completion.http?.value(forHTTPHeaderField: "X-Other") == "kept")
-        #expect(completion.http?.value(forHTTPHeaderField: "WWW-Authenticate") == (withChallenge ? #"Basic realm="api""# : nil))
+        #expect(
+            completion.http?.value(forHTTPHeaderField: "WWW-Authenticate")
+                == (withChallenge ? #"Basic realm="api""# : nil)
+        )
         #expect(completion.http?.value(forHTTPHeaderField: "X-HTTPStubs-WWW-Authenticate") == nil)
     }
 
-    private func checkChallengeHeaders(_ response: HTTPURLResponse?, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func checkChallengeHeaders(_ response: HTTPURLResponse?, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         #if canImport(FoundationNetworking)
-        #expect(response?.value(forHTTPHeaderField: "X-HTTPStubs-WWW-Authenticate") == #"Basic realm="api""#, sourceLocation: sourceLocation)
+        #expect(
+            response?.value(forHTTPHeaderField: "X-HTTPStubs-WWW-Authenticate") == #"Basic realm="api""#,
+            sourceLocation: sourceLocation
+        )
         #expect(response?.value(forHTTPHeaderField: "WWW-Authenticate") == nil, sourceLocation: sourceLocation)
         #else
-        #expect(response?.value(forHTTPHeaderField: "WWW-Authenticate") == #"Basic realm="api""#, sourceLocation: sourceLocation)
+        #expect(
+            response?.value(forHTTPHeaderField: "WWW-Authenticate") == #"Basic realm="api""#,
+            sourceLocation: sourceLocation
+        )
         #endif
     }
 
@@ -210,7 +273,10 @@ struct LinuxTrapTests {
         let session = stubs.makeSession()
 
         let outcome = OneShot<(URL?, URLResponse?, (any Error)?)>()
-        session.downloadTask(with: URLRequest(url: URL(string: "https://files.example.com/report.pdf")!)) { location, response, error in
+        session.downloadTask(with: URLRequest(url: URL(string: "https://files.example.com/report.pdf")!)) {
+            location,
+            response,
+            error in
             outcome.fulfill((location, response, error))
         }.resume()
         let (location, response, error) = try #require(await outcome.value(within: patience), "the download task hung")
@@ -241,25 +307,34 @@ struct LinuxTrapTests {
         let session = stubs.makeSession()
         let url = URL(string: "https://files.example.com/report.pdf")!
 
-        let forRequest = try #require(await within() { () -> (any Error)? in
-            do {
-                _ = try await session.download(for: URLRequest(url: url))
-                return nil
-            } catch {
-                return error
-            }
-        }, "download(for:) hung")
+        let forRequest = try #require(
+            await within { () -> (any Error)? in
+                do {
+                    _ = try await session.download(for: URLRequest(url: url))
+                    return nil
+                } catch {
+                    return error
+                }
+            },
+            "download(for:) hung"
+        )
         #expect((forRequest as? URLError)?.code == .unsupportedURL)
-        #expect((forRequest as? URLError)?.localizedDescription.contains("Download tasks cannot be stubbed on Linux") == true)
+        #expect(
+            (forRequest as? URLError)?.localizedDescription.contains("Download tasks cannot be stubbed on Linux")
+                == true
+        )
 
-        let fromURL = try #require(await within() { () -> (any Error)? in
-            do {
-                _ = try await session.download(from: url)
-                return nil
-            } catch {
-                return error
-            }
-        }, "download(from:) hung")
+        let fromURL = try #require(
+            await within { () -> (any Error)? in
+                do {
+                    _ = try await session.download(from: url)
+                    return nil
+                } catch {
+                    return error
+                }
+            },
+            "download(from:) hung"
+        )
         #expect((fromURL as? URLError)?.code == .unsupportedURL)
         #expect(stubs.journal.count == 2)
     }
@@ -315,7 +390,9 @@ struct LinuxTrapTests {
 
     @Test("upload from a file is served, and the file's bytes are matched")
     func uploadFromFile() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("http-stubs-upload-\(UUID().uuidString).txt")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "http-stubs-upload-\(UUID().uuidString).txt"
+        )
         try Data("payload-file".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let stubs = uploadStubs()
@@ -368,9 +445,12 @@ struct LinuxTrapTests {
 
     private func uploadStubs() -> StubRegistry {
         let stubs = StubRegistry()
-        stubs.stub(.post("https://api.example.com/upload").body(.matches("payload-.*")), .computed { request in
-            .text("stored \(request.body?.count ?? -1) bytes", status: 201)
-        })
+        stubs.stub(
+            .post("https://api.example.com/upload").body(.matches("payload-.*")),
+            .computed { request in
+                .text("stored \(request.body?.count ?? -1) bytes", status: 201)
+            }
+        )
         return stubs
     }
 
@@ -450,7 +530,7 @@ struct LinuxTrapTests {
         let task = Task { try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/hang")!)) }
         try await waitUntil { stubs.journal.count == 1 }
         task.cancel()
-        let result = try #require(await within() { await task.result }, "cancellation was not delivered")
+        let result = try #require(await within { await task.result }, "cancellation was not delivered")
         switch result {
         case .success:
             Issue.record("a cancelled request should not succeed")
@@ -461,7 +541,10 @@ struct LinuxTrapTests {
 
     @Test(
         "a Swift Task cancelled before data(for:) starts gives URLError(.cancelled)",
-        .enabled(if: StressTests.cancelRaceEnabled, "races corelibs' cancel against the task's start, which can hang on 6.3 (#5412); set HTTPSTUBS_CANCEL_RACE=1 on a toolchain with the fix")
+        .enabled(
+            if: StressTests.cancelRaceEnabled,
+            "races corelibs' cancel against the task's start, which can hang on 6.3 (#5412); set HTTPSTUBS_CANCEL_RACE=1 on a toolchain with the fix"
+        )
     )
     func cancelSwiftTaskEarly() async throws {
         let stubs = StubRegistry()
@@ -470,7 +553,7 @@ struct LinuxTrapTests {
 
         let task = Task { try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/hang")!)) }
         task.cancel()
-        let result = try #require(await within() { await task.result }, "cancellation was not delivered")
+        let result = try #require(await within { await task.result }, "cancellation was not delivered")
         #expect(throws: URLError.self) { try result.get() }
         if case let .failure(error) = result {
             #expect((error as? URLError)?.code == .cancelled)
@@ -507,7 +590,7 @@ struct URLProtocolStubCompatibilityTests {
 
     private func withInterception(_ body: (URLSession) async throws -> Void) async throws {
         let session = URLProtocolStub.makeSession()
-        URLProtocolStub.registry.onDiagnostic { _ in }   // the URLSession.shared warning is expected here
+        URLProtocolStub.registry.onDiagnostic { _ in }  // the URLSession.shared warning is expected here
         URLProtocolStub.startInterceptingRequests()
         defer { URLProtocolStub.stopInterceptingRequests() }
         try await body(session)
@@ -548,7 +631,12 @@ struct URLProtocolStubCompatibilityTests {
     @Test("a plain URLResponse is delivered as it is")
     func plainURLResponse() async throws {
         try await withInterception { session in
-            let response = URLResponse(url: Self.url, mimeType: "text/plain", expectedContentLength: 5, textEncodingName: "utf-8")
+            let response = URLResponse(
+                url: Self.url,
+                mimeType: "text/plain",
+                expectedContentLength: 5,
+                textEncodingName: "utf-8"
+            )
             URLProtocolStub.stub(data: Data("plain".utf8), response: response, error: nil)
             let completion = await complete(session, URLRequest(url: Self.url))
             #expect(completion.text == "plain")
@@ -729,7 +817,6 @@ private final class DownloadCollector: NSObject, URLSessionDownloadDelegate, Sen
 }
 #endif
 
-
 /// Sends a request with a completion handler, and gives up waiting after `seconds`.
 private func completeWithin(_ seconds: Double, _ session: URLSession, _ request: URLRequest) async -> Completion? {
     let outcome = OneShot<Completion>()
@@ -751,4 +838,3 @@ private func dataResult(
         return .failure(error)
     }
 }
-

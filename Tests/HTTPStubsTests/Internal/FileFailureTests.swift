@@ -1,6 +1,7 @@
 import Foundation
-@testable import HTTPStubs
 import Testing
+
+@testable import HTTPStubs
 
 /// Foundation's file errors ("NSCocoaErrorDomain error 512" on Linux) put in words: the system's
 /// reason, `errno`, the path, and what to do.
@@ -16,8 +17,10 @@ import Testing
         #expect(FileFailure.posixCode(of: NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))) == EACCES)
         #expect(FileFailure.posixCode(of: CocoaError(.fileWriteNoPermission)) == EACCES)
         #expect(FileFailure.posixCode(of: URLError(.timedOut)) == nil)
-        #expect(FileFailure.writeProblem(CocoaError(.fileWriteNoPermission), alternative: "choose another --into")
-                == "permission denied (errno 13); make the folder writable or choose another --into")
+        #expect(
+            FileFailure.writeProblem(CocoaError(.fileWriteNoPermission), alternative: "choose another --into")
+                == "permission denied (errno 13); make the folder writable or choose another --into"
+        )
     }
 
     @Test("recording's atomic write into a folder that cannot be created names the file, the errno and the way out")
@@ -28,9 +31,13 @@ import Testing
         let blocker = folder.appendingPathComponent("blocker")
         try Data("a file".utf8).write(to: blocker)
         let target = blocker.appendingPathComponent("mappings/a.json")
-        let error = #expect(throws: AtomicFile.WriteError.self) { _ = try AtomicFile.create(Data("{}".utf8), at: target) }
-        #expect(error?.description == "cannot write \(target.path): mkdir failed: not a directory (errno 20); "
-                + "a file stands where the path needs a folder; move it or record into another folder")
+        let error = #expect(throws: AtomicFile.WriteError.self) {
+            _ = try AtomicFile.create(Data("{}".utf8), at: target)
+        }
+        #expect(
+            error?.description == "cannot write \(target.path): mkdir failed: not a directory (errno 20); "
+                + "a file stands where the path needs a folder; move it or record into another folder"
+        )
     }
 
     @Test("a body file that is a folder: the request fails saying 'is a directory (errno 21)'")
@@ -39,7 +46,9 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let error = #expect(throws: StubError.self) { _ = try ResponseBody.file(folder).load() }
-        #expect(error?.message == "The stub's body file \(folder.path) cannot be read: is a directory (errno 21); "
-                + "check the path, or whether the file exists.")
+        #expect(
+            error?.message == "The stub's body file \(folder.path) cannot be read: is a directory (errno 21); "
+                + "check the path, or whether the file exists."
+        )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HTTPStubs
 
 @Suite struct JSONDocumentTests {
@@ -42,7 +43,9 @@ import Testing
     }
 
     @Test func reportsDuplicateKeys() throws {
-        let document = try JSONValue.parseDocument(Data(#"{"a": 1, "b": {"c": 1, "c": 2}, "a": 3, "d": [{"e": 1, "e": 1}]}"#.utf8))
+        let document = try JSONValue.parseDocument(
+            Data(#"{"a": 1, "b": {"c": 1, "c": 2}, "a": 3, "d": [{"e": 1, "e": 1}]}"#.utf8)
+        )
         #expect(document.duplicateKeys.map(\.description) == ["$.b.c", "$.a", "$.d[0].e"])
         #expect(document.root.objectValue?["a"] == 3)
         #expect(document.location(of: JSONPath([.key("a")]))?.column == 38)
@@ -54,7 +57,15 @@ import Testing
     }
 
     @Test func parseErrorsAreLocated() {
-        #expect(throws: JSONParseError(message: "expected a value, found 'x'", line: 2, column: 8, offset: 9, jsonPath: "$.a")) {
+        #expect(
+            throws: JSONParseError(
+                message: "expected a value, found 'x'",
+                line: 2,
+                column: 8,
+                offset: 9,
+                jsonPath: "$.a"
+            )
+        ) {
             try JSONValue.parseDocument(Data("{\n  \"a\": x}".utf8))
         }
     }
@@ -62,10 +73,15 @@ import Testing
     @Test func pathDescriptions() {
         #expect(JSONPath.root.description == "$")
         #expect(JSONPath([.key("mappings"), .index(3), .key("response")]).description == "$.mappings[3].response")
-        let headers = JSONPath([.key("request"), .key("headers")]).appending(.key("Content-Type")).appending(.key("equalTo"))
+        let headers = JSONPath([.key("request"), .key("headers")]).appending(.key("Content-Type")).appending(
+            .key("equalTo")
+        )
         #expect(headers.description == "$.request.headers['Content-Type'].equalTo")
         #expect(JSONPath([.key("it's\\")]).description == #"$['it\'s\\']"#)
-        #expect(JSONPath([.key(""), .key("1a"), .key("_$x9")]).description == "$[''].['1a']._$x9".replacingOccurrences(of: "].[", with: "]["))
+        #expect(
+            JSONPath([.key(""), .key("1a"), .key("_$x9")]).description
+                == "$[''].['1a']._$x9".replacingOccurrences(of: "].[", with: "][")
+        )
     }
 
     @Test("locations on long lines, past many column checkpoints, count Unicode scalars from the line start")
@@ -73,7 +89,8 @@ import Testing
         // A byte order mark, then one long line of multi-byte strings, a line break, and another long line.
         let words = ["a", "é", "😀", "日本", "b c"]
         let items = (0..<3_000).map { "\"\(words[$0 % words.count])\"" }
-        let text = "\u{FEFF}[" + items[..<1_500].joined(separator: ",") + ",\n" + items[1_500...].joined(separator: ", ") + "]"
+        let text =
+            "\u{FEFF}[" + items[..<1_500].joined(separator: ",") + ",\n" + items[1_500...].joined(separator: ", ") + "]"
         let document = try JSONValue.parseDocument(Data(text.utf8))
         // The expected column of each item: 1 + the Unicode scalars before it on its line.
         let scalars = Array(text.unicodeScalars.dropFirst())

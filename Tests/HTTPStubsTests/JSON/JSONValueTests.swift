@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HTTPStubs
 
 @Suite struct JSONValueTests {
@@ -42,7 +43,9 @@ import Testing
         }
         #expect(JSONNumber(text: "-0") == JSONNumber(0))
         #expect(JSONNumber(text: "0.1") != JSONNumber(text: "0.10000000000000001"))
-        #expect(JSONNumber(text: "123456789012345678901234567890") != JSONNumber(text: "123456789012345678901234567891"))
+        #expect(
+            JSONNumber(text: "123456789012345678901234567890") != JSONNumber(text: "123456789012345678901234567891")
+        )
         #expect(JSONNumber(text: "1e-999999") != JSONNumber(0))
         #expect(JSONNumber(text: "-1") != JSONNumber(1))
     }
@@ -85,7 +88,11 @@ import Testing
     @Test func objectSubscriptSetter() {
         var object: JSONObject = ["a": 1, "b": 2, "a": 3]
         object["a"] = 4
-        #expect(object.members == [JSONMember(key: "a", value: 1), JSONMember(key: "b", value: 2), JSONMember(key: "a", value: 4)])
+        #expect(
+            object.members == [
+                JSONMember(key: "a", value: 1), JSONMember(key: "b", value: 2), JSONMember(key: "a", value: 4),
+            ]
+        )
         object["c"] = 5
         #expect(object.keys == ["a", "b", "c"])
         object["a"] = nil

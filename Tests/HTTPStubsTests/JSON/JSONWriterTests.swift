@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPStubs
 
 @Suite struct JSONWriterTests {
@@ -14,20 +15,22 @@ import Testing
 
     @Test func prettyOutput() {
         let value: JSONValue = ["name": "x", "tags": [1, 2.5], "nested": ["ok": true], "empty": [:], "none": []]
-        #expect(value.serialized(pretty: true) == """
-            {
-              "name": "x",
-              "tags": [
-                1,
-                2.5
-              ],
-              "nested": {
-                "ok": true
-              },
-              "empty": {},
-              "none": []
-            }
-            """)
+        #expect(
+            value.serialized(pretty: true) == """
+                {
+                  "name": "x",
+                  "tags": [
+                    1,
+                    2.5
+                  ],
+                  "nested": {
+                    "ok": true
+                  },
+                  "empty": {},
+                  "none": []
+                }
+                """
+        )
     }
 
     @Test func compactOutputAndDescription() {
@@ -40,6 +43,9 @@ import Testing
     @Test func sortedKeys() {
         let value: JSONValue = ["b": 1, "a": ["d": 1, "c": 2]]
         #expect(value.serialized(sortedKeys: true) == #"{"a":{"c":2,"d":1},"b":1}"#)
-        #expect(value.serialized(pretty: true, sortedKeys: true) == "{\n  \"a\": {\n    \"c\": 2,\n    \"d\": 1\n  },\n  \"b\": 1\n}")
+        #expect(
+            value.serialized(pretty: true, sortedKeys: true)
+                == "{\n  \"a\": {\n    \"c\": 2,\n    \"d\": 1\n  },\n  \"b\": 1\n}"
+        )
     }
 }

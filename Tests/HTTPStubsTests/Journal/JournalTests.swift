@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// The journal: every intercepted request, what it carried, and which stub answered it.
 @Suite struct JournalTests {
@@ -12,8 +13,12 @@ import HTTPStubs
         let orders = stubs.stub(.post("https://api.example.com/orders"), .status(201))
         let session = stubs.makeSession()
         let before = Date()
-        let sent = request("POST", "https://api.example.com/orders?source=app", body: #"{"item":"book"}"#,
-                           headers: ["Content-Type": "application/json", "X-Trace": "t-1"])
+        let sent = request(
+            "POST",
+            "https://api.example.com/orders?source=app",
+            body: #"{"item":"book"}"#,
+            headers: ["Content-Type": "application/json", "X-Trace": "t-1"]
+        )
         #expect(await complete(session, sent).status == 201)
         let after = Date()
 
@@ -32,7 +37,11 @@ import HTTPStubs
         #expect(entry.stub?.id == orders)
         #expect(entry.stub?.source.file == "HTTPStubsTests/JournalTests.swift")
         #expect(!entry.isUnmatched)
-        #expect(entry.description.hasPrefix("#1 POST https://api.example.com/orders?source=app → \(orders) (HTTPStubsTests/JournalTests.swift:"))
+        #expect(
+            entry.description.hasPrefix(
+                "#1 POST https://api.example.com/orders?source=app → \(orders) (HTTPStubsTests/JournalTests.swift:"
+            )
+        )
     }
 
     @Test func journalsTheStubThatAnsweredEachRequest() async throws {
@@ -74,9 +83,12 @@ import HTTPStubs
         let stubs = StubRegistry()
         let seen = Collected<URLRequest>()
         stubs.observeRequests { seen.append($0) }
-        stubs.stub(.post("/stream").body(.contains("payload")), .computed { request in
-            .text("echo \(request.bodyText ?? "nil")")
-        })
+        stubs.stub(
+            .post("/stream").body(.contains("payload")),
+            .computed { request in
+                .text("echo \(request.bodyText ?? "nil")")
+            }
+        )
         let session = stubs.makeSession()
         var streamed = URLRequest(url: URL(string: "https://api.example.com/stream")!)
         streamed.httpMethod = "POST"
@@ -91,7 +103,11 @@ import HTTPStubs
 
         #expect(stubs.journal.map(\.request.bodyText) == ["streamed payload", "second payload"])
         #expect(stubs.journal.allSatisfy { $0.request.bodyUnavailableReason == nil })
-        #expect(seen.all.map { $0.httpBody.map { String(decoding: $0, as: UTF8.self) } } == ["streamed payload", "second payload"])
+        #expect(
+            seen.all.map { $0.httpBody.map { String(decoding: $0, as: UTF8.self) } } == [
+                "streamed payload", "second payload",
+            ]
+        )
         #expect(seen.all.allSatisfy { $0.httpBodyStream == nil })
     }
 
@@ -130,7 +146,9 @@ import HTTPStubs
         let stubs = StubRegistry()
         let upload = stubs.stub(.post("/file").body(.equal("file contents")), .text("file matched"))
         let session = stubs.makeSession()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("journal-upload-\(UUID().uuidString).txt")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-upload-\(UUID().uuidString).txt"
+        )
         try Data("file contents".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var post = URLRequest(url: URL(string: "https://api.example.com/file")!)
@@ -150,7 +168,9 @@ import HTTPStubs
         let stubs = StubRegistry()
         stubs.stub(.post("/file").body(.equal("x")), .text("file matched"))
         let session = stubs.makeSession()
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("journal-missing-\(UUID().uuidString).txt")
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-missing-\(UUID().uuidString).txt"
+        )
         var post = URLRequest(url: URL(string: "https://api.example.com/file")!)
         post.httpMethod = "POST"
         let completion = await withCheckedContinuation { (continuation: CheckedContinuation<Completion, Never>) in
@@ -189,8 +209,14 @@ import HTTPStubs
         #expect(stubs.requests(to: .delete, "/orders").isEmpty)
         let pens = stubs.requests(matching: .post("/orders").body(.contains("pen")))
         #expect(pens.map(\.id) == [2])
-        #expect(stubs.requests(matching: .post(.pathPrefix("/orders/"))).map(\.request.url.path) == ["/orders/1/cancel"])
-        #expect(stubs.requests(matching: RequestPattern().header("x-tenant", "b")).map(\.request.url.host) == ["other.example.com"])
+        #expect(
+            stubs.requests(matching: .post(.pathPrefix("/orders/"))).map(\.request.url.path) == ["/orders/1/cancel"]
+        )
+        #expect(
+            stubs.requests(matching: RequestPattern().header("x-tenant", "b")).map(\.request.url.host) == [
+                "other.example.com"
+            ]
+        )
         #expect(stubs.requests(matching: .anyRequest).count == 5)
     }
 
@@ -238,7 +264,10 @@ import HTTPStubs
         stubs.observeRequests { seen.append($0) }
         stubs.stub(.post("/notes"), .status(201))
         let session = stubs.makeSession()
-        _ = await complete(session, request("POST", "https://api.example.com/notes", body: "note one", headers: ["X-Trace": "t-9"]))
+        _ = await complete(
+            session,
+            request("POST", "https://api.example.com/notes", body: "note one", headers: ["X-Trace": "t-9"])
+        )
         _ = try await session.data(for: request("POST", "https://api.example.com/notes", body: "note two"))
         _ = await complete(session, "https://api.example.com/unmatched")
         let observed = seen.all
@@ -271,4 +300,3 @@ private func sendUpload(_ session: URLSession, _ request: URLRequest, from body:
         }.resume()
     }
 }
-

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// What a request matches, proved through real URLSession calls against a registry's session.
 @Suite struct MatchingTests {
@@ -135,12 +136,21 @@ import HTTPStubs
 
     @Test func uriTemplateCapturesReachComputedResponses() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/users/{id}/posts/{postID}"), .computed { request in
-            .text(request.pathParameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
-        })
+        stubs.stub(
+            .get("https://api.example.com/users/{id}/posts/{postID}"),
+            .computed { request in
+                .text(
+                    request.pathParameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                        separator: ","
+                    )
+                )
+            }
+        )
         let session = stubs.makeSession()
         #expect(await answer(session, "https://api.example.com/users/42/posts/7") == "id=42,postID=7")
-        let (data, response) = try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/users/ada/posts/first-post")!))
+        let (data, response) = try await session.data(
+            for: URLRequest(url: URL(string: "https://api.example.com/users/ada/posts/first-post")!)
+        )
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self) == "id=ada,postID=first-post")
         // A variable captures one non-empty segment.
@@ -151,7 +161,10 @@ import HTTPStubs
 
     @Test func uriTemplateLiteralPartsAreLiteral() async {
         let stubs = StubRegistry()
-        stubs.stub(.get("/v1.0/reports/{name}.json"), .computed { .text("report \($0.pathParameters["name"] ?? "none")") })
+        stubs.stub(
+            .get("/v1.0/reports/{name}.json"),
+            .computed { .text("report \($0.pathParameters["name"] ?? "none")") }
+        )
         let session = stubs.makeSession()
         #expect(await answer(session, "https://api.example.com/v1.0/reports/q3.json") == "report q3")
         #expect(await answer(session, "https://api.example.com/v1x0/reports/q3.json") == unmatched)
@@ -224,7 +237,10 @@ import HTTPStubs
 
     @Test func queryParameterEqualMatchingAndAbsent() async {
         let stubs = StubRegistry()
-        stubs.stub(.get("/page").query("page", .matches("[0-9]+")).query("sort", "name").queryAbsent("debug"), .text("paged"))
+        stubs.stub(
+            .get("/page").query("page", .matches("[0-9]+")).query("sort", "name").queryAbsent("debug"),
+            .text("paged")
+        )
         let session = stubs.makeSession()
         #expect(await answer(session, "https://api.example.com/page?page=12&sort=name") == "paged")
         #expect(await answer(session, "https://api.example.com/page?page=12a&sort=name") == unmatched)
@@ -249,9 +265,18 @@ import HTTPStubs
         let stubs = StubRegistry()
         stubs.stub(.get("/h").header("x-api-key", "secret"), .text("authorised"))
         let session = stubs.makeSession()
-        #expect(await answer(session, request("GET", "https://api.example.com/h", headers: ["X-API-Key": "secret"])) == "authorised")
-        #expect(await answerAsync(session, request("GET", "https://api.example.com/h", headers: ["x-api-key": "secret"])) == "authorised")
-        #expect(await answer(session, request("GET", "https://api.example.com/h", headers: ["X-Api-Key": "SECRET"])) == unmatched)
+        #expect(
+            await answer(session, request("GET", "https://api.example.com/h", headers: ["X-API-Key": "secret"]))
+                == "authorised"
+        )
+        #expect(
+            await answerAsync(session, request("GET", "https://api.example.com/h", headers: ["x-api-key": "secret"]))
+                == "authorised"
+        )
+        #expect(
+            await answer(session, request("GET", "https://api.example.com/h", headers: ["X-Api-Key": "SECRET"]))
+                == unmatched
+        )
         #expect(await answer(session, request("GET", "https://api.example.com/h")) == unmatched)
     }
 
@@ -262,13 +287,27 @@ import HTTPStubs
         stubs.stub(.get("/absent").headerAbsent("Authorization"), .text("anonymous"))
         let session = stubs.makeSession()
         let url = "https://api.example.com"
-        #expect(await answer(session, request("GET", url + "/contains", headers: ["Accept": "application/json; q=1"])) == "json accepted")
+        #expect(
+            await answer(session, request("GET", url + "/contains", headers: ["Accept": "application/json; q=1"]))
+                == "json accepted"
+        )
         #expect(await answer(session, request("GET", url + "/contains", headers: ["Accept": "text/html"])) == unmatched)
-        #expect(await answerAsync(session, request("GET", url + "/regex", headers: ["Authorization": "Bearer abc123"])) == "bearer")
-        #expect(await answer(session, request("GET", url + "/regex", headers: ["Authorization": "Bearer ABC"])) == unmatched)
-        #expect(await answer(session, request("GET", url + "/regex", headers: ["Authorization": "Bearer abc123 extra"])) == unmatched)
+        #expect(
+            await answerAsync(session, request("GET", url + "/regex", headers: ["Authorization": "Bearer abc123"]))
+                == "bearer"
+        )
+        #expect(
+            await answer(session, request("GET", url + "/regex", headers: ["Authorization": "Bearer ABC"])) == unmatched
+        )
+        #expect(
+            await answer(session, request("GET", url + "/regex", headers: ["Authorization": "Bearer abc123 extra"]))
+                == unmatched
+        )
         #expect(await answer(session, request("GET", url + "/absent")) == "anonymous")
-        #expect(await answerAsync(session, request("GET", url + "/absent", headers: ["authorization": "Basic x"])) == unmatched)
+        #expect(
+            await answerAsync(session, request("GET", url + "/absent", headers: ["authorization": "Basic x"]))
+                == unmatched
+        )
     }
 
     // MARK: Bodies
@@ -309,7 +348,10 @@ import HTTPStubs
         #expect(await answer(session, request("POST", url + "/absent", body: "x")) == unmatched)
     }
 
-    @Test("contains finds needles that overlap themselves, and a hostile body costs linear time", .timeLimit(.minutes(1)))
+    @Test(
+        "contains finds needles that overlap themselves, and a hostile body costs linear time",
+        .timeLimit(.minutes(1))
+    )
     func containsWithSelfOverlappingNeedles() async {
         let stubs = StubRegistry()
         let cases: [(needle: String, body: String, found: Bool)] = [
@@ -324,7 +366,10 @@ import HTTPStubs
         let session = stubs.makeSession()
         for (index, item) in cases.enumerated() {
             let answer = await answer(session, request("POST", "https://api.example.com/c/\(index)", body: item.body))
-            #expect((answer == "found") == item.found, "case \(index): \(item.needle.prefix(20)) in \(item.body.prefix(20))")
+            #expect(
+                (answer == "found") == item.found,
+                "case \(index): \(item.needle.prefix(20)) in \(item.body.prefix(20))"
+            )
         }
     }
 
@@ -342,7 +387,10 @@ import HTTPStubs
         #expect(await answerAsync(session, empty) == "text")
         #expect(await answer(session, request("POST", "https://api.example.com/text", body: "hello")) == "text")
         stubs.stub(.get("/no-body").body(.text(.doesNotContain("secret"))), .text("no secret"))
-        #expect(await answer(session, request("GET", "https://api.example.com/no-body")) == "no secret", "no body is empty text")
+        #expect(
+            await answer(session, request("GET", "https://api.example.com/no-body")) == "no secret",
+            "no body is empty text"
+        )
     }
 
     @Test("contains compares code points, as WireMock (Java) does: no Unicode normalisation")
@@ -353,24 +401,41 @@ import HTTPStubs
         stubs.stub(.post("/header").header("X-Name", .contains("Zo\u{EB}")), .text("header"))
         let session = stubs.makeSession()
         let url = "https://api.example.com"
-        #expect(await answer(session, request("POST", url + "/precomposed", body: "un caf\u{E9} noir")) == "precomposed")
-        #expect(await answerAsync(session, request("POST", url + "/precomposed", body: "un cafe\u{301} noir")) == unmatched,
-                "the decomposed spelling has other code points")
+        #expect(
+            await answer(session, request("POST", url + "/precomposed", body: "un caf\u{E9} noir")) == "precomposed"
+        )
+        #expect(
+            await answerAsync(session, request("POST", url + "/precomposed", body: "un cafe\u{301} noir")) == unmatched,
+            "the decomposed spelling has other code points"
+        )
         #expect(await answer(session, request("POST", url + "/not", body: "cafe\u{301}")) == "no precomposed é")
         #expect(await answer(session, request("POST", url + "/not", body: "caf\u{E9}")) == unmatched)
-        #expect(await answer(session, request("POST", url + "/header", headers: ["X-Name": "Zo\u{EB} Smith"])) == "header")
+        #expect(
+            await answer(session, request("POST", url + "/header", headers: ["X-Name": "Zo\u{EB} Smith"])) == "header"
+        )
         #expect(await answer(session, request("POST", url + "/header", headers: ["X-Name": "Zo"])) == unmatched)
     }
 
     @Test func formFields() async {
         let stubs = StubRegistry()
-        stubs.stub(.post("/login").body(.form(["user": "ada lovelace", "code": .matches("[0-9]{4}")])), .text("logged in"))
+        stubs.stub(
+            .post("/login").body(.form(["user": "ada lovelace", "code": .matches("[0-9]{4}")])),
+            .text("logged in")
+        )
         let session = stubs.makeSession()
         let url = "https://api.example.com/login"
         let form = ["Content-Type": "application/x-www-form-urlencoded"]
-        #expect(await answer(session, request("POST", url, body: "code=1234&user=ada+lovelace&remember=1", headers: form)) == "logged in")
-        #expect(await answerAsync(session, request("POST", url, body: "user=ada%20lovelace&code=9999", headers: form)) == "logged in")
-        #expect(await answer(session, request("POST", url, body: "user=ada+lovelace&code=12", headers: form)) == unmatched)
+        #expect(
+            await answer(session, request("POST", url, body: "code=1234&user=ada+lovelace&remember=1", headers: form))
+                == "logged in"
+        )
+        #expect(
+            await answerAsync(session, request("POST", url, body: "user=ada%20lovelace&code=9999", headers: form))
+                == "logged in"
+        )
+        #expect(
+            await answer(session, request("POST", url, body: "user=ada+lovelace&code=12", headers: form)) == unmatched
+        )
         #expect(await answer(session, request("POST", url, body: "code=1234", headers: form)) == unmatched)
     }
 
@@ -396,15 +461,42 @@ import HTTPStubs
 
     @Test func jsonKeyOrderAndNumberSpellingDoNotMatter() async {
         let stubs = StubRegistry()
-        stubs.stub(.post("/orders").body(.json(["item": "book", "quantity": 1, "gift": false, "note": nil])), .text("json order"))
+        stubs.stub(
+            .post("/orders").body(.json(["item": "book", "quantity": 1, "gift": false, "note": nil])),
+            .text("json order")
+        )
         let session = stubs.makeSession()
         let url = "https://api.example.com/orders"
-        #expect(await answer(session, request("POST", url, body: #"{"item":"book","quantity":1,"gift":false,"note":null}"#)) == "json order")
-        #expect(await answerAsync(session, request("POST", url, body: #"{ "note": null, "gift": false, "quantity": 1.0, "item": "book" }"#)) == "json order")
-        #expect(await answer(session, request("POST", url, body: #"{"quantity":1e0,"item":"book","gift":false,"note":null}"#)) == "json order")
-        #expect(await answer(session, request("POST", url, body: #"{"item":"book","quantity":2,"gift":false,"note":null}"#)) == unmatched)
-        #expect(await answer(session, request("POST", url, body: #"{"item":"book","quantity":"1","gift":false,"note":null}"#)) == unmatched)
-        #expect(await answer(session, request("POST", url, body: #"{"item":"book","quantity":1,"gift":false}"#)) == unmatched)
+        #expect(
+            await answer(session, request("POST", url, body: #"{"item":"book","quantity":1,"gift":false,"note":null}"#))
+                == "json order"
+        )
+        #expect(
+            await answerAsync(
+                session,
+                request("POST", url, body: #"{ "note": null, "gift": false, "quantity": 1.0, "item": "book" }"#)
+            ) == "json order"
+        )
+        #expect(
+            await answer(
+                session,
+                request("POST", url, body: #"{"quantity":1e0,"item":"book","gift":false,"note":null}"#)
+            ) == "json order"
+        )
+        #expect(
+            await answer(session, request("POST", url, body: #"{"item":"book","quantity":2,"gift":false,"note":null}"#))
+                == unmatched
+        )
+        #expect(
+            await answer(
+                session,
+                request("POST", url, body: #"{"item":"book","quantity":"1","gift":false,"note":null}"#)
+            ) == unmatched
+        )
+        #expect(
+            await answer(session, request("POST", url, body: #"{"item":"book","quantity":1,"gift":false}"#))
+                == unmatched
+        )
         #expect(await answer(session, request("POST", url, body: "item=book")) == unmatched)
     }
 
@@ -416,15 +508,24 @@ import HTTPStubs
         #expect(await answer(session, request("POST", "https://api.example.com/flag", body: #"{"on":true}"#)) == "true")
         #expect(await answer(session, request("POST", "https://api.example.com/flag", body: #"{"on":1}"#)) == unmatched)
         #expect(await answer(session, request("POST", "https://api.example.com/one", body: #"{"on":1}"#)) == "one")
-        #expect(await answerAsync(session, request("POST", "https://api.example.com/one", body: #"{"on":true}"#)) == unmatched)
+        #expect(
+            await answerAsync(session, request("POST", "https://api.example.com/one", body: #"{"on":true}"#))
+                == unmatched
+        )
     }
 
     @Test func jsonLargeIntegersAreExact() async {
         let stubs = StubRegistry()
         stubs.stub(.post("/big").body(.json(text: #"{"id":9007199254740993}"#)), .text("big"))
         let session = stubs.makeSession()
-        #expect(await answer(session, request("POST", "https://api.example.com/big", body: #"{"id":9007199254740993}"#)) == "big")
-        #expect(await answer(session, request("POST", "https://api.example.com/big", body: #"{"id":9007199254740992}"#)) == unmatched)
+        #expect(
+            await answer(session, request("POST", "https://api.example.com/big", body: #"{"id":9007199254740993}"#))
+                == "big"
+        )
+        #expect(
+            await answer(session, request("POST", "https://api.example.com/big", body: #"{"id":9007199254740992}"#))
+                == unmatched
+        )
     }
 
     @Test func jsonArrayOrderMattersUnlessIgnored() async {
@@ -435,7 +536,9 @@ import HTTPStubs
         let base = "https://api.example.com"
         #expect(await answer(session, request("POST", base + "/strict", body: #"{"tags":["a","b","b"]}"#)) == "strict")
         #expect(await answer(session, request("POST", base + "/strict", body: #"{"tags":["b","a","b"]}"#)) == unmatched)
-        #expect(await answerAsync(session, request("POST", base + "/loose", body: #"{"tags":["b","b","a"]}"#)) == "loose")
+        #expect(
+            await answerAsync(session, request("POST", base + "/loose", body: #"{"tags":["b","b","a"]}"#)) == "loose"
+        )
         // Ignoring order is not ignoring how many times an element appears.
         #expect(await answer(session, request("POST", base + "/loose", body: #"{"tags":["a","a","b"]}"#)) == unmatched)
         #expect(await answer(session, request("POST", base + "/loose", body: #"{"tags":["a","b"]}"#)) == unmatched)
@@ -461,9 +564,15 @@ import HTTPStubs
         stubs.stub(.post("/encoded").body(.json(encoding: User(id: 7, name: "Ada"))), .text("from encodable"))
         let session = stubs.makeSession()
         let base = "https://api.example.com"
-        #expect(await answer(session, request("POST", base + "/text", body: #"{ "a" : [ 1, 2, { "b" : "café" } ] }"#)) == "from text")
+        #expect(
+            await answer(session, request("POST", base + "/text", body: #"{ "a" : [ 1, 2, { "b" : "café" } ] }"#))
+                == "from text"
+        )
         #expect(await answer(session, request("POST", base + "/text", body: #"{"a":[1,2,{"b":"cafe"}]}"#)) == unmatched)
-        #expect(await answerAsync(session, request("POST", base + "/encoded", body: #"{"name":"Ada","id":7}"#)) == "from encodable")
+        #expect(
+            await answerAsync(session, request("POST", base + "/encoded", body: #"{"name":"Ada","id":7}"#))
+                == "from encodable"
+        )
         #expect(await answer(session, request("POST", base + "/encoded", body: #"{"name":"Ada","id":8}"#)) == unmatched)
     }
 
@@ -494,7 +603,9 @@ import HTTPStubs
         #expect(reported[0].contains("MatchingTests.swift:\(jsonLine):"), "\(reported[0])")
         #expect(reported[0].contains("could not be encoded"), "\(reported[0])")
         let session = stubs.makeSession()
-        #expect(await answer(session, request("POST", "https://api.example.com/nan", body: #"{"ratio":0}"#)) == unmatched)
+        #expect(
+            await answer(session, request("POST", "https://api.example.com/nan", body: #"{"ratio":0}"#)) == unmatched
+        )
         #expect(await answer(session, request("POST", "https://api.example.com/nan")) == unmatched)
     }
 
@@ -502,9 +613,12 @@ import HTTPStubs
 
     @Test func customClosure() async {
         let stubs = StubRegistry()
-        stubs.stub(.get("/custom").matching("has an even id") { request in
-            request.queryValues("id").first.flatMap(Int.init).map { $0 % 2 == 0 } ?? false
-        }, .text("even"))
+        stubs.stub(
+            .get("/custom").matching("has an even id") { request in
+                request.queryValues("id").first.flatMap(Int.init).map { $0 % 2 == 0 } ?? false
+            },
+            .text("even")
+        )
         let session = stubs.makeSession()
         #expect(await answer(session, "https://api.example.com/custom?id=4") == "even")
         #expect(await answerAsync(session, "https://api.example.com/custom?id=5") == unmatched)
@@ -530,8 +644,10 @@ import HTTPStubs
 
     @Test func anyOfCarriesTemplateCaptures() async {
         let stubs = StubRegistry()
-        stubs.stub(RequestPattern([.anyOf([.pathTemplate("/v1/users/{id}"), .pathTemplate("/v2/members/{id}")])]),
-                   .computed { .text("id \($0.pathParameters["id"] ?? "none")") })
+        stubs.stub(
+            RequestPattern([.anyOf([.pathTemplate("/v1/users/{id}"), .pathTemplate("/v2/members/{id}")])]),
+            .computed { .text("id \($0.pathParameters["id"] ?? "none")") }
+        )
         let session = stubs.makeSession()
         #expect(await answer(session, "https://api.example.com/v2/members/8") == "id 8")
         #expect(await answerAsync(session, "https://api.example.com/v1/users/3") == "id 3")
@@ -545,7 +661,10 @@ import HTTPStubs
         #expect(RequestMatcher.pathTemplate("/users/{id}").description == #"path template "/users/{id}""#)
         #expect(RequestMatcher.header("Accept", .contains("json")).description == #"header Accept contains "json""#)
         #expect(RequestMatcher.query("page", .matches("[0-9]+")).description == #"query page matches "[0-9]+""#)
-        #expect(RequestMatcher.pathAndQuery(.matches("/v1/.*")).description == #"path and query matches "/v1/.*""#, "no doubled slashes; a URL pattern tests the query too")
+        #expect(
+            RequestMatcher.pathAndQuery(.matches("/v1/.*")).description == #"path and query matches "/v1/.*""#,
+            "no doubled slashes; a URL pattern tests the query too"
+        )
         #expect(RequestMatcher.headerAbsent("Authorization").description == "header Authorization absent")
         #expect(RequestMatcher.queryAbsent("debug").description == "query debug absent")
         #expect(RequestMatcher.port(8443).description == "port 8443")
@@ -553,18 +672,33 @@ import HTTPStubs
         #expect(RequestMatcher.body(.equal(Data([0xFF, 0xFE]))).description == "body = 2 bytes of binary data")
         #expect(RequestMatcher.not(.method(.delete)).description == "not (method DELETE)")
         #expect(RequestMatcher.anyOf([.path("/a"), .path("/b")]).description == #"(path = "/a" or path = "/b")"#)
-        #expect(RequestMatcher.allOf([.method(.post), .header("X", .hasPrefix("y"))]).description == #"(method POST and header X starts with "y")"#)
+        #expect(
+            RequestMatcher.allOf([.method(.post), .header("X", .hasPrefix("y"))]).description
+                == #"(method POST and header X starts with "y")"#
+        )
         #expect(RequestMatcher.queryParameters(exactly: ["b": "2", "a": "1"]).description == "query exactly a=1&b=2")
         #expect(StringMatcher.equal("Ada", caseInsensitive: true).description == #"= "Ada" (ignoring case)"#)
-        #expect(BodyMatcher.form(["user": "ada", "code": .matches("[0-9]+")]).description == #"form code matches "[0-9]+", user = "ada""#)
-        #expect(BodyMatcher.json(["item": "book", "quantity": 1]).description == #"= JSON {"item":"book","quantity":1}"#)
-        #expect(BodyMatcher.json(["tags": ["a"]], ignoreArrayOrder: true, ignoreExtraMembers: true).description
-            == #"= JSON {"tags":["a"]} (ignoring array order) (ignoring extra members)"#)
+        #expect(
+            BodyMatcher.form(["user": "ada", "code": .matches("[0-9]+")]).description
+                == #"form code matches "[0-9]+", user = "ada""#
+        )
+        #expect(
+            BodyMatcher.json(["item": "book", "quantity": 1]).description == #"= JSON {"item":"book","quantity":1}"#
+        )
+        #expect(
+            BodyMatcher.json(["tags": ["a"]], ignoreArrayOrder: true, ignoreExtraMembers: true).description
+                == #"= JSON {"tags":["a"]} (ignoring array order) (ignoring extra members)"#
+        )
         #expect(RequestMatcher.body(.json(text: "[1, 2.50]")).description == "body = JSON [1,2.50]")
-        #expect(RequestPattern.get("https://api.example.com/users/{id}").description
-            == #"method GET and scheme = "https" and host = "api.example.com" and port 443 and path template "/users/{id}""#)
+        #expect(
+            RequestPattern.get("https://api.example.com/users/{id}").description
+                == #"method GET and scheme = "https" and host = "api.example.com" and port 443 and path template "/users/{id}""#
+        )
         #expect(RequestPattern.anyRequest.description == "any request")
-        #expect(RequestPattern.post("/orders").matching("is signed") { _ in true }.description == #"method POST and path = "/orders" and is signed"#)
+        #expect(
+            RequestPattern.post("/orders").matching("is signed") { _ in true }.description
+                == #"method POST and path = "/orders" and is signed"#
+        )
     }
 
     // MARK: Broken regular expressions
@@ -588,8 +722,14 @@ import HTTPStubs
         // The stub is registered but never matches, whatever the header holds.
         #expect(stubs.stubs.map(\.id) == [id])
         let session = stubs.makeSession()
-        #expect(await answer(session, request("GET", "https://api.example.com/broken", headers: ["X-Id": "[0-9"])) == unmatched)
-        #expect(await answerAsync(session, request("GET", "https://api.example.com/broken", headers: ["X-Id": "5"])) == unmatched)
+        #expect(
+            await answer(session, request("GET", "https://api.example.com/broken", headers: ["X-Id": "[0-9"]))
+                == unmatched
+        )
+        #expect(
+            await answerAsync(session, request("GET", "https://api.example.com/broken", headers: ["X-Id": "5"]))
+                == unmatched
+        )
         #expect(stubs.useCount(of: id) == 0)
     }
 
@@ -610,7 +750,9 @@ import HTTPStubs
         let session = stubs.makeSession()
         #expect(await answer(session, "https://api.example.com/users/(") == unmatched)
         // A broken "does not match" must not match everything either.
-        #expect(await answerAsync(session, request("GET", "https://api.example.com/neg", headers: ["X": "b"])) == unmatched)
+        #expect(
+            await answerAsync(session, request("GET", "https://api.example.com/neg", headers: ["X": "b"])) == unmatched
+        )
     }
 
     @Test func validPatternsReportNoIssues() {
@@ -624,5 +766,3 @@ import HTTPStubs
 }
 
 // MARK: - Helpers
-
-

@@ -1,14 +1,17 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// Several registries (parallel tests, or other processes) recording into one stub root never
 /// clobber each other's files.
 extension RecordingTests {
-    @Test("a registry never replaces a file another registry recorded into the same root after it started: it takes the next name")
+    @Test(
+        "a registry never replaces a file another registry recorded into the same root after it started: it takes the next name"
+    )
     func recorderKeepsAnotherRecordersFile() async throws {
         try await withRecordingFixture { root, server in
             // Both start before either records, so neither knows the other's files.
@@ -20,20 +23,30 @@ extension RecordingTests {
 
             let secondAnswer = try Answer(await complete(second.makeSession(), server.request("GET", "/counter")))
             let secondFiles = root.snapshot()
-            try #require(secondFiles.keys.filter { $0.hasPrefix("mappings/") }.count == 1, "\(secondFiles.keys.sorted())")
+            try #require(
+                secondFiles.keys.filter { $0.hasPrefix("mappings/") }.count == 1,
+                "\(secondFiles.keys.sorted())"
+            )
             let firstSession = first.makeSession()
             var firstAnswers: [Answer] = []
             for _ in 1...2 {
                 firstAnswers.append(try Answer(await complete(firstSession, server.request("GET", "/counter"))))
             }
-            #expect(([secondAnswer] + firstAnswers).map(\.body) == [.json(["count": 1]), .json(["count": 2]), .json(["count": 3])])
+            #expect(
+                ([secondAnswer] + firstAnswers).map(\.body) == [
+                    .json(["count": 1]), .json(["count": 2]), .json(["count": 3]),
+                ]
+            )
 
             let after = root.snapshot()
             for (path, data) in secondFiles {
                 #expect(after[path] == data, "\(path) was replaced")
             }
             let firstFile = try #require(first.journal.first?.recordedFile)
-            #expect(first.journal.map(\.recordedFile) == [firstFile, firstFile], "the first registry's answers went to one file")
+            #expect(
+                first.journal.map(\.recordedFile) == [firstFile, firstFile],
+                "the first registry's answers went to one file"
+            )
             #expect(second.journal.first?.recordedFile != firstFile)
             let names = root.mappingNames()
             #expect(names.count == 2 && names.allSatisfy { $0.hasPrefix("get-counter-") }, "\(names)")
@@ -51,13 +64,18 @@ extension RecordingTests {
         }
     }
 
-    @Test("two registries recording the same requests into one root at once leave two valid mappings of each, all bodies referenced, nothing half-written")
+    @Test(
+        "two registries recording the same requests into one root at once leave two valid mappings of each, all bodies referenced, nothing half-written"
+    )
     func concurrentRegistriesIntoOneRoot() async throws {
         try await withRecordingFixture { root, server in
             let registries = [StubRegistry(), StubRegistry()]
             let issues = registries.map(DiagnosticLog.init)
             for registry in registries {
-                #expect(try registry.replay(root.path, mode: .once) == .once, "both start before the root exists, as parallel tests do")
+                #expect(
+                    try registry.replay(root.path, mode: .once) == .once,
+                    "both start before the root exists, as parallel tests do"
+                )
             }
             let paths = ["/counter", "/users/1", "/search?q=a", "/search?q=b", "/image"]
             try await withThrowingTaskGroup(of: Int.self) { group in
@@ -82,11 +100,16 @@ extension RecordingTests {
             for name in names {
                 let mapping = try JSONValue(parsing: root.text("mappings/\(name)"))
                 let bodyFile = try #require(mapping.bodyFileName, "\(name)")
-                let body = try Data(contentsOf: URL(fileURLWithPath: root.path).appendingPathComponent("__files/\(bodyFile)"))
+                let body = try Data(
+                    contentsOf: URL(fileURLWithPath: root.path).appendingPathComponent("__files/\(bodyFile)")
+                )
                 #expect(!body.isEmpty, "\(bodyFile) is empty")
                 if name.hasPrefix("get-counter-") { counters.append(try JSONValue(parsing: body)) }
             }
-            #expect(Set(counters) == [["count": 1], ["count": 2]], "one registry's /counter answer replaced the other's")
+            #expect(
+                Set(counters) == [["count": 1], ["count": 2]],
+                "one registry's /counter answer replaced the other's"
+            )
             #expect(try root.unreferencedBodyFiles() == [])
             #expect(root.temporaryFiles() == [])
             let files = registries.map { Set($0.journal.compactMap(\.recordedFile)) }

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// The files recording writes stay inside the root whatever the request carries, and none is left behind.
 extension RecordingTests {
@@ -20,11 +21,16 @@ extension RecordingTests {
             let file = try #require(recorder.journal.first?.recordedFile, "\(recorder.journal) \(issues.all)")
             #expect(file.hasPrefix(root.path + "/mappings/escaped-users-1-"), "\(file)")
             let everything = try FileManager.default.subpathsOfDirectory(atPath: root.folder.path)
-            #expect(everything.allSatisfy { $0 == "stubs" || $0.hasPrefix("stubs/") }, "written outside the root: \(everything)")
+            #expect(
+                everything.allSatisfy { $0 == "stubs" || $0.hasPrefix("stubs/") },
+                "written outside the root: \(everything)"
+            )
         }
     }
 
-    @Test("temporary files a killed recording left are removed when recording starts again; ones in use or just created are kept")
+    @Test(
+        "temporary files a killed recording left are removed when recording starts again; ones in use or just created are kept"
+    )
     func abandonedTemporariesAreRemoved() throws {
         let root = try RecordingRoot()
         defer { root.remove() }
@@ -47,9 +53,11 @@ extension RecordingTests {
 
         try StubRegistry().replay(root.path, mode: .newEpisodes)
 
-        #expect(root.bodyFileNames() == [
-            ".get-big-1234abcd.json.0F6C9D6E-0000-4000-8000-000000000002.tmp",
-            ".get-big-1234abcd.json.0F6C9D6E-0000-4000-8000-000000000003.tmp",
-        ])
+        #expect(
+            root.bodyFileNames() == [
+                ".get-big-1234abcd.json.0F6C9D6E-0000-4000-8000-000000000002.tmp",
+                ".get-big-1234abcd.json.0F6C9D6E-0000-4000-8000-000000000003.tmp",
+            ]
+        )
     }
 }

@@ -1,24 +1,40 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// Secrets in form bodies and in the HAR export never reach disk by default.
 extension RecordingTests {
-    @Test("form-encoded request and response bodies are written with their secret fields redacted, and replay for any secret")
+    @Test(
+        "form-encoded request and response bodies are written with their secret fields redacted, and replay for any secret"
+    )
     func formBodiesAreRedacted() async throws {
         try await withRecordingFixture { root, server in
             let issues = DiagnosticLog()
-            let recorder = try root.recorder(.once, redaction: .default.adding(formFields: ["Device_ID"]), reporting: issues)
+            let recorder = try root.recorder(
+                .once,
+                redaction: .default.adding(formFields: ["Device_ID"]),
+                reporting: issues
+            )
             let session = recorder.makeSession()
-            let form = "grant_type=refresh_token&refresh_token=r3fr3sh-s3cr3t&client_id=app&client_secret=cl13nt-s3cr3t&device_id=d3v1c3&scope=read+write"
+            let form =
+                "grant_type=refresh_token&refresh_token=r3fr3sh-s3cr3t&client_id=app&client_secret=cl13nt-s3cr3t&device_id=d3v1c3&scope=read+write"
             let live = try Answer(await complete(session, server.request("POST", "/echo", form: form)))
-            #expect(live.status == 201 && live.body == .bytes(Data(form.utf8)), "the client gets the real answer, unredacted: \(live)")
+            #expect(
+                live.status == 201 && live.body == .bytes(Data(form.utf8)),
+                "the client gets the real answer, unredacted: \(live)"
+            )
             #expect(live.headers["content-type"] == "application/x-www-form-urlencoded")
             // A body without a Content-Type, which URLSession sends as a form.
-            let undeclared = server.request("POST", "/echo?kind=undeclared", body: Data("user=ada&password=und3cl4r3d".utf8), contentType: nil)
+            let undeclared = server.request(
+                "POST",
+                "/echo?kind=undeclared",
+                body: Data("user=ada&password=und3cl4r3d".utf8),
+                contentType: nil
+            )
             #expect(await complete(session, undeclared).status == 201)
 
             // Read every byte written.
@@ -28,30 +44,44 @@ extension RecordingTests {
             }
             let mapping = try root.mapping(prefix: "post-echo-", containing: "refresh_token")
             let request = mapping.objectValue?["request"]?.objectValue
-            #expect(request?["formParameters"] == [
-                "grant_type": ["equalTo": "refresh_token"],
-                "refresh_token": ["matches": ".*"],
-                "client_id": ["equalTo": "app"],
-                "client_secret": ["matches": ".*"],
-                "device_id": ["matches": ".*"],
-                "scope": ["equalTo": "read write"],
-            ])
+            #expect(
+                request?["formParameters"] == [
+                    "grant_type": ["equalTo": "refresh_token"],
+                    "refresh_token": ["matches": ".*"],
+                    "client_id": ["equalTo": "app"],
+                    "client_secret": ["matches": ".*"],
+                    "device_id": ["matches": ".*"],
+                    "scope": ["equalTo": "read write"],
+                ]
+            )
             #expect(request?["bodyPatterns"] == nil, "the redacted body is matched field by field, not whole")
-            let undeclaredRequest = try root.mapping(prefix: "post-echo-", containing: "undeclared").objectValue?["request"]?.objectValue
-            #expect(undeclaredRequest?["formParameters"] == ["user": ["equalTo": "ada"], "password": ["matches": ".*"]])
-            let redactedForm = "grant_type=refresh_token&refresh_token=REDACTED&client_id=app&client_secret=REDACTED&device_id=REDACTED&scope=read+write"
+            let undeclaredRequest = try root.mapping(prefix: "post-echo-", containing: "undeclared").objectValue?[
+                "request"
+            ]?.objectValue
+            #expect(
+                undeclaredRequest?["formParameters"] == ["user": ["equalTo": "ada"], "password": ["matches": ".*"]]
+            )
+            let redactedForm =
+                "grant_type=refresh_token&refresh_token=REDACTED&client_id=app&client_secret=REDACTED&device_id=REDACTED&scope=read+write"
             #expect(try root.text("__files/\(try #require(mapping.bodyFileName))") == redactedForm)
             server.stop()
 
             let replayer = try root.replayer()
             let replaySession = replayer.makeSession()
-            let otherSecrets = "grant_type=refresh_token&refresh_token=other&client_id=app&client_secret=other&device_id=other&scope=read+write"
-            let replayed = try Answer(await complete(replaySession, server.request("POST", "/echo", form: otherSecrets)))
+            let otherSecrets =
+                "grant_type=refresh_token&refresh_token=other&client_id=app&client_secret=other&device_id=other&scope=read+write"
+            let replayed = try Answer(
+                await complete(replaySession, server.request("POST", "/echo", form: otherSecrets))
+            )
             #expect(replayed.status == 201 && replayed.body == .bytes(Data(redactedForm.utf8)), "\(replayed)")
             #expect(replayed.headers["content-type"] == "application/x-www-form-urlencoded")
             // What is not secret still has to match.
-            let otherClient = "grant_type=refresh_token&refresh_token=x&client_id=other-app&client_secret=y&device_id=z&scope=read+write"
-            #expect(await complete(replaySession, server.request("POST", "/echo", form: otherClient)).urlError?.code == .resourceUnavailable)
+            let otherClient =
+                "grant_type=refresh_token&refresh_token=x&client_id=other-app&client_secret=y&device_id=z&scope=read+write"
+            #expect(
+                await complete(replaySession, server.request("POST", "/echo", form: otherClient)).urlError?.code
+                    == .resourceUnavailable
+            )
             #expect(issues.all.isEmpty, "\(issues.all)")
         }
     }
@@ -68,13 +98,19 @@ extension RecordingTests {
         }
     }
 
-    @Test("journalAsHAR() redacts what recording redacts: headers, query parameters, JSON members and form fields; .none keeps them")
+    @Test(
+        "journalAsHAR() redacts what recording redacts: headers, query parameters, JSON members and form fields; .none keeps them"
+    )
     func harExportIsRedacted() async throws {
         try await withRecordingFixture { root, server in
             let recorder = try root.recorder(.once)
             let session = recorder.makeSession()
             let requests = [
-                server.request("GET", "/users/1", headers: ["Authorization": "Bearer b34r3r-s3cr3t", "Cookie": "session=c00k13-s3cr3t"]),
+                server.request(
+                    "GET",
+                    "/users/1",
+                    headers: ["Authorization": "Bearer b34r3r-s3cr3t", "Cookie": "session=c00k13-s3cr3t"]
+                ),
                 server.request("GET", "/search?q=swift&token=qu3ry-s3cr3t"),
                 server.request("POST", "/echo", json: #"{"user":"ada","password":"js0n-s3cr3t"}"#),
                 server.request("POST", "/echo", form: "user=ada&password=f0rm-s3cr3t"),
@@ -83,7 +119,10 @@ extension RecordingTests {
                 #expect(await complete(session, request).error == nil)
             }
             // The server's own secrets: the users/1 body's token and its Set-Cookie.
-            let secrets = ["b34r3r-s3cr3t", "c00k13-s3cr3t", "qu3ry-s3cr3t", "js0n-s3cr3t", "f0rm-s3cr3t", "s3cr3t-token", "abc123"]
+            let secrets = [
+                "b34r3r-s3cr3t", "c00k13-s3cr3t", "qu3ry-s3cr3t", "js0n-s3cr3t", "f0rm-s3cr3t", "s3cr3t-token",
+                "abc123",
+            ]
 
             let harFile = root.folder.appendingPathComponent("journal.har")
             try recorder.journalAsHAR().write(to: harFile)
@@ -91,7 +130,9 @@ extension RecordingTests {
             for secret in secrets {
                 #expect(!text.contains(secret), "\(secret) reached the HAR file")
             }
-            let entries = try #require(JSONValue(parsing: text).objectValue?["log"]?.objectValue?["entries"]?.arrayValue)
+            let entries = try #require(
+                JSONValue(parsing: text).objectValue?["log"]?.objectValue?["entries"]?.arrayValue
+            )
             try #require(entries.count == requests.count)
             func header(_ name: String, in message: JSONValue?) -> String? {
                 message?.objectValue?["headers"]?.arrayValue?
@@ -108,12 +149,22 @@ extension RecordingTests {
             #expect(header("authorization", in: users?["request"]) == "REDACTED")
             #expect(header("cookie", in: users?["request"]) == "REDACTED")
             #expect(header("set-cookie", in: users?["response"]) == "REDACTED")
-            #expect(try content(entries[0]).map { try JSONValue(parsing: $0) } == ["id": 1, "name": "Ada", "token": "REDACTED"])
+            #expect(
+                try content(entries[0]).map { try JSONValue(parsing: $0) } == [
+                    "id": 1, "name": "Ada", "token": "REDACTED",
+                ]
+            )
             let search = entries[1].objectValue?["request"]?.objectValue
             #expect(search?["url"]?.stringValue == "\(server.base)/search?q=swift&token=REDACTED")
-            #expect(search?["queryString"] == [["name": "q", "value": "swift"], ["name": "token", "value": "REDACTED"]])
-            #expect(try postData(entries[2]).map { try JSONValue(parsing: $0) } == ["user": "ada", "password": "REDACTED"])
-            #expect(try content(entries[2]).map { try JSONValue(parsing: $0) } == ["user": "ada", "password": "REDACTED"])
+            #expect(
+                search?["queryString"] == [["name": "q", "value": "swift"], ["name": "token", "value": "REDACTED"]]
+            )
+            #expect(
+                try postData(entries[2]).map { try JSONValue(parsing: $0) } == ["user": "ada", "password": "REDACTED"]
+            )
+            #expect(
+                try content(entries[2]).map { try JSONValue(parsing: $0) } == ["user": "ada", "password": "REDACTED"]
+            )
             #expect(postData(entries[3]) == "user=ada&password=REDACTED")
             #expect(content(entries[3]) == "user=ada&password=REDACTED")
             let loaded = StubFiles.load([harFile.path])

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// A redirect the real server answers while recording is followed as a stub's redirect is, by
 /// the same code: put to the session's delegate first, and counted with the stubs' redirects

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// One place a secret can live in an exchange with the recording server's `POST /echo`, which
 /// answers with the request's body and `Content-Type` and with the response headers asked for
@@ -28,7 +29,9 @@ struct SecretLocation: Sendable, CustomTestStringConvertible {
 
     /// The request, to `server`, with every secret replaced by `replacing(secret)`.
     func request(to server: RecordingServer, replacing: (String) -> String = { $0 }) -> URLRequest {
-        func swap(_ text: String) -> String { secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: replacing($1)) } }
+        func swap(_ text: String) -> String {
+            secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: replacing($1)) }
+        }
         var allHeaders = headers.mapValues(swap)
         for (name, value) in replyHeaders { allHeaders["X-Reply-\(name)"] = value }
         let swappedBody = body.map { body in
@@ -47,72 +50,94 @@ struct SecretLocation: Sendable, CustomTestStringConvertible {
         SecretLocation(
             testDescription: "an OAuth code in a Location query",
             replyHeaders: ["Location": "https://app.example.com/callback?code=0auth-c0de-1&state=st4te"],
-            secrets: ["0auth-c0de-1"], kept: ["https://app.example.com/callback?code=REDACTED&state=st4te"]
+            secrets: ["0auth-c0de-1"],
+            kept: ["https://app.example.com/callback?code=REDACTED&state=st4te"]
         ),
         SecretLocation(
             testDescription: "an access token in a Location fragment",
             replyHeaders: ["Location": "https://app.example.com/cb#access_token=fr4gm3nt-t0k3n&token_type=bearer"],
-            secrets: ["fr4gm3nt-t0k3n"], kept: ["https://app.example.com/cb#access_token=REDACTED&token_type=bearer"]
+            secrets: ["fr4gm3nt-t0k3n"],
+            kept: ["https://app.example.com/cb#access_token=REDACTED&token_type=bearer"]
         ),
         SecretLocation(
             testDescription: "a password in the user info of a Location URL",
             replyHeaders: ["Content-Location": "https://ada:us3r1nf0-pw@files.example.com/report"],
-            secrets: ["us3r1nf0-pw"], kept: ["https://ada:REDACTED@files.example.com/report"]
+            secrets: ["us3r1nf0-pw"],
+            kept: ["https://ada:REDACTED@files.example.com/report"]
         ),
         SecretLocation(
             testDescription: "camelCase JSON members (clientSecret, accessToken, refreshToken)",
-            body: Data(#"{"clientId":"app","clientSecret":"cl13nt-s3cr3t","accessToken":"acc3ss-t0k3n","refreshToken":"r3fr3sh-t0k3n","apikey":"l0w3r-k3y"}"#.utf8),
+            body: Data(
+                #"{"clientId":"app","clientSecret":"cl13nt-s3cr3t","accessToken":"acc3ss-t0k3n","refreshToken":"r3fr3sh-t0k3n","apikey":"l0w3r-k3y"}"#
+                    .utf8
+            ),
             contentType: "application/json",
-            secrets: ["cl13nt-s3cr3t", "acc3ss-t0k3n", "r3fr3sh-t0k3n", "l0w3r-k3y"], kept: ["clientId"]
+            secrets: ["cl13nt-s3cr3t", "acc3ss-t0k3n", "r3fr3sh-t0k3n", "l0w3r-k3y"],
+            kept: ["clientId"]
         ),
         SecretLocation(
             testDescription: "the bracketed form field user[password]",
             body: Data("user%5Bname%5D=ada&user%5Bpassword%5D=br4ck3t-pw".utf8),
             contentType: "application/x-www-form-urlencoded",
-            secrets: ["br4ck3t-pw"], kept: ["user%5Bname%5D=ada"]
+            secrets: ["br4ck3t-pw"],
+            kept: ["user%5Bname%5D=ada"]
         ),
         SecretLocation(
             testDescription: "a form body with a byte that is not UTF-8",
             body: Data("note=caf".utf8) + Data([0xE9]) + Data("&password=n0n-utf8-pw".utf8),
             contentType: "application/x-www-form-urlencoded",
-            secrets: ["n0n-utf8-pw"], kept: ["password=REDACTED"]
+            secrets: ["n0n-utf8-pw"],
+            kept: ["password=REDACTED"]
         ),
         SecretLocation(
             testDescription: "newline-delimited JSON",
-            body: Data("{\"event\": \"login\", \"password\": \"nd-js0n-pw\"}\n{\"event\": \"refresh\", \"refresh_token\": \"nd-r3fr3sh\"}\n".utf8),
+            body: Data(
+                "{\"event\": \"login\", \"password\": \"nd-js0n-pw\"}\n{\"event\": \"refresh\", \"refresh_token\": \"nd-r3fr3sh\"}\n"
+                    .utf8
+            ),
             contentType: "application/x-ndjson",
-            secrets: ["nd-js0n-pw", "nd-r3fr3sh"], kept: ["login", "refresh"]
+            secrets: ["nd-js0n-pw", "nd-r3fr3sh"],
+            kept: ["login", "refresh"]
         ),
         SecretLocation(
             testDescription: "JSON behind the )]}' prefix",
             body: Data(")]}'\n{\"user\": \"ada\", \"password\": \"xss1-pw\"}".utf8),
             contentType: "application/json",
-            secrets: ["xss1-pw"], kept: ["ada"]
+            secrets: ["xss1-pw"],
+            kept: ["ada"]
         ),
         SecretLocation(
             testDescription: "the response headers X-Session-Token and X-Amz-Security-Token",
             replyHeaders: ["X-Session-Token": "s3ss10n-t0k3n", "X-Amz-Security-Token": "amz-s3c-t0k3n"],
-            secrets: ["s3ss10n-t0k3n", "amz-s3c-t0k3n"], kept: ["X-Session-Token"]
+            secrets: ["s3ss10n-t0k3n", "amz-s3c-t0k3n"],
+            kept: ["X-Session-Token"]
         ),
         SecretLocation(
             testDescription: "the query parameters X-Amz-Signature, sig, auth and code",
             path: "/echo?X-Amz-Signature=amz-s1g&sig=s4s-s1g&auth=qu3ry-4uth&code=qu3ry-c0de&page=2",
-            secrets: ["amz-s1g", "s4s-s1g", "qu3ry-4uth", "qu3ry-c0de"], kept: ["page"]
+            secrets: ["amz-s1g", "s4s-s1g", "qu3ry-4uth", "qu3ry-c0de"],
+            kept: ["page"]
         ),
         SecretLocation(
             testDescription: "a multipart password field",
-            body: Data((
-                "--XyZ\r\nContent-Disposition: form-data; name=\"username\"\r\n\r\nada\r\n"
-                + "--XyZ\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nmult1p4rt-pw\r\n--XyZ--\r\n"
-            ).utf8),
+            body: Data(
+                ("--XyZ\r\nContent-Disposition: form-data; name=\"username\"\r\n\r\nada\r\n"
+                    + "--XyZ\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nmult1p4rt-pw\r\n--XyZ--\r\n")
+                    .utf8
+            ),
             contentType: "multipart/form-data; boundary=XyZ",
-            secrets: ["mult1p4rt-pw"], kept: ["ada"]
+            secrets: ["mult1p4rt-pw"],
+            kept: ["ada"]
         ),
         SecretLocation(
             testDescription: "XML password elements and attributes",
-            body: Data(#"<?xml version="1.0"?><login><user>ada</user><wsse:Password>xm1-p4ss</wsse:Password><key password="xm1-4ttr"/></login>"#.utf8),
+            body: Data(
+                #"<?xml version="1.0"?><login><user>ada</user><wsse:Password>xm1-p4ss</wsse:Password><key password="xm1-4ttr"/></login>"#
+                    .utf8
+            ),
             contentType: "application/xml",
-            secrets: ["xm1-p4ss", "xm1-4ttr"], kept: ["<user>ada</user>"]
+            secrets: ["xm1-p4ss", "xm1-4ttr"],
+            kept: ["<user>ada</user>"]
         ),
         SecretLocation(
             testDescription: "the request headers X-Custom-JWT and X-Client-Secret (HAR export)",
@@ -125,14 +150,19 @@ struct SecretLocation: Sendable, CustomTestStringConvertible {
             body: Data(#"{"note":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"}"#.utf8),
             contentType: "application/json",
             replyHeaders: ["X-Forwarded-Identity": "eyJhbGciOiJub25lIn0.eyJ1c2VyIjoiYWRhIn0."],
-            secrets: ["up5tr34mT0ken", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", "eyJhbGciOiJub25lIn0.eyJ1c2VyIjoiYWRhIn0."]
+            secrets: [
+                "up5tr34mT0ken", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
+                "eyJhbGciOiJub25lIn0.eyJ1c2VyIjoiYWRhIn0.",
+            ]
         ),
     ]
 }
 
 extension RecordingTests {
-    @Test("a secret is written neither by recording, nor by journalAsHAR(), nor by import-har, and the recording replays for other secrets",
-          arguments: SecretLocation.all)
+    @Test(
+        "a secret is written neither by recording, nor by journalAsHAR(), nor by import-har, and the recording replays for other secrets",
+        arguments: SecretLocation.all
+    )
     func secretLocation(_ location: SecretLocation) async throws {
         try await withRecordingFixture { root, server in
             let issues = DiagnosticLog()
@@ -160,7 +190,9 @@ extension RecordingTests {
             try recorder.journalAsHAR(redaction: .none).write(to: capture)
             let imported = StubFiles.importHAR(capture.path)
             #expect(imported.diagnostics.isEmpty, "\(imported.diagnostics)")
-            let importedText = imported.files.map { $0.relativePath + "\n" + String(decoding: $0.contents, as: UTF8.self) }.joined(separator: "\n")
+            let importedText = imported.files.map {
+                $0.relativePath + "\n" + String(decoding: $0.contents, as: UTF8.self)
+            }.joined(separator: "\n")
             for secret in location.secrets {
                 #expect(!importedText.contains(secret), "\(secret) reached import-har's files:\n\(importedText)")
             }
@@ -176,20 +208,33 @@ extension RecordingTests {
 }
 
 extension RecordingTests {
-    @Test("names that only look secret are kept: author, token_type, error.code, zip_code, state, Access-Control-Allow-Credentials")
+    @Test(
+        "names that only look secret are kept: author, token_type, error.code, zip_code, state, Access-Control-Allow-Credentials"
+    )
     func harmlessNamesAreKept() async throws {
         try await withRecordingFixture { root, server in
             let recorder = try root.recorder(.once)
-            let body = #"{"author":"ada","token_type":"bearer","expires_in":3600,"error":{"code":"E42"},"keyword":"swift"}"#
-            let request = server.request("POST", "/echo?zip_code=12345&state=st4te", body: Data(body.utf8), contentType: "application/json", headers: [
-                "X-Reply-Access-Control-Allow-Credentials": "true", "X-Reply-Cache-Control": "max-age=60",
-            ])
+            let body =
+                #"{"author":"ada","token_type":"bearer","expires_in":3600,"error":{"code":"E42"},"keyword":"swift"}"#
+            let request = server.request(
+                "POST",
+                "/echo?zip_code=12345&state=st4te",
+                body: Data(body.utf8),
+                contentType: "application/json",
+                headers: [
+                    "X-Reply-Access-Control-Allow-Credentials": "true", "X-Reply-Cache-Control": "max-age=60",
+                ]
+            )
             #expect(await complete(recorder.makeSession(), request).status == 201)
             let written = root.allText()
-            for kept in [#""author": "ada""#, #""token_type": "bearer""#, #""code": "E42""#, #""keyword": "swift""#, "12345", "st4te", "max-age=60"] {
+            for kept in [
+                #""author": "ada""#, #""token_type": "bearer""#, #""code": "E42""#, #""keyword": "swift""#, "12345",
+                "st4te", "max-age=60",
+            ] {
                 #expect(written.contains(kept), "\(kept) was redacted:\n\(written)")
             }
-            let headers = try root.mapping(prefix: "post-echo-").objectValue?["response"]?.objectValue?["headers"]?.objectValue
+            let headers = try root.mapping(prefix: "post-echo-").objectValue?["response"]?.objectValue?["headers"]?
+                .objectValue
             #expect(headers?["Access-Control-Allow-Credentials"] == "true")
             #expect(!written.contains("REDACTED"), "\(written)")
         }

@@ -1,14 +1,17 @@
 import Foundation
+import HTTPStubs
+import HTTPStubsTesting
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
-import HTTPStubsTesting
 
 /// The record workflow as the README shows it: `replay` inside a test's own stub scope.
 extension RecordingTests {
-    @Test("README workflow: replay inside withHTTPStubs records with .once, replays in mode none, and an unrecorded request fails the test naming HTTPSTUBS_RECORD")
+    @Test(
+        "README workflow: replay inside withHTTPStubs records with .once, replays in mode none, and an unrecorded request fails the test naming HTTPSTUBS_RECORD"
+    )
     func readmeWorkflow() async throws {
         try await withRecordingFixture { root, server in
 
@@ -55,11 +58,15 @@ extension RecordingTests {
             try await withKnownIssue {
                 try await withHTTPStubs { stubs in
                     try stubs.replay(missing, mode: .none)
-                    #expect(await complete(stubs.makeSession(), server.request("GET", "/users/1")).urlError?.code == .resourceUnavailable)
+                    #expect(
+                        await complete(stubs.makeSession(), server.request("GET", "/users/1")).urlError?.code
+                            == .resourceUnavailable
+                    )
                 }
             } matching: { issue in
                 let message = issue.description
-                return message.contains("the stub root \(missing) does not exist") && message.contains("HTTPSTUBS_RECORD=new_episodes")
+                return message.contains("the stub root \(missing) does not exist")
+                    && message.contains("HTTPSTUBS_RECORD=new_episodes")
             }
             #expect(!FileManager.default.fileExists(atPath: missing), "mode none created the root")
         }

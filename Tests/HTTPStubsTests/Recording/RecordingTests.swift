@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// Record and replay against a real HTTP server on 127.0.0.1 (``RecordingServer``, in the test process,
 /// started by each test on a free port and always stopped): recording writes a WireMock stub root
@@ -14,8 +15,10 @@ import HTTPStubs
 @Suite(
     "Record and replay",
     .serialized,
-    .enabled(if: ProcessInfo.processInfo.environment[RecordMode.environmentVariable] == nil,
-             "HTTPSTUBS_RECORD is set; it would override the record modes these tests choose"),
+    .enabled(
+        if: ProcessInfo.processInfo.environment[RecordMode.environmentVariable] == nil,
+        "HTTPSTUBS_RECORD is set; it would override the record modes these tests choose"
+    ),
     .timeLimit(.minutes(1))
 )
 struct RecordingTests {
@@ -42,7 +45,10 @@ struct RecordingTests {
                 live.append(try Answer(await complete(session, request)))
             }
             #expect(live.map(\.status) == [200, 404, 200, 201, 200, 200])
-            #expect(live[0].body == .json(["id": 1, "name": "Ada", "token": "s3cr3t-token"]), "the client gets the real answer, unredacted")
+            #expect(
+                live[0].body == .json(["id": 1, "name": "Ada", "token": "s3cr3t-token"]),
+                "the client gets the real answer, unredacted"
+            )
             #expect(live[0].headers["set-cookie"] == "session=abc123; Path=/")
             #expect(live[2].body == live[0].body, "the redirect was followed")
             #expect(live[5].body == .json(["q": "swift testing"]))
@@ -52,7 +58,7 @@ struct RecordingTests {
 
             // The files: one pretty-printed mapping per request, bodies beside them.
             let names = root.mappingNames()
-            #expect(names.count == requests.count, "\(names)")   // /users/1 and the redirect's hop share a mapping
+            #expect(names.count == requests.count, "\(names)")  // /users/1 and the redirect's hop share a mapping
             for name in names {
                 #expect(name.wholeMatch(of: #/(get|post)-[a-z0-9]+(-[a-z0-9]+)*-[0-9a-f]{8}\.json/#) != nil, "\(name)")
                 let text = try root.text("mappings/\(name)")
@@ -60,7 +66,9 @@ struct RecordingTests {
                 #expect(text.hasSuffix("}\n"))
                 #expect(throws: Never.self) { try JSONValue(parsing: text) }
             }
-            for prefix in ["get-users-1-", "get-status-404-", "get-redirect-", "post-echo-", "get-image-", "get-search-"] {
+            for prefix in [
+                "get-users-1-", "get-status-404-", "get-redirect-", "post-echo-", "get-image-", "get-search-",
+            ] {
                 #expect(names.filter { $0.hasPrefix(prefix) }.count == 1, "no single \(prefix)… in \(names)")
             }
             let bodyFiles = root.bodyFileNames()
@@ -84,8 +92,14 @@ struct RecordingTests {
                 let asynchronous = try Answer(data: data, response: response)
                 if request.url?.path == "/redirect" {
                     // Replayed through the recorded 302 to the second recording of /users/1.
-                    #expect(handler.status == recorded.status && handler.body == recorded.redacted.body, "completion handler, \(request.url!)")
-                    #expect(asynchronous.status == recorded.status && asynchronous.body == recorded.redacted.body, "async, \(request.url!)")
+                    #expect(
+                        handler.status == recorded.status && handler.body == recorded.redacted.body,
+                        "completion handler, \(request.url!)"
+                    )
+                    #expect(
+                        asynchronous.status == recorded.status && asynchronous.body == recorded.redacted.body,
+                        "async, \(request.url!)"
+                    )
                 } else {
                     #expect(handler == recorded.redacted, "completion handler, \(request.url!)")
                     #expect(asynchronous == recorded.redacted, "async, \(request.url!)")
@@ -109,13 +123,19 @@ struct RecordingTests {
                 let issues = DiagnosticLog(stubs)
                 #expect(try stubs.replay(root.path, mode: mode) == mode)
                 let session = stubs.makeSession()
-                #expect(await complete(session, server.request("GET", "/users/1")).status == 200, "\(mode): the recording replays")
+                #expect(
+                    await complete(session, server.request("GET", "/users/1")).status == 200,
+                    "\(mode): the recording replays"
+                )
 
                 let completion = await complete(session, server.request("GET", "/search?q=unrecorded"))
                 let error = try #require(completion.urlError, "\(mode)")
                 #expect(error.code == .resourceUnavailable)
                 #expect(completion.response == nil)
-                #expect(error.localizedDescription.contains("HTTPSTUBS_RECORD=new_episodes"), "\(mode): \(error.localizedDescription)")
+                #expect(
+                    error.localizedDescription.contains("HTTPSTUBS_RECORD=new_episodes"),
+                    "\(mode): \(error.localizedDescription)"
+                )
                 #expect(error.localizedDescription.contains(root.path), "\(mode): the report names the stub root")
                 do {
                     _ = try await session.data(for: server.request("GET", "/search?q=unrecorded"))
@@ -140,7 +160,10 @@ struct RecordingTests {
 
             // A developer edits the recorded body.
             let usersBody = try #require(root.bodyFileNames().first)
-            try root.write(root.text("__files/\(usersBody)").replacingOccurrences(of: "Ada", with: "Grace"), to: "__files/\(usersBody)")
+            try root.write(
+                root.text("__files/\(usersBody)").replacingOccurrences(of: "Ada", with: "Grace"),
+                to: "__files/\(usersBody)"
+            )
             let before = root.snapshot()
 
             let stubs = StubRegistry()
@@ -148,7 +171,10 @@ struct RecordingTests {
             #expect(try stubs.replay(root.path, mode: .newEpisodes) == .newEpisodes)
             let session = stubs.makeSession()
             let users = try Answer(await complete(session, server.request("GET", "/users/1")))
-            #expect(users.body == .json(["id": 1, "name": "Grace", "token": "REDACTED"]), "the edited recording replays")
+            #expect(
+                users.body == .json(["id": 1, "name": "Grace", "token": "REDACTED"]),
+                "the edited recording replays"
+            )
             let search = try Answer(await complete(session, server.request("GET", "/search?q=new")))
             #expect(search.body == .json(["q": "new"]))
             #expect(stubs.journal.map { $0.stub != nil } == [true, false])
@@ -179,7 +205,7 @@ struct RecordingTests {
             let names = root.mappingNames()
             try #require(names.count == 2, "\(names)")
             let usersMapping = try #require(names.first { $0.hasPrefix("get-users-1-") })
-            try root.write(root.text("mappings/\(usersMapping)") + " ", to: "mappings/\(usersMapping)")   // an edit
+            try root.write(root.text("mappings/\(usersMapping)") + " ", to: "mappings/\(usersMapping)")  // an edit
 
             // The same origin: a new server on the same port.
             server.restart()
@@ -258,7 +284,10 @@ struct RecordingTests {
                 Issue.record("\(bad) resolved to \(mode)")
             } catch {
                 #expect(error.value == bad)
-                #expect(error.description == "HTTPSTUBS_RECORD=\(bad) is not a record mode; use one of none, once, new_episodes, all")
+                #expect(
+                    error.description
+                        == "HTTPSTUBS_RECORD=\(bad) is not a record mode; use one of none, once, new_episodes, all"
+                )
             }
         }
     }
@@ -307,11 +336,22 @@ struct RecordingTests {
             let issues = DiagnosticLog()
             let recorder = try root.recorder(.once, reporting: issues)
             let session = recorder.makeSession()
-            let users = try Answer(await complete(session, server.request("GET", "/users/1", headers: [
-                "Authorization": "Bearer s3cr3t-token", "Cookie": "session=abc123",
-            ])))
+            let users = try Answer(
+                await complete(
+                    session,
+                    server.request(
+                        "GET",
+                        "/users/1",
+                        headers: [
+                            "Authorization": "Bearer s3cr3t-token", "Cookie": "session=abc123",
+                        ]
+                    )
+                )
+            )
             let search = try Answer(await complete(session, server.request("GET", "/search?q=swift&token=xyz")))
-            let login = try Answer(await complete(session, server.request("POST", "/echo", json: #"{"user":"ada","password":"hunter2"}"#)))
+            let login = try Answer(
+                await complete(session, server.request("POST", "/echo", json: #"{"user":"ada","password":"hunter2"}"#))
+            )
             #expect(users.body == .json(["id": 1, "name": "Ada", "token": "s3cr3t-token"]))
             #expect(users.headers["set-cookie"] == "session=abc123; Path=/")
             #expect(search.body == .json(["q": "swift"]))
@@ -324,7 +364,9 @@ struct RecordingTests {
             }
             #expect(written.contains("REDACTED"))
             let usersMapping = try root.mapping(prefix: "get-users-1-")
-            #expect(usersMapping.objectValue?["response"]?.objectValue?["headers"]?.objectValue?["Set-Cookie"] == "REDACTED")
+            #expect(
+                usersMapping.objectValue?["response"]?.objectValue?["headers"]?.objectValue?["Set-Cookie"] == "REDACTED"
+            )
             let usersBody = try JSONValue(parsing: root.text("__files/\(try #require(usersMapping.bodyFileName))"))
             #expect(usersBody == ["id": 1, "name": "Ada", "token": "REDACTED"])
             let searchRequest = try root.mapping(prefix: "get-search-").objectValue?["request"]?.objectValue
@@ -335,16 +377,38 @@ struct RecordingTests {
 
             let replayer = try root.replayer()
             let replaySession = replayer.makeSession()
-            let replayedUsers = try Answer(await complete(replaySession, server.request("GET", "/users/1", headers: ["Authorization": "Bearer other"])))
+            let replayedUsers = try Answer(
+                await complete(
+                    replaySession,
+                    server.request("GET", "/users/1", headers: ["Authorization": "Bearer other"])
+                )
+            )
             #expect(replayedUsers == users.redacted)
             #expect(replayedUsers.headers["set-cookie"] == "REDACTED")
-            let otherToken = try Answer(await complete(replaySession, server.request("GET", "/search?q=swift&token=another-secret")))
+            let otherToken = try Answer(
+                await complete(replaySession, server.request("GET", "/search?q=swift&token=another-secret"))
+            )
             #expect(otherToken == search, "a redacted query parameter matches any value")
-            let otherPassword = try Answer(await complete(replaySession, server.request("POST", "/echo", json: #"{"password":"correct horse","user":"ada"}"#)))
-            #expect(otherPassword.status == 201 && otherPassword.body == .json(["user": "ada", "password": "REDACTED"]))
+            let otherPassword = try Answer(
+                await complete(
+                    replaySession,
+                    server.request("POST", "/echo", json: #"{"password":"correct horse","user":"ada"}"#)
+                )
+            )
+            #expect(
+                otherPassword.status == 201 && otherPassword.body == .json(["user": "ada", "password": "REDACTED"])
+            )
             // What is not secret still has to match.
-            #expect(await complete(replaySession, server.request("GET", "/search?q=other&token=xyz")).urlError?.code == .resourceUnavailable)
-            #expect(await complete(replaySession, server.request("POST", "/echo", json: #"{"user":"bob","password":"hunter2"}"#)).urlError?.code == .resourceUnavailable)
+            #expect(
+                await complete(replaySession, server.request("GET", "/search?q=other&token=xyz")).urlError?.code
+                    == .resourceUnavailable
+            )
+            #expect(
+                await complete(
+                    replaySession,
+                    server.request("POST", "/echo", json: #"{"user":"bob","password":"hunter2"}"#)
+                ).urlError?.code == .resourceUnavailable
+            )
             #expect(issues.all.isEmpty, "\(issues.all)")
         }
     }
@@ -356,7 +420,9 @@ struct RecordingTests {
             let session = recorder.makeSession()
             let users = try Answer(await complete(session, server.request("GET", "/users/1")))
             let search = try Answer(await complete(session, server.request("GET", "/search?q=swift&token=xyz")))
-            let login = try Answer(await complete(session, server.request("POST", "/echo", json: #"{"user":"ada","password":"hunter2"}"#)))
+            let login = try Answer(
+                await complete(session, server.request("POST", "/echo", json: #"{"user":"ada","password":"hunter2"}"#))
+            )
 
             let written = root.allText()
             for secret in ["s3cr3t-token", "session=abc123", "xyz", "hunter2"] {
@@ -368,10 +434,27 @@ struct RecordingTests {
             let replayer = try root.replayer()
             let replaySession = replayer.makeSession()
             #expect(try Answer(await complete(replaySession, server.request("GET", "/users/1"))) == users)
-            #expect(try Answer(await complete(replaySession, server.request("GET", "/search?q=swift&token=xyz"))) == search)
-            #expect(try Answer(await complete(replaySession, server.request("POST", "/echo", json: #"{"user":"ada","password":"hunter2"}"#))) == login)
-            #expect(await complete(replaySession, server.request("GET", "/search?q=swift&token=another")).urlError?.code == .resourceUnavailable)
-            #expect(await complete(replaySession, server.request("POST", "/echo", json: #"{"user":"ada","password":"other"}"#)).urlError?.code == .resourceUnavailable)
+            #expect(
+                try Answer(await complete(replaySession, server.request("GET", "/search?q=swift&token=xyz"))) == search
+            )
+            #expect(
+                try Answer(
+                    await complete(
+                        replaySession,
+                        server.request("POST", "/echo", json: #"{"user":"ada","password":"hunter2"}"#)
+                    )
+                ) == login
+            )
+            #expect(
+                await complete(replaySession, server.request("GET", "/search?q=swift&token=another")).urlError?.code
+                    == .resourceUnavailable
+            )
+            #expect(
+                await complete(
+                    replaySession,
+                    server.request("POST", "/echo", json: #"{"user":"ada","password":"other"}"#)
+                ).urlError?.code == .resourceUnavailable
+            )
         }
     }
 
@@ -379,7 +462,11 @@ struct RecordingTests {
     func redactionAddingNames() async throws {
         try await withRecordingFixture { root, server in
             let recorder = StubRegistry()
-            let redaction = Redaction.default.adding(headers: ["X-Server-Instance"], queryParameters: ["Q"], jsonMembers: ["NAME"])
+            let redaction = Redaction.default.adding(
+                headers: ["X-Server-Instance"],
+                queryParameters: ["Q"],
+                jsonMembers: ["NAME"]
+            )
             try recorder.replay(root.path, mode: .once, redaction: redaction)
             let session = recorder.makeSession()
             let users = try Answer(await complete(session, server.request("GET", "/users/1")))
@@ -436,7 +523,10 @@ struct RecordingTests {
             let mapping = try root.mapping(prefix: "get-image-")
             let bodyFile = try #require(mapping.bodyFileName)
             #expect(bodyFile.hasSuffix(".png"))
-            #expect(try Data(contentsOf: URL(fileURLWithPath: root.path).appendingPathComponent("__files/\(bodyFile)")) == bytes)
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: root.path).appendingPathComponent("__files/\(bodyFile)"))
+                    == bytes
+            )
             server.stop()
 
             let replayer = try root.replayer()
@@ -469,16 +559,31 @@ struct RecordingTests {
             let replaySession = replayer.makeSession()
             let rewritten = "{\n  \"nested\" : { \"x\" : true },\n  \"a\" : [1, 2],\n  \"b\" : 2.0\n}"
             #expect(try Answer(await complete(replaySession, server.request("POST", "/echo", json: rewritten))) == live)
-            #expect(await complete(replaySession, server.request("POST", "/echo", json: #"{"b":3,"a":[1,2],"nested":{"x":true}}"#)).urlError?.code == .resourceUnavailable)
-            #expect(await complete(replaySession, server.request("POST", "/echo", json: #"{"b":2,"a":[2,1],"nested":{"x":true}}"#)).urlError?.code == .resourceUnavailable)
-            #expect(await complete(replaySession, server.request("POST", "/echo", json: #"{"b":2,"a":[1,2],"nested":{"x":true},"c":0}"#)).urlError?.code == .resourceUnavailable)
+            #expect(
+                await complete(
+                    replaySession,
+                    server.request("POST", "/echo", json: #"{"b":3,"a":[1,2],"nested":{"x":true}}"#)
+                ).urlError?.code == .resourceUnavailable
+            )
+            #expect(
+                await complete(
+                    replaySession,
+                    server.request("POST", "/echo", json: #"{"b":2,"a":[2,1],"nested":{"x":true}}"#)
+                ).urlError?.code == .resourceUnavailable
+            )
+            #expect(
+                await complete(
+                    replaySession,
+                    server.request("POST", "/echo", json: #"{"b":2,"a":[1,2],"nested":{"x":true},"c":0}"#)
+                ).urlError?.code == .resourceUnavailable
+            )
         }
     }
 
     @Test("a network error reaches the client unchanged and is recorded as swiftHTTPStubs.urlError")
     func networkErrorIsRecorded() async throws {
         try await withRecordingFixture { root, server in
-            server.stop()   // nothing listens on its port any more
+            server.stop()  // nothing listens on its port any more
 
             let issues = DiagnosticLog()
             let recorder = try root.recorder(.once, reporting: issues)
@@ -501,7 +606,9 @@ struct RecordingTests {
 
             let replayer = try root.replayer()
             let replaySession = replayer.makeSession()
-            #expect(await complete(replaySession, server.request("GET", "/users/1")).urlError?.code == .cannotConnectToHost)
+            #expect(
+                await complete(replaySession, server.request("GET", "/users/1")).urlError?.code == .cannotConnectToHost
+            )
             do {
                 _ = try await replaySession.data(for: server.request("GET", "/counter"))
                 Issue.record("the replayed async call succeeded")
@@ -541,7 +648,8 @@ struct RecordingTests {
             var recordedQueries: Set<String> = []
             for name in names {
                 let mapping = try JSONValue(parsing: root.text("mappings/\(name)"))
-                let query = mapping.objectValue?["request"]?.objectValue?["queryParameters"]?.objectValue?["q"]?.objectValue?["equalTo"]?.stringValue
+                let query = mapping.objectValue?["request"]?.objectValue?["queryParameters"]?.objectValue?["q"]?
+                    .objectValue?["equalTo"]?.stringValue
                 let body = try JSONValue(parsing: root.text("__files/\(try #require(mapping.bodyFileName))"))
                 #expect(body == .object(["q": .string(query ?? "?")]), "\(name) answers another request")
                 recordedQueries.insert(query ?? "?")
@@ -622,7 +730,10 @@ struct RecordingTests {
             let replaySession = replayer.makeSession()
             for (request, recorded) in zip(requests, live) {
                 // Exported with the default redaction: secret headers and JSON members are REDACTED.
-                #expect(try Answer(await complete(replaySession, request)) == recorded.redacted, "\(request.httpMethod!) \(request.url!)")
+                #expect(
+                    try Answer(await complete(replaySession, request)) == recorded.redacted,
+                    "\(request.httpMethod!) \(request.url!)"
+                )
             }
             #expect(replayer.journal.allSatisfy { $0.stub != nil })
         }
@@ -631,7 +742,11 @@ struct RecordingTests {
     // MARK: Helpers
 
     /// Sends `GET /search?q=<value>` for every value at once; returns each value's JSON answer.
-    private static func search(_ values: [String], through session: URLSession, _ server: RecordingServer) async throws -> [String: JSONValue] {
+    private static func search(
+        _ values: [String],
+        through session: URLSession,
+        _ server: RecordingServer
+    ) async throws -> [String: JSONValue] {
         try await withThrowingTaskGroup(of: (String, JSONValue).self) { group in
             for value in values {
                 let request = server.request("GET", "/search?q=\(value)")

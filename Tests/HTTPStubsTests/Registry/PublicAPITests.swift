@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// The forms a team porting its hand-written stubs reached for first: a status on any response,
 /// patterns from `URL` values and `String` variables, the journal by URL alone, scenarios without
@@ -36,8 +37,14 @@ import HTTPStubs
     @Test("`.status(_:)` and `.header(_:_:)` on a computed response apply to what the closure returns, sync and async")
     func statusOnComputed() async {
         let stubs = StubRegistry()
-        stubs.stub(.get("/users/{id}"), .computed { request in .text("user \(request.pathParameters["id"] ?? "")") }.status(203))
-        stubs.stub(.get("/later"), StubResponse.computed { _ async in .text("later") }.status(202).header("X-Async", "yes"))
+        stubs.stub(
+            .get("/users/{id}"),
+            .computed { request in .text("user \(request.pathParameters["id"] ?? "")") }.status(203)
+        )
+        stubs.stub(
+            .get("/later"),
+            StubResponse.computed { _ async in .text("later") }.status(202).header("X-Async", "yes")
+        )
         let session = stubs.makeSession()
         let user = await complete(session, "https://api.example.com/users/7")
         #expect(user.status == 203 && user.text == "user 7")
@@ -46,7 +53,9 @@ import HTTPStubs
         #expect(later.http?.value(forHTTPHeaderField: "X-Async") == "yes")
     }
 
-    @Test("`.status(_:)` on an error response is reported at its line instead of being dropped; the error still fails the request")
+    @Test(
+        "`.status(_:)` on an error response is reported at its line instead of being dropped; the error still fails the request"
+    )
     func statusOnErrorIsReported() async {
         let stubs = StubRegistry()
         let diagnostics = Collected<StubDiagnostic>()
@@ -58,14 +67,19 @@ import HTTPStubs
         #expect(diagnostic?.severity == .warning)
         #expect(diagnostic?.source.line == line)
         #expect(diagnostic?.source.file == #fileID)
-        #expect(diagnostic?.message.contains("status(500) does not apply to URLError .notConnectedToInternet") == true, "\(String(describing: diagnostic))")
+        #expect(
+            diagnostic?.message.contains("status(500) does not apply to URLError .notConnectedToInternet") == true,
+            "\(String(describing: diagnostic))"
+        )
         let completion = await complete(stubs.makeSession(), "https://api.example.com/offline")
         #expect(completion.urlError?.code == .notConnectedToInternet)
     }
 
     // MARK: Patterns from values
 
-    @Test("a pattern built from a URL value matches that URL (scheme, host, port, path, query) and ignores its fragment")
+    @Test(
+        "a pattern built from a URL value matches that URL (scheme, host, port, path, query) and ignores its fragment"
+    )
     func patternFromURL() async {
         let stubs = StubRegistry()
         let users = base.appendingPathComponent("v1/users")
@@ -75,7 +89,10 @@ import HTTPStubs
         stubs.stub(.method("PROPFIND", URL(string: "http://localhost:8080/dav")!), .text("dav"))
         let session = stubs.makeSession()
         #expect(await answer(session, users.absoluteString) == "users")
-        #expect(await answerAsync(session, request("POST", "https://api.example.com/search?q=swift%20testing&page=2")) == "search")
+        #expect(
+            await answerAsync(session, request("POST", "https://api.example.com/search?q=swift%20testing&page=2"))
+                == "search"
+        )
         #expect(await answer(session, request("PROPFIND", "http://localhost:8080/dav")) == "dav")
         // Another host, port, scheme or query value does not match.
         #expect(await answer(session, "https://other.example.com/v1/users") == unmatched)
@@ -88,17 +105,50 @@ import HTTPStubs
     @Test("String variables work where literals do: header, query, host, path and form fields compare for equality")
     func stringVariables() async {
         let stubs = StubRegistry()
-        let accept = "application/json", query = "swift", host = "API.Example.com", path = "/v1/items"
+        let accept = "application/json"
+        let query = "swift"
+        let host = "API.Example.com"
+        let path = "/v1/items"
         let fields = ["grant_type": "password", "user": "ada"]
         stubs.stub(.get(.path(path)).header("Accept", accept).query("q", query).host(host), .text("items"))
         stubs.stub(.post("/token").body(.form(fields)), .text("token"))
         let session = stubs.makeSession()
-        #expect(await answer(session, request("GET", "https://api.example.com/v1/items?q=swift", headers: ["Accept": accept])) == "items")
-        #expect(await answer(session, request("GET", "https://api.example.com/v1/items?q=swiftui", headers: ["Accept": accept])) == unmatched)
-        #expect(await answer(session, request("GET", "https://api.example.com/v1/items?q=swift", headers: ["Accept": "text/html"])) == unmatched)
-        #expect(await answer(session, request("GET", "https://api.example.org/v1/items?q=swift", headers: ["Accept": accept])) == unmatched)
-        #expect(await answer(session, request("POST", "https://api.example.com/token", body: "user=ada&grant_type=password&scope=x")) == "token")
-        #expect(await answer(session, request("POST", "https://api.example.com/token", body: "user=bob&grant_type=password")) == unmatched)
+        #expect(
+            await answer(
+                session,
+                request("GET", "https://api.example.com/v1/items?q=swift", headers: ["Accept": accept])
+            ) == "items"
+        )
+        #expect(
+            await answer(
+                session,
+                request("GET", "https://api.example.com/v1/items?q=swiftui", headers: ["Accept": accept])
+            ) == unmatched
+        )
+        #expect(
+            await answer(
+                session,
+                request("GET", "https://api.example.com/v1/items?q=swift", headers: ["Accept": "text/html"])
+            ) == unmatched
+        )
+        #expect(
+            await answer(
+                session,
+                request("GET", "https://api.example.org/v1/items?q=swift", headers: ["Accept": accept])
+            ) == unmatched
+        )
+        #expect(
+            await answer(
+                session,
+                request("POST", "https://api.example.com/token", body: "user=ada&grant_type=password&scope=x")
+            ) == "token"
+        )
+        #expect(
+            await answer(
+                session,
+                request("POST", "https://api.example.com/token", body: "user=bob&grant_type=password")
+            ) == unmatched
+        )
     }
 
     @Test("`.anyMethod(.anyURL)` and `.anyRequest` both match every request")

@@ -1,10 +1,12 @@
 import Dispatch
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import HTTPStubs
-import Testing
 
 /// Start/cancel races against stubs that are still working: during a delay, in the middle of a
 /// dribbled body, or never completing. The caller always gets `URLError(.cancelled)`, and no
@@ -19,7 +21,14 @@ import Testing
 /// Stubs that complete instantly are left out on purpose: cancellation racing an instant
 /// completion can crash or deadlock corelibs 6.3 with any protocol (swift-corelibs-foundation
 /// #5412); `StressTests` runs that race when `HTTPSTUBS_CANCEL_RACE=1`.
-@Suite("Cancellation", .serialized, .enabled(if: reliabilitySuitesEnabled, "heavy: run with HTTPSTUBS_RELIABILITY=1 (.ci/run does, after the main suite)"))
+@Suite(
+    "Cancellation",
+    .serialized,
+    .enabled(
+        if: reliabilitySuitesEnabled,
+        "heavy: run with HTTPSTUBS_RELIABILITY=1 (.ci/run does, after the main suite)"
+    )
+)
 struct CancellationTests {
     /// How many start/cancel races run.
     static let raceCount = 10_000
@@ -38,7 +47,9 @@ struct CancellationTests {
             var tally = Tally()
             for index in 0..<Self.raceCount {
                 if index >= Self.concurrency, let finished = await group.next() { tally.add(finished) }
-                if index.isMultiple(of: 250) { tally.peakLive = max(tally.peakLive, RequestDelivery.liveCount - baseline) }
+                if index.isMultiple(of: 250) {
+                    tally.peakLive = max(tally.peakLive, RequestDelivery.liveCount - baseline)
+                }
                 let race = Race(index: index, random: &random)
                 group.addTask { await race.run(fixture) }
             }
@@ -51,17 +62,34 @@ struct CancellationTests {
         let settled = clock.now - start - raced
 
         #expect(tally.runs == Self.raceCount)
-        #expect(tally.peakLive > 0, "the races never had a live protocol instance: RequestDelivery.liveCount does not see them")
-        #expect(tally.cancelled == Self.raceCount, "\(tally.unexpected.count) races did not end in URLError(.cancelled), first: \(tally.unexpected.prefix(5))")
-        #expect(remaining <= baseline, "\(remaining - baseline) protocol instances (with their scheduled deliveries) outlived their requests")
+        #expect(
+            tally.peakLive > 0,
+            "the races never had a live protocol instance: RequestDelivery.liveCount does not see them"
+        )
+        #expect(
+            tally.cancelled == Self.raceCount,
+            "\(tally.unexpected.count) races did not end in URLError(.cancelled), first: \(tally.unexpected.prefix(5))"
+        )
+        #expect(
+            remaining <= baseline,
+            "\(remaining - baseline) protocol instances (with their scheduled deliveries) outlived their requests"
+        )
         // The count above is process-wide; these references are this test's own: a task still
         // alive would be held by a scheduled delivery (or by URLSession).
         #expect(tasksAlive == 0, "\(tasksAlive) of \(fixture.tasks.count) URLSessionTasks outlived their requests")
-        #expect(tally.lateEvents.isEmpty, "the delegate heard from a task after it completed: \(tally.lateEvents.prefix(5))")
+        #expect(
+            tally.lateEvents.isEmpty,
+            "the delegate heard from a task after it completed: \(tally.lateEvents.prefix(5))"
+        )
         // The dribbled response arrives 1 ms after the start; races that wait 3–6 ms before
         // cancelling mostly see it first (a few may not, on a loaded machine).
-        #expect(tally.responseBeforeCancel > 0, "no delegate race received the dribbled response before being cancelled")
-        print("Cancellation: \(tally.runs) races (\(tally.byAPI.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))) in \(raced), all cancelled: \(tally.cancelled == tally.runs); \(tally.responseBeforeCancel) delegate races had the response before the cancel; at most \(tally.peakLive) live instances at once, back to \(remaining) (baseline \(baseline)) and \(fixture.tasks.count) tasks released \(settled) later")
+        #expect(
+            tally.responseBeforeCancel > 0,
+            "no delegate race received the dribbled response before being cancelled"
+        )
+        print(
+            "Cancellation: \(tally.runs) races (\(tally.byAPI.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))) in \(raced), all cancelled: \(tally.cancelled == tally.runs); \(tally.responseBeforeCancel) delegate races had the response before the cancel; at most \(tally.peakLive) live instances at once, back to \(remaining) (baseline \(baseline)) and \(fixture.tasks.count) tasks released \(settled) later"
+        )
     }
 
     @Test("suspend, resume and cancel in every order end in URLError(.cancelled) and release the instance")
@@ -73,7 +101,9 @@ struct CancellationTests {
             for path in ["/delayed", "/dribble", "/never"] {
                 let completion = await fixture.run(path, steps)
                 if completion.urlError?.code != .cancelled {
-                    failures.append("\(name) \(path): \(completion.error.map { "\($0)" } ?? "completed with \(completion.text ?? "nil")")")
+                    failures.append(
+                        "\(name) \(path): \(completion.error.map { "\($0)" } ?? "completed with \(completion.text ?? "nil")")"
+                    )
                 }
             }
         }
@@ -91,13 +121,19 @@ struct CancellationTests {
         for _ in 0..<200 {
             let box = Locked<URLSessionDataTask?>(nil)
             let completion: Completion = await withCheckedContinuation { continuation in
-                let task = session.dataTask(with: URL(string: "https://api.example.com/soon")!) { data, response, error in
+                let task = session.dataTask(with: URL(string: "https://api.example.com/soon")!) {
+                    data,
+                    response,
+                    error in
                     continuation.resume(returning: Completion(data: data, response: response, error: error))
                 }
                 box.withLock { $0 = task }
                 task.resume()
             }
-            box.withLock { $0?.cancel(); $0 = nil }
+            box.withLock {
+                $0?.cancel()
+                $0 = nil
+            }
             #expect(completion.text == "soon")
         }
         let remaining = await liveLoaders(settlingTo: baseline)
@@ -159,8 +195,13 @@ extension CancellationTests {
             // A 60 s delay: cancelled long before it is over.
             stubs.stub(.get("https://api.example.com/delayed"), .text("delayed").delayed(by: .seconds(60)))
             // The response after 1 ms, then 10 chunks over 60 s.
-            stubs.stub(.get("https://api.example.com/dribble"),
-                       .text(String(repeating: "d", count: 100)).delayed(by: .milliseconds(1)).dribbled(chunks: 10, over: .seconds(60)))
+            stubs.stub(
+                .get("https://api.example.com/dribble"),
+                .text(String(repeating: "d", count: 100)).delayed(by: .milliseconds(1)).dribbled(
+                    chunks: 10,
+                    over: .seconds(60)
+                )
+            )
             // A year, with timeouts longer than that: it never completes on its own.
             stubs.stub(.get("https://api.example.com/never"), .text("never").delayed(by: .seconds(365 * 86_400)))
             let configuration = URLSessionConfiguration.ephemeral
@@ -232,7 +273,9 @@ extension CancellationTests {
         init(index: Int, random: inout SeededGenerator) {
             path = ["/delayed", "/dribble", "/never"][index % 3]
             // Half the races cancel a Swift task, half a URLSessionTask.
-            api = index.isMultiple(of: 2) ? .swiftTask : [.completionHandler, .completionHandler, .delegate, .suspended][(index / 2) % 4]
+            api =
+                index.isMultiple(of: 2)
+                ? .swiftTask : [.completionHandler, .completionHandler, .delegate, .suspended][(index / 2) % 4]
             switch Int.random(in: 0..<8, using: &random) {
             case 0, 1: moment = .immediately
             case 2: moment = .afterYield
@@ -262,7 +305,7 @@ extension CancellationTests {
                     }
                     fixture.tasks.add(task)
                     task.resume()
-                    let box = UncheckedSendable(value: task)   // URLSessionTask is thread-safe.
+                    let box = UncheckedSendable(value: task)  // URLSessionTask is thread-safe.
                     Task {
                         await wait()
                         if api == .suspended {
@@ -360,9 +403,15 @@ extension CancellationTests {
             ("resume, suspend, cancel", [.resume, .suspend, .cancel]),
             ("resume, wait, suspend, cancel", [.resume, .pause(3_000), .suspend, .cancel]),
             ("resume, suspend, resume, cancel", [.resume, .suspend, .resume, .cancel]),
-            ("resume, wait, suspend, wait, resume, wait, cancel", [.resume, .pause(3_000), .suspend, .pause(1_000), .resume, .pause(3_000), .cancel]),
+            (
+                "resume, wait, suspend, wait, resume, wait, cancel",
+                [.resume, .pause(3_000), .suspend, .pause(1_000), .resume, .pause(3_000), .cancel]
+            ),
             ("suspend, resume, cancel", [.suspend, .resume, .cancel]),
-            ("resume, suspend, suspend, resume, resume, cancel", [.resume, .suspend, .suspend, .resume, .resume, .cancel]),
+            (
+                "resume, suspend, suspend, resume, resume, cancel",
+                [.resume, .suspend, .suspend, .resume, .resume, .cancel]
+            ),
             ("resume, cancel, cancel, resume", [.resume, .cancel, .cancel, .resume]),
         ]
     }
@@ -428,8 +477,12 @@ extension CancellationTests {
             }
         }
 
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        func urlSession(
+            _ session: URLSession,
+            dataTask: URLSessionDataTask,
+            didReceive response: URLResponse,
+            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        ) {
             note(dataTask, "a response") { $0.response = true }
             completionHandler(.allow)
         }

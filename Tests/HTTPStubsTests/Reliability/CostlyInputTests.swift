@@ -1,6 +1,7 @@
 import Foundation
-@testable import HTTPStubs
 import Testing
+
+@testable import HTTPStubs
 
 /// Input whose cost grew faster than its size: a minified mapping file (locations used to count
 /// columns from the start of its one line), a HAR whose small gzip body inflates to 1 GiB, and
@@ -9,17 +10,28 @@ import Testing
 /// Each check takes a core for up to a few minutes in a debug build, so the suite runs its tests
 /// one at a time (the time ratio is measured undisturbed) and on its own, never beside the suites
 /// with time limits (`.ci/run` runs it after them).
-@Suite("Costly input", .serialized, .enabled(if: reliabilitySuitesEnabled, "heavy: run with HTTPSTUBS_RELIABILITY=1, on its own (.ci/run does)"))
+@Suite(
+    "Costly input",
+    .serialized,
+    .enabled(if: reliabilitySuitesEnabled, "heavy: run with HTTPSTUBS_RELIABILITY=1, on its own (.ci/run does)")
+)
 struct CostlyInputTests {
-    @Test("a minified 100,000-stub mapping file loads within 3 times the pretty-printed one's time", .timeLimit(.minutes(10)))
+    @Test(
+        "a minified 100,000-stub mapping file loads within 3 times the pretty-printed one's time",
+        .timeLimit(.minutes(10))
+    )
     func minifiedMappingsLoadInLinearTime() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("costly-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let mappings: [JSONValue] = (0..<100_000).map { index in
             [
-                "request": ["method": "GET", "urlPath": .string("/items/\(index)"), "headers": ["Accept": ["contains": "json"]]],
-                "response": ["status": 200, "jsonBody": ["id": .number(JSONNumber(index)), "name": .string("item \(index)")]],
+                "request": [
+                    "method": "GET", "urlPath": .string("/items/\(index)"), "headers": ["Accept": ["contains": "json"]],
+                ],
+                "response": [
+                    "status": 200, "jsonBody": ["id": .number(JSONNumber(index)), "name": .string("item \(index)")],
+                ],
             ]
         }
         let document: JSONValue = ["mappings": .array(mappings)]
@@ -34,7 +46,10 @@ struct CostlyInputTests {
             return (0..<2).map { _ in
                 var result: StubFileLoad?
                 let time = clock.measure { result = StubFiles.load([file.path]) }
-                #expect(result?.stubs.count == 100_000 && result?.diagnostics.isEmpty == true, "\(file.lastPathComponent)")
+                #expect(
+                    result?.stubs.count == 100_000 && result?.diagnostics.isEmpty == true,
+                    "\(file.lastPathComponent)"
+                )
                 return time
             }.min()!
         }
@@ -45,21 +60,34 @@ struct CostlyInputTests {
 
     // A child process under `ulimit -v`, which caps the address space on Linux only.
     #if os(Linux)
-    @Test("stubs lint refuses a HAR whose 6.8 MB gzip body inflates to 1 GiB, within a 400 MiB memory cap", .timeLimit(.minutes(5)))
+    @Test(
+        "stubs lint refuses a HAR whose 6.8 MB gzip body inflates to 1 GiB, within a 400 MiB memory cap",
+        .timeLimit(.minutes(5))
+    )
     func gzipBombUnderMemoryCap() throws {
         let bomb = GzipBodies.zeros(copies: (1 << 30) / 258)
         let har = FileManager.default.temporaryDirectory.appendingPathComponent("bomb-\(UUID().uuidString).har")
         defer { try? FileManager.default.removeItem(at: har) }
-        let entry = #"{"request": {"method": "GET", "url": "https://api.example.com/bomb", "headers": []}, "response": {"status": 200, "#
+        let entry =
+            #"{"request": {"method": "GET", "url": "https://api.example.com/bomb", "headers": []}, "response": {"status": 200, "#
             + #""headers": [{"name": "content-encoding", "value": "gzip"}], "content": {"mimeType": "application/json", "text": "[\""#
             + GzipBodies.hex(bomb) + #"\"]"}}}"#
         try Data((#"{"log": {"version": "1.2", "entries": ["# + entry + "]}}").utf8).write(to: har)
 
         // The shell caps the address space of `stubs` at 400 MiB: the 1 GiB output cannot fit.
         let stubs = try builtExecutable(named: "stubs")
-        let result = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"ulimit -v 409600 && exec "$0" lint "$1""#, stubs.path, har.path], within: 240)
+        let result = try run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"ulimit -v 409600 && exec "$0" lint "$1""#, stubs.path, har.path],
+            within: 240
+        )
         #expect(result.status == 1, "\(result.output)")
-        #expect(result.output.contains(": error: $.log.entries[0].response.content.text: the \(bomb.count)-byte body compressed as \"gzip\" inflates to more than \(64 << 20) bytes"), "\(result.output)")
+        #expect(
+            result.output.contains(
+                ": error: $.log.entries[0].response.content.text: the \(bomb.count)-byte body compressed as \"gzip\" inflates to more than \(64 << 20) bytes"
+            ),
+            "\(result.output)"
+        )
     }
 
     @Test("stubs match --requests answers 500,000 requests within a 400 MiB memory cap", .timeLimit(.minutes(5)))
@@ -68,7 +96,9 @@ struct CostlyInputTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let mapping = folder.appendingPathComponent("hello.json")
-        try Data(#"{"request": {"urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#.utf8).write(to: mapping)
+        try Data(#"{"request": {"urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#.utf8).write(
+            to: mapping
+        )
         let requests = folder.appendingPathComponent("requests.jsonl")
         let line = #"{"method": "GET", "url": "https://example.com/hello?page=1"}"# + "\n"
         try Data(String(repeating: line, count: 500_000).utf8).write(to: requests)
@@ -77,7 +107,11 @@ struct CostlyInputTests {
         let answers = folder.appendingPathComponent("answers.jsonl")
         let stubs = try builtExecutable(named: "stubs")
         let script = #"ulimit -v 409600 && exec "$0" match --stubs "$1" --requests "$2" > "$3""#
-        let result = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, stubs.path, mapping.path, requests.path, answers.path], within: 240)
+        let result = try run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", script, stubs.path, mapping.path, requests.path, answers.path],
+            within: 240
+        )
         #expect(result.status == 0, "\(result.output)")
         let output = try Data(contentsOf: answers)
         #expect(output.count(where: { $0 == UInt8(ascii: "\n") }) == 500_000)

@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import HTTPStubs
-import Testing
 
 /// A seeded mutation fuzzer over every stub file users are likely to point the toolkit at: the
 /// WireMock mappings and HAR captures of the corpus (`Tests/Fixtures/Corpus`) and the repository's `Stubs/` mappings.
@@ -17,7 +19,14 @@ import Testing
 ///
 /// The seed is fixed (`HTTPSTUBS_FUZZ_SEED` runs another one). After a crash, the case that caused
 /// it is still in the scratch root printed at the start of the run.
-@Suite("Stub file fuzzing", .serialized, .enabled(if: reliabilitySuitesEnabled, "heavy: run with HTTPSTUBS_RELIABILITY=1 (.ci/run does, after the main suite)"))
+@Suite(
+    "Stub file fuzzing",
+    .serialized,
+    .enabled(
+        if: reliabilitySuitesEnabled,
+        "heavy: run with HTTPSTUBS_RELIABILITY=1 (.ci/run does, after the main suite)"
+    )
+)
 struct FuzzTests {
     /// How many mutated files are loaded.
     static let caseCount = 10_000
@@ -26,13 +35,18 @@ struct FuzzTests {
     /// A case slower than this counts as a hang.
     static let hangThreshold = Duration.seconds(5)
 
-    @Test("10,000 mutated stub files each load or fail with located diagnostics, never crash or hang", .timeLimit(.minutes(5)))
+    @Test(
+        "10,000 mutated stub files each load or fail with located diagnostics, never crash or hang",
+        .timeLimit(.minutes(5))
+    )
     func mutatedStubFiles() throws {
         let seeds = try SeedFile.all()
         #expect(seeds.count >= 40, "only \(seeds.count) seed files found")
         let scratch = try Scratch()
         defer { scratch.remove() }
-        print("Fuzz: seed \(Self.seed), \(seeds.count) seed files; each case is written into \(scratch.url.path)/<seed>/mappings/")
+        print(
+            "Fuzz: seed \(Self.seed), \(seeds.count) seed files; each case is written into \(scratch.url.path)/<seed>/mappings/"
+        )
 
         var random = SeededGenerator(seed: Self.seed)
         var report = FuzzReport()
@@ -65,16 +79,24 @@ struct FuzzTests {
         let elapsed = clock.now - start
 
         #expect(report.cases == Self.caseCount)
-        #expect(report.unlocated.isEmpty, "\(report.unlocated.count) diagnostics without a location, first: \(report.unlocated.prefix(5))")
+        #expect(
+            report.unlocated.isEmpty,
+            "\(report.unlocated.count) diagnostics without a location, first: \(report.unlocated.prefix(5))"
+        )
         #expect(report.hangs.isEmpty, "\(report.hangs.prefix(5))")
-        #expect(report.loaded > 0 && report.failed > 0, "the mutations should both keep some files loadable and break others")
+        #expect(
+            report.loaded > 0 && report.failed > 0,
+            "the mutations should both keep some files loadable and break others"
+        )
         for kind in Mutation.allCases {
             #expect(report.byMutation[kind.rawValue, default: 0] > 0, "no case used \(kind.rawValue)")
         }
-        print("Fuzz: \(report.cases) cases in \(elapsed) (\(report.byMutation.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))); "
-            + "\(report.loaded) loaded stubs, \(report.failed) had errors, \(report.empty) loaded nothing without an error; "
-            + "\(report.diagnostics) diagnostics checked; \(report.answers) requests answered through registry.answer (\(report.answerKinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))); "
-            + "slowest case \(report.slowest.time): \(report.slowest.label)")
+        print(
+            "Fuzz: \(report.cases) cases in \(elapsed) (\(report.byMutation.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))); "
+                + "\(report.loaded) loaded stubs, \(report.failed) had errors, \(report.empty) loaded nothing without an error; "
+                + "\(report.diagnostics) diagnostics checked; \(report.answers) requests answered through registry.answer (\(report.answerKinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))); "
+                + "slowest case \(report.slowest.time): \(report.slowest.label)"
+        )
     }
 
     @Test("an unreadable mapping file (a folder or a dangling link named *.json) is a diagnostic with its path")
@@ -83,12 +105,21 @@ struct FuzzTests {
         defer { scratch.remove() }
         let root = scratch.url.appendingPathComponent("unreadable")
         let mappings = root.appendingPathComponent("mappings")
-        try FileManager.default.createDirectory(at: mappings.appendingPathComponent("folder.json"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: mappings.appendingPathComponent("dangling.json").path, withDestinationPath: "/nonexistent/target.json")
+        try FileManager.default.createDirectory(
+            at: mappings.appendingPathComponent("folder.json"),
+            withIntermediateDirectories: true
+        )
+        try FileManager.default.createSymbolicLink(
+            atPath: mappings.appendingPathComponent("dangling.json").path,
+            withDestinationPath: "/nonexistent/target.json"
+        )
         let result = StubFiles.load([root.path])
         #expect(result.stubs.isEmpty)
         for name in ["folder.json", "dangling.json"] {
-            #expect(result.errors.contains { $0.source.file.hasSuffix(name) && !$0.message.isEmpty }, "\(name): \(result.diagnostics)")
+            #expect(
+                result.errors.contains { $0.source.file.hasSuffix(name) && !$0.message.isEmpty },
+                "\(name): \(result.diagnostics)"
+            )
         }
         for diagnostic in result.diagnostics {
             #expect(diagnostic.source.file.hasPrefix(root.path) && !diagnostic.message.isEmpty, "\(diagnostic)")
@@ -97,17 +128,27 @@ struct FuzzTests {
 
     // Child processes (`Process`) can only be started on macOS and Linux.
     #if os(macOS) || os(Linux)
-    @Test("delays too long for Duration are refused, not a crash (checked in a child process)", arguments: HugeDelay.mappings)
+    @Test(
+        "delays too long for Duration are refused, not a crash (checked in a child process)",
+        arguments: HugeDelay.mappings
+    )
     func hugeDelays(mapping: HugeDelay.Mapping) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let root = scratch.url.appendingPathComponent("delays")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("mappings"),
+            withIntermediateDirectories: true
+        )
         try Data(mapping.json.utf8).write(to: root.appendingPathComponent("mappings/delay.json"))
-        // A log-normal sample with this sigma left Duration's range about every other draw: 40 requests make a regression all but certain to show.
+        // A log-normal sample with this sigma left Duration's range about every other draw: 40 requests make a
+        // regression all but certain to show.
         let requests = root.appendingPathComponent("requests.jsonl")
-        try Data(String(repeating: #"{"method": "GET", "url": "https://api.example.com/delay"}"# + "\n", count: 40).utf8).write(to: requests)
-        let arguments = mapping.answered
+        try Data(
+            String(repeating: #"{"method": "GET", "url": "https://api.example.com/delay"}"# + "\n", count: 40).utf8
+        ).write(to: requests)
+        let arguments =
+            mapping.answered
             ? ["match", "--stubs", root.path, "--requests", requests.path]
             : ["lint", root.path]
         let outcome = try ChildProcess.runStubs(arguments)
@@ -190,7 +231,8 @@ extension FuzzTests {
 
     /// The kinds of mutation.
     enum Mutation: String, CaseIterable {
-        case truncation, byteFlips, typeSwap, deepNesting, hugeNumber, invalidUTF8, duplicateKey, hugeString, combination
+        case truncation, byteFlips, typeSwap, deepNesting, hugeNumber, invalidUTF8, duplicateKey, hugeString,
+            combination
     }
 
     /// Mutates a seed's bytes with a seeded generator.
@@ -244,7 +286,9 @@ extension FuzzTests {
             case .deepNesting:
                 return deepNesting(bytes, original: original)
             case .typeSwap, .hugeNumber, .duplicateKey, .hugeString:
-                guard let (tree, paths) = parsed(bytes, original: original), !paths.isEmpty else { return flipBytes(bytes) }
+                guard let (tree, paths) = parsed(bytes, original: original), !paths.isEmpty else {
+                    return flipBytes(bytes)
+                }
                 let mutated: JSONValue
                 switch kind {
                 case .typeSwap: mutated = swapType(in: tree, paths: paths)
@@ -283,13 +327,18 @@ extension FuzzTests {
         /// Bytes that are not UTF-8: stray continuation bytes, overlong forms, surrogates, code points
         /// past U+10FFFF, truncated sequences; mostly inside strings, where they survive tokenising.
         private mutating func insertInvalidUTF8(_ bytes: [UInt8]) -> [UInt8] {
-            let sequences: [[UInt8]] = [[0xFF], [0xFE], [0x80], [0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80],
-                                        [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0xE2, 0x82], [0xC3], [0xF0, 0x9F, 0x98]]
+            let sequences: [[UInt8]] = [
+                [0xFF], [0xFE], [0x80], [0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80],
+                [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0xE2, 0x82], [0xC3],
+                [0xF0, 0x9F, 0x98],
+            ]
             var bytes = bytes
             for _ in 0..<Int.random(in: 1...3, using: &random) {
                 var position = Int.random(in: 0...bytes.count, using: &random)
                 if Int.random(in: 0..<10, using: &random) < 7,
-                   let quote = bytes[position...].firstIndex(of: UInt8(ascii: "\"")) ?? bytes[..<position].lastIndex(of: UInt8(ascii: "\"")) {
+                    let quote = bytes[position...].firstIndex(of: UInt8(ascii: "\""))
+                        ?? bytes[..<position].lastIndex(of: UInt8(ascii: "\""))
+                {
                     position = quote + 1
                 }
                 bytes.insert(contentsOf: sequences.randomElement(using: &random)!, at: position)
@@ -306,7 +355,8 @@ extension FuzzTests {
             case 0:
                 return open + bytes + [UInt8](repeating: UInt8(ascii: "]"), count: depth)
             case 1:
-                return Array(String(repeating: #"{"a":"#, count: depth).utf8) + bytes + [UInt8](repeating: UInt8(ascii: "}"), count: depth)
+                return Array(String(repeating: #"{"a":"#, count: depth).utf8) + bytes
+                    + [UInt8](repeating: UInt8(ascii: "}"), count: depth)
             case 2:
                 return open + bytes
             case 3:
@@ -320,7 +370,9 @@ extension FuzzTests {
                 var nested: JSONValue = .string("deep")
                 let useObjects = Bool.random(using: &random)
                 for _ in 0..<levels {
-                    nested = useObjects ? .object(JSONObject(members: [JSONMember(key: "equalTo", value: nested)])) : .array([nested])
+                    nested =
+                        useObjects
+                        ? .object(JSONObject(members: [JSONMember(key: "equalTo", value: nested)])) : .array([nested])
                 }
                 let replacement = nested
                 return Array(JSONStep.replacing(in: tree, at: path[...]) { _ in replacement }.serialized().utf8)
@@ -329,8 +381,10 @@ extension FuzzTests {
 
         /// Values of every JSON type, some of them shaped like the matchers and bodies stub files hold.
         private static let replacements: [JSONValue] = [
-            .null, .bool(true), .bool(false), .number(JSONNumber(0)), .number(JSONNumber(-1)), .number(JSONNumber(2_147_483_648)),
-            .number(JSONNumber(1.5)!), .string(""), .string("0"), .string("true"), .string("GET"), .string("(a+)+"), .string("{{request.path}}"),
+            .null, .bool(true), .bool(false), .number(JSONNumber(0)), .number(JSONNumber(-1)),
+            .number(JSONNumber(2_147_483_648)),
+            .number(JSONNumber(1.5)!), .string(""), .string("0"), .string("true"), .string("GET"), .string("(a+)+"),
+            .string("{{request.path}}"),
             .array([]), .object(JSONObject()), .array([.string("x"), .number(JSONNumber(1))]),
             .object(JSONObject(members: [JSONMember(key: "equalTo", value: .string("x"))])),
             .object(JSONObject(members: [JSONMember(key: "matches", value: .string("["))])),
@@ -340,7 +394,9 @@ extension FuzzTests {
             let path = paths.randomElement(using: &random)!
             var choice = Self.replacements.randomElement(using: &random)!
             return JSONStep.replacing(in: tree, at: path[...]) { current in
-                if choice.typeName == current.typeName { choice = Self.replacements.first { $0.typeName != current.typeName }! }
+                if choice.typeName == current.typeName {
+                    choice = Self.replacements.first { $0.typeName != current.typeName }!
+                }
                 return choice
             }
         }
@@ -348,21 +404,28 @@ extension FuzzTests {
         /// Numbers past every range: ±1e999999, 1e-999999, 400-digit integers, values just past
         /// Int64 and Int32, and `-0`.
         private static let hugeNumbers = [
-            "1e999999", "-1e999999", "1e-999999", String(repeating: "9", count: 400), "-" + String(repeating: "1", count: 400),
-            "9223372036854775808", "-9223372036854775809", "18446744073709551616", "2147483648", "1E+400", "0." + String(repeating: "0", count: 400) + "1", "-0",
+            "1e999999", "-1e999999", "1e-999999", String(repeating: "9", count: 400),
+            "-" + String(repeating: "1", count: 400),
+            "9223372036854775808", "-9223372036854775809", "18446744073709551616", "2147483648", "1E+400",
+            "0." + String(repeating: "0", count: 400) + "1", "-0",
         ]
 
         private mutating func hugeNumber(in tree: JSONValue, paths: [[JSONStep]]) -> JSONValue {
             let numbers = paths.filter { JSONStep.value(in: tree, at: $0[...])?.numberValue != nil }
-            let path = (numbers.isEmpty || Int.random(in: 0..<4, using: &random) == 0 ? paths : numbers).randomElement(using: &random)!
+            let path = (numbers.isEmpty || Int.random(in: 0..<4, using: &random) == 0 ? paths : numbers).randomElement(
+                using: &random
+            )!
             let number = JSONNumber(text: Self.hugeNumbers.randomElement(using: &random)!)!
             return JSONStep.replacing(in: tree, at: path[...]) { _ in .number(number) }
         }
 
         private mutating func duplicateKey(in tree: JSONValue, paths: [[JSONStep]]) -> JSONValue {
-            let objects = ([[]] + paths).filter { (JSONStep.value(in: tree, at: $0[...])?.objectValue?.members.isEmpty == false) }
+            let objects = ([[]] + paths).filter {
+                (JSONStep.value(in: tree, at: $0[...])?.objectValue?.members.isEmpty == false)
+            }
             guard let path = objects.randomElement(using: &random),
-                  let count = JSONStep.value(in: tree, at: path[...])?.objectValue?.members.count else { return tree }
+                let count = JSONStep.value(in: tree, at: path[...])?.objectValue?.members.count
+            else { return tree }
             let index = Int.random(in: 0..<count, using: &random)
             let mode = Int.random(in: 0..<3, using: &random)
             let value = Self.replacements.randomElement(using: &random)!
@@ -370,8 +433,8 @@ extension FuzzTests {
                 guard var object = current.objectValue, object.members.indices.contains(index) else { return current }
                 let member = object.members[index]
                 switch mode {
-                case 0: object.members.append(member)                                   // the same member twice
-                case 1: object.members.append(JSONMember(key: member.key, value: value)) // a later, different value
+                case 0: object.members.append(member)  // the same member twice
+                case 1: object.members.append(JSONMember(key: member.key, value: value))  // a later, different value
                 default: object.members.insert(JSONMember(key: member.key, value: value), at: 0)
                 }
                 return .object(object)
@@ -380,7 +443,8 @@ extension FuzzTests {
 
         /// 1 MB strings: ASCII, two-byte characters, and a path full of template variables.
         private static let hugeStrings = [
-            String(repeating: "a", count: 1 << 20), String(repeating: "é", count: 1 << 19), "/" + String(repeating: "{x}/", count: 1 << 18),
+            String(repeating: "a", count: 1 << 20), String(repeating: "é", count: 1 << 19),
+            "/" + String(repeating: "{x}/", count: 1 << 18),
         ]
 
         /// A 1 MB string in place of a string value, of any value, or of a key.
@@ -391,7 +455,9 @@ extension FuzzTests {
             if Bool.random(using: &random), case let .key(name)? = path.last, path.count >= 1 {
                 // Rename the member instead: a 1 MB key.
                 return JSONStep.replacing(in: tree, at: path.dropLast()[...]) { current in
-                    guard var object = current.objectValue, let index = object.members.firstIndex(where: { $0.key == name }) else { return current }
+                    guard var object = current.objectValue,
+                        let index = object.members.firstIndex(where: { $0.key == name })
+                    else { return current }
                     object.members[index].key = huge
                     return .object(object)
                 }
@@ -444,13 +510,21 @@ extension FuzzTests {
         }
 
         /// `value` with the value at `path` replaced by `transform` of it.
-        static func replacing(in value: JSONValue, at path: ArraySlice<JSONStep>, _ transform: (JSONValue) -> JSONValue) -> JSONValue {
+        static func replacing(
+            in value: JSONValue,
+            at path: ArraySlice<JSONStep>,
+            _ transform: (JSONValue) -> JSONValue
+        ) -> JSONValue {
             guard let step = path.first else { return transform(value) }
             switch (step, value) {
             case let (.key(key), .object(object)):
                 var object = object
                 guard let index = object.members.lastIndex(where: { $0.key == key }) else { return value }
-                object.members[index].value = replacing(in: object.members[index].value, at: path.dropFirst(), transform)
+                object.members[index].value = replacing(
+                    in: object.members[index].value,
+                    at: path.dropFirst(),
+                    transform
+                )
                 return .object(object)
             case let (.index(index), .array(elements)) where elements.indices.contains(index):
                 var elements = elements
@@ -472,15 +546,25 @@ extension FuzzTests {
             if let entries = tree.objectValue?["log"]?.objectValue?["entries"]?.arrayValue {
                 for entry in entries.prefix(8) {
                     guard let request = entry.objectValue?["request"]?.objectValue,
-                          let url = request["url"]?.stringValue.flatMap(URL.init(string:)) else { continue }
+                        let url = request["url"]?.stringValue.flatMap(URL.init(string:))
+                    else { continue }
                     var headers = HeaderFields()
                     for header in request["headers"]?.arrayValue ?? [] {
-                        if let name = header.objectValue?["name"]?.stringValue, let value = header.objectValue?["value"]?.stringValue {
+                        if let name = header.objectValue?["name"]?.stringValue,
+                            let value = header.objectValue?["value"]?.stringValue
+                        {
                             headers.add(name, value)
                         }
                     }
                     let body = request["postData"]?.objectValue?["text"]?.stringValue.map { Data($0.utf8) }
-                    requests.append(InterceptedRequest(method: InterceptedRequest.Method(rawValue: request["method"]?.stringValue ?? "GET"), url: url, headers: headers, body: body))
+                    requests.append(
+                        InterceptedRequest(
+                            method: InterceptedRequest.Method(rawValue: request["method"]?.stringValue ?? "GET"),
+                            url: url,
+                            headers: headers,
+                            body: body
+                        )
+                    )
                 }
             } else {
                 let mappings = tree.objectValue?["mappings"]?.arrayValue ?? [tree]
@@ -492,25 +576,39 @@ extension FuzzTests {
             }
             // And two requests no stub file expects: a bare GET, and a binary body.
             requests.append(InterceptedRequest(url: URL(string: "https://fuzz.example.com/")!))
-            requests.append(InterceptedRequest(method: .post, url: requests.first?.url ?? URL(string: "https://fuzz.example.com/upload")!,
-                                        headers: ["Content-Type": "application/octet-stream"], body: Data([0xFF, 0x00, 0xFE, 0x7B, 0x22])))
+            requests.append(
+                InterceptedRequest(
+                    method: .post,
+                    url: requests.first?.url ?? URL(string: "https://fuzz.example.com/upload")!,
+                    headers: ["Content-Type": "application/octet-stream"],
+                    body: Data([0xFF, 0x00, 0xFE, 0x7B, 0x22])
+                )
+            )
             return requests
         }
 
         /// A request a WireMock request pattern accepts, as far as its `equalTo`s tell.
         private static func wireMock(_ request: JSONObject) -> InterceptedRequest? {
-            var path = request["url"]?.stringValue ?? request["urlPath"]?.stringValue ?? request["urlPathTemplate"]?.stringValue ?? "/"
+            var path =
+                request["url"]?.stringValue ?? request["urlPath"]?.stringValue ?? request["urlPathTemplate"]?
+                .stringValue ?? "/"
             path = path.replacingOccurrences(of: #"\{[^}]*\}"#, with: "1", options: .regularExpression)
             var query: [String] = []
             for member in request["queryParameters"]?.objectValue?.members ?? [] {
                 let value = member.value.objectValue?["equalTo"]?.stringValue ?? "1"
-                query.append("\(member.key)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "1")")
+                query.append(
+                    "\(member.key)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "1")"
+                )
             }
             if !query.isEmpty { path += (path.contains("?") ? "&" : "?") + query.joined(separator: "&") }
-            guard let url = URL(string: "http://localhost:8080" + (path.hasPrefix("/") ? path : "/" + path)) else { return nil }
+            guard let url = URL(string: "http://localhost:8080" + (path.hasPrefix("/") ? path : "/" + path)) else {
+                return nil
+            }
             var headers = HeaderFields()
             for member in request["headers"]?.objectValue?.members ?? [] {
-                if let value = member.value.objectValue?["equalTo"]?.stringValue ?? member.value.objectValue?["contains"]?.stringValue {
+                if let value = member.value.objectValue?["equalTo"]?.stringValue
+                    ?? member.value.objectValue?["contains"]?.stringValue
+                {
                     headers.add(member.key, value)
                 }
             }
@@ -524,7 +622,12 @@ extension FuzzTests {
             }
             var method = request["method"]?.stringValue ?? "GET"
             if method == "ANY" { method = "GET" }
-            return InterceptedRequest(method: InterceptedRequest.Method(rawValue: method), url: url, headers: headers, body: body)
+            return InterceptedRequest(
+                method: InterceptedRequest.Method(rawValue: method),
+                url: url,
+                headers: headers,
+                body: body
+            )
         }
     }
 
@@ -546,7 +649,9 @@ extension FuzzTests {
 
         mutating func count(_ mutations: [String]) {
             cases += 1
-            let kind = mutations.first.map { $0.hasPrefix(Mutation.combination.rawValue) ? Mutation.combination.rawValue : $0 } ?? "?"
+            let kind =
+                mutations.first.map { $0.hasPrefix(Mutation.combination.rawValue) ? Mutation.combination.rawValue : $0 }
+                ?? "?"
             byMutation[kind, default: 0] += 1
         }
 
@@ -563,13 +668,17 @@ extension FuzzTests {
                 if diagnostic.message.isEmpty { problems.append("no message") }
                 if !diagnostic.message.hasPrefix("cannot be read") {
                     if let line = diagnostic.source.line, let column = diagnostic.source.column {
-                        if line < 1 || line > lines || column < 1 { problems.append("line \(line), column \(column) outside the file (\(lines) lines)") }
+                        if line < 1 || line > lines || column < 1 {
+                            problems.append("line \(line), column \(column) outside the file (\(lines) lines)")
+                        }
                     } else if diagnostic.source.file == file {
                         problems.append("no line and column")
                     }
                 }
                 if !problems.isEmpty {
-                    unlocated.append("\(label): \(problems.joined(separator: ", ")): \(diagnostic.description.prefix(300))")
+                    unlocated.append(
+                        "\(label): \(problems.joined(separator: ", ")): \(diagnostic.description.prefix(300))"
+                    )
                 }
             }
         }
@@ -625,12 +734,32 @@ extension FuzzTests {
 
         /// The delays that once crashed.
         static let mappings: [Mapping] = [
-            Mapping(name: "fixed 1e999999 ms", json: delay(#"{"type": "fixed", "milliseconds": 1e999999}"#), answered: false),
+            Mapping(
+                name: "fixed 1e999999 ms",
+                json: delay(#"{"type": "fixed", "milliseconds": 1e999999}"#),
+                answered: false
+            ),
             Mapping(name: "fixed 1e30 ms", json: delay(#"{"type": "fixed", "milliseconds": 1e30}"#), answered: false),
-            Mapping(name: "uniform up to 1e999999 ms", json: delay(#"{"type": "uniform", "lower": 1, "upper": 1e999999}"#), answered: false),
-            Mapping(name: "log-normal median 1e30 ms", json: delay(#"{"type": "lognormal", "median": 1e30, "sigma": 0.1}"#), answered: false),
-            Mapping(name: "log-normal maxValue -1e999999 ms", json: delay(#"{"type": "lognormal", "median": 10, "sigma": 0.1, "maxValue": -1e999999}"#), answered: false),
-            Mapping(name: "log-normal sigma 1e6", json: delay(#"{"type": "lognormal", "median": 10, "sigma": 1e6}"#), answered: true),
+            Mapping(
+                name: "uniform up to 1e999999 ms",
+                json: delay(#"{"type": "uniform", "lower": 1, "upper": 1e999999}"#),
+                answered: false
+            ),
+            Mapping(
+                name: "log-normal median 1e30 ms",
+                json: delay(#"{"type": "lognormal", "median": 1e30, "sigma": 0.1}"#),
+                answered: false
+            ),
+            Mapping(
+                name: "log-normal maxValue -1e999999 ms",
+                json: delay(#"{"type": "lognormal", "median": 10, "sigma": 0.1, "maxValue": -1e999999}"#),
+                answered: false
+            ),
+            Mapping(
+                name: "log-normal sigma 1e6",
+                json: delay(#"{"type": "lognormal", "median": 10, "sigma": 1e6}"#),
+                answered: true
+            ),
         ]
 
         private static func delay(_ distribution: String) -> String {
@@ -646,7 +775,8 @@ extension FuzzTests {
 
         init() throws {
             let shm = URL(fileURLWithPath: "/dev/shm")
-            let base = FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
+            let base =
+                FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
             url = base.appendingPathComponent("httpstubs-fuzz-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         }
@@ -654,7 +784,10 @@ extension FuzzTests {
         /// A stub root for `seed`'s cases: an empty `mappings/` and a copy of its `__files/`.
         func root(for seed: SeedFile, number: Int) throws -> URL {
             let root = url.appendingPathComponent("\(number)")
-            try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent("mappings"),
+                withIntermediateDirectories: true
+            )
             if let files = seed.filesFolder {
                 try FileManager.default.copyItem(at: files, to: root.appendingPathComponent("__files"))
             }
@@ -695,8 +828,11 @@ extension FuzzTests {
             process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
             try childProcessLaunch.withLock { _ in try process.run() }
             process.waitUntilExit()
-            return Outcome(status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
-                           stderr: String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self))
+            return Outcome(
+                status: process.terminationStatus,
+                crashed: process.terminationReason == .uncaughtSignal,
+                stderr: String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
+            )
         }
     }
     #endif

@@ -1,15 +1,23 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import HTTPStubs
-import Testing
 
 /// Input meant to break out or to break things: `bodyFileName`s that try to leave the stub root,
 /// and requests that are themselves odd (huge headers, binary bodies, strange URLs and schemes,
 /// 10 MB bodies either way), sent through real URLSession calls. Each is answered or cleanly
 /// refused; nothing crashes.
-@Suite("Hostile input", .enabled(if: reliabilitySuitesEnabled, "heavy: 10 MB bodies; run with HTTPSTUBS_RELIABILITY=1 (.ci/run does, after the main suite)"))
+@Suite(
+    "Hostile input",
+    .enabled(
+        if: reliabilitySuitesEnabled,
+        "heavy: 10 MB bodies; run with HTTPSTUBS_RELIABILITY=1 (.ci/run does, after the main suite)"
+    )
+)
 struct HostileInputTests {
     // MARK: bodyFileName escaping the stub root
 
@@ -37,7 +45,10 @@ struct HostileInputTests {
         let file = try root.mapping(bodyFileName: name)
         let result = StubFiles.load([root.url.path])
         #expect(result.stubs.isEmpty, "the stub was loaded: \(result.stubs)")
-        let error = try #require(result.errors.first { $0.source.file == file }, "no error for \(name): \(result.diagnostics)")
+        let error = try #require(
+            result.errors.first { $0.source.file == file },
+            "no error for \(name): \(result.diagnostics)"
+        )
         #expect(error.source.line == 1 && error.source.column != nil, "\(error)")
         #expect(error.jsonPath == "$.response.bodyFileName")
         #expect(error.message.contains(quoted(name)), "\(error.message)")
@@ -53,8 +64,10 @@ struct HostileInputTests {
         #expect(stubs.stubs.isEmpty)
     }
 
-    @Test("names that stay inside __files load and serve the file, links within the root included",
-          arguments: ["inside.txt", "sub/inside.txt", "./inside.txt", "sub/./inside.txt", "link-in.txt", "..data.txt"])
+    @Test(
+        "names that stay inside __files load and serve the file, links within the root included",
+        arguments: ["inside.txt", "sub/inside.txt", "./inside.txt", "sub/./inside.txt", "link-in.txt", "..data.txt"]
+    )
     func bodyFileNameInside(name: String) async throws {
         let root = try HostileRoot()
         defer { root.remove() }
@@ -65,16 +78,24 @@ struct HostileInputTests {
         #expect(await complete(stubs.makeSession(), "https://api.example.com/body").text == expected)
     }
 
-    @Test("a bodyFileName naming the folder itself, nothing, or a NUL byte is refused without crashing",
-          arguments: ["", ".", "sub", "sub/", "a\u{0}b", "inside.txt\u{0}.png"])
+    @Test(
+        "a bodyFileName naming the folder itself, nothing, or a NUL byte is refused without crashing",
+        arguments: ["", ".", "sub", "sub/", "a\u{0}b", "inside.txt\u{0}.png"]
+    )
     func bodyFileNameDegenerate(name: String) throws {
         let root = try HostileRoot()
         defer { root.remove() }
         let file = try root.mapping(bodyFileName: name)
         let result = StubFiles.load([root.url.path])
         #expect(result.stubs.isEmpty, "the stub was loaded: \(result.stubs)")
-        let error = try #require(result.errors.first { $0.source.file == file }, "no error for \(quoted(name)): \(result.diagnostics)")
-        #expect(error.source.line != nil && error.source.column != nil && error.jsonPath == "$.response.bodyFileName", "\(error)")
+        let error = try #require(
+            result.errors.first { $0.source.file == file },
+            "no error for \(quoted(name)): \(result.diagnostics)"
+        )
+        #expect(
+            error.source.line != nil && error.source.column != nil && error.jsonPath == "$.response.bodyFileName",
+            "\(error)"
+        )
         if name.isEmpty || name == "." {
             #expect(!error.message.contains("symbolic link"), "\(error.message)")
         }
@@ -86,7 +107,10 @@ struct HostileInputTests {
     func hugeHeaders() async throws {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/big").header("X-Big", .hasPrefix("xxxx")), .text("big header"))
-        stubs.stub(.get("https://api.example.com/many").header("X-Header-199", .equal("value 199")), .text("many headers"))
+        stubs.stub(
+            .get("https://api.example.com/many").header("X-Header-199", .equal("value 199")),
+            .text("many headers")
+        )
         let session = stubs.makeSession()
 
         let big = String(repeating: "x", count: 64 * 1024)
@@ -106,7 +130,9 @@ struct HostileInputTests {
     @Test("a binary (invalid UTF-8) body reaches byte, text, JSON, form and regex matchers without harm")
     func binaryBodies() async throws {
         let stubs = StubRegistry()
-        let binary = Data([0xFF, 0xFE, 0x00, 0xC0, 0x80, 0xED, 0xA0, 0x80, 0x7B, 0x22, 0x0A] + (0...255).map(UInt8.init))
+        let binary = Data(
+            [0xFF, 0xFE, 0x00, 0xC0, 0x80, 0xED, 0xA0, 0x80, 0x7B, 0x22, 0x0A] + (0...255).map(UInt8.init)
+        )
         stubs.stub(.post("https://api.example.com/bytes").body(.equal(binary)), .text("bytes matched"))
         stubs.stub(.post("https://api.example.com/text").body(.contains("x")), .text("text"))
         stubs.stub(.post("https://api.example.com/json").body(.json(["a": 1])), .text("json"))
@@ -122,7 +148,10 @@ struct HostileInputTests {
             var odd = URLRequest(url: URL(string: "https://api.example.com/\(path)")!)
             odd.httpMethod = "POST"
             odd.httpBody = binary
-            odd.setValue(path == "form" ? "application/x-www-form-urlencoded" : "application/json", forHTTPHeaderField: "Content-Type")
+            odd.setValue(
+                path == "form" ? "application/x-www-form-urlencoded" : "application/json",
+                forHTTPHeaderField: "Content-Type"
+            )
             let completion = await complete(session, odd)
             // Binary is not text, JSON or a form: no match, reported as a URLError.
             #expect(completion.urlError != nil || completion.status == 200, "\(path): \(completion)")
@@ -149,9 +178,13 @@ struct HostileInputTests {
         let (data, _) = try await session.data(for: bareAsync)
         #expect(String(decoding: data, as: UTF8.self) == "answered")
 
-        let odd = request("GET", "https://api.example.com/odd", headers: [
-            "X-Injected": "a\r\nX-Evil: 1", "X-Unicode": "café ☕ 😀", "X-Empty": "", "X-Control": "\u{1}\u{7F}",
-        ])
+        let odd = request(
+            "GET",
+            "https://api.example.com/odd",
+            headers: [
+                "X-Injected": "a\r\nX-Evil: 1", "X-Unicode": "café ☕ 😀", "X-Empty": "", "X-Control": "\u{1}\u{7F}",
+            ]
+        )
         let completion = await complete(session, odd)
         #expect(completion.text == "answered" || completion.urlError != nil, "\(completion)")
     }
@@ -160,13 +193,16 @@ struct HostileInputTests {
     func unusualMethods() async throws {
         let stubs = StubRegistry()
         stubs.stub(.anyMethod(.pathPrefix("/")), .text("any"))
-        stubs.stub(.method("BREW", .pathPrefix("/")), .text("teapot", status: 418))   // newer: tried first
+        stubs.stub(.method("BREW", .pathPrefix("/")), .text("teapot", status: 418))  // newer: tried first
         let session = stubs.makeSession()
         let brew = await complete(session, request("BREW", "https://api.example.com/pot"))
         #expect(brew.status == 418 && brew.text == "teapot")
         for method in ["get", "", "M-SEARCH", String(repeating: "X", count: 4_096)] {
             let completion = await complete(session, request(method, "https://api.example.com/\(method.count)"))
-            #expect(completion.text == "any" || completion.text == "teapot" || completion.urlError != nil, "\(method.prefix(10)): \(completion)")
+            #expect(
+                completion.text == "any" || completion.text == "teapot" || completion.urlError != nil,
+                "\(method.prefix(10)): \(completion)"
+            )
         }
     }
 
@@ -204,11 +240,17 @@ struct HostileInputTests {
         #expect(stubs.journal.count == 2)
     }
 
-    @Test("URLs without a path, host or scheme are answered or cleanly refused",
-          arguments: ["https://api.example.com", "https://api.example.com?x=1", "https://api.example.com#top", "http:", "http://", "https:///no-host",
-                      "http://:80/", "relative/path", "//host.example/scheme-relative", "mailto:someone@example.com", "urn:isbn:0451450523", "x:"])
+    @Test(
+        "URLs without a path, host or scheme are answered or cleanly refused",
+        arguments: [
+            "https://api.example.com", "https://api.example.com?x=1", "https://api.example.com#top", "http:", "http://",
+            "https:///no-host",
+            "http://:80/", "relative/path", "//host.example/scheme-relative", "mailto:someone@example.com",
+            "urn:isbn:0451450523", "x:",
+        ]
+    )
     func incompleteURL(url: String) async throws {
-        guard let parsed = URL(string: url) else { return }   // Foundation refuses it: nothing to send
+        guard let parsed = URL(string: url) else { return }  // Foundation refuses it: nothing to send
         let stubs = StubRegistry()
         stubs.stub(.anyRequest, .text("anything"))
         let session = stubs.makeSession()
@@ -300,8 +342,14 @@ struct HostileInputTests {
                 buffer.storeBytes(of: random.next(), toByteOffset: index, as: UInt64.self)
             }
         }
-        stubs.stub(.get("https://api.example.com/download"), .data(body, headers: ["Content-Type": "application/octet-stream"]))
-        stubs.stub(.get("https://api.example.com/slow-download"), .data(body).dribbled(chunks: 5, over: .milliseconds(50)))
+        stubs.stub(
+            .get("https://api.example.com/download"),
+            .data(body, headers: ["Content-Type": "application/octet-stream"])
+        )
+        stubs.stub(
+            .get("https://api.example.com/slow-download"),
+            .data(body).dribbled(chunks: 5, over: .milliseconds(50))
+        )
         let session = stubs.makeSession()
         let completion = await complete(session, "https://api.example.com/download")
         #expect(completion.data == body)
@@ -311,12 +359,20 @@ struct HostileInputTests {
         #expect(dribbled == body)
     }
 
-    @Test("an unmatched request with a 10 MB body and a 64 KB header is refused with its near-miss report", .timeLimit(.minutes(1)))
+    @Test(
+        "an unmatched request with a 10 MB body and a 64 KB header is refused with its near-miss report",
+        .timeLimit(.minutes(1))
+    )
     func hugeUnmatchedRequest() async throws {
         let stubs = StubRegistry()
         let candidates = 20
         for index in 0..<candidates {
-            stubs.stub(.post("https://api.example.com/items/\(index)").header("X-Big", .equal("x")).body(.contains("needle \(index)")), .text("\(index)"))
+            stubs.stub(
+                .post("https://api.example.com/items/\(index)").header("X-Big", .equal("x")).body(
+                    .contains("needle \(index)")
+                ),
+                .text("\(index)")
+            )
         }
         let session = stubs.makeSession()
         var odd = URLRequest(url: URL(string: "https://api.example.com/items/none")!)
@@ -367,28 +423,47 @@ extension HostileInputTests {
 
         init() throws {
             let manager = FileManager.default
-            scratch = manager.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)").resolvingSymlinksInPath()
+            scratch = manager.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
+                .resolvingSymlinksInPath()
             url = scratch.appendingPathComponent("root")
             let files = url.appendingPathComponent("__files")
             try manager.createDirectory(at: files.appendingPathComponent("sub"), withIntermediateDirectories: true)
             try manager.createDirectory(at: url.appendingPathComponent("mappings"), withIntermediateDirectories: true)
-            try manager.createDirectory(at: scratch.appendingPathComponent("elsewhere"), withIntermediateDirectories: true)
+            try manager.createDirectory(
+                at: scratch.appendingPathComponent("elsewhere"),
+                withIntermediateDirectories: true
+            )
             try Data("SECRET outside".utf8).write(to: scratch.appendingPathComponent("outside.txt"))
             try Data("SECRET elsewhere".utf8).write(to: scratch.appendingPathComponent("elsewhere/secret.txt"))
             try Data("INSIDE".utf8).write(to: files.appendingPathComponent("inside.txt"))
             try Data("INSIDE".utf8).write(to: files.appendingPathComponent("sub/inside.txt"))
             try Data("dots".utf8).write(to: files.appendingPathComponent("..data.txt"))
-            try manager.createSymbolicLink(atPath: files.appendingPathComponent("link-in.txt").path, withDestinationPath: "inside.txt")
-            try manager.createSymbolicLink(atPath: files.appendingPathComponent("link-out.txt").path, withDestinationPath: "../../outside.txt")
-            try manager.createSymbolicLink(atPath: files.appendingPathComponent("dir-out").path, withDestinationPath: scratch.appendingPathComponent("elsewhere").path)
-            try manager.createSymbolicLink(atPath: files.appendingPathComponent("sub/link-up").path, withDestinationPath: "../../..")
+            try manager.createSymbolicLink(
+                atPath: files.appendingPathComponent("link-in.txt").path,
+                withDestinationPath: "inside.txt"
+            )
+            try manager.createSymbolicLink(
+                atPath: files.appendingPathComponent("link-out.txt").path,
+                withDestinationPath: "../../outside.txt"
+            )
+            try manager.createSymbolicLink(
+                atPath: files.appendingPathComponent("dir-out").path,
+                withDestinationPath: scratch.appendingPathComponent("elsewhere").path
+            )
+            try manager.createSymbolicLink(
+                atPath: files.appendingPathComponent("sub/link-up").path,
+                withDestinationPath: "../../.."
+            )
         }
 
         /// Writes `mappings/body.json`, one line, answering `GET /body` from `bodyFileName`; returns its path.
         func mapping(bodyFileName: String) throws -> String {
             let name = JSONValue.string(bodyFileName).serialized()
             let file = url.appendingPathComponent("mappings/body.json")
-            try Data(#"{"request": {"method": "GET", "url": "/body"}, "response": {"status": 200, "bodyFileName": \#(name)}}"#.utf8).write(to: file)
+            try Data(
+                #"{"request": {"method": "GET", "url": "/body"}, "response": {"status": 200, "bodyFileName": \#(name)}}"#
+                    .utf8
+            ).write(to: file)
             return (url.path as NSString).appendingPathComponent("mappings/body.json")
         }
 

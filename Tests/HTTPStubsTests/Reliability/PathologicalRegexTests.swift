@@ -1,18 +1,23 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import HTTPStubs
-import Testing
 
 /// Regular expressions that could backtrack for ever are refused instead of hanging a test run.
 @Suite("Pathological regular expressions")
 struct PathologicalRegexTests {
-    @Test("a group repeated without bound that itself repeats is detected", arguments: [
-        "(a+)+", "(a*)*b", #"(\w+\s?)*"#, "((ab)*)+", "(a{1,})+", "(x+x+)+y", "(?:a|aa)+(b+)*",
-        // Inside an atomic group a nested repetition still backtracks while the group looks for its match.
-        "(?>(a+)+b)", "((a+)+)++",
-    ])
+    @Test(
+        "a group repeated without bound that itself repeats is detected",
+        arguments: [
+            "(a+)+", "(a*)*b", #"(\w+\s?)*"#, "((ab)*)+", "(a{1,})+", "(x+x+)+y", "(?:a|aa)+(b+)*",
+            // Inside an atomic group a nested repetition still backtracks while the group looks for its match.
+            "(?>(a+)+b)", "((a+)+)++",
+        ]
+    )
     func detected(pattern: String) {
         #expect(RegularExpression.repeatedRepetition(in: pattern) != nil, "\(pattern)")
         let expression = RegularExpression(pattern)
@@ -20,11 +25,15 @@ struct PathologicalRegexTests {
         #expect(!expression.matches("aaaa"))
     }
 
-    @Test("ordinary patterns are left alone", arguments: [
-        "a+", "(ab)+", "[(a+)]+", #"\(a+\)+"#, "/users/[0-9]+", "(a+){2}", "(?:abc)+", #"^\S+@\S+$"#, "/v1/.*", "(ab|cd)*",
-        // Possessive repetitions and atomic groups never backtrack.
-        "(a++)+$", "(a*+)*$", "(a{2,}+)+", "(?>a+)+$", "(a+)++$", #"(\w++\s?)*"#,
-    ])
+    @Test(
+        "ordinary patterns are left alone",
+        arguments: [
+            "a+", "(ab)+", "[(a+)]+", #"\(a+\)+"#, "/users/[0-9]+", "(a+){2}", "(?:abc)+", #"^\S+@\S+$"#, "/v1/.*",
+            "(ab|cd)*",
+            // Possessive repetitions and atomic groups never backtrack.
+            "(a++)+$", "(a*+)*$", "(a{2,}+)+", "(?>a+)+$", "(a+)++$", #"(\w++\s?)*"#,
+        ]
+    )
     func ordinary(pattern: String) {
         #expect(RegularExpression.repeatedRepetition(in: pattern) == nil, "\(pattern)")
         #expect(RegularExpression(pattern).problem == nil)
@@ -44,7 +53,10 @@ struct PathologicalRegexTests {
     @Test("in a stub file such a pattern is a load error at its place")
     func fileIsRefused() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("regex-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("mappings"),
+            withIntermediateDirectories: true
+        )
         defer { try? FileManager.default.removeItem(at: root) }
         try Data(#"{"request": {"urlPathPattern": "/(a+)+"}, "response": {"status": 200}}"#.utf8)
             .write(to: root.appendingPathComponent("mappings/slow.json"))
@@ -57,10 +69,16 @@ struct PathologicalRegexTests {
     @Test("a JSONPath filter's =~ regular expression is refused the same way, at its place")
     func jsonPathFilterIsRefused() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("regex-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("mappings"),
+            withIntermediateDirectories: true
+        )
         defer { try? FileManager.default.removeItem(at: root) }
-        try Data(#"{"request": {"bodyPatterns": [{"matchesJsonPath": "$.items[?(@.name =~ /(a+)+b/)]"}]}, "response": {"status": 200}}"#.utf8)
-            .write(to: root.appendingPathComponent("mappings/slow.json"))
+        try Data(
+            #"{"request": {"bodyPatterns": [{"matchesJsonPath": "$.items[?(@.name =~ /(a+)+b/)]"}]}, "response": {"status": 200}}"#
+                .utf8
+        )
+        .write(to: root.appendingPathComponent("mappings/slow.json"))
         let result = StubFiles.load([root.path])
         #expect(result.stubs.isEmpty)
         #expect(result.errors.first?.jsonPath == "$.request.bodyPatterns[0].matchesJsonPath")

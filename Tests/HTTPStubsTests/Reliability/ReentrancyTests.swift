@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// The user's closures — custom matchers, request observers, computed responses, issue handlers —
 /// may call any method of the registry that runs them (issue #11): the toolkit never runs them
@@ -21,9 +22,12 @@ import HTTPStubs
         try await withoutHanging {
             let stubs = StubRegistry()
             stubs.stub(.get("https://api.example.com/a"), .text("later"))
-            stubs.stub(.get("https://api.example.com/a").matching("first call only") { _ in
-                stubs.requests(to: .get, "https://api.example.com/a").isEmpty
-            }, .text("first"))
+            stubs.stub(
+                .get("https://api.example.com/a").matching("first call only") { _ in
+                    stubs.requests(to: .get, "https://api.example.com/a").isEmpty
+                },
+                .text("first")
+            )
             let session = stubs.makeSession()
             #expect(await answer(session, "https://api.example.com/a") == "first")
             #expect(await answer(session, "https://api.example.com/a") == "later")
@@ -36,11 +40,14 @@ import HTTPStubs
         try await withoutHanging {
             let stubs = StubRegistry()
             let calls = Counter()
-            stubs.stub(.get(.path("/matcher")).matching("calls every registry method") { _ in
-                callEveryMethod(of: stubs)
-                calls.increment()
-                return true
-            }, .text("matched"))
+            stubs.stub(
+                .get(.path("/matcher")).matching("calls every registry method") { _ in
+                    callEveryMethod(of: stubs)
+                    calls.increment()
+                    return true
+                },
+                .text("matched")
+            )
             let session = stubs.makeSession()
             #expect(await answer(session, base + "/matcher") == "matched")
             #expect(await answerAsync(session, base + "/matcher") == "matched")
@@ -53,10 +60,13 @@ import HTTPStubs
             let stubs = StubRegistry()
             stubs.stub(.get(.path("/a")), .text("later"))
             let ownID = Locked(Stub.ID(""))
-            ownID.value = stubs.stub(.get(.path("/a")).matching("removes itself") { _ in
-                stubs.remove(ownID.value)
-                return true
-            }, .text("never"))
+            ownID.value = stubs.stub(
+                .get(.path("/a")).matching("removes itself") { _ in
+                    stubs.remove(ownID.value)
+                    return true
+                },
+                .text("never")
+            )
             let session = stubs.makeSession()
             // The request comes after the removal: the stub it matched is gone.
             #expect(await answer(session, base + "/a") == "later")
@@ -68,10 +78,15 @@ import HTTPStubs
         try await withoutHanging {
             let stubs = StubRegistry()
             stubs.stub(.get(.path("/a")), .text("later"))
-            stubs.add(Stub(.get(.path("/a")).matching("moves the scenario on") { _ in
-                stubs.scenario("flow").move(to: "Elsewhere")
-                return true
-            }, .text("never")).inScenario("flow", whenIn: "Started"))
+            stubs.add(
+                Stub(
+                    .get(.path("/a")).matching("moves the scenario on") { _ in
+                        stubs.scenario("flow").move(to: "Elsewhere")
+                        return true
+                    },
+                    .text("never")
+                ).inScenario("flow", whenIn: "Started")
+            )
             let session = stubs.makeSession()
             // The request comes after the move: the stub it matched no longer answers.
             #expect(await answerAsync(session, base + "/a") == "later")
@@ -85,11 +100,14 @@ import HTTPStubs
             stubs.passThrough = .hosts(["api.example.com"])
             let calls = Counter()
             // Always matches: nothing here may reach the real network.
-            stubs.stub(.get(.path("/pass")).matching("calls every registry method") { _ in
-                callEveryMethod(of: stubs)
-                calls.increment()
-                return true
-            }, .text("stubbed"))
+            stubs.stub(
+                .get(.path("/pass")).matching("calls every registry method") { _ in
+                    callEveryMethod(of: stubs)
+                    calls.increment()
+                    return true
+                },
+                .text("stubbed")
+            )
             let session = stubs.makeSession()
             #expect(await answer(session, base + "/pass") == "stubbed")
             #expect(await answerAsync(session, base + "/pass") == "stubbed")
@@ -103,9 +121,12 @@ import HTTPStubs
         try await withoutHanging {
             let stubs = StubRegistry()
             stubs.stub(.get(.path("/a")), .text("later"))
-            stubs.stub(.get(.path("/a")).matching("first call only") { _ in
-                stubs.requests(to: .get, .path("/a")).isEmpty
-            }, .text("first"))
+            stubs.stub(
+                .get(.path("/a")).matching("first call only") { _ in
+                    stubs.requests(to: .get, .path("/a")).isEmpty
+                },
+                .text("first")
+            )
             let request = InterceptedRequest(url: URL(string: base + "/a")!)
             #expect(text(of: stubs.answer(request)) == "first")
             #expect(text(of: stubs.answer(request)) == "later")
@@ -133,10 +154,13 @@ import HTTPStubs
     @Test func computedResponseMayCallEveryRegistryMethod() async throws {
         try await withoutHanging {
             let stubs = StubRegistry()
-            stubs.stub(.get(.path("/computed")), .computed { _ in
-                callEveryMethod(of: stubs)
-                return .text("computed")
-            })
+            stubs.stub(
+                .get(.path("/computed")),
+                .computed { _ in
+                    callEveryMethod(of: stubs)
+                    return .text("computed")
+                }
+            )
             stubs.stub(.get(.path("/respond"))) { _ in
                 // The request is in the journal already; callEveryMethod then clears it.
                 let journaled = stubs.requests(to: .get, .path("/respond")).count
@@ -156,26 +180,32 @@ import HTTPStubs
             let stubs = StubRegistry()
             let handled = Collected<StubDiagnostic>()
             stubs.onDiagnostic { issue in
-                callEveryMethod(of: stubs)   // adds only stubs without problems: no issue of its own
+                callEveryMethod(of: stubs)  // adds only stubs without problems: no issue of its own
                 handled.append(issue)
             }
             let broken = Counter()
             /// Adds a stub whose regular expression does not compile: an issue.
             @Sendable func addBrokenStub() {
                 broken.increment()
-                stubs.stub(.get(.path("/broken-\(broken.value)")).header("X-Id", .matches("(unclosed")), .text("broken"))
+                stubs.stub(
+                    .get(.path("/broken-\(broken.value)")).header("X-Id", .matches("(unclosed")),
+                    .text("broken")
+                )
             }
             // From a matcher and from a computed response, while a request is being answered.
-            stubs.stub(.get(.path("/matcher")).matching("adds a broken stub") { _ in
-                addBrokenStub()
-                return true
-            }, .text("matched"))
+            stubs.stub(
+                .get(.path("/matcher")).matching("adds a broken stub") { _ in
+                    addBrokenStub()
+                    return true
+                },
+                .text("matched")
+            )
             stubs.stub(.get(.path("/computed"))) { _ in
                 addBrokenStub()
                 return .text("computed")
             }
             let session = stubs.makeSession()
-            addBrokenStub()   // and from the test itself
+            addBrokenStub()  // and from the test itself
             #expect(await answer(session, base + "/matcher") == "matched")
             #expect(await answerAsync(session, base + "/computed") == "computed")
             #expect(handled.all.count == 3)
@@ -187,10 +217,13 @@ import HTTPStubs
         try await withoutHanging {
             // A matcher that resets: the request comes after the reset, when no stub is left.
             let matcherStubs = StubRegistry()
-            matcherStubs.stub(.get(.path("/a")).matching("resets") { _ in
-                matcherStubs.reset()
-                return true
-            }, .text("never"))
+            matcherStubs.stub(
+                .get(.path("/a")).matching("resets") { _ in
+                    matcherStubs.reset()
+                    return true
+                },
+                .text("never")
+            )
             #expect(await answer(matcherStubs.makeSession(), base + "/a") == unmatched)
             #expect(matcherStubs.stubs.isEmpty)
 
@@ -234,22 +267,31 @@ import HTTPStubs
                 observed.increment()
             }
             let matched = Locked(0)
-            let matcherStub = stubs.stub(.get(.path("/matcher")).matching("calls every registry method") { _ in
-                callEveryMethod(of: stubs)
-                if matched.withLock({ $0 += 1; return $0 }).isMultiple(of: 25) {   // now and then, an issue from within the matcher
-                    stubs.stub(.get(.path("/broken")).header("X-Id", .matches("(unclosed")), .text("broken"))
-                }
-                return true
-            }, .text("matched"))
+            let matcherStub = stubs.stub(
+                .get(.path("/matcher")).matching("calls every registry method") { _ in
+                    callEveryMethod(of: stubs)
+                    if matched.withLock({
+                        $0 += 1
+                        return $0
+                    }).isMultiple(of: 25) {  // now and then, an issue from within the matcher
+                        stubs.stub(.get(.path("/broken")).header("X-Id", .matches("(unclosed")), .text("broken"))
+                    }
+                    return true
+                },
+                .text("matched")
+            )
             let computedStub = stubs.stub(.get(.path("/computed"))) { _ in
                 callEveryMethod(of: stubs)
                 return .text("computed")
             }
             // Exactly 100 uses, however many requests race for them through a matcher run outside the lock.
-            let limited = Stub(.get(.path("/limited")).matching("reads the registry") { _ in
-                _ = stubs.unusedStubs
-                return true
-            }, .text("limited")).times(100)
+            let limited = Stub(
+                .get(.path("/limited")).matching("reads the registry") { _ in
+                    _ = stubs.unusedStubs
+                    return true
+                },
+                .text("limited")
+            ).times(100)
             stubs.add(limited)
             stubs.stub(.get(.path("/limited")), .text("fallback"), priority: 9)
             let session = stubs.makeSession()
@@ -260,7 +302,8 @@ import HTTPStubs
                         var counts: [String: Int] = [:]
                         for index in 0..<requestsPerTask {
                             let path = ["/matcher", "/computed", "/limited", "/limited"][(task + index) % 4]
-                            let text = index.isMultiple(of: 2)
+                            let text =
+                                index.isMultiple(of: 2)
                                 ? await answer(session, base + path)
                                 : await answerAsync(session, base + path)
                             counts[text, default: 0] += 1
@@ -271,7 +314,9 @@ import HTTPStubs
                 return await group.reduce(into: [:]) { total, counts in total.merge(counts, uniquingKeysWith: +) }
             }
             let total = tasks * requestsPerTask
-            #expect(answers == ["matched": total / 4, "computed": total / 4, "limited": 100, "fallback": total / 2 - 100])
+            #expect(
+                answers == ["matched": total / 4, "computed": total / 4, "limited": 100, "fallback": total / 2 - 100]
+            )
             #expect(stubs.useCount(of: matcherStub) == total / 4)
             #expect(stubs.useCount(of: computedStub) == total / 4)
             #expect(stubs.useCount(of: limited.id) == 100)
@@ -306,7 +351,11 @@ private func withoutHanging(
         }
     }
     let outcome = await finished.value(within: patience)
-    try #require(outcome == true, "did not finish within \(Int(patience)) s: a closure deadlocked", sourceLocation: sourceLocation)
+    try #require(
+        outcome == true,
+        "did not finish within \(Int(patience)) s: a closure deadlocked",
+        sourceLocation: sourceLocation
+    )
 }
 
 /// Runs a test's jobs on a serial queue of its own, outside the cooperative pool.

@@ -1,6 +1,7 @@
 import Foundation
-@testable import HTTPStubs
 import Testing
+
+@testable import HTTPStubs
 
 /// Every regular expression in a stub — a matcher, a JSONPath filter's `=~`, a JSON schema's
 /// `pattern`, XMLUnit's placeholder delimiters and `${xmlunit.matchesRegex(…)}` — is compiled by
@@ -32,7 +33,7 @@ struct RegexEntranceTests {
         let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\")
         for flags in ["", "i"] {
             let filter = #"$.items[?(@.name =~ /\#(escaped)/\#(flags))]"#
-        let error = try loadError(#"{"matchesJsonPath": "\#(filter)"}"#)
+            let error = try loadError(#"{"matchesJsonPath": "\#(filter)"}"#)
             #expect(error.jsonPath == "$.request.bodyPatterns[0].matchesJsonPath")
             #expect(error.message.contains("catastrophic backtracking"), "\(error.message)")
         }
@@ -77,7 +78,8 @@ struct RegexEntranceTests {
         let mappings = root.appendingPathComponent("mappings")
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let mapping = #"{"request": {"method": "POST", "url": "/t", "bodyPatterns": [\#(pattern)]}, "#
+        let mapping =
+            #"{"request": {"method": "POST", "url": "/t", "bodyPatterns": [\#(pattern)]}, "#
             + #""response": {"status": 200}}"#
         try Data(mapping.utf8).write(to: root.appendingPathComponent("mappings/x.json"))
         let result = StubFiles.load([root.path])

@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import HTTPStubs
-import Testing
 
 /// Many requests at once through real URLSession calls, while other tasks change the registry and
 /// read its journal: every answer is the right one, nothing crashes or hangs, and no journal entry
@@ -13,7 +15,14 @@ import Testing
 /// or deadlock swift-corelibs-foundation 6.3 with any `URLProtocol` (swift-corelibs-foundation
 /// issue #5412, fixed in 6.4). Set `HTTPSTUBS_CANCEL_RACE=1` as well as `HTTPSTUBS_RELIABILITY=1` to run
 /// it on a toolchain with the fix.
-@Suite("Stress", .serialized, .enabled(if: reliabilitySuitesEnabled, "heavy: run with HTTPSTUBS_RELIABILITY=1 (.ci/run does, after the main suite)"))
+@Suite(
+    "Stress",
+    .serialized,
+    .enabled(
+        if: reliabilitySuitesEnabled,
+        "heavy: run with HTTPSTUBS_RELIABILITY=1 (.ci/run does, after the main suite)"
+    )
+)
 struct StressTests {
     /// How many item requests the workers send in all.
     static let requestCount = 20_000
@@ -24,8 +33,10 @@ struct StressTests {
     /// How many tasks add and remove `/churn/<k>` stubs meanwhile.
     static let churnCount = 2
 
-    @Test("20,000 requests from 64 tasks against 1,000 stubs, while stubs come and go and the journal is read",
-          .timeLimit(.minutes(3)))
+    @Test(
+        "20,000 requests from 64 tasks against 1,000 stubs, while stubs come and go and the journal is read",
+        .timeLimit(.minutes(3))
+    )
     func concurrentRequestsWithChurn() async throws {
         let stubs = StubRegistry(randomSeed: 20_000)
         stubs.onDiagnostic { issue in Issue.record("unexpected stub issue: \(issue)") }
@@ -42,7 +53,12 @@ struct StressTests {
             let reader = Locked(ReaderResult())
             for churner in 0..<Self.churnCount {
                 group.addTask {
-                    let result = await Self.churn(stubs, session: sessions[churner % sessions.count], churner: churner, until: done)
+                    let result = await Self.churn(
+                        stubs,
+                        session: sessions[churner % sessions.count],
+                        churner: churner,
+                        until: done
+                    )
                     churns.withLock { $0.append(result) }
                 }
             }
@@ -54,7 +70,9 @@ struct StressTests {
             await withTaskGroup(of: WorkerResult.self) { requests in
                 for worker in 0..<Self.workerCount {
                     requests.addTask {
-                        let share = Self.requestCount / Self.workerCount + (worker < Self.requestCount % Self.workerCount ? 1 : 0)
+                        let share =
+                            Self.requestCount / Self.workerCount
+                            + (worker < Self.requestCount % Self.workerCount ? 1 : 0)
                         return await Self.work(worker, requests: share, session: sessions[worker % sessions.count])
                     }
                 }
@@ -102,12 +120,17 @@ struct StressTests {
         }
         #expect(journaled == sent, "the journal's count of requests per item differs from what was sent")
         #expect(churnEntries == churnSent)
-        #expect(misattributed.isEmpty, "\(misattributed.count) entries with the wrong stub, first: \(misattributed.prefix(3))")
+        #expect(
+            misattributed.isEmpty,
+            "\(misattributed.count) entries with the wrong stub, first: \(misattributed.prefix(3))"
+        )
         #expect(stubs.unmatchedRequests.isEmpty)
         let miscounted = (0..<Self.itemCount).filter { stubs.useCount(of: stubIDs[$0]) != sent[$0] }
         #expect(miscounted.isEmpty, "the use counts of items \(miscounted.prefix(10)) differ from the requests sent")
 
-        print("Stress: \(Self.requestCount) item requests + \(churnSent) churn requests from \(Self.workerCount) tasks against \(Self.itemCount) stubs in \(elapsed); churn added \(churnResults.reduce(0) { $0 + $1.added }) stubs, the journal was read \(readerResult.reads) times")
+        print(
+            "Stress: \(Self.requestCount) item requests + \(churnSent) churn requests from \(Self.workerCount) tasks against \(Self.itemCount) stubs in \(elapsed); churn added \(churnResults.reduce(0) { $0 + $1.added }) stubs, the journal was read \(readerResult.reads) times"
+        )
     }
 
     /// Whether the cancellation-versus-instant-completion race runs (`HTTPSTUBS_CANCEL_RACE=1`).
@@ -116,9 +139,14 @@ struct StressTests {
     /// How many cancellations race an instant completion when the race is enabled.
     static let cancelRaceCount = 10_000
 
-    @Test("10,000 cancellations racing an instant completion (HTTPSTUBS_CANCEL_RACE=1; needs the swift-corelibs-foundation #5412 fix)",
-          .enabled(if: cancelRaceEnabled, "can crash or deadlock swift-corelibs-foundation 6.3 (#5412); set HTTPSTUBS_CANCEL_RACE=1 on a toolchain with the fix"),
-          .timeLimit(.minutes(3)))
+    @Test(
+        "10,000 cancellations racing an instant completion (HTTPSTUBS_CANCEL_RACE=1; needs the swift-corelibs-foundation #5412 fix)",
+        .enabled(
+            if: cancelRaceEnabled,
+            "can crash or deadlock swift-corelibs-foundation 6.3 (#5412); set HTTPSTUBS_CANCEL_RACE=1 on a toolchain with the fix"
+        ),
+        .timeLimit(.minutes(3))
+    )
     func cancelRacingInstantCompletion() async throws {
         let stubs = StubRegistry(randomSeed: 5_412)
         stubs.stub(.get("https://api.example.com/instant"), .text("instant"))
@@ -136,8 +164,14 @@ struct StressTests {
                 // corelibs 6.3 crashes or deadlocks.
                 let spin = index % 3 == 0 ? 0 : Int.random(in: 0...20, using: &random)
                 switch index % 3 {
-                case 0: group.addTask { await Self.raceTaskCancel(session, url, spinMicroseconds: spin, fromAnotherThread: false) }
-                case 1: group.addTask { await Self.raceTaskCancel(session, url, spinMicroseconds: spin, fromAnotherThread: true) }
+                case 0:
+                    group.addTask {
+                        await Self.raceTaskCancel(session, url, spinMicroseconds: spin, fromAnotherThread: false)
+                    }
+                case 1:
+                    group.addTask {
+                        await Self.raceTaskCancel(session, url, spinMicroseconds: spin, fromAnotherThread: true)
+                    }
                 default: group.addTask { await Self.raceSwiftTaskCancel(session, url, spinMicroseconds: spin) }
                 }
             }
@@ -148,7 +182,9 @@ struct StressTests {
         #expect(outcomes.unexpected.isEmpty)
         let remaining = await liveLoaders(settlingTo: baseline)
         #expect(remaining <= baseline, "\(remaining - baseline) protocol instances outlived their requests")
-        print("Cancel race: \(Self.cancelRaceCount) cancellations racing an instant completion: \(outcomes.succeeded) completed, \(outcomes.cancelled) cancelled")
+        print(
+            "Cancel race: \(Self.cancelRaceCount) cancellations racing an instant completion: \(outcomes.succeeded) completed, \(outcomes.cancelled) cancelled"
+        )
     }
 }
 
@@ -183,7 +219,10 @@ private enum ItemStub {
         case .regex:
             return registry.stub(.put(.pathMatching("/items/\(n)")), answer)
         case .jsonBody:
-            return registry.stub(.post("/items/\(n)").body(.json(["id": .number(JSONNumber(n)), "kind": "item"])), answer)
+            return registry.stub(
+                .post("/items/\(n)").body(.json(["id": .number(JSONNumber(n)), "kind": "item"])),
+                answer
+            )
         case .header:
             return registry.stub(.get("/items/\(n)").header("X-Item", .equal("\(n)")), answer)
         case .query:
@@ -201,8 +240,12 @@ private enum ItemStub {
         case .regex:
             return request("PUT", "https://api.example.com/items/\(n)", body: "payload \(n)")
         case .jsonBody:
-            return request("POST", "https://api.example.com/items/\(n)", body: #"{"kind": "item", "id": \#(n)}"#,
-                                          headers: ["Content-Type": "application/json"])
+            return request(
+                "POST",
+                "https://api.example.com/items/\(n)",
+                body: #"{"kind": "item", "id": \#(n)}"#,
+                headers: ["Content-Type": "application/json"]
+            )
         case .header:
             return request("GET", "https://api.example.com/items/\(n)", headers: ["X-Item": "\(n)"])
         case .query:
@@ -241,8 +284,12 @@ extension StressTests {
             let expected = "item \(item)"
             if worker.isMultiple(of: 2) {
                 let completion = await complete(session, request)
-                if completion.text != expected || completion.status != 200 || completion.http?.value(forHTTPHeaderField: "X-Item") != "\(item)" {
-                    result.failures.append("\(request.url!): \(completion.status.map(String.init) ?? "no status") \(completion.text ?? String(describing: completion.error))")
+                if completion.text != expected || completion.status != 200
+                    || completion.http?.value(forHTTPHeaderField: "X-Item") != "\(item)"
+                {
+                    result.failures.append(
+                        "\(request.url!): \(completion.status.map(String.init) ?? "no status") \(completion.text ?? String(describing: completion.error))"
+                    )
                 }
             } else {
                 do {
@@ -277,7 +324,12 @@ extension StressTests {
     /// makes the registry's next journal append copy the whole journal while it holds its lock
     /// (copy-on-write), about 10 ms at 20,000 entries in a debug build, during which no request
     /// is served.
-    static func churn(_ stubs: StubRegistry, session: URLSession, churner: Int, until done: Locked<Bool>) async -> ChurnResult {
+    static func churn(
+        _ stubs: StubRegistry,
+        session: URLSession,
+        churner: Int,
+        until done: Locked<Bool>
+    ) async -> ChurnResult {
         var result = ChurnResult()
         var live: [Stub.ID] = []
         var k = churner * 1_000_000
@@ -370,14 +422,19 @@ extension StressTests {
     /// Starts a data task with a completion handler and cancels it after spinning
     /// `spinMicroseconds`, on this thread or on a global queue while this one goes on: it either
     /// completes with the body or fails with `URLError(.cancelled)`.
-    static func raceTaskCancel(_ session: URLSession, _ url: URL, spinMicroseconds: Int, fromAnotherThread: Bool) async -> RaceOutcome {
+    static func raceTaskCancel(
+        _ session: URLSession,
+        _ url: URL,
+        spinMicroseconds: Int,
+        fromAnotherThread: Bool
+    ) async -> RaceOutcome {
         let completion: Completion = await withCheckedContinuation { continuation in
             let task = session.dataTask(with: url) { data, response, error in
                 continuation.resume(returning: Completion(data: data, response: response, error: error))
             }
             task.resume()
             if fromAnotherThread {
-                let box = UncheckedSendable(value: task)   // URLSessionTask is thread-safe.
+                let box = UncheckedSendable(value: task)  // URLSessionTask is thread-safe.
                 DispatchQueue.global().async {
                     spin(microseconds: spinMicroseconds)
                     box.value.cancel()
@@ -407,7 +464,11 @@ extension StressTests {
     static func classify(text: String?, error: (any Error)?) -> RaceOutcome {
         var outcome = RaceOutcome()
         if let error {
-            if (error as? URLError)?.code == .cancelled { outcome.cancelled = 1 } else { outcome.unexpected = ["\(error)"] }
+            if (error as? URLError)?.code == .cancelled {
+                outcome.cancelled = 1
+            } else {
+                outcome.unexpected = ["\(error)"]
+            }
         } else if text == "instant" {
             outcome.succeeded = 1
         } else {

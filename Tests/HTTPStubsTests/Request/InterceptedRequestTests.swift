@@ -43,7 +43,10 @@ struct InterceptedRequestTests {
         "http://host.example.com:123456/p",
     ]
 
-    @Test("path, path and query, query parameters, scheme, host and port agree with URLComponents and URL", arguments: urls)
+    @Test(
+        "path, path and query, query parameters, scheme, host and port agree with URLComponents and URL",
+        arguments: urls
+    )
     func agreesWithURLComponents(_ text: String) throws {
         let url = try #require(URL(string: text))
         let request = InterceptedRequest(url: url)
@@ -52,7 +55,8 @@ struct InterceptedRequestTests {
         #expect(request.path == path)
         #expect(request.pathAndQuery == (components.percentEncodedQuery.map { "\(path)?\($0)" } ?? path))
         // WireMock's decoding: `+` is a space, then percent-escapes are decoded.
-        let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+        let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+        }
         let expected = (components.percentEncodedQuery?.split(separator: "&") ?? []).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return "\(decode(parts[0]))=\(parts.count > 1 ? decode(parts[1]) : "")"
@@ -66,7 +70,12 @@ struct InterceptedRequestTests {
 
     @Test("a request is a value: changing a copy leaves the original as it was, and the other way round")
     func copiesAreIndependent() throws {
-        var original = InterceptedRequest(method: .post, url: URL(string: "https://a.example.com/one?x=1")!, headers: ["A": "1"], body: Data("hi".utf8))
+        var original = InterceptedRequest(
+            method: .post,
+            url: URL(string: "https://a.example.com/one?x=1")!,
+            headers: ["A": "1"],
+            body: Data("hi".utf8)
+        )
         var copy = original
         copy.url = URL(string: "http://b.example.com/two")!
         copy.method = .put
@@ -103,8 +112,12 @@ struct InterceptedRequestTests {
     @Test("changing one field of a copy keeps every other field")
     func copyKeepsTheOtherFields() throws {
         let original = InterceptedRequest(
-            method: .patch, url: URL(string: "https://a.example.com/items/3?q=1")!, headers: ["A": "1"],
-            body: Data("text".utf8), bodyUnavailableReason: "partly hidden", pathParameters: ["id": "3"]
+            method: .patch,
+            url: URL(string: "https://a.example.com/items/3?q=1")!,
+            headers: ["A": "1"],
+            body: Data("text".utf8),
+            bodyUnavailableReason: "partly hidden",
+            pathParameters: ["id": "3"]
         )
         var copy = original
         copy.method = .delete
@@ -120,12 +133,15 @@ struct InterceptedRequestTests {
         #expect(original.method == .patch)
     }
 
-    @Test("a URL relative to a base has the parts of the URL it resolves to", arguments: [
-        ("/p?x=1", "http://h.example.com:8080"),
-        ("//other.example.com:81/q", "https://h.example.com"),
-        ("http:/p", "http://h.example.com:8080/base/"),
-        ("sub/item#f", "https://H.example.com/base/"),
-    ])
+    @Test(
+        "a URL relative to a base has the parts of the URL it resolves to",
+        arguments: [
+            ("/p?x=1", "http://h.example.com:8080"),
+            ("//other.example.com:81/q", "https://h.example.com"),
+            ("http:/p", "http://h.example.com:8080/base/"),
+            ("sub/item#f", "https://H.example.com/base/"),
+        ]
+    )
     func relativeURLs(_ relative: String, _ base: String) throws {
         let url = try #require(URL(string: relative, relativeTo: URL(string: base)))
         let request = InterceptedRequest(url: url)

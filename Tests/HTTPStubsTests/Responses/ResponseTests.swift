@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// What a stubbed response delivers through real URLSession calls: status, headers, bodies of
 /// every kind, computed responses and errors. Each test asks through both the completion-handler
@@ -68,7 +69,9 @@ struct ResponseTests {
         let traceKeys = http.allHeaderFields.keys.compactMap { $0 as? String }.filter { $0.lowercased() == "x-trace" }
         #expect(traceKeys.count == 1)
 
-        let (_, response) = try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/headers")!))
+        let (_, response) = try await session.data(
+            for: URLRequest(url: URL(string: "https://api.example.com/headers")!)
+        )
         let asyncHTTP = try #require(response as? HTTPURLResponse)
         #expect(asyncHTTP.value(forHTTPHeaderField: "x-trace") == "one, two, three")
         #expect(asyncHTTP.value(forHTTPHeaderField: "cache-control") == "no-cache, no-store")
@@ -95,9 +98,11 @@ struct ResponseTests {
             }
             #expect(http.value(forHTTPHeaderField: "Content-Language") == "fr")
             // allHeaderFields holds each field once, whatever spelling the platform chooses for its name.
-            let fields = Dictionary(uniqueKeysWithValues: http.allHeaderFields.compactMap { key, value in
-                (key as? String).map { ($0.lowercased(), value as? String) }
-            })
+            let fields = Dictionary(
+                uniqueKeysWithValues: http.allHeaderFields.compactMap { key, value in
+                    (key as? String).map { ($0.lowercased(), value as? String) }
+                }
+            )
             #expect(fields["etag"] == "\"abc\"")
             #expect(fields["x-ratelimit-remaining"] == "41")
             #expect(fields["content-language"] == "fr")
@@ -108,14 +113,22 @@ struct ResponseTests {
 
     // MARK: Response objects
 
-    @Test("a response object is reused only for the same URL, status and headers; each request gets its own URL and headers")
+    @Test(
+        "a response object is reused only for the same URL, status and headers; each request gets its own URL and headers"
+    )
     func responseObjectsFollowTheirRequest() async throws {
         let stubs = StubRegistry()
         let counter = Counter()
-        stubs.stub(.get(.pathMatching("/items/[0-9]+")), .computed { request in
-            counter.increment()
-            return .text("item").header("X-Parity", counter.value % 2 == 0 ? "even" : "odd").header("X-Path", request.path)
-        })
+        stubs.stub(
+            .get(.pathMatching("/items/[0-9]+")),
+            .computed { request in
+                counter.increment()
+                return .text("item").header("X-Parity", counter.value % 2 == 0 ? "even" : "odd").header(
+                    "X-Path",
+                    request.path
+                )
+            }
+        )
         let session = stubs.makeSession()
         // More distinct URLs than the registry keeps response objects for, each asked twice in a
         // row (X-Parity differs between the two) and again in a second round.
@@ -161,7 +174,10 @@ struct ResponseTests {
     @Test("the same URL and headers with another status is another response")
     func reusedResponsesKeepTheirStatus() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/flip"), responses: [.status(200), .status(201), .status(200), .status(201)])
+        stubs.stub(
+            .get("https://api.example.com/flip"),
+            responses: [.status(200), .status(201), .status(200), .status(201)]
+        )
         let session = stubs.makeSession()
         for expected in [200, 201, 200, 201] {
             let (_, response) = try await session.data(from: URL(string: "https://api.example.com/flip")!)
@@ -173,11 +189,14 @@ struct ResponseTests {
     func reusedResponsesKeepTheirSpelling() async throws {
         let stubs = StubRegistry()
         let counter = Counter()
-        let spellings = ["caf\u{E9}", "cafe\u{301}"]   // precomposed and decomposed é
-        stubs.stub(.get("https://api.example.com/cafe"), .computed { _ in
-            counter.increment()
-            return .text("menu").header("X-Name", spellings[counter.value % 2])
-        })
+        let spellings = ["caf\u{E9}", "cafe\u{301}"]  // precomposed and decomposed é
+        stubs.stub(
+            .get("https://api.example.com/cafe"),
+            .computed { _ in
+                counter.increment()
+                return .text("menu").header("X-Name", spellings[counter.value % 2])
+            }
+        )
         let session = stubs.makeSession()
         for index in 1...4 {
             let (_, response) = try await session.data(from: URL(string: "https://api.example.com/cafe")!)
@@ -213,7 +232,9 @@ struct ResponseTests {
         #expect(completion.http?.value(forHTTPHeaderField: "Content-Type") == nil)
         #expect(completion.http?.value(forHTTPHeaderField: "X-Kind") == "raw")
 
-        let (data, response) = try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/blob")!))
+        let (data, response) = try await session.data(
+            for: URLRequest(url: URL(string: "https://api.example.com/blob")!)
+        )
         #expect(data == bytes)
         #expect((response as? HTTPURLResponse)?.statusCode == 206)
     }
@@ -242,9 +263,13 @@ struct ResponseTests {
         #expect(completion.http?.mimeType == "text/plain")
         #expect(completion.http?.textEncodingName == "utf-8")
 
-        let (data, response) = try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/text")!))
+        let (data, response) = try await session.data(
+            for: URLRequest(url: URL(string: "https://api.example.com/text")!)
+        )
         #expect(String(data: data, encoding: .utf8) == text)
-        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "content-type") == "text/plain; charset=utf-8")
+        #expect(
+            (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "content-type") == "text/plain; charset=utf-8"
+        )
     }
 
     @Test(".text keeps a Content-Type given in any case, without adding the default")
@@ -272,7 +297,9 @@ struct ResponseTests {
         #expect(completion.http?.value(forHTTPHeaderField: "Content-Type") == "application/json")
         #expect(completion.http?.mimeType == "application/json")
 
-        let (data, response) = try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/users/1")!))
+        let (data, response) = try await session.data(
+            for: URLRequest(url: URL(string: "https://api.example.com/users/1")!)
+        )
         #expect(try JSONDecoder().decode(User.self, from: data) == User(id: 1, name: "Ada"))
         #expect((response as? HTTPURLResponse)?.statusCode == 201)
     }
@@ -286,11 +313,17 @@ struct ResponseTests {
         let stubs = StubRegistry()
         stubs.stub(
             .get("https://api.example.com/event"),
-            .json(Event(startDate: Date(timeIntervalSince1970: 86_400)), headers: ["Content-Type": "application/vnd.api+json"], encoder: encoder)
+            .json(
+                Event(startDate: Date(timeIntervalSince1970: 86_400)),
+                headers: ["Content-Type": "application/vnd.api+json"],
+                encoder: encoder
+            )
         )
         let session = stubs.makeSession()
 
-        let (data, response) = try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/event")!))
+        let (data, response) = try await session.data(
+            for: URLRequest(url: URL(string: "https://api.example.com/event")!)
+        )
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         #expect(object?["start_date"] as? Double == 86_400)
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/vnd.api+json")
@@ -377,25 +410,33 @@ struct ResponseTests {
     @Test(".computed reads the request body")
     func computedFromBody() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.post("https://api.example.com/echo"), .computed { request in
-            .text((request.bodyText ?? "<none>").uppercased(), headers: ["X-Method": request.method.rawValue])
-        })
+        stubs.stub(
+            .post("https://api.example.com/echo"),
+            .computed { request in
+                .text((request.bodyText ?? "<none>").uppercased(), headers: ["X-Method": request.method.rawValue])
+            }
+        )
         let session = stubs.makeSession()
 
         let completion = await complete(session, request("POST", "https://api.example.com/echo", body: "whisper"))
         #expect(completion.text == "WHISPER")
         #expect(completion.http?.value(forHTTPHeaderField: "X-Method") == "POST")
 
-        let (data, _) = try await session.data(for: request("POST", "https://api.example.com/echo", body: "quiet please"))
+        let (data, _) = try await session.data(
+            for: request("POST", "https://api.example.com/echo", body: "quiet please")
+        )
         #expect(String(decoding: data, as: UTF8.self) == "QUIET PLEASE")
     }
 
     @Test(".computed reads a streamed request body")
     func computedFromBodyStream() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.put("https://api.example.com/stream"), .computed { request in
-            .text("got \(request.body?.count ?? -1) bytes: \(request.bodyText ?? "")")
-        })
+        stubs.stub(
+            .put("https://api.example.com/stream"),
+            .computed { request in
+                .text("got \(request.body?.count ?? -1) bytes: \(request.bodyText ?? "")")
+            }
+        )
         let session = stubs.makeSession()
         func streamed() -> URLRequest {
             var streamed = URLRequest(url: URL(string: "https://api.example.com/stream")!)
@@ -410,27 +451,38 @@ struct ResponseTests {
     @Test(".computed reads query parameters and headers")
     func computedFromQuery() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/search"), .computed { request in
-            let terms = request.queryValues("q").joined(separator: "+")
-            let page = request.queryValues("page").first ?? "1"
-            return .json(["terms": terms, "page": page, "lang": request.header("accept-language") ?? "-"])
-        })
+        stubs.stub(
+            .get("https://api.example.com/search"),
+            .computed { request in
+                let terms = request.queryValues("q").joined(separator: "+")
+                let page = request.queryValues("page").first ?? "1"
+                return .json(["terms": terms, "page": page, "lang": request.header("accept-language") ?? "-"])
+            }
+        )
         let session = stubs.makeSession()
 
-        let completion = await complete(session, request("GET", "https://api.example.com/search?q=swift&q=linux&page=3", headers: ["Accept-Language": "de"]))
+        let completion = await complete(
+            session,
+            request("GET", "https://api.example.com/search?q=swift&q=linux&page=3", headers: ["Accept-Language": "de"])
+        )
         let decoded = try JSONDecoder().decode([String: String].self, from: #require(completion.data))
         #expect(decoded == ["terms": "swift+linux", "page": "3", "lang": "de"])
 
         let (data, _) = try await session.data(from: URL(string: "https://api.example.com/search?q=a%20b")!)
-        #expect(try JSONDecoder().decode([String: String].self, from: data) == ["terms": "a b", "page": "1", "lang": "-"])
+        #expect(
+            try JSONDecoder().decode([String: String].self, from: data) == ["terms": "a b", "page": "1", "lang": "-"]
+        )
     }
 
     @Test(".computed reads the URI template's path parameters")
     func computedFromPathParameters() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/users/{user}/posts/{post}"), .computed { request in
-            .text("user=\(request.pathParameters["user"] ?? "?") post=\(request.pathParameters["post"] ?? "?")")
-        })
+        stubs.stub(
+            .get("https://api.example.com/users/{user}/posts/{post}"),
+            .computed { request in
+                .text("user=\(request.pathParameters["user"] ?? "?") post=\(request.pathParameters["post"] ?? "?")")
+            }
+        )
         let session = stubs.makeSession()
 
         #expect(await complete(session, "https://api.example.com/users/ada/posts/17").text == "user=ada post=17")
@@ -441,12 +493,18 @@ struct ResponseTests {
     @Test("answer(_:) gives a computed response the path parameters of the stub that answers, not the caller's")
     func answerReplacesPathParameters() throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/plain"), .computed { request in
-            .text(request.pathParameters.keys.sorted().joined(separator: ","))
-        })
-        stubs.stub(.get("https://api.example.com/users/{id}"), .computed { request in
-            .text(request.pathParameters.keys.sorted().joined(separator: ","))
-        })
+        stubs.stub(
+            .get("https://api.example.com/plain"),
+            .computed { request in
+                .text(request.pathParameters.keys.sorted().joined(separator: ","))
+            }
+        )
+        stubs.stub(
+            .get("https://api.example.com/users/{id}"),
+            .computed { request in
+                .text(request.pathParameters.keys.sorted().joined(separator: ","))
+            }
+        )
         for (url, expected) in [("https://api.example.com/plain", ""), ("https://api.example.com/users/7", "id")] {
             let answer = stubs.answer(InterceptedRequest(url: URL(string: url)!, pathParameters: ["stale": "1"]))
             guard case let .response(response, _) = answer else {
@@ -460,11 +518,14 @@ struct ResponseTests {
     @Test("a computed response may be an error, and may delay")
     func computedErrorAndDelay() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/flaky/{n}"), .computed { request in
-            request.pathParameters["n"] == "1"
-                ? .error(.networkConnectionLost)
-                : .text("fine").delayed(by: .milliseconds(50))
-        })
+        stubs.stub(
+            .get("https://api.example.com/flaky/{n}"),
+            .computed { request in
+                request.pathParameters["n"] == "1"
+                    ? .error(.networkConnectionLost)
+                    : .text("fine").delayed(by: .milliseconds(50))
+            }
+        )
         let session = stubs.makeSession()
 
         let failed = await complete(session, "https://api.example.com/flaky/1")
@@ -480,9 +541,15 @@ struct ResponseTests {
     @Test("a URLError thrown by a computed response is delivered unchanged")
     func computedThrowsURLError() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/throws-url-error"), .computed { _ in
-            throw URLError(.dataNotAllowed, userInfo: ["X-Marker": "kept", NSLocalizedDescriptionKey: "cellular data is off"])
-        })
+        stubs.stub(
+            .get("https://api.example.com/throws-url-error"),
+            .computed { _ in
+                throw URLError(
+                    .dataNotAllowed,
+                    userInfo: ["X-Marker": "kept", NSLocalizedDescriptionKey: "cellular data is off"]
+                )
+            }
+        )
         let session = stubs.makeSession()
 
         let completion = await complete(session, "https://api.example.com/throws-url-error")
@@ -492,7 +559,9 @@ struct ResponseTests {
         #expect(error.localizedDescription == "cellular data is off")
         #expect(completion.response == nil)
 
-        let asyncFailure = try #require(await asyncError(session, "https://api.example.com/throws-url-error") as? URLError)
+        let asyncFailure = try #require(
+            await asyncError(session, "https://api.example.com/throws-url-error") as? URLError
+        )
         #expect(asyncFailure.code == .dataNotAllowed)
         #expect(asyncFailure.userInfo["X-Marker"] as? String == "kept")
     }
@@ -500,9 +569,12 @@ struct ResponseTests {
     @Test("another error thrown by a computed response becomes URLError(.cannotParseResponse) naming it")
     func computedThrowsOtherError() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/throws"), .computed { _ in
-            throw TeapotError(detail: "no tea left")
-        })
+        stubs.stub(
+            .get("https://api.example.com/throws"),
+            .computed { _ in
+                throw TeapotError(detail: "no tea left")
+            }
+        )
         let session = stubs.makeSession()
 
         let completion = await complete(session, "https://api.example.com/throws")
@@ -565,7 +637,9 @@ struct ResponseTests {
         let session = stubs.makeSession()
         let completion = await complete(session, request("POST", "https://api.example.com/orders", body: "{}"))
         #expect(completion.urlError?.code == .notConnectedToInternet)
-        let error = try #require(await asyncError(session, request("DELETE", "https://api.example.com/orders")) as? URLError)
+        let error = try #require(
+            await asyncError(session, request("DELETE", "https://api.example.com/orders")) as? URLError
+        )
         #expect(error.code == .resourceUnavailable, "DELETE is not stubbed")
     }
 
@@ -586,7 +660,10 @@ struct ResponseTests {
     @Test(".failure with a URLError fills in failingURL but keeps everything else")
     func failureWithURLError() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/offline"), .failure(URLError(.notConnectedToInternet, userInfo: ["X-Marker": "kept"])))
+        stubs.stub(
+            .get("https://api.example.com/offline"),
+            .failure(URLError(.notConnectedToInternet, userInfo: ["X-Marker": "kept"]))
+        )
         let session = stubs.makeSession()
         let error = try #require(await complete(session, "https://api.example.com/offline").urlError)
         #expect(error.code == .notConnectedToInternet)
@@ -597,7 +674,10 @@ struct ResponseTests {
     @Test("a delayed error arrives after the delay")
     func delayedError() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/slow-fail"), .error(.cannotConnectToHost).delayed(by: .milliseconds(80)))
+        stubs.stub(
+            .get("https://api.example.com/slow-fail"),
+            .error(.cannotConnectToHost).delayed(by: .milliseconds(80))
+        )
         let session = stubs.makeSession()
         let clock = ContinuousClock()
         let start = clock.now

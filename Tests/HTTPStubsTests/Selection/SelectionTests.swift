@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// Which stub answers when several match: priority, recency, sequences, limits and scenarios.
 @Suite struct SelectionTests {
@@ -135,7 +136,10 @@ import HTTPStubs
             }
             return await group.reduce(into: [String]()) { $0.append($1) }
         }
-        #expect(numbered.sorted() == (["1", "10", "2", "3", "4", "5", "6", "7", "8", "9"] + [unmatched, unmatched]).sorted())
+        #expect(
+            numbered.sorted()
+                == (["1", "10", "2", "3", "4", "5", "6", "7", "8", "9"] + [unmatched, unmatched]).sorted()
+        )
     }
 
     @Test func timesZeroNeverMatchesAndTimesOneMatchesOnce() async {
@@ -163,10 +167,24 @@ import HTTPStubs
     @Test func scenarioFollowsWireMockSemantics() async {
         let stubs = StubRegistry()
         let cart = "https://shop.example.com/cart"
-        stubs.add(Stub(.get("https://shop.example.com/cart"), .text("empty cart")).inScenario("cart", whenIn: "Started"))
-        stubs.add(Stub(.post("https://shop.example.com/cart"), .status(201)).inScenario("cart", whenIn: "Started", moveTo: "has item"))
+        stubs.add(
+            Stub(.get("https://shop.example.com/cart"), .text("empty cart")).inScenario("cart", whenIn: "Started")
+        )
+        stubs.add(
+            Stub(.post("https://shop.example.com/cart"), .status(201)).inScenario(
+                "cart",
+                whenIn: "Started",
+                moveTo: "has item"
+            )
+        )
         stubs.add(Stub(.get("https://shop.example.com/cart"), .text("one item")).inScenario("cart", whenIn: "has item"))
-        stubs.add(Stub(.delete("https://shop.example.com/cart"), .status(204)).inScenario("cart", whenIn: "has item", moveTo: "Started"))
+        stubs.add(
+            Stub(.delete("https://shop.example.com/cart"), .status(204)).inScenario(
+                "cart",
+                whenIn: "has item",
+                moveTo: "Started"
+            )
+        )
         let session = stubs.makeSession()
 
         #expect(stubs.scenario("cart").state == "Started")
@@ -286,4 +304,3 @@ import HTTPStubs
 }
 
 // MARK: - Helpers
-

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
-import Testing
 
 /// Stubs are indexed by literal path and path prefix; the order they are tried in must stay
 /// priority first, then newest first, whichever index each stub sits in.

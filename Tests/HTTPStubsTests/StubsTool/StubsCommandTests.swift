@@ -36,60 +36,73 @@ final class StubsCommandTests {
     @Test("lint: an error is printed as 'path:line:column: error: $.json.path: message' and exits 1")
     func lintErrorFormat() throws {
         let folder = scratch
-        let bad = try folder.write("bad.json", """
-        {
-          "request": {
-            "method": 42,
-            "urlPath": "/x"
-          },
-          "response": {"status": 200}
-        }
-        """)
+        let bad = try folder.write(
+            "bad.json",
+            """
+            {
+              "request": {
+                "method": 42,
+                "urlPath": "/x"
+              },
+              "response": {"status": 200}
+            }
+            """
+        )
         let result = runStubs(["lint", bad.path])
         #expect(result.status == 1, "\(result)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines == [
-            "\(bad.path):3:15: error: $.request.method: 'method' must be a string, found the number 42",
-            "1 file, 0 stubs: 1 error, 0 warnings",
-            "",
-        ])
+        #expect(
+            lines == [
+                "\(bad.path):3:15: error: $.request.method: 'method' must be a string, found the number 42",
+                "1 file, 0 stubs: 1 error, 0 warnings",
+                "",
+            ]
+        )
         #expect(result.stderr.isEmpty)
     }
 
-    @Test("lint: placeholders that could never match (JsonUnit, XMLUnit) and exemptedComparisons are located errors; placeholders that work lint clean")
+    @Test(
+        "lint: placeholders that could never match (JsonUnit, XMLUnit) and exemptedComparisons are located errors; placeholders that work lint clean"
+    )
     func lintPlaceholders() throws {
         let folder = scratch
-        let good = try folder.write("good/mappings/ok.json", #"""
-        {
-          "request": {
-            "method": "POST",
-            "urlPath": "/orders",
-            "bodyPatterns": [
-              {"equalToJson": {"id": "${json-unit.any-number}", "note": "${json-unit.ignore-element}"}, "ignoreExtraElements": true},
-              {"equalToXml": "<order id=\"${xmlunit.isNumber}\"/>", "enablePlaceholders": true}
-            ]
-          },
-          "response": {"status": 201}
-        }
-        """#)
+        let good = try folder.write(
+            "good/mappings/ok.json",
+            #"""
+            {
+              "request": {
+                "method": "POST",
+                "urlPath": "/orders",
+                "bodyPatterns": [
+                  {"equalToJson": {"id": "${json-unit.any-number}", "note": "${json-unit.ignore-element}"}, "ignoreExtraElements": true},
+                  {"equalToXml": "<order id=\"${xmlunit.isNumber}\"/>", "enablePlaceholders": true}
+                ]
+              },
+              "response": {"status": 201}
+            }
+            """#
+        )
         let clean = runStubs(["lint", good.path])
         #expect(clean.status == 0, "\(clean)")
         #expect(clean.stdout == "1 file, 1 stub: 0 errors, 0 warnings\n", "\(clean.stdout)")
 
-        let bad = try folder.write("bad/mappings/bad.json", #"""
-        {
-          "request": {
-            "method": "POST",
-            "urlPath": "/orders",
-            "bodyPatterns": [
-              {"equalToJson": {"id": "${json-unit.any-object}"}},
-              {"equalToXml": "<order at=\"${xmlunit.isDateTime}\"/>", "enablePlaceholders": true},
-              {"equalToXml": "<order/>", "exemptedComparisons": ["NAMESPACE_URI"]}
-            ]
-          },
-          "response": {"status": 201}
-        }
-        """#)
+        let bad = try folder.write(
+            "bad/mappings/bad.json",
+            #"""
+            {
+              "request": {
+                "method": "POST",
+                "urlPath": "/orders",
+                "bodyPatterns": [
+                  {"equalToJson": {"id": "${json-unit.any-object}"}},
+                  {"equalToXml": "<order at=\"${xmlunit.isDateTime}\"/>", "enablePlaceholders": true},
+                  {"equalToXml": "<order/>", "exemptedComparisons": ["NAMESPACE_URI"]}
+                ]
+              },
+              "response": {"status": 201}
+            }
+            """#
+        )
         let result = runStubs(["lint", bad.path])
         #expect(result.status == 1, "\(result)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -120,17 +133,23 @@ final class StubsCommandTests {
     @Test("lint: warnings alone (an ignored key) exit 0, located at the key")
     func lintWarningsAlone() throws {
         let folder = scratch
-        let mapping = try folder.write("warned.json", """
-        {
-          "request": {"urlPath": "/x", "colour": "blue"},
-          "response": {"status": 204}
-        }
-        """)
+        let mapping = try folder.write(
+            "warned.json",
+            """
+            {
+              "request": {"urlPath": "/x", "colour": "blue"},
+              "response": {"status": 204}
+            }
+            """
+        )
         let result = runStubs(["lint", mapping.path])
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(result.stdout)")
-        #expect(lines.first?.hasPrefix("\(mapping.path):2:32: warning: $.request.colour: unknown key 'colour'") == true, "\(lines)")
+        #expect(
+            lines.first?.hasPrefix("\(mapping.path):2:32: warning: $.request.colour: unknown key 'colour'") == true,
+            "\(lines)"
+        )
         #expect(lines.last == "1 file, 1 stub: 0 errors, 1 warning")
     }
 
@@ -158,15 +177,18 @@ final class StubsCommandTests {
     @Test("lint: a HAR capture is validated too; a bad entry is located by its JSON path")
     func lintHAR() throws {
         let folder = scratch
-        let capture = try folder.write("capture.har", """
-        {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [
-          {"startedDateTime": "2024-01-01T00:00:00.000Z", "time": 1,
-           "request": {"method": "GET", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [], "queryString": [], "headersSize": -1, "bodySize": 0},
-           "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [],
-                        "content": {"size": 0, "mimeType": "text/plain"}, "redirectURL": "", "headersSize": -1, "bodySize": 0},
-           "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}
-        ]}}
-        """)
+        let capture = try folder.write(
+            "capture.har",
+            """
+            {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [
+              {"startedDateTime": "2024-01-01T00:00:00.000Z", "time": 1,
+               "request": {"method": "GET", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [], "queryString": [], "headersSize": -1, "bodySize": 0},
+               "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [],
+                            "content": {"size": 0, "mimeType": "text/plain"}, "redirectURL": "", "headersSize": -1, "bodySize": 0},
+               "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}
+            ]}}
+            """
+        )
         let result = runStubs(["lint", capture.path])
         #expect(result.status == 1, "\(result)")
         let first = try #require(result.stdout.split(separator: "\n").first.map(String.init))
@@ -182,13 +204,27 @@ final class StubsCommandTests {
 
     // MARK: list
 
-    @Test("list of the bundled Stubs: names, a URL pattern that reads as one, body files relative to the working directory")
+    @Test(
+        "list of the bundled Stubs: names, a URL pattern that reads as one, body files relative to the working directory"
+    )
     func listBundledStubs() throws {
         let result = runStubs(["list", "Stubs"])
         #expect(result.status == 0, "\(result)")
-        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
-        #expect(lines.contains(#"Stubs/mappings/zz-catch-all.json:1:1 "catch-all" P10 ANY path and query matches "/v1/.*" 404 "{\"error\":\"no such endpoint in the example API\"}""#), "\(result.stdout)")
-        #expect(lines.contains(#"Stubs/mappings/users/get-user-42.json:1:1 "user 42" P5 GET path = "/v1/users/42" 200 file Stubs/__files/users/user-42.json"#), "\(result.stdout)")
+        let lines = result.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(
+            lines.contains(
+                #"Stubs/mappings/zz-catch-all.json:1:1 "catch-all" P10 ANY path and query matches "/v1/.*" 404 "{\"error\":\"no such endpoint in the example API\"}""#
+            ),
+            "\(result.stdout)"
+        )
+        #expect(
+            lines.contains(
+                #"Stubs/mappings/users/get-user-42.json:1:1 "user 42" P5 GET path = "/v1/users/42" 200 file Stubs/__files/users/user-42.json"#
+            ),
+            "\(result.stdout)"
+        )
     }
 
     @Test("list: one line per stub with source, priority, method, URL pattern, status and scenario")
@@ -202,13 +238,19 @@ final class StubsCommandTests {
 
         /// The line listing the stub whose source starts with `source`.
         func line(_ source: String) throws -> [String] {
-            let found = try #require(lines.first { $0.hasPrefix(source) }, "no line for \(source) in:\n\(result.stdout)")
+            let found = try #require(
+                lines.first { $0.hasPrefix(source) },
+                "no line for \(source) in:\n\(result.stdout)"
+            )
             return found.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         }
         let users = try line(fixture.mapping("a-users.json") + ":1:1")
         #expect(users.count >= 4, "\(users)")
         // The mapping's name comes after the source; paths inside the working directory are relative.
-        #expect(users.joined(separator: " ").hasPrefix(fixture.mapping("a-users.json") + #":1:1 "list users" P1 GET "#), "\(users)")
+        #expect(
+            users.joined(separator: " ").hasPrefix(fixture.mapping("a-users.json") + #":1:1 "list users" P1 GET "#),
+            "\(users)"
+        )
         #expect(users.contains { $0.contains("/users") }, "\(users)")
         #expect(users.contains("200"), "\(users)")
 
@@ -235,12 +277,15 @@ final class StubsCommandTests {
     @Test("list: a file with errors lists the stubs that loaded, diagnostics on stderr, exit 1")
     func listWithErrors() throws {
         let folder = scratch
-        let mixed = try folder.write("mixed.json", """
-        {"mappings": [
-          {"request": {"method": "GET", "url": "/ok"}, "response": {"status": 200}},
-          {"request": {"method": 7}, "response": {"status": 200}}
-        ]}
-        """)
+        let mixed = try folder.write(
+            "mixed.json",
+            """
+            {"mappings": [
+              {"request": {"method": "GET", "url": "/ok"}, "response": {"status": 200}},
+              {"request": {"method": 7}, "response": {"status": 200}}
+            ]}
+            """
+        )
         let result = runStubs(["list", mixed.path])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.split(separator: "\n").count == 1, "\(result.stdout)")
@@ -256,16 +301,18 @@ final class StubsCommandTests {
         let result = runStubs(["match", "--stubs", fixture.root.path, "GET", "https://api.example.com/users"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
-        #expect(result.stdout == """
-        HTTP/1.1 200 OK
-        Content-Type: application/json
-        X-Page: 1
+        #expect(
+            result.stdout == """
+                HTTP/1.1 200 OK
+                Content-Type: application/json
+                X-Page: 1
 
-        [{"id":1,"name":"Ada"}]
+                [{"id":1,"name":"Ada"}]
 
-        (answered by "list users" (\(fixture.mapping("a-users.json")):1:1))
+                (answered by "list users" (\(fixture.mapping("a-users.json")):1:1))
 
-        """)
+                """
+        )
     }
 
     @Test("match: -H and --data take part in matching; the reason phrase of 201 is 'Created'")
@@ -281,7 +328,10 @@ final class StubsCommandTests {
         #expect(lines.first == "HTTP/1.1 201 Created")
         #expect(lines.contains("Location: /users/2"), "\(result.stdout)")
         #expect(lines.contains(#"{"id":2,"name":"Grace"}"#), "\(result.stdout)")
-        #expect(lines.contains { $0.hasPrefix("(answered by ") && $0.contains(fixture.mapping("b-create.json")) }, "\(result.stdout)")
+        #expect(
+            lines.contains { $0.hasPrefix("(answered by ") && $0.contains(fixture.mapping("b-create.json")) },
+            "\(result.stdout)"
+        )
 
         // Without the header the stub does not answer.
         let withoutToken = runStubs(Array(arguments.prefix(5)) + ["--data", #"{"name": "Grace"}"#])
@@ -310,7 +360,10 @@ final class StubsCommandTests {
         let fixture = try StubRootFixture(in: scratch)
         let result = runStubs(["match", "--stubs", fixture.root.path, "DELETE", "https://api.example.com/users"])
         #expect(result.status == 1, "\(result)")
-        #expect(result.stdout.hasPrefix("Unmatched request: DELETE https://api.example.com/users\n"), "\(result.stdout)")
+        #expect(
+            result.stdout.hasPrefix("Unmatched request: DELETE https://api.example.com/users\n"),
+            "\(result.stdout)"
+        )
         #expect(result.stdout.contains("Closest stubs (3 of 10):"), "\(result.stdout)")
         #expect(result.stdout.contains("✗ method DELETE") || result.stdout.contains("✗ method"), "\(result.stdout)")
         #expect(result.stdout.contains("To answer it, add a stub such as:"), "\(result.stdout)")
@@ -322,20 +375,25 @@ final class StubsCommandTests {
     func requestsFile() throws {
         let fixture = try StubRootFixture(in: scratch)
         let logo = Data(StubRootFixture.logoBytes).base64EncodedString()
-        let requests = try fixture.folder.write("requests.jsonl", """
-        {"method": "GET", "url": "https://api.example.com/users"}
-        {"method": "POST", "url": "https://api.example.com/cart", "body": "1 apple"}
+        let requests = try fixture.folder.write(
+            "requests.jsonl",
+            """
+            {"method": "GET", "url": "https://api.example.com/users"}
+            {"method": "POST", "url": "https://api.example.com/cart", "body": "1 apple"}
 
-        {"url": "https://api.example.com/cart"}
-        {"method": "GET", "url": "https://api.example.com/poll"}
-        {"method": "GET", "url": "https://api.example.com/poll"}
-        {"method": "GET", "url": "https://api.example.com/poll"}
-        {"method": "GET", "url": "https://api.example.com/logo.png"}
-        {"method": "GET", "url": "https://api.example.com/offline"}
-        {"method": "PUT", "url": "https://api.example.com/upload", "headers": {"Content-Type": "image/png"}, "bodyBase64": "\(logo)"}
-        {"method": "POST", "url": "https://api.example.com/users", "headers": {"X-Token": "secret"}, "body": "{}"}
-        """)
-        let result = runStubs(["match", "--stubs", fixture.root.path, "--stubs", fixture.pollHAR.path, "--requests", requests.path])
+            {"url": "https://api.example.com/cart"}
+            {"method": "GET", "url": "https://api.example.com/poll"}
+            {"method": "GET", "url": "https://api.example.com/poll"}
+            {"method": "GET", "url": "https://api.example.com/poll"}
+            {"method": "GET", "url": "https://api.example.com/logo.png"}
+            {"method": "GET", "url": "https://api.example.com/offline"}
+            {"method": "PUT", "url": "https://api.example.com/upload", "headers": {"Content-Type": "image/png"}, "bodyBase64": "\(logo)"}
+            {"method": "POST", "url": "https://api.example.com/users", "headers": {"X-Token": "secret"}, "body": "{}"}
+            """
+        )
+        let result = runStubs([
+            "match", "--stubs", fixture.root.path, "--stubs", fixture.pollHAR.path, "--requests", requests.path,
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         let answers = try jsonLines(result.stdout)
@@ -387,11 +445,14 @@ final class StubsCommandTests {
     func requestsStandardInput() throws {
         let fixture = try StubRootFixture(in: scratch)
         let input = """
-        {"method": "GET", "url": "https://api.example.com/cart"}
-        {"method": "GET", "url": "https://api.example.com/poll"}
+            {"method": "GET", "url": "https://api.example.com/cart"}
+            {"method": "GET", "url": "https://api.example.com/poll"}
 
-        """
-        let result = runStubs(["match", "--stubs", fixture.root.path, "--stubs", fixture.pollHAR.path, "--requests", "-"], stdin: Data(input.utf8))
+            """
+        let result = runStubs(
+            ["match", "--stubs", fixture.root.path, "--stubs", fixture.pollHAR.path, "--requests", "-"],
+            stdin: Data(input.utf8)
+        )
         #expect(result.status == 0, "\(result)")
         let answers = try jsonLines(result.stdout)
         try #require(answers.count == 2, "\(result.stdout)")
@@ -403,22 +464,28 @@ final class StubsCommandTests {
     func requestsUnmatched() throws {
         let fixture = try StubRootFixture(in: scratch)
         let input = """
-        {"method": "DELETE", "url": "https://api.example.com/users"}
-        {"method": "GET", "url": "https://api.example.com/users"}
-        """
+            {"method": "DELETE", "url": "https://api.example.com/users"}
+            {"method": "GET", "url": "https://api.example.com/users"}
+            """
         let result = runStubs(["match", "--stubs", fixture.root.path, "--requests", "-"], stdin: Data(input.utf8))
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         let answers = try jsonLines(result.stdout)
         try #require(answers.count == 2, "\(result.stdout)")
         #expect(answers[0]["unmatched"] == true)
-        #expect(answers[0]["message"]?.stringValue?.hasPrefix("Unmatched request: DELETE https://api.example.com/users") == true)
+        #expect(
+            answers[0]["message"]?.stringValue?.hasPrefix("Unmatched request: DELETE https://api.example.com/users")
+                == true
+        )
         #expect(answers[0]["status"] == nil)
         let nearMisses = try #require(answers[0]["nearMisses"]?.arrayValue)
         #expect(nearMisses.count == 3)
         let closest = try #require(nearMisses.first?.objectValue)
         #expect(closest["stub"]?.stringValue?.hasPrefix(fixture.root.path) == true, "\(closest)")
-        #expect(closest["distance"]?.numberValue.map { $0.doubleValue > 0 && $0.doubleValue <= 1 } == true, "\(closest)")
+        #expect(
+            closest["distance"]?.numberValue.map { $0.doubleValue > 0 && $0.doubleValue <= 1 } == true,
+            "\(closest)"
+        )
         #expect(closest["pattern"]?.stringValue?.isEmpty == false)
         let mismatches = try #require(closest["mismatches"]?.arrayValue)
         #expect(!mismatches.isEmpty)
@@ -429,16 +496,31 @@ final class StubsCommandTests {
     @Test("--requests: stubs that cannot be loaded exit 2 with the diagnostic on stderr and nothing on stdout")
     func requestsUnloadableStubs() throws {
         let fixture = try StubRootFixture(in: scratch)
-        let bad = try fixture.folder.write("bad/mappings/bad.json", #"{"request": {"method": "GET"}, "response": {"fault": "NOPE"}}"#)
+        let bad = try fixture.folder.write(
+            "bad/mappings/bad.json",
+            #"{"request": {"method": "GET"}, "response": {"fault": "NOPE"}}"#
+        )
         let input = Data(#"{"method": "GET", "url": "https://api.example.com/users"}"#.utf8)
-        let result = runStubs(["match", "--stubs", fixture.root.path, "--stubs", fixture.folder.url.appendingPathComponent("bad").path, "--requests", "-"], stdin: input)
+        let result = runStubs(
+            [
+                "match", "--stubs", fixture.root.path, "--stubs", fixture.folder.url.appendingPathComponent("bad").path,
+                "--requests", "-",
+            ],
+            stdin: input
+        )
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout.isEmpty, "\(result.stdout)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("\(bad.path):1:54: error: $.response.fault: unknown fault") == true, "\(result.stderr)")
+        #expect(
+            lines.first?.hasPrefix("\(bad.path):1:54: error: $.response.fault: unknown fault") == true,
+            "\(result.stderr)"
+        )
         #expect(lines.last == "stubs: error: the stubs cannot be loaded (1 error above)")
 
-        let missing = runStubs(["match", "--stubs", fixture.folder.url.appendingPathComponent("absent").path, "--requests", "-"], stdin: input)
+        let missing = runStubs(
+            ["match", "--stubs", fixture.folder.url.appendingPathComponent("absent").path, "--requests", "-"],
+            stdin: input
+        )
         #expect(missing.status == 2, "\(missing)")
         #expect(missing.stdout.isEmpty)
         #expect(missing.stderr.contains("no such file or directory"), "\(missing.stderr)")
@@ -462,18 +544,33 @@ final class StubsCommandTests {
             (#"{"method": 1, "url": "https://api.example.com/users"}"#, #"error: "method" must be a string"#),
             (#"["GET", "https://api.example.com/users"]"#, "error: each line must be a JSON object"),
             (#"{"url": "https://api.example.com/users", "headers": ["X: y"]}"#, #"error: "headers" must be an object"#),
-            (#"{"url": "https://api.example.com/users", "headers": {"X": 1}}"#, "error: the header X must have a string value"),
+            (
+                #"{"url": "https://api.example.com/users", "headers": {"X": 1}}"#,
+                "error: the header X must have a string value"
+            ),
             (#"{"url": "https://api.example.com/users", "body": {"a": 1}}"#, #"error: "body" must be a string"#),
-            (#"{"url": "https://api.example.com/users", "bodyBase64": "%%%"}"#, #"error: "bodyBase64" must be base64 text"#),
+            (
+                #"{"url": "https://api.example.com/users", "bodyBase64": "%%%"}"#,
+                #"error: "bodyBase64" must be base64 text"#
+            ),
             (#"{"url": "https://api.example.com/users""#, "error: invalid JSON at column "),
             (#"{"method": "", "url": "https://api.example.com/users"}"#, #"error: "method" "" is not an HTTP method"#),
-            (#"{"method": "GE T", "url": "https://api.example.com/users"}"#, #"error: "method" "GE T" is not an HTTP method"#),
-            (#"{"method": "../../x", "url": "https://api.example.com/users"}"#, #"error: "method" "../../x" is not an HTTP method"#),
+            (
+                #"{"method": "GE T", "url": "https://api.example.com/users"}"#,
+                #"error: "method" "GE T" is not an HTTP method"#
+            ),
+            (
+                #"{"method": "../../x", "url": "https://api.example.com/users"}"#,
+                #"error: "method" "../../x" is not an HTTP method"#
+            ),
         ]
     )
     func requestsInvalidLine(line: String, message: String) throws {
         let fixture = try StubRootFixture(in: scratch)
-        let requests = try fixture.folder.write("requests.jsonl", #"{"method": "GET", "url": "https://api.example.com/users"}"# + "\n" + line + "\n")
+        let requests = try fixture.folder.write(
+            "requests.jsonl",
+            #"{"method": "GET", "url": "https://api.example.com/users"}"# + "\n" + line + "\n"
+        )
         let result = runStubs(["match", "--stubs", fixture.root.path, "--requests", requests.path])
         #expect(result.status == 2, "\(result)")
         #expect(try jsonLines(result.stdout).map { $0["status"] } == [200], "\(result.stdout)")
@@ -481,22 +578,33 @@ final class StubsCommandTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 
-    @Test("--requests: a line that is not valid UTF-8 exits 2 with 'FILE:LINE: error: …' instead of being read with replacement characters")
+    @Test(
+        "--requests: a line that is not valid UTF-8 exits 2 with 'FILE:LINE: error: …' instead of being read with replacement characters"
+    )
     func requestsInvalidUTF8() throws {
         let fixture = try StubRootFixture(in: scratch)
         var data = Data(#"{"method": "GET", "url": "https://api.example.com/users"}"#.utf8) + Data("\n".utf8)
-        data += Data(#"{"method": "GET", "url": "https://api.example.com/users", "body": "caf"#.utf8) + Data([0xE9]) + Data("\"}\n".utf8)
+        data +=
+            Data(#"{"method": "GET", "url": "https://api.example.com/users", "body": "caf"#.utf8) + Data([0xE9])
+            + Data("\"}\n".utf8)
         let requests = try fixture.folder.write("requests.jsonl", data)
         let result = runStubs(["match", "--stubs", fixture.root.path, "--requests", requests.path])
         #expect(result.status == 2, "\(result)")
         #expect(try jsonLines(result.stdout).count == 1, "\(result.stdout)")
-        #expect(result.stderr == "\(requests.path):2: error: the line is not valid UTF-8; a requests file is UTF-8 text (give a binary body as \"bodyBase64\")\n", "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "\(requests.path):2: error: the line is not valid UTF-8; a requests file is UTF-8 text (give a binary body as \"bodyBase64\")\n",
+            "\(result.stderr)"
+        )
     }
 
     @Test("--requests -: an invalid line on standard input is reported as <stdin>:LINE")
     func requestsInvalidStandardInput() throws {
         let fixture = try StubRootFixture(in: scratch)
-        let result = runStubs(["match", "--stubs", fixture.root.path, "--requests", "-"], stdin: Data("not json\n".utf8))
+        let result = runStubs(
+            ["match", "--stubs", fixture.root.path, "--requests", "-"],
+            stdin: Data("not json\n".utf8)
+        )
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("<stdin>:1: error: invalid JSON at column 1"), "\(result.stderr)")
@@ -505,7 +613,8 @@ final class StubsCommandTests {
     @Test("--requests: CRLF line endings (a JSON Lines file saved on Windows) are one request per line")
     func requestsCRLF() throws {
         let fixture = try StubRootFixture(in: scratch)
-        let input = #"{"method": "GET", "url": "https://api.example.com/health"}"# + "\r\n"
+        let input =
+            #"{"method": "GET", "url": "https://api.example.com/health"}"# + "\r\n"
             + #"{"method": "GET", "url": "https://api.example.com/users"}"# + "\r\n"
         let result = runStubs(["match", "--stubs", fixture.root.path, "--requests", "-"], stdin: Data(input.utf8))
         #expect(result.status == 0, "\(result)")
@@ -524,8 +633,11 @@ final class StubsCommandTests {
         let status = StubsCommand.run(["match", "--stubs", fixture.root.path, "--requests", "-"], io: &io)
         #expect(status == 2)
         #expect(try jsonLines(io.stdout).count == 1, "\(io.stdout)")
-        #expect(io.stderr == "<stdin>:2: error: the line is longer than 16 MiB, the most one request may take; "
-                + "end each request with a line break, and keep bodies smaller\n", "\(io.stderr)")
+        #expect(
+            io.stderr == "<stdin>:2: error: the line is longer than 16 MiB, the most one request may take; "
+                + "end each request with a line break, and keep bodies smaller\n",
+            "\(io.stderr)"
+        )
         #expect(io.stdin.count > 2 << 20, "the rest of the input was read, although the line was already too long")
     }
 
@@ -592,11 +704,21 @@ final class StubsCommandTests {
 
     @Test("the usage errors name what is wrong")
     func usageErrorMessages() {
-        #expect(runStubs(["frobnicate"]).stderr == "stubs: error: unknown command 'frobnicate'; the commands are lint, list, match and import-har; run 'stubs --help'\n")
-        #expect(runStubs(["lint", "--verbose", "Stubs"]).stderr == "stubs: error: unknown option '--verbose'; run 'stubs lint --help'\n")
+        #expect(
+            runStubs(["frobnicate"]).stderr
+                == "stubs: error: unknown command 'frobnicate'; the commands are lint, list, match and import-har; run 'stubs --help'\n"
+        )
+        #expect(
+            runStubs(["lint", "--verbose", "Stubs"]).stderr
+                == "stubs: error: unknown option '--verbose'; run 'stubs lint --help'\n"
+        )
         #expect(runStubs(["match", "GET", "https://api.example.com/users"]).stderr.contains("--stubs PATH"))
         #expect(runStubs(["match", "--stubs", "Stubs", "GET"]).stderr.contains("METHOD and URL"))
-        #expect(runStubs(["match", "--stubs", "Stubs", "GET", "https://x.test/", "-H", "NoColon"]).stderr.contains(#"the header "NoColon" must be written 'Name: value'"#))
+        #expect(
+            runStubs(["match", "--stubs", "Stubs", "GET", "https://x.test/", "-H", "NoColon"]).stderr.contains(
+                #"the header "NoColon" must be written 'Name: value'"#
+            )
+        )
     }
 
     @Test("no command at all is a usage error: exit 2 and one stderr line with a --help hint")
@@ -634,7 +756,11 @@ final class StubsCommandTests {
     @Test("the match help documents the --requests machine interface exactly")
     func matchHelpDocumentsRequests() {
         let help = runStubs(["match", "--help"]).stdout
-        #expect(help.contains(#"{"method": "POST", "url": "https://host/path?q=1", "headers": {"Name": "value"}, "body": "text"}"#))
+        #expect(
+            help.contains(
+                #"{"method": "POST", "url": "https://host/path?q=1", "headers": {"Name": "value"}, "body": "text"}"#
+            )
+        )
         #expect(help.contains(#"{"status": 200, "headers": {"Name": "value"}, "body": "text", "stub": "<source>"}"#))
         #expect(help.contains(#"{"error": {"code": -1005, "description": "..."}, "stub": "<source>"}"#))
         #expect(help.contains(#"{"unmatched": true, "message": "...", "nearMisses": [...]}"#))
@@ -662,7 +788,10 @@ final class StubsCommandTests {
         #expect(lint.stdout.hasSuffix(": 0 errors, 0 warnings\n"), "\(lint.stdout)")
 
         // Answer the recorded request from the imported root.
-        let entry = try #require(try JSONValue(parsing: Data(contentsOf: capture)).objectValue?["log"]?.objectValue?["entries"]?.arrayValue?.first?.objectValue)
+        let entry = try #require(
+            try JSONValue(parsing: Data(contentsOf: capture)).objectValue?["log"]?.objectValue?["entries"]?.arrayValue?
+                .first?.objectValue
+        )
         let request = try #require(entry["request"]?.objectValue)
         let method = try #require(request["method"]?.stringValue)
         let url = try #require(request["url"]?.stringValue)
@@ -678,7 +807,9 @@ final class StubsCommandTests {
         #expect(match.stdout.contains("\(root.path)/mappings/post-metrics-"), "\(match.stdout)")
     }
 
-    @Test("import-har and lint: a request method that is a path ('../../ESCAPED') is a located error, and nothing is written")
+    @Test(
+        "import-har and lint: a request method that is a path ('../../ESCAPED') is a located error, and nothing is written"
+    )
     func methodThatIsAPathIsRefused() throws {
         let folder = scratch
         let capture = try folder.write("capture.har", Self.har(method: "../../ESCAPED"))
@@ -686,7 +817,12 @@ final class StubsCommandTests {
 
         let lint = runStubs(["lint", capture.path])
         #expect(lint.status == 1, "\(lint)")
-        #expect(lint.stdout.contains(#"error: $.log.entries[0].request.method: 'method' "../../ESCAPED" is not an HTTP method"#), "\(lint)")
+        #expect(
+            lint.stdout.contains(
+                #"error: $.log.entries[0].request.method: 'method' "../../ESCAPED" is not an HTTP method"#
+            ),
+            "\(lint)"
+        )
 
         let result = runStubs(["import-har", capture.path, "--into", root.path])
         #expect(result.status == 2, "\(result)")
@@ -701,12 +837,18 @@ final class StubsCommandTests {
         let existedBefore = FileManager.default.fileExists(atPath: "/mappings")
         let result = runStubs(["import-har", capture.path, "--into", "/"])
         #expect(result.status == 2, "\(result)")
-        #expect(result.stderr == "/: error: refusing to write a stub root into the file system's root; give a folder of its own, such as Stubs/Imported\n", "\(result)")
+        #expect(
+            result.stderr
+                == "/: error: refusing to write a stub root into the file system's root; give a folder of its own, such as Stubs/Imported\n",
+            "\(result)"
+        )
         #expect(result.stdout.isEmpty)
         #expect(FileManager.default.fileExists(atPath: "/mappings") == existedBefore)
     }
 
-    @Test("import-har: a stub root whose mappings folder is a symbolic link to elsewhere is refused, and nothing is written there")
+    @Test(
+        "import-har: a stub root whose mappings folder is a symbolic link to elsewhere is refused, and nothing is written there"
+    )
     func symbolicLinkOutOfTheRootIsRefused() throws {
         let folder = scratch
         let capture = try folder.write("capture.har", Self.har(method: "GET"))
@@ -714,13 +856,19 @@ final class StubsCommandTests {
         let root = folder.url.appendingPathComponent("root")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("mappings"), withDestinationURL: outside)
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent("mappings"),
+            withDestinationURL: outside
+        )
 
         let result = runStubs(["import-har", capture.path, "--into", root.path])
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("error: refusing to write outside the stub root \(root.path)"), "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("__files").path), "no file written before the refusal")
+        #expect(
+            !FileManager.default.fileExists(atPath: root.appendingPathComponent("__files").path),
+            "no file written before the refusal"
+        )
     }
 
     /// A one-entry HAR capture: `method https://api.example.com/x` answered 200 `hello`.
@@ -753,7 +901,9 @@ final class StubsCommandTests {
         }
     }
 
-    @Test("import-har: importing again gives identical files; different files are kept without --force and replaced with it")
+    @Test(
+        "import-har: importing again gives identical files; different files are kept without --force and replaced with it"
+    )
     func importIsIdempotentAndKeepsChanges() throws {
         let capture = try corpusURL("har/mitmproxy-postdata.har")
         let folder = scratch
@@ -773,7 +923,10 @@ final class StubsCommandTests {
 
         let kept = runStubs(["import-har", capture.path, "--into", root.path])
         #expect(kept.status == 1, "\(kept)")
-        #expect(kept.stderr == "\(root.appendingPathComponent(mapping).path): error: exists with other contents; kept (use --force to overwrite)\n")
+        #expect(
+            kept.stderr
+                == "\(root.appendingPathComponent(mapping).path): error: exists with other contents; kept (use --force to overwrite)\n"
+        )
         #expect(try Data(contentsOf: root.appendingPathComponent(mapping)) == edited)
 
         let forced = runStubs(["import-har", capture.path, "--into", root.path, "--force"])
@@ -794,19 +947,36 @@ final class StubsCommandTests {
 
         let root = folder.url.appendingPathComponent("root")
         let theirs = Data(#"{"request": {"url": "/x"}, "response": {"status": 204}}"#.utf8)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("mappings"),
+            withIntermediateDirectories: true
+        )
         try theirs.write(to: root.appendingPathComponent(mapping))
         let result = runStubs(["import-har", capture.path, "--into", root.path])
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("\(root.appendingPathComponent(mapping).path): error: exists with other contents; kept"), "\(result)")
-        #expect(result.stderr.contains("\(root.appendingPathComponent(body).path): not written: the mapping that names it was kept"), "\(result)")
+        #expect(
+            result.stderr.contains(
+                "\(root.appendingPathComponent(mapping).path): error: exists with other contents; kept"
+            ),
+            "\(result)"
+        )
+        #expect(
+            result.stderr.contains(
+                "\(root.appendingPathComponent(body).path): not written: the mapping that names it was kept"
+            ),
+            "\(result)"
+        )
         #expect(try folder.files(under: "root") == [mapping], "only the kept mapping is in the root")
     }
 
-    @Test("import-har: secrets are redacted before anything is written, and the stubs still answer; --keep-secrets keeps them")
+    @Test(
+        "import-har: secrets are redacted before anything is written, and the stubs still answer; --keep-secrets keeps them"
+    )
     func importRedactsSecrets() throws {
         let folder = scratch
-        let capture = try folder.write("secrets.har", #"""
+        let capture = try folder.write(
+            "secrets.har",
+            #"""
             {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [{
               "startedDateTime": "2026-11-22T08:00:00.000Z", "time": 1,
               "request": {"method": "POST", "url": "https://api.example.com/session?access_token=tok-123&page=2", "httpVersion": "HTTP/1.1",
@@ -828,13 +998,18 @@ final class StubsCommandTests {
                 "cookies": [], "content": {"size": 40, "mimeType": "application/json", "text": "{\"refresh_token\": \"rt-000\", \"ok\": false}"},
                 "redirectURL": "", "headersSize": -1, "bodySize": 40},
               "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}]}}
-            """#)
-        let secrets = ["tok-123", "sk-live-123", "hunter2", "cookie-456", "rt-789", "swordfish", "rt-000", "cookie-000"]
+            """#
+        )
+        let secrets = [
+            "tok-123", "sk-live-123", "hunter2", "cookie-456", "rt-789", "swordfish", "rt-000", "cookie-000",
+        ]
 
         let redacted = folder.url.appendingPathComponent("redacted")
         let result = runStubs(["import-har", capture.path, "--into", redacted.path])
         try #require(result.status == 0, "\(result)")
-        let written = try folder.contents(under: "redacted").values.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+        let written = try folder.contents(under: "redacted").values.map { String(decoding: $0, as: UTF8.self) }.joined(
+            separator: "\n"
+        )
         for secret in secrets {
             #expect(!written.contains(secret), "\(secret) reached disk:\n\(written)")
         }
@@ -842,8 +1017,12 @@ final class StubsCommandTests {
         #expect(written.contains("\"page\""), "other query parameters are kept")
 
         // The redacted stub answers a request with any token and any password.
-        let request = #"{"method": "POST", "url": "https://api.example.com/session?access_token=other&page=2", "body": "{\"user\": \"ada\", \"password\": \"other\"}"}"#
-        let match = runStubs(["match", "--stubs", redacted.path, "--requests", "-"], stdin: Data((request + "\n").utf8))
+        let request =
+            #"{"method": "POST", "url": "https://api.example.com/session?access_token=other&page=2", "body": "{\"user\": \"ada\", \"password\": \"other\"}"}"#
+        let match = runStubs(
+            ["match", "--stubs", redacted.path, "--requests", "-"],
+            stdin: Data((request + "\n").utf8)
+        )
         #expect(match.status == 0, "\(match)")
         #expect(match.stdout.contains(#""status":200"#), "\(match.stdout)")
         #expect(match.stdout.contains(#"\"ok\": true"#), "ada's answer (bob's says false): \(match.stdout)")
@@ -851,8 +1030,11 @@ final class StubsCommandTests {
 
         let kept = folder.url.appendingPathComponent("kept")
         #expect(runStubs(["import-har", capture.path, "--into", kept.path, "--keep-secrets"]).status == 0)
-        let keptText = try folder.contents(under: "kept").values.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
-        for secret in secrets where secret != "sk-live-123" && secret != "sk-live-000" {   // request headers are never written
+        let keptText = try folder.contents(under: "kept").values.map { String(decoding: $0, as: UTF8.self) }.joined(
+            separator: "\n"
+        )
+        // Request headers are never written.
+        for secret in secrets where secret != "sk-live-123" && secret != "sk-live-000" {
             #expect(keptText.contains(secret), "\(secret) was not kept")
         }
     }
@@ -861,14 +1043,20 @@ final class StubsCommandTests {
     func matchMasksSecrets() throws {
         let folder = scratch
         let root = folder.url.appendingPathComponent("root")
-        try folder.write("root/mappings/login.json", #"""
+        try folder.write(
+            "root/mappings/login.json",
+            #"""
             {"request": {"method": "POST", "urlPath": "/login",
                "headers": {"Authorization": {"equalTo": "Bearer 3xp3ct3d-b34r3r"}},
                "queryParameters": {"token": {"equalTo": "3xp3ct3d-qu3ry"}},
                "bodyPatterns": [{"equalToJson": {"user": "ada", "password": "3xp3ct3d-pw"}}]},
              "response": {"status": 204}}
-            """#)
-        let secrets = ["b34r3r-s3cr3t", "c00k13-s3cr3t", "qu3ry-s3cr3t", "js0n-s3cr3t", "3xp3ct3d-b34r3r", "3xp3ct3d-qu3ry", "3xp3ct3d-pw"]
+            """#
+        )
+        let secrets = [
+            "b34r3r-s3cr3t", "c00k13-s3cr3t", "qu3ry-s3cr3t", "js0n-s3cr3t", "3xp3ct3d-b34r3r", "3xp3ct3d-qu3ry",
+            "3xp3ct3d-pw",
+        ]
         let text = runStubs([
             "match", "--stubs", root.path, "POST", "https://api.example.com/login?token=qu3ry-s3cr3t",
             "-H", "Authorization: Bearer b34r3r-s3cr3t", "-H", "Cookie: session=c00k13-s3cr3t",
@@ -876,7 +1064,8 @@ final class StubsCommandTests {
         ])
         #expect(text.status == 1, "\(text)")
         #expect(text.stdout.contains("Authorization: Bearer <redacted:"), "\(text.stdout)")
-        let line = #"{"method": "POST", "url": "https://api.example.com/login?token=qu3ry-s3cr3t", "headers": {"Authorization": "Bearer b34r3r-s3cr3t", "Cookie": "session=c00k13-s3cr3t", "Content-Type": "application/json"}, "body": "{\"user\":\"ada\",\"password\":\"js0n-s3cr3t\"}"}"#
+        let line =
+            #"{"method": "POST", "url": "https://api.example.com/login?token=qu3ry-s3cr3t", "headers": {"Authorization": "Bearer b34r3r-s3cr3t", "Cookie": "session=c00k13-s3cr3t", "Content-Type": "application/json"}, "body": "{\"user\":\"ada\",\"password\":\"js0n-s3cr3t\"}"}"#
         let json = runStubs(["match", "--stubs", root.path, "--requests", "-"], stdin: Data((line + "\n").utf8))
         #expect(json.status == 1, "\(json)")
         #expect(json.stdout.contains("nearMisses"), "\(json.stdout)")
@@ -889,7 +1078,9 @@ final class StubsCommandTests {
     @Test("import-har: a redirect's Location keeps its address but not the secrets in its query")
     func importRedactsLocationQueries() throws {
         let folder = scratch
-        let capture = try folder.write("redirect.har", #"""
+        let capture = try folder.write(
+            "redirect.har",
+            #"""
             {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [{
               "startedDateTime": "2026-11-22T08:00:00.000Z", "time": 1,
               "request": {"method": "GET", "url": "https://auth.example.com/authorize", "httpVersion": "HTTP/1.1",
@@ -899,15 +1090,20 @@ final class StubsCommandTests {
                 "cookies": [], "content": {"size": 0, "mimeType": ""}, "redirectURL": "https://app.example.com/callback?state=xyz&access_token=at-secret-1",
                 "headersSize": -1, "bodySize": 0},
               "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}]}}
-            """#)
+            """#
+        )
         let result = runStubs(["import-har", capture.path, "--into", folder.url.appendingPathComponent("root").path])
         try #require(result.status == 0, "\(result)")
-        let written = try folder.contents(under: "root").values.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+        let written = try folder.contents(under: "root").values.map { String(decoding: $0, as: UTF8.self) }.joined(
+            separator: "\n"
+        )
         #expect(!written.contains("at-secret-1"), "\(written)")
         #expect(written.contains("https://app.example.com/callback?state=xyz&access_token=REDACTED"), "\(written)")
     }
 
-    @Test("import-har: repeated requests become a scenario, JSON bodies are pretty-printed in __files/, and match replays them in order")
+    @Test(
+        "import-har: repeated requests become a scenario, JSON bodies are pretty-printed in __files/, and match replays them in order"
+    )
     func importRepeatedRequests() throws {
         let fixture = try StubRootFixture(in: scratch)
         let root = fixture.folder.url.appendingPathComponent("polled")
@@ -937,7 +1133,11 @@ final class StubsCommandTests {
         let answers = try jsonLines(match.stdout)
         try #require(answers.count == 3)
         #expect(answers.map { $0["status"] } == [202, 200, 200])
-        #expect(try answers.map { try JSONValue(parsing: $0["body"]?.stringValue ?? "") } == [["state": "pending"], ["state": "done"], ["state": "done"]])
+        #expect(
+            try answers.map { try JSONValue(parsing: $0["body"]?.stringValue ?? "") } == [
+                ["state": "pending"], ["state": "done"], ["state": "done"],
+            ]
+        )
     }
 
     @Test("import-har: a capture that cannot be read exits 2 with the diagnostic on stderr and writes nothing")
@@ -959,7 +1159,9 @@ final class StubsCommandTests {
 
     // MARK: File-system errors in words
 
-    @Test("lint: a mapping file that is a folder says 'is a directory (errno 21)' and what to do, not NSCocoaErrorDomain")
+    @Test(
+        "lint: a mapping file that is a folder says 'is a directory (errno 21)' and what to do, not NSCocoaErrorDomain"
+    )
     func lintFolderNamedLikeAFile() throws {
         let folder = scratch
         try folder.write("root/mappings/ok.json", #"{"request": {"urlPath": "/a"}, "response": {"status": 200}}"#)
@@ -968,7 +1170,12 @@ final class StubsCommandTests {
         let result = runStubs(["lint", folder.url.appendingPathComponent("root").path])
         #expect(result.status == 1, "\(result)")
         let output = result.stdout + result.stderr
-        #expect(output.contains("\(odd.path): error: cannot be read: is a directory (errno 21); give a file, not a folder\n"), "\(output)")
+        #expect(
+            output.contains(
+                "\(odd.path): error: cannot be read: is a directory (errno 21); give a file, not a folder\n"
+            ),
+            "\(output)"
+        )
         #expect(!output.contains("NSCocoaErrorDomain"), "\(output)")
     }
 
@@ -980,8 +1187,13 @@ final class StubsCommandTests {
         let result = runStubs(["import-har", capture.path, "--into", root.path])
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.hasPrefix("\(root.path)/mappings/"), "\(result.stderr)")
-        #expect(result.stderr.hasSuffix(": error: cannot be written: not a directory (errno 20); "
-                + "a file stands where the path needs a folder; move it or choose another --into\n"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasSuffix(
+                ": error: cannot be written: not a directory (errno 20); "
+                    + "a file stands where the path needs a folder; move it or choose another --into\n"
+            ),
+            "\(result.stderr)"
+        )
         #expect(!result.stderr.contains("NSCocoaErrorDomain"), "\(result.stderr)")
     }
 
@@ -991,7 +1203,9 @@ final class StubsCommandTests {
         let folder = fixture.folder.url.path
         let result = runStubs(["match", "--stubs", fixture.root.path, "--requests", folder])
         #expect(result.status == 2, "\(result)")
-        #expect(result.stderr == "\(folder): error: cannot be read: is a directory (errno 21); give a file, not a folder\n")
+        #expect(
+            result.stderr == "\(folder): error: cannot be read: is a directory (errno 21); give a file, not a folder\n"
+        )
     }
 }
 
@@ -1125,84 +1339,102 @@ private struct StubRootFixture {
         self.folder = folder
         root = folder.url.appendingPathComponent("root")
         let logo = Data(Self.logoBytes).base64EncodedString()
-        try folder.write("root/mappings/a-users.json", """
-        {
-          "name": "list users",
-          "priority": 1,
-          "request": {"method": "GET", "urlPath": "/users"},
-          "response": {
-            "status": 200,
-            "headers": {"Content-Type": "application/json", "X-Page": "1"},
-            "body": "[{\\"id\\":1,\\"name\\":\\"Ada\\"}]"
-          }
-        }
-        """)
-        try folder.write("root/mappings/b-create.json", """
-        {
-          "request": {
-            "method": "POST",
-            "url": "/users",
-            "headers": {"X-Token": {"equalTo": "secret"}}
-          },
-          "response": {
-            "status": 201,
-            "headers": {"Location": "/users/2"},
-            "jsonBody": {"id": 2, "name": "Grace"}
-          }
-        }
-        """)
-        try folder.write("root/mappings/c-offline.json", """
-        {
-          "request": {"method": "GET", "url": "/offline"},
-          "response": {"fault": "CONNECTION_RESET_BY_PEER"}
-        }
-        """)
+        try folder.write(
+            "root/mappings/a-users.json",
+            """
+            {
+              "name": "list users",
+              "priority": 1,
+              "request": {"method": "GET", "urlPath": "/users"},
+              "response": {
+                "status": 200,
+                "headers": {"Content-Type": "application/json", "X-Page": "1"},
+                "body": "[{\\"id\\":1,\\"name\\":\\"Ada\\"}]"
+              }
+            }
+            """
+        )
+        try folder.write(
+            "root/mappings/b-create.json",
+            """
+            {
+              "request": {
+                "method": "POST",
+                "url": "/users",
+                "headers": {"X-Token": {"equalTo": "secret"}}
+              },
+              "response": {
+                "status": 201,
+                "headers": {"Location": "/users/2"},
+                "jsonBody": {"id": 2, "name": "Grace"}
+              }
+            }
+            """
+        )
+        try folder.write(
+            "root/mappings/c-offline.json",
+            """
+            {
+              "request": {"method": "GET", "url": "/offline"},
+              "response": {"fault": "CONNECTION_RESET_BY_PEER"}
+            }
+            """
+        )
         try folder.write("root/__files/logo.png", Data(Self.logoBytes))
-        try folder.write("root/mappings/d-binary.json", """
-        {"mappings": [
-          {
-            "request": {"method": "GET", "url": "/logo.png"},
-            "response": {"status": 200, "headers": {"Content-Type": "image/png"}, "bodyFileName": "logo.png"}
-          },
-          {
-            "request": {"method": "PUT", "url": "/upload", "bodyPatterns": [{"binaryEqualTo": "\(logo)"}]},
-            "response": {"status": 204}
-          }
-        ]}
-        """)
-        try folder.write("root/mappings/e-cart.json", """
-        {"mappings": [
-          {
-            "scenarioName": "cart", "requiredScenarioState": "Started", "newScenarioState": "filled",
-            "request": {"method": "POST", "url": "/cart"},
-            "response": {"status": 201, "body": "added"}
-          },
-          {
-            "scenarioName": "cart", "requiredScenarioState": "filled",
-            "request": {"method": "GET", "url": "/cart"},
-            "response": {"status": 200, "body": "1 item"}
-          },
-          {
-            "scenarioName": "cart", "requiredScenarioState": "Started",
-            "request": {"method": "GET", "url": "/cart"},
-            "response": {"status": 200, "body": "empty"}
-          },
-          {
-            "request": {"method": "GET", "url": "/health"},
-            "response": {"status": 200, "body": "ok"}
-          },
-          {
-            "request": {"method": "PATCH", "urlPathPattern": "/users/[0-9]+"},
-            "response": {"status": 200}
-          }
-        ]}
-        """)
-        pollHAR = try folder.write("poll.har", """
-        {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [
-          \(Self.harEntry(at: "2024-01-01T00:00:00.000Z", status: 202, body: #"{"state":"pending"}"#)),
-          \(Self.harEntry(at: "2024-01-01T00:00:01.000Z", status: 200, body: #"{"state":"done"}"#))
-        ]}}
-        """)
+        try folder.write(
+            "root/mappings/d-binary.json",
+            """
+            {"mappings": [
+              {
+                "request": {"method": "GET", "url": "/logo.png"},
+                "response": {"status": 200, "headers": {"Content-Type": "image/png"}, "bodyFileName": "logo.png"}
+              },
+              {
+                "request": {"method": "PUT", "url": "/upload", "bodyPatterns": [{"binaryEqualTo": "\(logo)"}]},
+                "response": {"status": 204}
+              }
+            ]}
+            """
+        )
+        try folder.write(
+            "root/mappings/e-cart.json",
+            """
+            {"mappings": [
+              {
+                "scenarioName": "cart", "requiredScenarioState": "Started", "newScenarioState": "filled",
+                "request": {"method": "POST", "url": "/cart"},
+                "response": {"status": 201, "body": "added"}
+              },
+              {
+                "scenarioName": "cart", "requiredScenarioState": "filled",
+                "request": {"method": "GET", "url": "/cart"},
+                "response": {"status": 200, "body": "1 item"}
+              },
+              {
+                "scenarioName": "cart", "requiredScenarioState": "Started",
+                "request": {"method": "GET", "url": "/cart"},
+                "response": {"status": 200, "body": "empty"}
+              },
+              {
+                "request": {"method": "GET", "url": "/health"},
+                "response": {"status": 200, "body": "ok"}
+              },
+              {
+                "request": {"method": "PATCH", "urlPathPattern": "/users/[0-9]+"},
+                "response": {"status": 200}
+              }
+            ]}
+            """
+        )
+        pollHAR = try folder.write(
+            "poll.har",
+            """
+            {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [
+              \(Self.harEntry(at: "2024-01-01T00:00:00.000Z", status: 202, body: #"{"state":"pending"}"#)),
+              \(Self.harEntry(at: "2024-01-01T00:00:01.000Z", status: 200, body: #"{"state":"done"}"#))
+            ]}}
+            """
+        )
     }
 
     /// The path of the mapping file `name` in the root, as the loader reports it.
@@ -1214,14 +1446,14 @@ private struct StubRootFixture {
     private static func harEntry(at time: String, status: Int, body: String) -> String {
         let escaped = body.replacingOccurrences(of: "\"", with: "\\\"")
         return """
-        {"startedDateTime": "\(time)", "time": 1,
-           "request": {"method": "GET", "url": "https://api.example.com/poll", "httpVersion": "HTTP/1.1",
-                       "cookies": [], "headers": [], "queryString": [], "headersSize": -1, "bodySize": 0},
-           "response": {"status": \(status), "statusText": "", "httpVersion": "HTTP/1.1", "cookies": [],
-                        "headers": [{"name": "Content-Type", "value": "application/json"}],
-                        "content": {"size": \(body.utf8.count), "mimeType": "application/json", "text": "\(escaped)"},
-                        "redirectURL": "", "headersSize": -1, "bodySize": \(body.utf8.count)},
-           "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}
-        """
+            {"startedDateTime": "\(time)", "time": 1,
+               "request": {"method": "GET", "url": "https://api.example.com/poll", "httpVersion": "HTTP/1.1",
+                           "cookies": [], "headers": [], "queryString": [], "headersSize": -1, "bodySize": 0},
+               "response": {"status": \(status), "statusText": "", "httpVersion": "HTTP/1.1", "cookies": [],
+                            "headers": [{"name": "Content-Type", "value": "application/json"}],
+                            "content": {"size": \(body.utf8.count), "mimeType": "application/json", "text": "\(escaped)"},
+                            "redirectURL": "", "headersSize": -1, "bodySize": \(body.utf8.count)},
+               "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}
+            """
     }
 }

@@ -39,7 +39,10 @@ final class StubsExecutableTests {
         let result = try runExecutable(["frobnicate"])
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "stubs: error: unknown command 'frobnicate'; the commands are lint, list, match and import-har; run 'stubs --help'\n")
+        #expect(
+            result.stderr
+                == "stubs: error: unknown command 'frobnicate'; the commands are lint, list, match and import-har; run 'stubs --help'\n"
+        )
     }
 
     @Test("stubs lint <repository>/Stubs: the example stub root is clean")
@@ -61,19 +64,21 @@ final class StubsExecutableTests {
     @Test("stubs match --requests - reads standard input and prints one JSON line per request")
     func matchRequestsFromStandardInput() throws {
         let mapping = scratch.appendingPathComponent("hello.json")
-        try Data("""
-        {"mappings": [
-          {"request": {"method": "GET", "urlPath": "/hello"},
-           "response": {"status": 200, "headers": {"Content-Type": "text/plain"}, "body": "hi"}},
-          {"request": {"method": "GET", "urlPath": "/down"}, "response": {"fault": "EMPTY_RESPONSE"}}
-        ]}
-        """.utf8).write(to: mapping)
+        try Data(
+            """
+            {"mappings": [
+              {"request": {"method": "GET", "urlPath": "/hello"},
+               "response": {"status": 200, "headers": {"Content-Type": "text/plain"}, "body": "hi"}},
+              {"request": {"method": "GET", "urlPath": "/down"}, "response": {"fault": "EMPTY_RESPONSE"}}
+            ]}
+            """.utf8
+        ).write(to: mapping)
         let input = """
-        {"method": "GET", "url": "https://example.com/hello"}
-        {"method": "GET", "url": "https://example.com/down"}
-        {"method": "GET", "url": "https://example.com/missing"}
+            {"method": "GET", "url": "https://example.com/hello"}
+            {"method": "GET", "url": "https://example.com/down"}
+            {"method": "GET", "url": "https://example.com/missing"}
 
-        """
+            """
         let result = try runExecutable(["match", "--stubs", mapping.path, "--requests", "-"], stdin: Data(input.utf8))
         #expect(result.status == 1, "one request is unmatched: \(result)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
@@ -95,8 +100,10 @@ final class StubsExecutableTests {
     @Test("stubs match --requests - answers each line as soon as it arrives, while standard input is still open")
     func matchRequestsStreams() throws {
         let mapping = scratch.appendingPathComponent("hello.json")
-        try Data(#"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#.utf8)
-            .write(to: mapping)
+        try Data(
+            #"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#.utf8
+        )
+        .write(to: mapping)
         let input = Pipe()
         let output = Pipe()
         let process = Process()
@@ -111,7 +118,9 @@ final class StubsExecutableTests {
         }
         var reader = PipeLineReader(output.fileHandleForReading)
         for path in ["hello", "missing", "hello"] {
-            input.fileHandleForWriting.write(Data((#"{"method": "GET", "url": "https://example.com/\#(path)"}"# + "\n").utf8))
+            input.fileHandleForWriting.write(
+                Data((#"{"method": "GET", "url": "https://example.com/\#(path)"}"# + "\n").utf8)
+            )
             let line = try #require(try reader.nextLine(within: 30), "stubs ended its output early")
             let answer = try #require(try JSONValue(parsing: line).objectValue, "not a JSON object: \(line)")
             #expect(path == "hello" ? answer["body"] == "hi" : answer["unmatched"] == true, "\(line)")
@@ -131,7 +140,10 @@ final class StubsExecutableTests {
     @Test("stubs match --requests - with unloadable stubs exits 2, stderr only")
     func matchUnloadableStubs() throws {
         let missing = scratch.appendingPathComponent("absent").path
-        let result = try runExecutable(["match", "--stubs", missing, "--requests", "-"], stdin: Data(#"{"url": "https://example.com/"}"#.utf8))
+        let result = try runExecutable(
+            ["match", "--stubs", missing, "--requests", "-"],
+            stdin: Data(#"{"url": "https://example.com/"}"#.utf8)
+        )
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout.isEmpty, "\(result.stdout)")
         #expect(result.stderr.hasPrefix("\(missing): error: no such file or directory"), "\(result.stderr)")

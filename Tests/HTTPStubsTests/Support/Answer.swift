@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import HTTPStubs
 
 /// What a client received, in a form live and replayed answers can be compared in: status,
 /// headers by lower-cased name (without `Content-Length`, which the recorder drops and the replay
@@ -72,10 +74,17 @@ struct Answer: Equatable, CustomStringConvertible {
     private static func redacting(_ value: JSONValue, _ redaction: Redaction) -> JSONValue {
         switch value {
         case let .object(object):
-            return .object(JSONObject(members: object.members.map { member in
-                let secret = redaction.isSecret(member.key, at: .jsonMember)
-                return JSONMember(key: member.key, value: secret ? .string(Redaction.placeholder) : redacting(member.value, redaction))
-            }))
+            return .object(
+                JSONObject(
+                    members: object.members.map { member in
+                        let secret = redaction.isSecret(member.key, at: .jsonMember)
+                        return JSONMember(
+                            key: member.key,
+                            value: secret ? .string(Redaction.placeholder) : redacting(member.value, redaction)
+                        )
+                    }
+                )
+            )
         case let .array(items):
             return .array(items.map { redacting($0, redaction) })
         default:
@@ -90,6 +99,7 @@ struct Answer: Equatable, CustomStringConvertible {
         case let .json(value): bodyText = value.serialized()
         case let .bytes(data): bodyText = String(data: data, encoding: .utf8) ?? "\(data.count) bytes"
         }
-        return "\(status) \(headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")) | \(bodyText)"
+        return
+            "\(status) \(headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")) | \(bodyText)"
     }
 }

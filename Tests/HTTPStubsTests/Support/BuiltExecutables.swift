@@ -12,7 +12,11 @@ func builtExecutable(named name: String, sourceLocation: SourceLocation = #_sour
             && !isDirectory.boolValue
             && FileManager.default.isExecutableFile(atPath: url.path)
     }
-    return try #require(found, "the built '\(name)' executable was not found beside the test bundle (looked in \(folders.map(\.path)))", sourceLocation: sourceLocation)
+    return try #require(
+        found,
+        "the built '\(name)' executable was not found beside the test bundle (looked in \(folders.map(\.path)))",
+        sourceLocation: sourceLocation
+    )
 }
 
 /// The folders that may hold the built products: those of the running test executable

@@ -1,8 +1,9 @@
 import Foundation
+import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
 
 /// A data delegate that records what one task receives as it comes (whether the response arrived,
 /// each chunk, the end), to poll while it runs or to await once it completes.

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import HTTPStubs
 
 /// Gzip bodies built by hand for the inflate tests: a "bomb" of zeros, and a stored (uncompressed)
@@ -10,14 +11,14 @@ enum GzipBodies {
     /// right CRC-32 is only worth computing for small outputs; a bomb is refused before it is read).
     static func zeros(copies: Int, crc: UInt32 = 0) -> Data {
         var writer = BitWriter()
-        writer.write(1, width: 1)   // BFINAL
-        writer.write(1, width: 2)   // BTYPE 01: fixed Huffman codes
-        writer.writeCode(0b0011_0000, width: 8)   // literal 0
+        writer.write(1, width: 1)  // BFINAL
+        writer.write(1, width: 2)  // BTYPE 01: fixed Huffman codes
+        writer.writeCode(0b0011_0000, width: 8)  // literal 0
         for _ in 0..<copies {
-            writer.writeCode(0b1100_0101, width: 8)   // length symbol 285: 258 bytes
-            writer.writeCode(0, width: 5)   // distance symbol 0: distance 1
+            writer.writeCode(0b1100_0101, width: 8)  // length symbol 285: 258 bytes
+            writer.writeCode(0, width: 5)  // distance symbol 0: distance 1
         }
-        writer.writeCode(0, width: 7)   // end of block (256)
+        writer.writeCode(0, width: 7)  // end of block (256)
         let size = UInt32(truncatingIfNeeded: 1 + 258 * copies)
         return header + Data(writer.finished) + littleEndian(crc) + littleEndian(size)
     }
@@ -27,7 +28,8 @@ enum GzipBodies {
         precondition(payload.count <= 0xFFFF, "one stored block holds at most 65,535 bytes")
         let length = UInt16(payload.count)
         let block: [UInt8] = [1, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
-        return header + Data(block + payload) + littleEndian(CRC32.checksum(payload)) + littleEndian(UInt32(payload.count))
+        return header + Data(block + payload) + littleEndian(CRC32.checksum(payload))
+            + littleEndian(UInt32(payload.count))
     }
 
     /// Lowercase hexadecimal, as Polly.JS writes a chunk.

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// A temporary folder, removed by ``remove()``, whose `stubs` sub-folder is the stub root (not
 /// created: recording in `once` mode needs a missing root).
@@ -13,7 +14,9 @@ struct RecordingRoot {
 
     /// Creates the temporary folder.
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("httpstubs-recording-\(UUID().uuidString)")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "httpstubs-recording-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
@@ -72,7 +75,9 @@ struct RecordingRoot {
         for subfolder in ["mappings", "__files"] {
             for name in names(in: subfolder) {
                 let relativePath = "\(subfolder)/\(name)"
-                files[relativePath] = try? Data(contentsOf: URL(fileURLWithPath: path).appendingPathComponent(relativePath))
+                files[relativePath] = try? Data(
+                    contentsOf: URL(fileURLWithPath: path).appendingPathComponent(relativePath)
+                )
             }
         }
         return files
@@ -85,7 +90,9 @@ struct RecordingRoot {
         var text = ""
         while let relativePath = enumerator.nextObject() as? String {
             text += relativePath + "\n"
-            if let data = FileManager.default.contents(atPath: URL(fileURLWithPath: path).appendingPathComponent(relativePath).path) {
+            if let data = FileManager.default.contents(
+                atPath: URL(fileURLWithPath: path).appendingPathComponent(relativePath).path
+            ) {
                 text += String(decoding: data, as: UTF8.self) + "\n"
             }
         }

@@ -1,10 +1,11 @@
 import Foundation
+import HTTPStubs
+import LoopbackHTTP
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
-import LoopbackHTTP
 
 /// The real server recordings are made from in the tests: a ``LoopbackHTTPServer`` in the test
 /// process, on 127.0.0.1 at a free port, serving the endpoints below until ``stop()`` (or until it
@@ -53,7 +54,13 @@ final class RecordingServer: Sendable {
 
     /// A request to `path` (with its query) on this server, with a short timeout.
     func request(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:]) -> URLRequest {
-        request(method, path, body: json.map { Data($0.utf8) }, contentType: json == nil ? nil : "application/json", headers: headers)
+        request(
+            method,
+            path,
+            body: json.map { Data($0.utf8) },
+            contentType: json == nil ? nil : "application/json",
+            headers: headers
+        )
     }
 
     /// A request to `path` on this server with an `application/x-www-form-urlencoded` body.
@@ -62,7 +69,13 @@ final class RecordingServer: Sendable {
     }
 
     /// A request to `path` on this server with this body and `Content-Type`, with a short timeout.
-    func request(_ method: String, _ path: String, body: Data?, contentType: String?, headers: [String: String] = [:]) -> URLRequest {
+    func request(
+        _ method: String,
+        _ path: String,
+        body: Data?,
+        contentType: String?,
+        headers: [String: String] = [:]
+    ) -> URLRequest {
         var request = URLRequest(url: URL(string: base + path)!, timeoutInterval: 10)
         request.httpMethod = method
         request.httpBody = body
@@ -100,12 +113,18 @@ private final class Endpoints: Sendable {
     private let served = Locked(0)
     private let counter = Locked(0)
     /// Not valid UTF-8 (0x89, 0xFF, 0xFE), so the body can only be kept as bytes.
-    private static let image = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x01, 0x80, 0x7F])
+    private static let image = Data([
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x01, 0x80, 0x7F,
+    ])
 
     func answer(_ request: LoopbackHTTPRequest) -> LoopbackHTTPResponse {
         switch (request.method, request.path) {
         case ("GET", "/users/1"):
-            return json(200, #"{"id":1,"name":"Ada","token":"s3cr3t-token"}"#, headers: [("Set-Cookie", "session=abc123; Path=/")])
+            return json(
+                200,
+                #"{"id":1,"name":"Ada","token":"s3cr3t-token"}"#,
+                headers: [("Set-Cookie", "session=abc123; Path=/")]
+            )
         case ("GET", "/counter"):
             let count = counter.withLock { value -> Int in
                 value += 1
@@ -130,22 +149,37 @@ private final class Endpoints: Sendable {
                 guard field.name.lowercased().hasPrefix("x-reply-") else { return nil }
                 return (String(field.name.dropFirst("X-Reply-".count)), field.value)
             }
-            return respond(201, request.body, contentType: request.header("Content-Type") ?? "application/json", headers: replies)
+            return respond(
+                201,
+                request.body,
+                contentType: request.header("Content-Type") ?? "application/json",
+                headers: replies
+            )
         default:
             return json(404, #"{"error":"no such endpoint"}"#)
         }
     }
 
-    private func json(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> LoopbackHTTPResponse {
+    private func json(
+        _ status: Int,
+        _ text: String,
+        headers: [(name: String, value: String)] = []
+    ) -> LoopbackHTTPResponse {
         respond(status, Data(text.utf8), contentType: "application/json", headers: headers)
     }
 
-    private func respond(_ status: Int, _ body: Data, contentType: String, headers: [(name: String, value: String)] = []) -> LoopbackHTTPResponse {
+    private func respond(
+        _ status: Int,
+        _ body: Data,
+        contentType: String,
+        headers: [(name: String, value: String)] = []
+    ) -> LoopbackHTTPResponse {
         let count = served.withLock { value -> Int in
             value += 1
             return value
         }
-        let fields = [("Content-Type", contentType), ("X-Server-Instance", instance), ("X-Served", "\(count)")] + headers
+        let fields =
+            [("Content-Type", contentType), ("X-Server-Instance", instance), ("X-Served", "\(count)")] + headers
         return LoopbackHTTPResponse(status: status, headers: fields, body: body, closesConnection: true)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// (`<repository>/Tests/HTTPStubsTests/Support/RepositoryRoot.swift`): the fixtures under `Tests/Fixtures`
 /// and the `Stubs/` folder are read from the source tree.
 let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()   // Support
-    .deletingLastPathComponent()   // HTTPStubsTests
-    .deletingLastPathComponent()   // Tests
+    .deletingLastPathComponent()  // Support
+    .deletingLastPathComponent()  // HTTPStubsTests
+    .deletingLastPathComponent()  // Tests
     .deletingLastPathComponent()

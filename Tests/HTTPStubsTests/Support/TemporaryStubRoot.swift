@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import HTTPStubs
 
 /// A WireMock stub root (`mappings/` and `__files/`) in a fresh temporary folder, deleted when the
@@ -15,8 +16,14 @@ final class TemporaryStubRoot: Sendable {
     init(mappings: [String: String] = [:], files: [String: Data] = [:]) throws {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("wiremock-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url.appendingPathComponent("mappings"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: url.appendingPathComponent("__files"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: url.appendingPathComponent("mappings"),
+            withIntermediateDirectories: true
+        )
+        try FileManager.default.createDirectory(
+            at: url.appendingPathComponent("__files"),
+            withIntermediateDirectories: true
+        )
         for (name, text) in mappings { try write("mappings/\(name)", Data(text.utf8)) }
         for (name, data) in files { try write("__files/\(name)", data) }
     }
@@ -57,7 +64,11 @@ final class TemporaryStubRoot: Sendable {
 
     /// The text body the root's stubs answer to `GET http://localhost<path>`, or `nil` when unmatched.
     func body(of path: String) throws -> String? {
-        guard case let .response(response, _) = try registry().answer(InterceptedRequest(url: URL(string: "http://localhost\(path)")!)) else {
+        guard
+            case let .response(response, _) = try registry().answer(
+                InterceptedRequest(url: URL(string: "http://localhost\(path)")!)
+            )
+        else {
             return nil
         }
         return String(decoding: response.body, as: UTF8.self)

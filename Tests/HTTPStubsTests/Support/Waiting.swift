@@ -16,7 +16,11 @@ func waitUntil(
 ) async throws {
     let deadline = ContinuousClock.now + .seconds(patience)
     while !condition() {
-        try #require(ContinuousClock.now < deadline, "the condition did not hold within \(Int(patience)) s", sourceLocation: sourceLocation)
+        try #require(
+            ContinuousClock.now < deadline,
+            "the condition did not hold within \(Int(patience)) s",
+            sourceLocation: sourceLocation
+        )
         try await Task.sleep(for: .milliseconds(1))
     }
 }

@@ -1,12 +1,13 @@
 import Dispatch
 import ExampleClients
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `awaitCallback`: completion-handler APIs awaited from `async` tests. It returns the value, and
 /// it fails (without hanging or crashing) when the callback never comes or comes twice.
@@ -87,7 +88,10 @@ struct AwaitCallbackTests {
         var callLine = 0
         try await withKnownIssue {
             callLine = #line + 1
-            let value: Int = try await awaitCallback { done in done(1); done(2) }
+            let value: Int = try await awaitCallback { done in
+                done(1)
+                done(2)
+            }
             #expect(value == 1, "the first value wins")
         } matching: { issue in
             issues.append(issue)
@@ -134,13 +138,18 @@ struct AwaitCallbackTests {
 
     // MARK: With the example client and stubs
 
-    @Test("HTTPClient.get, awaited through awaitCallback against stubs",
-          .httpStubs { stubs in
-              stubs.stub(.get("https://api.example.com/users/42"), .json(Profile(id: 42, name: "Ada")))
-              stubs.stub(.get("https://api.example.com/users/7"), .text("no such user", status: 404))
-          })
+    @Test(
+        "HTTPClient.get, awaited through awaitCallback against stubs",
+        .httpStubs { stubs in
+            stubs.stub(.get("https://api.example.com/users/42"), .json(Profile(id: 42, name: "Ada")))
+            stubs.stub(.get("https://api.example.com/users/7"), .text("no such user", status: 404))
+        }
+    )
     func exampleClient() async throws {
-        let client = HTTPClient(session: StubRegistry.current().makeSession(), baseURL: URL(string: "https://api.example.com")!)
+        let client = HTTPClient(
+            session: StubRegistry.current().makeSession(),
+            baseURL: URL(string: "https://api.example.com")!
+        )
 
         let found = try await awaitCallback { done in client.get("/users/42", as: Profile.self, completion: done) }
         #expect(try found.get() == Profile(id: 42, name: "Ada"))
@@ -246,5 +255,3 @@ private final class CallbackKeeper<Value: Sendable>: Sendable {
         box.value?(value)
     }
 }
-
-

@@ -1,20 +1,25 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Stub roots shipped as resources of the test target (`resources: [.copy("Resources/BundledStubs")]`
 /// in Package.swift) load from `Bundle.module`, in a trait or a closure scope.
 @Suite("Stubs from Bundle.module")
 struct BundleResourceTests {
-    @Test("a stub root copied into the test bundle loads with load(_:in: .module) and serves its body file",
-          .httpStubs { stubs in try stubs.load("BundledStubs", in: .module) })
+    @Test(
+        "a stub root copied into the test bundle loads with load(_:in: .module) and serves its body file",
+        .httpStubs { stubs in try stubs.load("BundledStubs", in: .module) }
+    )
     func loadsFromTheModuleBundle() async throws {
         let stubs = StubRegistry.current()
-        let (data, response) = try await stubs.makeSession().data(from: URL(string: "https://api.example.com/bundled/greeting")!)
+        let (data, response) = try await stubs.makeSession().data(
+            from: URL(string: "https://api.example.com/bundled/greeting")!
+        )
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self) == "hello from Bundle.module")
         #expect(stubs.stubs.first?.source.description.contains("BundledStubs/mappings/greeting.json") == true)

@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The `.httpStubs` trait, `StubRegistry.current()` and `withHTTPStubs`: every test (and every case
 /// of a parameterized test) gets stubs of its own, and every failure path is proven with
@@ -30,8 +31,10 @@ struct HTTPStubsTraitTests {
         #expect(stubs.journal.count == 1)
     }
 
-    @Test("@Test(.httpStubs { stubs in … }): the configure closure runs on the test's registry first",
-          .httpStubs { stubs in stubs.stub(.get("https://api.example.com/configured"), .text("from the trait")) })
+    @Test(
+        "@Test(.httpStubs { stubs in … }): the configure closure runs on the test's registry first",
+        .httpStubs { stubs in stubs.stub(.get("https://api.example.com/configured"), .text("from the trait")) }
+    )
     func configuredTrait() async throws {
         let stubs = StubRegistry.current()
         #expect(stubs.stubs.count == 1)
@@ -57,12 +60,14 @@ struct HTTPStubsTraitTests {
 
     // MARK: Stubs loaded from files
 
-    @Test("the configure closure can load a stub root written at run time",
-          .httpStubs { stubs in
-              let root = try TraitTestsFixture.writeStubRoot()
-              defer { try? FileManager.default.removeItem(atPath: root) }
-              try stubs.load(root)
-          })
+    @Test(
+        "the configure closure can load a stub root written at run time",
+        .httpStubs { stubs in
+            let root = try TraitTestsFixture.writeStubRoot()
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            try stubs.load(root)
+        }
+    )
     func loadsAFixtureRoot() async throws {
         let stubs = StubRegistry.current()
         #expect(stubs.stubs.map(\.name) == ["fixture greeting"])
@@ -83,8 +88,10 @@ struct HTTPStubsTraitTests {
         }
     }
 
-    @Test("load(_:relativeTo: #filePath) finds the repository's Stubs folder from this file",
-          .httpStubs { stubs in try stubs.load("../../../Stubs", relativeTo: #filePath) })
+    @Test(
+        "load(_:relativeTo: #filePath) finds the repository's Stubs folder from this file",
+        .httpStubs { stubs in try stubs.load("../../../Stubs", relativeTo: #filePath) }
+    )
     func loadsRelativeToThisFile() async throws {
         let stubs = StubRegistry.current()
         #expect(stubs.stubs.contains { $0.name == "user 42" })
@@ -99,8 +106,10 @@ struct HTTPStubsTraitTests {
 
     // MARK: Where trait scopes report
 
-    @Test("@Test(.httpStubs { … }) reports an unmatched request in this file, at the test function",
-          .httpStubs { _ in })
+    @Test(
+        "@Test(.httpStubs { … }) reports an unmatched request in this file, at the test function",
+        .httpStubs { _ in }
+    )
     func configuredTraitReportsAtItsLine() async throws {
         // Swift Testing evaluates the trait where it expands the macro: the trait's #line is the
         // line of the `func`.
@@ -125,7 +134,9 @@ struct HTTPStubsTraitTests {
         #expect(issue.sourceLocation?.fileID == #fileID)
     }
 
-    @Test("the trait itself reports at the end of the test: an unmet expectation at the stub's line, an unmatched request at the trait")
+    @Test(
+        "the trait itself reports at the end of the test: an unmet expectation at the stub's line, an unmatched request at the trait"
+    )
     func traitReportsWhenTheTestEnds() async throws {
         let test = try #require(Test.current)
         let stubLine = Locked(0)
@@ -222,7 +233,10 @@ struct HTTPStubsTraitTests {
             return issue.description.contains("Unmet expectation")
         }
         #expect(issues.all.count == 1)
-        #expect(issues.all.first?.description.contains(useCase.message) == true, "\(issues.all.first?.description ?? "no issue")")
+        #expect(
+            issues.all.first?.description.contains(useCase.message) == true,
+            "\(issues.all.first?.description ?? "no issue")"
+        )
         #expect(issues.all.first?.sourceLocation?.line == stubLine)
         #expect(issues.all.first?.sourceLocation?.fileID == #fileID)
     }
@@ -246,7 +260,9 @@ struct HTTPStubsTraitTests {
         withKnownIssue {
             withHTTPStubs { stubs in
                 stubLine = #line + 1
-                let stub = Stub(.delete("https://api.example.com/users/7"), .status(204)).named("delete user 7").expect(.once)
+                let stub = Stub(.delete("https://api.example.com/users/7"), .status(204)).named("delete user 7").expect(
+                    .once
+                )
                 stubs.add(stub)
                 #expect(stubs.unmetExpectations.map(\.stub.name) == ["delete user 7"])
             }
@@ -325,7 +341,10 @@ struct HTTPStubsTraitTests {
         #expect(leftovers.registry == nil, "the scope let go of its registry")
         let late = await complete(try #require(leftovers.session), "https://api.example.com/value")
         #expect(late.text != "inside the scope")
-        #expect(late.urlError?.code == .resourceUnavailable, "a session outliving its scope gets an error, never a stub")
+        #expect(
+            late.urlError?.code == .resourceUnavailable,
+            "a session outliving its scope gets an error, never a stub"
+        )
     }
 
     @Test("when the task is cancelled, the scope ends and reports")
@@ -352,7 +371,9 @@ struct HTTPStubsTraitTests {
         }
         #expect(sawCancellation.isSet)
         #expect(issues.all.count == 1)
-        #expect(issues.all.first?.description.contains(#"path = "/never") was expected to answer exactly once"#) == true)
+        #expect(
+            issues.all.first?.description.contains(#"path = "/never") was expected to answer exactly once"#) == true
+        )
     }
 }
 
@@ -471,14 +492,14 @@ extension URLProtocolStubCompatibilityTests {
                             stubs.stub(.get("https://shared.example.com/first"), .text("first"))
                             firstIsIn.set()
                             // Hold the turn until the second caller is waiting for it.
-                            try? await waitUntil { secondArrived.isSet }   // a timeout is recorded as an issue
+                            try? await waitUntil { secondArrived.isSet }  // a timeout is recorded as an issue
                             try? await Task.sleep(for: .milliseconds(20))
                             #expect(stubs.stubs.count == 1)
                             events.withLock { $0.append("first ends") }
                         }
                     }
                     group.addTask {
-                        try? await waitUntil { firstIsIn.isSet }   // a timeout is recorded as an issue
+                        try? await waitUntil { firstIsIn.isSet }  // a timeout is recorded as an issue
                         secondArrived.set()
                         await withSharedSessionStubs { stubs in
                             events.withLock { $0.append("second starts") }
@@ -537,7 +558,7 @@ extension URLProtocolStubCompatibilityTests {
             await withKnownIssue {
                 await withSharedSessionStubs { stubs in
                     stubs.stub(.get("https://shared.example.com/value"), .text("mine"))
-                    URLProtocolStub.stopInterceptingRequests()   // as another test using URLProtocolStub directly would
+                    URLProtocolStub.stopInterceptingRequests()  // as another test using URLProtocolStub directly would
                     #expect(stubs.stubs.isEmpty, "stopping resets the shared stubs")
                 }
             } matching: { issue in
@@ -545,7 +566,10 @@ extension URLProtocolStubCompatibilityTests {
                 return issue.description.contains("was called while this withSharedSessionStubs scope ran")
                     || issue.description.contains("URLSession.shared cannot be intercepted")
             }
-            #expect(issues.all.filter { $0.description.contains("was called while this withSharedSessionStubs scope ran") }.count == 1)
+            #expect(
+                issues.all.filter { $0.description.contains("was called while this withSharedSessionStubs scope ran") }
+                    .count == 1
+            )
             #expect(!URLProtocolStub.isIntercepting)
         }
     }
@@ -564,11 +588,31 @@ struct TraitTestsUseCase: Sendable, CustomTestStringConvertible {
 
     /// Scenarios whose expectation is not met.
     static let unmet = [
-        TraitTestsUseCase(expectation: .once, uses: 0, message: "was expected to answer exactly once, but answered 0 requests"),
-        TraitTestsUseCase(expectation: .exactly(2), uses: 1, message: "was expected to answer exactly 2 times, but answered 1 request"),
-        TraitTestsUseCase(expectation: .atMost(1), uses: 2, message: "was expected to answer at most once, but answered 2 requests"),
-        TraitTestsUseCase(expectation: .atLeast(2), uses: 1, message: "was expected to answer at least 2 times, but answered 1 request"),
-        TraitTestsUseCase(expectation: .used, uses: 0, message: "was expected to answer at least once, but answered 0 requests"),
+        TraitTestsUseCase(
+            expectation: .once,
+            uses: 0,
+            message: "was expected to answer exactly once, but answered 0 requests"
+        ),
+        TraitTestsUseCase(
+            expectation: .exactly(2),
+            uses: 1,
+            message: "was expected to answer exactly 2 times, but answered 1 request"
+        ),
+        TraitTestsUseCase(
+            expectation: .atMost(1),
+            uses: 2,
+            message: "was expected to answer at most once, but answered 2 requests"
+        ),
+        TraitTestsUseCase(
+            expectation: .atLeast(2),
+            uses: 1,
+            message: "was expected to answer at least 2 times, but answered 1 request"
+        ),
+        TraitTestsUseCase(
+            expectation: .used,
+            uses: 0,
+            message: "was expected to answer at least once, but answered 0 requests"
+        ),
     ]
 
     /// Scenarios whose expectation is met.
@@ -600,23 +644,27 @@ private enum TraitTestsFixture {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("trait-fixture-\(UUID().uuidString)")
         let mappings = root.appendingPathComponent("mappings")
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
-        try Data(#"""
+        try Data(
+            #"""
             {
               "name": "fixture greeting",
               "request": { "method": "GET", "urlPath": "/fixture/greeting" },
               "response": { "status": 200, "headers": { "X-Fixture": "yes" }, "body": "hello from the fixture" }
             }
-            """#.utf8).write(to: mappings.appendingPathComponent("greeting.json"))
+            """#.utf8
+        ).write(to: mappings.appendingPathComponent("greeting.json"))
         if withBodyFile {
             let files = root.appendingPathComponent("__files")
             try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
             try Data(#"{"from": "a body file"}"#.utf8).write(to: files.appendingPathComponent("file.json"))
-            try Data(#"""
+            try Data(
+                #"""
                 {
                   "request": { "method": "GET", "urlPath": "/fixture/file" },
                   "response": { "status": 200, "bodyFileName": "file.json" }
                 }
-                """#.utf8).write(to: mappings.appendingPathComponent("file.json"))
+                """#.utf8
+            ).write(to: mappings.appendingPathComponent("file.json"))
         }
         return root.path
     }

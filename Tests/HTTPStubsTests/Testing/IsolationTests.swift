@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The isolation proof: 120 test cases run in parallel, each stubbing the same URL with a body of
 /// its own, and each sees only its own body, whichever way its requests reach URLSession.
@@ -32,7 +33,12 @@ struct IsolationTests {
         defer { sessions.invalidate() }
         let bodies = await withTaskGroup(of: String.self) { group in
             for request in 0..<Self.requestsPerCase {
-                group.addTask { await sessions.fetch(style: IsolationStyle.allCases[request % IsolationStyle.allCases.count], Self.url) }
+                group.addTask {
+                    await sessions.fetch(
+                        style: IsolationStyle.allCases[request % IsolationStyle.allCases.count],
+                        Self.url
+                    )
+                }
             }
             return await group.reduce(into: [String]()) { $0.append($1) }
         }
@@ -146,7 +152,12 @@ struct IsolationTests {
         defer { sessions.invalidate() }
         let leaked = await withTaskGroup(of: String.self) { group in
             for request in 0..<10 {
-                group.addTask { await sessions.fetch(style: IsolationStyle.allCases[request % IsolationStyle.allCases.count], Self.url) }
+                group.addTask {
+                    await sessions.fetch(
+                        style: IsolationStyle.allCases[request % IsolationStyle.allCases.count],
+                        Self.url
+                    )
+                }
             }
             return await group.reduce(into: [String]()) { $0.append($1) }
         }
@@ -163,7 +174,12 @@ struct IsolationTests {
         defer { isolatedSessions.invalidate() }
         let isolated = await withTaskGroup(of: String.self) { group in
             for request in 0..<10 {
-                group.addTask { await isolatedSessions.fetch(style: IsolationStyle.allCases[request % IsolationStyle.allCases.count], Self.url) }
+                group.addTask {
+                    await isolatedSessions.fetch(
+                        style: IsolationStyle.allCases[request % IsolationStyle.allCases.count],
+                        Self.url
+                    )
+                }
             }
             return await group.reduce(into: [String]()) { $0.append($1) }
         }
@@ -211,7 +227,11 @@ private final class IsolationSessions: Sendable {
         default:
             let queue = OperationQueue()
             queue.maxConcurrentOperationCount = 1
-            session = URLSession(configuration: stubs.configuration(), delegate: IsolationIdleDelegate(), delegateQueue: queue)
+            session = URLSession(
+                configuration: stubs.configuration(),
+                delegate: IsolationIdleDelegate(),
+                delegateQueue: queue
+            )
         }
         client = IsolationBackgroundClient(session: session)
         delegate = IsolationCollectingDelegate()
@@ -311,7 +331,10 @@ private final class IsolationCollectingDelegate: NSObject, URLSessionDataDelegat
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let (body, waiter) = state.withLock { state in
-            (state.bodies.removeValue(forKey: task.taskIdentifier), state.waiters.removeValue(forKey: task.taskIdentifier))
+            (
+                state.bodies.removeValue(forKey: task.taskIdentifier),
+                state.waiters.removeValue(forKey: task.taskIdentifier)
+            )
         }
         waiter?.resume(returning: bodyOrError(body ?? Data(), error))
     }

@@ -1,11 +1,12 @@
 // The README's Swift Testing example, verbatim: it compiles and passes here, so it can be copied.
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 struct Feed: Codable, Equatable {
     var items: [String]
@@ -23,9 +24,11 @@ struct FeedClient {
 }
 
 @Suite struct FeedTests {
-    @Test(.httpStubs { stubs in
-        stubs.stub(.get("https://api.example.com/v1/feed"), .json(Feed(items: ["a", "b", "c"])), expecting: .once)
-    })
+    @Test(
+        .httpStubs { stubs in
+            stubs.stub(.get("https://api.example.com/v1/feed"), .json(Feed(items: ["a", "b", "c"])), expecting: .once)
+        }
+    )
     func loadsTheFeed() async throws {
         let stubs = StubRegistry.current()
         let feed = try await FeedClient(session: stubs.makeSession()).feed()

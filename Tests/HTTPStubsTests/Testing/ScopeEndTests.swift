@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// What the end of a stub scope does with requests that are not over: it waits for those in
 /// flight, ends those waiting for virtual time that only the test can move, and closes the
@@ -15,7 +16,9 @@ struct ScopeEndTests {
 
     // MARK: Requests waiting on a ManualStubClock
 
-    @Test("a request waiting on a ManualStubClock never advanced ends with its test, which fails naming the stub and the instant")
+    @Test(
+        "a request waiting on a ManualStubClock never advanced ends with its test, which fails naming the stub and the instant"
+    )
     func waitingOnVirtualTimeEndsWithTheTest() async throws {
         let clock = ManualStubClock()
         let outcome = OneShot<Completion>()
@@ -31,10 +34,18 @@ struct ScopeEndTests {
                 // The test forgets to advance the clock to 4 s.
             }
         }
-        let completion = try #require(await outcome.value(within: patience), "the request never ended: it would keep the process alive")
+        let completion = try #require(
+            await outcome.value(within: patience),
+            "the request never ended: it would keep the process alive"
+        )
         #expect(completion.urlError?.code == .resourceUnavailable)
         let message = completion.urlError?.localizedDescription ?? ""
-        #expect(message.contains("GET \(Self.url) was still waiting for virtual time 4.0 s when its test ScopeEndTests/waitingOnVirtualTimeEndsWithTheTest() ended, and the ManualStubClock stood at 0.0 s"), "\(message)")
+        #expect(
+            message.contains(
+                "GET \(Self.url) was still waiting for virtual time 4.0 s when its test ScopeEndTests/waitingOnVirtualTimeEndsWithTheTest() ended, and the ManualStubClock stood at 0.0 s"
+            ),
+            "\(message)"
+        )
         #expect(issues.count == 1, "\(issues)")
         let issue = try #require(issues.first)
         #expect(issue.description.contains("Request still in flight when the test ended"), "\(issue)")
@@ -72,7 +83,7 @@ struct ScopeEndTests {
     func requestInFlightIsCheckedBeforeTheScopeEnds() async throws {
         let outcome = OneShot<Completion>()
         let issues = try await recordedIssues {
-            withHTTPStubs { stubs in   // the synchronous form: its end blocks while it waits
+            withHTTPStubs { stubs in  // the synchronous form: its end blocks while it waits
                 // Another registry's slow responder holds URLSession's shared queue for 300 ms, so
                 // the fire-and-forget request below usually reaches the stubs only after the body
                 // has returned: the scope must wait for it.
@@ -82,7 +93,10 @@ struct ScopeEndTests {
                     return .text("busy")
                 }
                 busy.makeSession().dataTask(with: URL(string: "https://busy.example.com/")!).resume()
-                stubs.makeSession().dataTask(with: URL(string: "https://api.example.com/nobody-stubs-this")!) { data, response, error in
+                stubs.makeSession().dataTask(with: URL(string: "https://api.example.com/nobody-stubs-this")!) {
+                    data,
+                    response,
+                    error in
                     outcome.fulfill(Completion(data: data, response: response, error: error))
                 }.resume()
             }
@@ -102,7 +116,7 @@ struct ScopeEndTests {
             let issues = try await recordedIssues {
                 withHTTPStubs { stubs in
                     registry.value = stubs
-                    HTTPStubsScope.current?.inFlightTimeout = .zero   // often ends it before startLoading
+                    HTTPStubsScope.current?.inFlightTimeout = .zero  // often ends it before startLoading
                     stubs.stub(.get(.init(Self.url)), .text("an hour late").delayed(by: .seconds(3600)))
                     stubs.makeSession().dataTask(with: URL(string: Self.url)!) { data, response, error in
                         outcome.fulfill(Completion(data: data, response: response, error: error))
@@ -114,7 +128,10 @@ struct ScopeEndTests {
             #expect(message.contains("GET \(Self.url) was still in flight when its test"), "run \(run): \(message)")
             let refused = registry.value?.journal.filter { if case .refused = $0.outcome { true } else { false } } ?? []
             #expect(refused.isEmpty, "run \(run): not also reported as arriving after the test: \(refused)")
-            #expect(issues.count == 1 && issues[0].description.contains("Request still in flight"), "run \(run): \(issues)")
+            #expect(
+                issues.count == 1 && issues[0].description.contains("Request still in flight"),
+                "run \(run): \(issues)"
+            )
         }
     }
 
@@ -131,7 +148,12 @@ struct ScopeEndTests {
             }
         }
         #expect(issues.count == 1, "\(issues)")
-        #expect(issues.first?.description.contains("was still in flight when its test ScopeEndTests/requestStillInFlightAfterTheTimeoutFails() ended") == true, "\(issues)")
+        #expect(
+            issues.first?.description.contains(
+                "was still in flight when its test ScopeEndTests/requestStillInFlightAfterTheTimeoutFails() ended"
+            ) == true,
+            "\(issues)"
+        )
         let completion = try #require(await outcome.value(within: patience), "the request never ended")
         #expect(completion.urlError?.code == .resourceUnavailable)
     }
@@ -141,7 +163,7 @@ struct ScopeEndTests {
         let outcome = OneShot<Completion>()
         let registry = Locked<StubRegistry?>(nil)
         await withHTTPStubs { stubs in
-            await Task.yield()   // the async form: its end suspends while it waits
+            await Task.yield()  // the async form: its end suspends while it waits
             registry.value = stubs
             stubs.stub(.get(.init(Self.url)), .text("soon").delayed(by: .milliseconds(100)), expecting: .once)
             stubs.makeSession().dataTask(with: URL(string: Self.url)!) { data, response, error in
@@ -169,7 +191,12 @@ struct ScopeEndTests {
         let completion = await complete(session, Self.url)
         #expect(completion.urlError?.code == .resourceUnavailable)
         let message = completion.urlError?.localizedDescription ?? ""
-        #expect(message.contains("GET \(Self.url) arrived after its test ScopeEndTests/requestAfterTheScopeEndedFails() had ended"), "\(message)")
+        #expect(
+            message.contains(
+                "GET \(Self.url) arrived after its test ScopeEndTests/requestAfterTheScopeEndedFails() had ended"
+            ),
+            "\(message)"
+        )
         let entry = try #require(registry.value?.journal.last)
         guard case let .refused(reason) = entry.outcome else {
             Issue.record("journaled as \(entry.outcome), not as refused")
@@ -180,12 +207,15 @@ struct ScopeEndTests {
 }
 
 extension ScopeEndTests {
-    @Test("a request that reaches the registry after its test ended is reported on standard error (checked in a child process)")
+    @Test(
+        "a request that reaches the registry after its test ended is reported on standard error (checked in a child process)"
+    )
     func requestAfterTheScopeEndedIsReportedOnStandardError() async throws {
         // The child sends its standard error to a file and checks it (this toolchain's exit tests
         // do not hand standard error back intact): exit 0 only when the report is there.
         await #expect(processExitsWith: .success) {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString).txt").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString).txt")
+                .path
             let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             guard file >= 0, dup2(file, 2) >= 0 else { exit(4) }
             let leftover = Locked<URLSession?>(nil)

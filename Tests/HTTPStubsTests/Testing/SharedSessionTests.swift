@@ -34,7 +34,10 @@ struct SharedSessionTests {
         let issue = try #require(lines.first { $0.hasPrefix("issue:") }, "\(run.output)")
         #expect(issue.contains("URLSession.shared cannot be intercepted"))
         #expect(issue.contains("Inject a session from URLProtocolStub.makeSession()"))
-        #expect(!lines.contains("answer: served by the stub"), "the stubs cannot see URLSession.shared then: \(run.output)")
+        #expect(
+            !lines.contains("answer: served by the stub"),
+            "the stubs cannot see URLSession.shared then: \(run.output)"
+        )
     }
     #endif
 }

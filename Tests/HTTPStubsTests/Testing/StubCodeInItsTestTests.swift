@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Stub code belongs to its test (issue #13, part 3): `async` responders, and failures recorded
 /// inside a responder, matcher or observer that count for the test whose scope made the registry.
@@ -45,10 +46,13 @@ struct StubCodeInItsTestTests {
     func issueInsideAMatcher() async throws {
         try await expectKnownIssue("inside the matcher") {
             await withHTTPStubs { stubs in
-                stubs.stub(.get(.init(Self.url)).matching("records an issue") { _ in
-                    Issue.record("inside the matcher")
-                    return true
-                }, .text("answered"))
+                stubs.stub(
+                    .get(.init(Self.url)).matching("records an issue") { _ in
+                        Issue.record("inside the matcher")
+                        return true
+                    },
+                    .text("answered")
+                )
                 #expect(await answer(stubs.makeSession(), Self.url) == "answered")
             }
         }
@@ -70,13 +74,15 @@ struct StubCodeInItsTestTests {
     /// The test the trait's responder ran in, as Swift Testing saw it.
     private static let testSeenByTraitResponder = Locked<String?>(nil)
 
-    @Test("a responder of a stub declared for the .httpStubs trait runs in this test",
-          .httpStubs { stubs in
-              stubs.stub(.get(.init(StubCodeInItsTestTests.url))) { _ in
-                  StubCodeInItsTestTests.testSeenByTraitResponder.value = Test.current?.name
-                  return .text("answered")
-              }
-          })
+    @Test(
+        "a responder of a stub declared for the .httpStubs trait runs in this test",
+        .httpStubs { stubs in
+            stubs.stub(.get(.init(StubCodeInItsTestTests.url))) { _ in
+                StubCodeInItsTestTests.testSeenByTraitResponder.value = Test.current?.name
+                return .text("answered")
+            }
+        }
+    )
     func traitResponderRunsInThisTest() async throws {
         #expect(await answer(StubRegistry.current().makeSession(), Self.url) == "answered")
         #expect(Self.testSeenByTraitResponder.value == "traitResponderRunsInThisTest()")
@@ -132,7 +138,8 @@ struct StubCodeInItsTestTests {
     func answerCannotAwait() {
         let stubs = StubRegistry()
         stubs.stub(.get(.init(Self.url))) { _ async in .text("late") }
-        guard case let .failure(error, _) = stubs.answer(InterceptedRequest(method: .get, url: URL(string: Self.url)!)) else {
+        guard case let .failure(error, _) = stubs.answer(InterceptedRequest(method: .get, url: URL(string: Self.url)!))
+        else {
             Issue.record("expected a failure")
             return
         }
@@ -156,7 +163,11 @@ struct StubCodeInItsTestTests {
     }
 
     /// Checks that `body` records a known issue whose comment contains `text` (and no other issue).
-    private func expectKnownIssue(_ text: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async throws {
+    private func expectKnownIssue(
+        _ text: String,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () async throws -> Void
+    ) async throws {
         let issues = try await recordedIssues(sourceLocation: sourceLocation, body)
         #expect(issues.count == 1, sourceLocation: sourceLocation)
         #expect(issues.contains { $0.comments.contains { $0.rawValue.contains(text) } }, sourceLocation: sourceLocation)
@@ -172,8 +183,15 @@ private func stubUser(
     line: UInt = #line,
     column: UInt = #column
 ) {
-    stubs.stub(.get(.init("https://api.example.com/users/\(id)")), .json(["id": id]), expecting: .once,
-               fileID: fileID, filePath: filePath, line: line, column: column)
+    stubs.stub(
+        .get(.init("https://api.example.com/users/\(id)")),
+        .json(["id": id]),
+        expecting: .once,
+        fileID: fileID,
+        filePath: filePath,
+        line: line,
+        column: column
+    )
 }
 
 private actor CallCounter {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// The Virtual time article's example (ReadmeVirtualTimeExample.swift), run again and again: `ManualStubClock.advance` must let a
-/// request started from a `Task` reach the clock before it moves time, every time. Before it did,
-/// the example hung in 20 of 20 runs (the request then waited for a virtual instant already past).
+/// The Virtual time article's example (ReadmeVirtualTimeExample.swift), run again and again: `ManualStubClock.advance`
+/// must let a request started from a `Task` reach the clock before it moves time, every time. Before it did, the
+/// example hung in 20 of 20 runs (the request then waited for a virtual instant already past).
 ///
 /// 20 runs in the default suite; 1,000 with `HTTPSTUBS_RELIABILITY=1`, as `.ci/run` does.
 @Suite("Virtual time proof")

@@ -1,12 +1,13 @@
 import Dispatch
 import ExampleClients
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Delays, dribbled bodies and timeouts on virtual time.
 ///
@@ -20,7 +21,9 @@ struct VirtualTimeTests {
 
     // MARK: ImmediateStubClock
 
-    @Test("ImmediateStubClock: a 30 s stub against a 10 s timeout fails with URLError(.timedOut), via a completion handler")
+    @Test(
+        "ImmediateStubClock: a 30 s stub against a 10 s timeout fails with URLError(.timedOut), via a completion handler"
+    )
     func immediateTimeoutThroughCompletionHandler() async throws {
         let clock = ImmediateStubClock()
         await withHTTPStubs(clock: clock) { stubs in
@@ -33,8 +36,10 @@ struct VirtualTimeTests {
         #expect(clock.now == .seconds(10), "the timeout fired at its virtual deadline")
     }
 
-    @Test("ImmediateStubClock: a 30 s stub against a 10 s timeout fails with URLError(.timedOut), via async data(for:)",
-          .httpStubs(clock: { ImmediateStubClock() }) { _ in })
+    @Test(
+        "ImmediateStubClock: a 30 s stub against a 10 s timeout fails with URLError(.timedOut), via async data(for:)",
+        .httpStubs(clock: { ImmediateStubClock() }) { _ in }
+    )
     func immediateTimeoutThroughAsync() async throws {
         let stubs = StubRegistry.current()
         stubs.stub(.get(.init(Self.url.absoluteString)), .text("too late").delayed(by: .seconds(30)))
@@ -90,7 +95,10 @@ struct VirtualTimeTests {
     func immediateDribble() async throws {
         let clock = ImmediateStubClock()
         await withHTTPStubs(clock: clock) { stubs in
-            stubs.stub(.get(.init(Self.url.absoluteString)), .text("abcdefghij").dribbled(chunks: 5, over: .seconds(50)))
+            stubs.stub(
+                .get(.init(Self.url.absoluteString)),
+                .text("abcdefghij").dribbled(chunks: 5, over: .seconds(50))
+            )
             let result = await complete(stubs.makeSession(), virtualRequest(Self.url, timeout: 60))
             #expect(result.text == "abcdefghij")
         }
@@ -114,14 +122,20 @@ struct VirtualTimeTests {
 
     // MARK: ManualStubClock
 
-    @Test("ManualStubClock: the model is loading until time passes the delay, then loaded",
-          .httpStubs(clock: { ManualStubClock() }) { stubs in
-              stubs.stub(.get("https://api.example.com/feed"), .text("3 items").delayed(by: .seconds(2)))
-          })
+    @Test(
+        "ManualStubClock: the model is loading until time passes the delay, then loaded",
+        .httpStubs(clock: { ManualStubClock() }) { stubs in
+            stubs.stub(.get("https://api.example.com/feed"), .text("3 items").delayed(by: .seconds(2)))
+        }
+    )
     func manualLoadingThenLoaded() async throws {
         let stubs = StubRegistry.current()
         let clock = try #require(stubs.clock as? ManualStubClock)
-        let model = FeedModel(client: AsyncHTTPClient(HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)))
+        let model = FeedModel(
+            client: AsyncHTTPClient(
+                HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)
+            )
+        )
         #expect(model.state == .idle)
 
         let load = Task { await model.load() }
@@ -134,18 +148,24 @@ struct VirtualTimeTests {
         #expect(clock.now == .seconds(2))
     }
 
-    @Test("ManualStubClock: a request that reaches the clock after an advance gave up waiting for it is timed from before that advance")
+    @Test(
+        "ManualStubClock: a request that reaches the clock after an advance gave up waiting for it is timed from before that advance"
+    )
     func manualLateRequestIsTimedFromBeforeTheAdvance() async throws {
-        let clock = ManualStubClock(arrivalTimeout: .milliseconds(5))   // gives up long before the request comes
+        let clock = ManualStubClock(arrivalTimeout: .milliseconds(5))  // gives up long before the request comes
         try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("3 items").delayed(by: .seconds(2)))
-            let model = FeedModel(client: AsyncHTTPClient(HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)))
+            let model = FeedModel(
+                client: AsyncHTTPClient(
+                    HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)
+                )
+            )
             let started = Flag()
             let load = Task {
                 while !started.isSet { try? await Task.sleep(for: .milliseconds(1)) }
                 await model.load()
             }
-            await clock.advance(by: .milliseconds(1999))   // nothing arrives within 5 ms
+            await clock.advance(by: .milliseconds(1999))  // nothing arrives within 5 ms
             started.set()
             try await waitUntil { clock.pendingCount == 1 }
             #expect(model.state == .loading, "timed from 0 s, the answer is not due at 1.999 s")
@@ -162,13 +182,13 @@ struct VirtualTimeTests {
         let clock = ManualStubClock(arrivalTimeout: .milliseconds(5))
         try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("3 items").delayed(by: .seconds(2)))
-            await clock.advance(by: .seconds(1))   // nothing in flight: gives up at 0 s
-            await clock.advance(by: .seconds(1))   // again, at 1 s
+            await clock.advance(by: .seconds(1))  // nothing in flight: gives up at 0 s
+            await clock.advance(by: .seconds(1))  // again, at 1 s
             let outcome = OneShot<Completion>()
             stubs.makeSession().dataTask(with: Self.url) { data, response, error in
                 outcome.fulfill(Completion(data: data, response: response, error: error))
             }.resume()
-            try await waitUntil { clock.pendingCount == 1 }   // timed from 1 s: due at 3 s, not at once
+            try await waitUntil { clock.pendingCount == 1 }  // timed from 1 s: due at 3 s, not at once
             #expect(!outcome.isFulfilled)
             await clock.advance(by: .seconds(1))
             let completion = try #require(await outcome.value(within: patience))
@@ -182,7 +202,11 @@ struct VirtualTimeTests {
         let clock = ManualStubClock()
         try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .text("3 items").delayed(by: .seconds(2)))
-            let model = FeedModel(client: AsyncHTTPClient(HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)))
+            let model = FeedModel(
+                client: AsyncHTTPClient(
+                    HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)
+                )
+            )
             let load = Task { await model.load() }
             try await waitUntil { stubs.journal.count == 1 && clock.pendingCount == 1 }
 
@@ -201,7 +225,11 @@ struct VirtualTimeTests {
         let clock = ManualStubClock()
         try await withHTTPStubs(clock: clock) { stubs in
             stubs.stub(.get(.init(Self.url.absoluteString)), .error(.notConnectedToInternet).delayed(by: .seconds(1)))
-            let model = FeedModel(client: AsyncHTTPClient(HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)))
+            let model = FeedModel(
+                client: AsyncHTTPClient(
+                    HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)
+                )
+            )
             let load = Task { await model.load() }
             try await waitUntil { stubs.journal.count == 1 && clock.pendingCount == 1 }
             #expect(model.state == .loading)
@@ -230,7 +258,7 @@ struct VirtualTimeTests {
                 #expect(delegate.texts == Array(expected.prefix(step)), "after \(step) s")
                 if step < 5 { #expect(!delegate.isComplete, "after \(step) s") }
             }
-            try await waitUntil { delegate.isComplete }   // the end follows the last chunk
+            try await waitUntil { delegate.isComplete }  // the end follows the last chunk
             #expect(delegate.error == nil)
             #expect(clock.now == .seconds(5))
         }

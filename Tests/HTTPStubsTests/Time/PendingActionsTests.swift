@@ -1,11 +1,13 @@
-@testable import HTTPStubs
 import Testing
+
+@testable import HTTPStubs
 
 /// The queue both virtual clocks take their actions from: earliest deadline first, and at one
 /// deadline the order of scheduling.
 @Suite struct PendingActionsTests {
     /// Adds an action that appends `label` to `log` when fired.
-    private func add(_ label: String, at seconds: Int64, to actions: inout PendingActions, log: Locked<[String]>) -> Int {
+    private func add(_ label: String, at seconds: Int64, to actions: inout PendingActions, log: Locked<[String]>) -> Int
+    {
         actions.add(ReleasingTimer { log.withLock { $0.append(label) } }, at: .seconds(seconds))
     }
 

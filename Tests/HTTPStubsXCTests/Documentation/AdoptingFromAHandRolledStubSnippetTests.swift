@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import XCTest
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
-import XCTest
 
 /// The Swift code of `Sources/HTTPStubs/HTTPStubs.docc/AdoptingFromAHandRolledStub.md`: an XCTest
 /// case written for a hand-rolled `URLProtocolStub`, run against the toolkit's.
@@ -14,7 +15,11 @@ final class AdoptingFromAHandRolledStubSnippetTests: XCTestCase {
     override func tearDown() { URLProtocolStub.stopInterceptingRequests() }
 
     func test_get_deliversData() {
-        URLProtocolStub.stub(data: Data("hi".utf8), response: HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil), error: nil)
+        URLProtocolStub.stub(
+            data: Data("hi".utf8),
+            response: HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil),
+            error: nil
+        )
         let sut = URLSessionHTTPClient(session: URLProtocolStub.makeSession())
         let exp = expectation(description: "Wait for the completion")
         sut.get(from: url) { result in
@@ -31,7 +36,11 @@ final class AdoptingFromAHandRolledStubSnippetTests: XCTestCase {
             XCTAssertEqual(request.httpBody, Data("a=1".utf8))
             observed.fulfill()
         }
-        URLProtocolStub.stub(data: Data(), response: HTTPURLResponse(url: url, statusCode: 204, httpVersion: nil, headerFields: nil), error: nil)
+        URLProtocolStub.stub(
+            data: Data(),
+            response: HTTPURLResponse(url: url, statusCode: 204, httpVersion: nil, headerFields: nil),
+            error: nil
+        )
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         _ = try await URLProtocolStub.makeSession().upload(for: request, from: Data("a=1".utf8))
@@ -39,10 +48,15 @@ final class AdoptingFromAHandRolledStubSnippetTests: XCTestCase {
     }
 
     func test_registry_isAFullStubRegistry() async throws {
-        URLProtocolStub.registry.stub(.get("https://api.example.com/users/{id}"), .computed { request in
-            .text("user \(request.pathParameters["id"]!)")
-        })
-        let (data, _) = try await URLProtocolStub.makeSession().data(from: URL(string: "https://api.example.com/users/7")!)
+        URLProtocolStub.registry.stub(
+            .get("https://api.example.com/users/{id}"),
+            .computed { request in
+                .text("user \(request.pathParameters["id"]!)")
+            }
+        )
+        let (data, _) = try await URLProtocolStub.makeSession().data(
+            from: URL(string: "https://api.example.com/users/7")!
+        )
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "user 7")
         XCTAssertEqual(URLProtocolStub.registry.journal.count, 1)
     }
@@ -58,6 +72,6 @@ final class AdoptingFromAHandRolledStubSnippetTests: XCTestCase {
         } catch {
             XCTAssertNotNil(error as? URLError)
         }
-        URLProtocolStub.startInterceptingRequests()   // tearDown stops it again
+        URLProtocolStub.startInterceptingRequests()  // tearDown stops it again
     }
 }

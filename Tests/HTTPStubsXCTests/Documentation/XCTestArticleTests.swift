@@ -1,12 +1,13 @@
 // The snippets of Sources/HTTPStubsTesting/HTTPStubsTesting.docc/XCTest.md and AsyncTestHelpers.md, each in a test
 // that runs it. `Profile` and `ProfileLoader` come from ReadmeXCTestExample.swift.
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 extension ProfileLoader {
     /// The completion-handler API, awaited.
@@ -26,7 +27,7 @@ final class DocumentationXCTestArticleTests: XCTestCase {
     func test_assertionsInAResponderCountForTheTest() async throws {
         let stubs = makeStubRegistry(inFlightTimeout: .seconds(5))
         stubs.stub(.get("https://api.example.com/v1/profiles/{id}"), expecting: .once) { request in
-            XCTAssertEqual(request.pathParameters["id"], "42")     // a failure of this test, at this line
+            XCTAssertEqual(request.pathParameters["id"], "42")  // a failure of this test, at this line
             return .json(Profile(id: 42, name: "Ada"))
         }
         let profile = try await ProfileLoader(session: stubs.makeSession()).profile(id: 42)

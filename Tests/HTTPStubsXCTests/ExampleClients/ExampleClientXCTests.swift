@@ -1,10 +1,11 @@
 import ExampleClients
 import Foundation
+import HTTPStubs
+import XCTest
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
-import XCTest
 
 /// The example clients under XCTest, each test with its own registry.
 final class ExampleClientXCTests: XCTestCase {
@@ -56,7 +57,9 @@ final class ExampleClientXCTests: XCTestCase {
         stubs.stub(.get("https://api.example.com/slow"), .json(User(id: 4, name: "Late")).delayed(by: .seconds(30)))
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 0.2
-        let client = AsyncHTTPClient(HTTPClient(session: stubs.makeSession(configuration: configuration), baseURL: baseURL))
+        let client = AsyncHTTPClient(
+            HTTPClient(session: stubs.makeSession(configuration: configuration), baseURL: baseURL)
+        )
         do {
             _ = try await client.get("/slow", as: User.self)
             XCTFail("Expected a timeout")
@@ -74,7 +77,10 @@ final class ExampleClientXCTests: XCTestCase {
             XCTFail("Expected an unmatched-request error")
         } catch let HTTPClientError.transport(error) {
             XCTAssertEqual(error.code, .resourceUnavailable)
-            XCTAssertTrue(error.localizedDescription.contains(#"✗ path: expected "/users/42", got "/users/43""#), error.localizedDescription)
+            XCTAssertTrue(
+                error.localizedDescription.contains(#"✗ path: expected "/users/42", got "/users/43""#),
+                error.localizedDescription
+            )
         } catch {
             XCTFail("Unexpected \(error)")
         }

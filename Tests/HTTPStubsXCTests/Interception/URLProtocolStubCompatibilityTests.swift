@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import XCTest
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
-import XCTest
 
 /// The test a codebase with a hand-rolled `URLProtocolStub` already has, unchanged but for the
 /// import: the toolkit's `URLProtocolStub` offers the same static API.
@@ -100,7 +101,10 @@ final class URLProtocolStubCompatibilityTests: XCTestCase {
         session.dataTask(with: anyURL()) { _, _, error in
             let urlError = error as? URLError
             XCTAssertEqual(urlError?.code, .resourceUnavailable)
-            XCTAssertTrue(urlError?.localizedDescription.contains("startInterceptingRequests") == true, "\(String(describing: urlError))")
+            XCTAssertTrue(
+                urlError?.localizedDescription.contains("startInterceptingRequests") == true,
+                "\(String(describing: urlError))"
+            )
             exp.fulfill()
         }.resume()
         wait(for: [exp], timeout: 5.0)
@@ -113,7 +117,13 @@ final class URLProtocolStubCompatibilityTests: XCTestCase {
         URLSessionHTTPClient(session: URLProtocolStub.makeSession())
     }
 
-    private func resultValuesFor(data: Data?, response: URLResponse?, error: Error?, file: StaticString = #filePath, line: UInt = #line) -> (data: Data, response: HTTPURLResponse)? {
+    private func resultValuesFor(
+        data: Data?,
+        response: URLResponse?,
+        error: Error?,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) -> (data: Data, response: HTTPURLResponse)? {
         switch resultFor(data: data, response: response, error: error, file: file, line: line) {
         case let .success(values):
             return values
@@ -123,7 +133,13 @@ final class URLProtocolStubCompatibilityTests: XCTestCase {
         }
     }
 
-    private func resultErrorFor(data: Data?, response: URLResponse?, error: Error?, file: StaticString = #filePath, line: UInt = #line) -> Error? {
+    private func resultErrorFor(
+        data: Data?,
+        response: URLResponse?,
+        error: Error?,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) -> Error? {
         switch resultFor(data: data, response: response, error: error, file: file, line: line) {
         case let .success(values):
             XCTFail("Expected failure, got \(values) instead", file: file, line: line)
@@ -133,7 +149,13 @@ final class URLProtocolStubCompatibilityTests: XCTestCase {
         }
     }
 
-    private func resultFor(data: Data?, response: URLResponse?, error: Error?, file: StaticString, line: UInt) -> URLSessionHTTPClient.Result {
+    private func resultFor(
+        data: Data?,
+        response: URLResponse?,
+        error: Error?,
+        file: StaticString,
+        line: UInt
+    ) -> URLSessionHTTPClient.Result {
         URLProtocolStub.stub(data: data, response: response, error: error)
         return get()
     }

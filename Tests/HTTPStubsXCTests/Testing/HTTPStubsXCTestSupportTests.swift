@@ -1,11 +1,12 @@
 import ExampleClients
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `XCTestCase.makeStubRegistry()`: each test gets a registry of its own.
 final class HTTPStubsXCTestSupportTests: XCTestCase {
@@ -43,7 +44,7 @@ final class HTTPStubsXCTestSupportTests: XCTestCase {
         XCTAssertEqual(sent.bodyText, #"{"item":"book"}"#)
         XCTAssertEqual(stubs.unmatchedRequests.map(\.request.method), [.get], "the GET had no stub")
         XCTAssertEqual(stubs.journal.count, 2)
-        stubs.clearJournal()   // the GET above is expected to be unmatched: not this test's failure
+        stubs.clearJournal()  // the GET above is expected to be unmatched: not this test's failure
     }
 
     func test_makeStubRegistry_twiceInOneTest_givesTwoIsolatedRegistries() async {
@@ -77,7 +78,12 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
     private static let url = URL(string: "https://api.example.com/value")!
     private let capture = XCFailureCapture()
 
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+        withDescription description: String,
+        inFile filePath: String,
+        atLine lineNumber: Int,
+        expected: Bool
+    ) {
         if !capture.record(XCCapturedFailure(description: description, file: filePath, line: lineNumber)) {
             super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
         }
@@ -97,7 +103,10 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
         }
         XCTAssertEqual(failures.count, 1)
         let failure = failures.first
-        XCTAssertTrue(failure?.description.contains("Unmatched request: GET https://api.example.com/users/43") == true, "\(failures)")
+        XCTAssertTrue(
+            failure?.description.contains("Unmatched request: GET https://api.example.com/users/43") == true,
+            "\(failures)"
+        )
         XCTAssertTrue(failure?.description.contains("✗") == true)
         XCTAssertEqual(failure?.file, "\(#filePath)")
         XCTAssertEqual(failure?.line, scopeLine)
@@ -113,7 +122,11 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
             }
         }
         XCTAssertEqual(failures.count, 1)
-        XCTAssertTrue(failures.first?.description.contains("was expected to answer exactly 2 times, but answered 1 request") == true, "\(failures)")
+        XCTAssertTrue(
+            failures.first?.description.contains("was expected to answer exactly 2 times, but answered 1 request")
+                == true,
+            "\(failures)"
+        )
         XCTAssertEqual(failures.first?.line, stubLine)
     }
 
@@ -154,7 +167,11 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
                 XCTAssertEqual(second.text, "answered")
             }
         }
-        XCTAssertEqual(failures.map(\.description).sorted(), ["failed - inside the async responder", "failed - inside the responder"], "\(failures)")
+        XCTAssertEqual(
+            failures.map(\.description).sorted(),
+            ["failed - inside the async responder", "failed - inside the responder"],
+            "\(failures)"
+        )
     }
 
     // MARK: makeStubRegistry (reported by its teardown block)
@@ -166,7 +183,11 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
         addTeardownBlock { [capture] in
             let failures = capture.stop()
             XCTAssertEqual(failures.count, 1, "\(failures)")
-            XCTAssertTrue(failures.first?.description.contains("was expected to answer exactly once, but answered 0 requests") == true, "\(failures)")
+            XCTAssertTrue(
+                failures.first?.description.contains("was expected to answer exactly once, but answered 0 requests")
+                    == true,
+                "\(failures)"
+            )
             XCTAssertEqual(failures.first?.file, "\(#filePath)")
             XCTAssertEqual(failures.first?.line, stubLine)
         }
@@ -181,7 +202,10 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
         addTeardownBlock { [capture] in
             let failures = capture.stop()
             XCTAssertEqual(failures.count, 1, "\(failures)")
-            XCTAssertTrue(failures.first?.description.contains("Unmatched request: GET https://api.example.com/users/43") == true, "\(failures)")
+            XCTAssertTrue(
+                failures.first?.description.contains("Unmatched request: GET https://api.example.com/users/43") == true,
+                "\(failures)"
+            )
             XCTAssertEqual(failures.first?.file, "\(#filePath)")
             XCTAssertEqual(failures.first?.line, registryLine)
         }
@@ -198,8 +222,16 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
         addTeardownBlock { [capture] in
             let failures = capture.stop()
             XCTAssertEqual(failures.count, 1, "\(failures)")
-            XCTAssertTrue(failures.first?.description.contains("Request still in flight when the test ended") == true, "\(failures)")
-            XCTAssertTrue(failures.first?.description.contains("test_makeStubRegistry_requestNotAwaited_failsWhenTheTestEnds_atTheStubLine") == true, "names the test: \(failures)")
+            XCTAssertTrue(
+                failures.first?.description.contains("Request still in flight when the test ended") == true,
+                "\(failures)"
+            )
+            XCTAssertTrue(
+                failures.first?.description.contains(
+                    "test_makeStubRegistry_requestNotAwaited_failsWhenTheTestEnds_atTheStubLine"
+                ) == true,
+                "names the test: \(failures)"
+            )
             XCTAssertEqual(failures.first?.line, stubLine)
             XCTAssertTrue(outcome.wait(), "the request never ended")
             XCTAssertEqual(outcome.code, .resourceUnavailable)
@@ -209,7 +241,7 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
         stubs.stub(.get(.init(Self.url.absoluteString)), .text("an hour late").delayed(by: .seconds(3600)))
         stubs.makeSession().dataTask(with: Self.url) { _, _, error in
             outcome.finish((error as? URLError)?.code)
-        }.resume()   // not awaited: the test returns while the request waits
+        }.resume()  // not awaited: the test returns while the request waits
     }
 
     func test_makeStubRegistry_metExpectations_recordNothing() async {
@@ -240,7 +272,10 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
             await XCTAssertThrowsErrorAsync(try await xcThrow(XCError.forbidden), XCError.notFound, "wrong case")
         }
         XCTAssertEqual(failures.count, 1)
-        XCTAssertTrue(failures.first?.description.contains("wrong case — expected notFound to be thrown, got forbidden") == true, "\(failures)")
+        XCTAssertTrue(
+            failures.first?.description.contains("wrong case — expected notFound to be thrown, got forbidden") == true,
+            "\(failures)"
+        )
         XCTAssertEqual(failures.first?.file, "\(#filePath)")
         XCTAssertEqual(failures.first?.line, line)
     }
@@ -252,7 +287,10 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
             await XCTAssertThrowsErrorAsync(try await xcThrow(URLError(.timedOut)), XCError.notFound)
         }
         XCTAssertEqual(failures.count, 1)
-        XCTAssertTrue(failures.first?.description.contains("expected notFound (XCError) to be thrown, got URLError") == true, "\(failures)")
+        XCTAssertTrue(
+            failures.first?.description.contains("expected notFound (XCError) to be thrown, got URLError") == true,
+            "\(failures)"
+        )
         XCTAssertEqual(failures.first?.file, "\(#filePath)")
         XCTAssertEqual(failures.first?.line, line)
     }
@@ -264,7 +302,11 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
             await XCTAssertThrowsErrorAsync(try await xcReturn(42), XCError.notFound)
         }
         XCTAssertEqual(failures.count, 1)
-        XCTAssertTrue(failures.first?.description.contains("expected notFound to be thrown, but the expression returned 42") == true, "\(failures)")
+        XCTAssertTrue(
+            failures.first?.description.contains("expected notFound to be thrown, but the expression returned 42")
+                == true,
+            "\(failures)"
+        )
         XCTAssertEqual(failures.first?.file, "\(#filePath)")
         XCTAssertEqual(failures.first?.line, line)
     }
@@ -273,8 +315,13 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
         let failures = await capture.failures { () async -> Void in
             await withHTTPStubs { (stubs: StubRegistry) async -> Void in
                 stubs.stub(.get(.init(Self.url.absoluteString)), .error(.notConnectedToInternet))
-                let client = AsyncHTTPClient(HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!))
-                await XCTAssertThrowsErrorAsync(try await client.get("/value", as: String.self), HTTPClientError.transport(URLError(.notConnectedToInternet)))
+                let client = AsyncHTTPClient(
+                    HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)
+                )
+                await XCTAssertThrowsErrorAsync(
+                    try await client.get("/value", as: String.self),
+                    HTTPClientError.transport(URLError(.notConnectedToInternet))
+                )
             }
         }
         XCTAssertEqual(failures.count, 0, "\(failures)")
@@ -290,7 +337,10 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
                 stubs.stub(.get(.init(Self.url.absoluteString)), .error(.notConnectedToInternet))
                 let session = stubs.makeSession()
                 line = #line + 1
-                await XCTAssertThrowsErrorAsync(try await session.data(from: Self.url).0.count, URLError(.notConnectedToInternet))
+                await XCTAssertThrowsErrorAsync(
+                    try await session.data(from: Self.url).0.count,
+                    URLError(.notConnectedToInternet)
+                )
             }
         }
         XCTAssertEqual(failures.count, 1)

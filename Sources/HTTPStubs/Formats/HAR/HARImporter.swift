@@ -86,11 +86,14 @@ package struct HARImporter: Sendable {
                         WireMockMappingReader.extensionKey: ["urlError": .string(URLErrorNames.name(of: code))],
                     ]
                 case let .urlError(code):
-                    mapping["response"] = [WireMockMappingReader.extensionKey: ["urlError": .string(URLErrorNames.name(of: code))]]
+                    mapping["response"] = [
+                        WireMockMappingReader.extensionKey: ["urlError": .string(URLErrorNames.name(of: code))]
+                    ]
                 case let .response(response):
                     var bodyFileName: String?
                     if !response.body.isEmpty {
-                        let name = "\(stem)\(isSequence ? "-\(position + 1)" : "").\(Self.fileExtension(response.contentType))"
+                        let name =
+                            "\(stem)\(isSequence ? "-\(position + 1)" : "").\(Self.fileExtension(response.contentType))"
                         bodies.append((relativePath: "__files/\(name)", contents: Self.bodyFile(response)))
                         bodyFileName = name
                     }
@@ -98,7 +101,9 @@ package struct HARImporter: Sendable {
                 }
                 if isSequence {
                     mapping["scenarioName"] = .string(scenario)
-                    mapping["requiredScenarioState"] = .string(position == 0 ? StubScenario.started : "\(scenario)-\(position + 1)")
+                    mapping["requiredScenarioState"] = .string(
+                        position == 0 ? StubScenario.started : "\(scenario)-\(position + 1)"
+                    )
                     if position + 1 < request.exchanges.count {
                         mapping["newScenarioState"] = .string("\(scenario)-\(position + 2)")
                     }
@@ -106,7 +111,9 @@ package struct HARImporter: Sendable {
                 mappings.append(.object(mapping))
             }
             let document: JSONValue = mappings.count == 1 ? mappings[0] : ["mappings": .array(mappings)]
-            let mapping: File = (relativePath: "mappings/\(stem).json", contents: Data((document.serialized(pretty: true) + "\n").utf8))
+            let mapping: File = (
+                relativePath: "mappings/\(stem).json", contents: Data((document.serialized(pretty: true) + "\n").utf8)
+            )
             layout.append(RequestFiles(stem: stem, mapping: mapping, bodies: bodies))
         }
         return layout
@@ -169,16 +176,17 @@ package struct HARImporter: Sendable {
                 // A redacted field matches any value, as a redacted query parameter does.
                 pattern["formParameters"] = Self.parameterPatterns(fields)
             } else {
-                let bodyPattern: JSONValue = switch request.request.body?.key {
-                case let .json(value)? where Self.containsRedaction(value):
-                    ["equalToJson": Self.removingRedactions(value), "ignoreExtraElements": true]
-                case let .json(value)?: ["equalToJson": value]
-                case let .text(text)? where text.contains(Redaction.placeholder):
-                    ["matches": .string(Self.patternMatchingRedactions(text))]
-                case let .text(text)?: ["equalTo": .string(text)]
-                case let .bytes(bytes)?: ["binaryEqualTo": .string(bytes.base64EncodedString())]
-                case nil: ["equalTo": ""]
-                }
+                let bodyPattern: JSONValue =
+                    switch request.request.body?.key {
+                    case let .json(value)? where Self.containsRedaction(value):
+                        ["equalToJson": Self.removingRedactions(value), "ignoreExtraElements": true]
+                    case let .json(value)?: ["equalToJson": value]
+                    case let .text(text)? where text.contains(Redaction.placeholder):
+                        ["matches": .string(Self.patternMatchingRedactions(text))]
+                    case let .text(text)?: ["equalTo": .string(text)]
+                    case let .bytes(bytes)?: ["binaryEqualTo": .string(bytes.base64EncodedString())]
+                    case nil: ["equalTo": ""]
+                    }
                 pattern["bodyPatterns"] = [bodyPattern]
             }
         }
@@ -197,7 +205,8 @@ package struct HARImporter: Sendable {
         var patterns = JSONObject()
         for name in names {
             let values = valuesByName[name] ?? []
-            patterns[name] = values.count == 1
+            patterns[name] =
+                values.count == 1
                 ? Self.valuePattern(values[0])
                 : ["hasExactly": .array(values.map(Self.valuePattern))]
         }
@@ -250,9 +259,13 @@ package struct HARImporter: Sendable {
         switch value {
         case let .array(items): return .array(items.map(removingRedactions))
         case let .object(object):
-            return .object(JSONObject(members: object.members
-                .filter { $0.value != .string(Redaction.placeholder) }
-                .map { JSONMember(key: $0.key, value: removingRedactions($0.value)) }))
+            return .object(
+                JSONObject(
+                    members: object.members
+                        .filter { $0.value != .string(Redaction.placeholder) }
+                        .map { JSONMember(key: $0.key, value: removingRedactions($0.value)) }
+                )
+            )
         default: return value
         }
     }
@@ -277,7 +290,8 @@ package struct HARImporter: Sendable {
             var headers = JSONObject()
             for key in names {
                 guard let header = valuesByName[key] else { continue }
-                headers[header.name] = header.values.count == 1
+                headers[header.name] =
+                    header.values.count == 1
                     ? .string(header.values[0])
                     : .array(header.values.map(JSONValue.string))
             }
@@ -302,7 +316,8 @@ package struct HARImporter: Sendable {
     /// The body file extension for a media type: `json`, `html`, `xml`, `txt`, `png`, `jpg`, `gif`,
     /// or `bin` for anything else.
     static func fileExtension(_ contentType: String) -> String {
-        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mediaType =
+            contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         switch mediaType {
         case _ where mediaType.contains("json"): return "json"
         case _ where mediaType.contains("html"): return "html"
@@ -320,7 +335,11 @@ package struct HARImporter: Sendable {
     package static func bodyFiles(referencedBy contents: Data) -> Set<String> {
         guard let value = try? JSONValue(parsing: contents) else { return [] }
         let mappings = value.objectValue?["mappings"]?.arrayValue ?? [value]
-        return Set(mappings.compactMap { $0.objectValue?["response"]?.objectValue?["bodyFileName"]?.stringValue }.map { "__files/\($0)" })
+        return Set(
+            mappings.compactMap { $0.objectValue?["response"]?.objectValue?["bodyFileName"]?.stringValue }.map {
+                "__files/\($0)"
+            }
+        )
     }
 
     /// A file-name slug of a path (or any text): decoded, lower-cased, runs of anything but
@@ -349,7 +368,12 @@ package struct HARImporter: Sendable {
 
     /// `<method>-<slug>-<hash>`, rehashed with a counter in the rare case the name is taken, or its
     /// scenario name is.
-    private static func uniqueStem(for request: HARDistinctRequest, slug: String, avoiding used: Set<String>, scenarios takenScenarios: Set<String>) -> String {
+    private static func uniqueStem(
+        for request: HARDistinctRequest,
+        slug: String,
+        avoiding used: Set<String>,
+        scenarios takenScenarios: Set<String>
+    ) -> String {
         // Only what the mapping matches goes into the name, so a capture from another host or port
         // of the same API gives the same files.
         let recorded = request.request.stubRequest

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -73,7 +74,8 @@ struct HARReader {
     /// The distinct requests of the log at `root`, in replay order.
     func recording(at root: JSONPath = .root, redaction: Redaction = .none) -> [HARDistinctRequest] {
         guard let document = value(at: root),
-              let top = file.object(document, at: root, "a HAR document") else { return [] }
+            let top = file.object(document, at: root, "a HAR document")
+        else { return [] }
         guard let logValue = top["log"] else {
             file.error("a HAR document needs a 'log' object holding 'version', 'creator' and 'entries'", at: root)
             return []
@@ -166,7 +168,10 @@ struct HARReader {
         guard let version = file.string("version", in: log, at: logPath) else { return }
         let parts = version.split(separator: ".", omittingEmptySubsequences: false)
         if parts.count != 2 || parts[0] != "1" || Int(parts[1]) == nil {
-            file.warning("HAR version \(quoted(version)) is not 1.x; it is read as HAR 1.2", at: logPath.appending(.key("version")))
+            file.warning(
+                "HAR version \(quoted(version)) is not 1.x; it is read as HAR 1.2",
+                at: logPath.appending(.key("version"))
+            )
         }
     }
 
@@ -212,9 +217,15 @@ struct HARReader {
         case let .instant(nanoseconds):
             return nanoseconds
         case .missingTimeZone:
-            file.error("'startedDateTime' \(quoted(text)) has no time zone; HAR 1.2 requires ISO 8601 with one, such as \(quoted(text + "Z")) or \(quoted(text + "+02:00"))", at: datePath)
+            file.error(
+                "'startedDateTime' \(quoted(text)) has no time zone; HAR 1.2 requires ISO 8601 with one, such as \(quoted(text + "Z")) or \(quoted(text + "+02:00"))",
+                at: datePath
+            )
         case .invalid:
-            file.error("'startedDateTime' \(quoted(text)) is not an ISO 8601 date and time such as \"2024-05-01T12:30:00.000Z\"", at: datePath)
+            file.error(
+                "'startedDateTime' \(quoted(text)) is not an ISO 8601 date and time such as \"2024-05-01T12:30:00.000Z\"",
+                at: datePath
+            )
         }
         return nil
     }
@@ -235,14 +246,26 @@ struct HARReader {
         }
         let outcome: HAROutcome?
         if let responseValue = entry["response"] {
-            outcome = self.outcome(responseValue, in: entry, method: request?.stubRequest.method, at: path.appending(.key("response")))
+            outcome = self.outcome(
+                responseValue,
+                in: entry,
+                method: request?.stubRequest.method,
+                at: path.appending(.key("response"))
+            )
         } else {
             file.error("the entry has no 'response'", at: path)
             outcome = nil
         }
         let order = entry["_order"]?.numberValue?.int64Value.map(Int.init)
         guard let request, let outcome, !file.hasErrors(since: start) else { return nil }
-        return HARExchange(entryIndex: index, jsonPath: path, request: request, outcome: outcome, startedAt: startedAt, order: order)
+        return HARExchange(
+            entryIndex: index,
+            jsonPath: path,
+            request: request,
+            outcome: outcome,
+            startedAt: startedAt,
+            order: order
+        )
     }
 
     /// Reads `request`: method, absolute URL and body.
@@ -253,11 +276,17 @@ struct HARReader {
         let body = request["postData"].flatMap { postData($0, at: path.appending(.key("postData"))) }
         guard let method, let urlText else { return nil }
         guard InterceptedRequest.Method(rawValue: method).isToken else {
-            file.error("'method' \(quoted(method)) is not an HTTP method: a method is one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"", at: path.appending(.key("method")))
+            file.error(
+                "'method' \(quoted(method)) is not an HTTP method: a method is one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"",
+                at: path.appending(.key("method"))
+            )
             return nil
         }
         guard let url = Self.absoluteURL(urlText) else {
-            file.error("'url' \(quoted(urlText)) is not an absolute URL with a scheme and a host", at: path.appending(.key("url")))
+            file.error(
+                "'url' \(quoted(urlText)) is not an absolute URL with a scheme and a host",
+                at: path.appending(.key("url"))
+            )
             return nil
         }
         return HARRequest(
@@ -286,10 +315,12 @@ struct HARReader {
     private static func absoluteURL(_ text: String) -> URL? {
         var allowed = CharacterSet.urlQueryAllowed
         allowed.insert(charactersIn: "%#[]")
-        guard var components = URLComponents(string: text)
+        guard
+            var components = URLComponents(string: text)
                 ?? text.addingPercentEncoding(withAllowedCharacters: allowed).flatMap(URLComponents.init(string:)),
-              let scheme = components.scheme, !scheme.isEmpty,
-              let host = components.host, !host.isEmpty else { return nil }
+            let scheme = components.scheme, !scheme.isEmpty,
+            let host = components.host, !host.isEmpty
+        else { return nil }
         components.fragment = nil
         return components.url
     }
@@ -303,12 +334,18 @@ struct HARReader {
         guard let paramsValue = postData["params"] else { return nil }
         let paramsPath = path.appending(.key("params"))
         guard let params = paramsValue.arrayValue else {
-            file.error("'params' must be an array of {\"name\", \"value\"} objects, found \(paramsValue.article)", at: paramsPath)
+            file.error(
+                "'params' must be an array of {\"name\", \"value\"} objects, found \(paramsValue.article)",
+                at: paramsPath
+            )
             return nil
         }
         guard !params.isEmpty else { return nil }
         if let mimeType = postData["mimeType"]?.stringValue, mimeType.lowercased().contains("multipart") {
-            file.warning("a multipart body recorded only as 'params' cannot be rebuilt; requests are matched without their body", at: paramsPath)
+            file.warning(
+                "a multipart body recorded only as 'params' cannot be rebuilt; requests are matched without their body",
+                at: paramsPath
+            )
             return nil
         }
         var fields: [String] = []
@@ -336,7 +373,12 @@ struct HARReader {
     // MARK: Responses
 
     /// Reads `response`: a failure for `status: 0`, else status, reason, headers and body.
-    private func outcome(_ value: JSONValue, in entry: JSONObject, method: InterceptedRequest.Method?, at path: JSONPath) -> HAROutcome? {
+    private func outcome(
+        _ value: JSONValue,
+        in entry: JSONObject,
+        method: InterceptedRequest.Method?,
+        at path: JSONPath
+    ) -> HAROutcome? {
         guard let response = file.object(value, at: path, "'response'") else { return nil }
         guard response["status"] != nil else {
             file.error("the response has no 'status'; give the status code, or 0 for a request that failed", at: path)
@@ -355,7 +397,8 @@ struct HARReader {
         if let contentValue = response["content"] {
             let contentPath = path.appending(.key("content"))
             guard let content = file.object(contentValue, at: contentPath, "'content'"),
-                  let decoded = self.body(content, contentEncoding: headers["Content-Encoding"], at: contentPath) else { return nil }
+                let decoded = self.body(content, contentEncoding: headers["Content-Encoding"], at: contentPath)
+            else { return nil }
             mimeType = file.string("mimeType", in: content, at: contentPath) ?? ""
             (body, stillEncoded) = decoded
         } else {
@@ -364,13 +407,15 @@ struct HARReader {
         for name in Self.wireHeaders where !(stillEncoded && name == "content-encoding") {
             headers.remove(name)
         }
-        return .response(HARResponse(
-            status: status,
-            reason: reason,
-            headers: headers,
-            body: method == .head ? Data() : body,
-            contentType: headers["Content-Type"] ?? mimeType
-        ))
+        return .response(
+            HARResponse(
+                status: status,
+                reason: reason,
+                headers: headers,
+                body: method == .head ? Data() : body,
+                contentType: headers["Content-Type"] ?? mimeType
+            )
+        )
     }
 
     /// The recorded response headers: repeated names kept, Polly.JS's array values expanded,
@@ -379,7 +424,10 @@ struct HARReader {
         guard let listValue = response["headers"] else { return HeaderFields() }
         let listPath = path.appending(.key("headers"))
         guard let list = listValue.arrayValue else {
-            file.error("'headers' must be an array of {\"name\", \"value\"} objects, found \(listValue.article)", at: listPath)
+            file.error(
+                "'headers' must be an array of {\"name\", \"value\"} objects, found \(listValue.article)",
+                at: listPath
+            )
             return nil
         }
         let start = file.mark
@@ -413,7 +461,10 @@ struct HARReader {
         case let .array(elements):
             return elements.enumerated().compactMap { index, element in
                 guard let text = element.stringValue else {
-                    file.error("a header value must be a string, found \(element.article)", at: path.appending(.index(index)))
+                    file.error(
+                        "a header value must be a string, found \(element.article)",
+                        at: path.appending(.index(index))
+                    )
                     return nil
                 }
                 return text
@@ -427,13 +478,20 @@ struct HARReader {
     /// The decoded `content.text`: base64-decoded when `encoding` is `base64`, else UTF-8; empty
     /// when absent; `nil` after an error. `stillEncoded` is true when the bytes are still
     /// compressed as the response's `Content-Encoding` says (see ``pollyChunks(_:)``).
-    private func body(_ content: JSONObject, contentEncoding: String?, at path: JSONPath) -> (data: Data, stillEncoded: Bool)? {
+    private func body(
+        _ content: JSONObject,
+        contentEncoding: String?,
+        at path: JSONPath
+    ) -> (data: Data, stillEncoded: Bool)? {
         let encoding = file.string("encoding", in: content, at: path) ?? ""
         guard let text = file.string("text", in: content, at: path) else { return (Data(), false) }
         switch encoding.lowercased() {
         case "base64":
             guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-                file.error("'text' is not valid base64, although 'encoding' is \"base64\"", at: path.appending(.key("text")))
+                file.error(
+                    "'text' is not valid base64, although 'encoding' is \"base64\"",
+                    at: path.appending(.key("text"))
+                )
                 return nil
             }
             return (data, false)
@@ -444,7 +502,10 @@ struct HARReader {
             case let .success(data):
                 return (data, false)
             case .failure(.unsupportedEncoding), .failure(.malformed):
-                file.warning("the body is Polly.JS's hex-encoded chunks compressed as \(quoted(contentEncoding)), which cannot be decompressed here; it is replayed compressed, with its Content-Encoding header", at: textPath)
+                file.warning(
+                    "the body is Polly.JS's hex-encoded chunks compressed as \(quoted(contentEncoding)), which cannot be decompressed here; it is replayed compressed, with its Content-Encoding header",
+                    at: textPath
+                )
                 return (compressed, true)
             case let .failure(.tooLarge(limit)):
                 file.error(
@@ -452,15 +513,22 @@ struct HARReader {
                         + "(a body may inflate to at most \(Inflate.maximumOutputSize >> 20) MiB, and past "
                         + "\(Inflate.ratioFloor >> 20) MiB to at most \(Inflate.maximumRatio) times its compressed size), "
                         + "which is how a decompression bomb looks; if the body is genuine, record it uncompressed",
-                    at: textPath)
+                    at: textPath
+                )
                 return nil
             case let .failure(.checksumMismatch(what)):
-                file.error("the body compressed as \(quoted(contentEncoding)) is corrupted: \(what); "
-                        + "record the response again (it would otherwise be served damaged)", at: textPath)
+                file.error(
+                    "the body compressed as \(quoted(contentEncoding)) is corrupted: \(what); "
+                        + "record the response again (it would otherwise be served damaged)",
+                    at: textPath
+                )
                 return nil
             }
         default:
-            file.warning("unknown 'encoding' \(quoted(encoding)); the text is replayed as UTF-8", at: path.appending(.key("encoding")))
+            file.warning(
+                "unknown 'encoding' \(quoted(encoding)); the text is replayed as UTF-8",
+                at: path.appending(.key("encoding"))
+            )
             return (Data(text.utf8), false)
         }
     }
@@ -468,7 +536,9 @@ struct HARReader {
     /// The bytes of a body that Polly.JS's Node adapter recorded still content-encoded, as a JSON
     /// array of hex strings (one per chunk, `["1f8b08…"]`); `nil` when `text` is not of that form.
     static func pollyChunks(_ text: String) -> Data? {
-        guard text.hasPrefix("["), let chunks = (try? JSONValue(parsing: text))?.arrayValue, !chunks.isEmpty else { return nil }
+        guard text.hasPrefix("["), let chunks = (try? JSONValue(parsing: text))?.arrayValue, !chunks.isEmpty else {
+            return nil
+        }
         var bytes: [UInt8] = []
         for chunk in chunks {
             guard let hex = chunk.stringValue, hex.utf8.count.isMultiple(of: 2) else { return nil }

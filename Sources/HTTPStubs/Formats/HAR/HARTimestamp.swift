@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -17,11 +18,12 @@ enum HARTimestamp: Equatable {
     init(_ text: String) {
         var scanner = DigitScanner(bytes: Array(text.utf8))
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
-              let month = scanner.number(digits: 2), (1...12).contains(month), scanner.skip("-"),
-              let day = scanner.number(digits: 2), (1...31).contains(day),
-              scanner.skip("T") || scanner.skip("t") || scanner.skip(" "),
-              let hour = scanner.number(digits: 2), hour <= 24, scanner.skip(":"),
-              let minute = scanner.number(digits: 2), minute <= 59 else {
+            let month = scanner.number(digits: 2), (1...12).contains(month), scanner.skip("-"),
+            let day = scanner.number(digits: 2), (1...31).contains(day),
+            scanner.skip("T") || scanner.skip("t") || scanner.skip(" "),
+            let hour = scanner.number(digits: 2), hour <= 24, scanner.skip(":"),
+            let minute = scanner.number(digits: 2), minute <= 59
+        else {
             self = .invalid
             return
         }
@@ -55,7 +57,8 @@ enum HARTimestamp: Equatable {
         } else if scanner.skip("Z") || scanner.skip("z") {
             offset = 0
         } else if let sign = scanner.skip("+") ? 1 : (scanner.skip("-") ? -1 : nil),
-                  let hours = scanner.number(digits: 2), hours <= 23 {
+            let hours = scanner.number(digits: 2), hours <= 23
+        {
             _ = scanner.skip(":")
             let minutes = scanner.isAtEnd ? 0 : scanner.number(digits: 2) ?? 60
             guard minutes <= 59 else {
@@ -71,7 +74,8 @@ enum HARTimestamp: Equatable {
             self = .invalid
             return
         }
-        let seconds = Self.daysSinceEpoch(year: year, month: month, day: day) * 86_400
+        let seconds =
+            Self.daysSinceEpoch(year: year, month: month, day: day) * 86_400
             + hour * 3_600 + minute * 60 + second - offset
         self = .instant(Int64(seconds) * 1_000_000_000 + Int64(nanoseconds))
     }

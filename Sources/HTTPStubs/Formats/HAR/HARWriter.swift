@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -20,17 +21,19 @@ enum HARWriter {
             "log": [
                 "version": "1.2",
                 "creator": creator,
-                "entries": .array(entries.map { exchange, started in
-                    [
-                        "startedDateTime": .string(formatter.string(from: started)),
-                        "time": 0,
-                        "request": .object(request(exchange.request, redaction)),
-                        "response": .object(response(exchange.outcome, redaction)),
-                        "cache": [:],
-                        "timings": ["send": 0, "wait": 0, "receive": 0],
-                    ]
-                }),
-            ],
+                "entries": .array(
+                    entries.map { exchange, started in
+                        [
+                            "startedDateTime": .string(formatter.string(from: started)),
+                            "time": 0,
+                            "request": .object(request(exchange.request, redaction)),
+                            "response": .object(response(exchange.outcome, redaction)),
+                            "cache": [:],
+                            "timings": ["send": 0, "wait": 0, "receive": 0],
+                        ]
+                    }
+                ),
+            ]
         ]
         return Data(document.serialized(pretty: true).utf8)
     }
@@ -46,11 +49,14 @@ enum HARWriter {
             "httpVersion": "HTTP/1.1",
             "cookies": [],
             "headers": headers(recorded.headers, redaction),
-            "queryString": .array(recorded.queryParameters.map { parameter in
-                let secret = redaction.isSecret(parameter.name, at: .query) || redaction.isSecretValue(parameter.value)
-                let value = secret ? Redaction.placeholder : parameter.value
-                return ["name": .string(parameter.name), "value": .string(value)]
-            }),
+            "queryString": .array(
+                recorded.queryParameters.map { parameter in
+                    let secret =
+                        redaction.isSecret(parameter.name, at: .query) || redaction.isSecretValue(parameter.value)
+                    let value = secret ? Redaction.placeholder : parameter.value
+                    return ["name": .string(parameter.name), "value": .string(value)]
+                }
+            ),
             "headersSize": -1,
             "bodySize": .number(JSONNumber(body?.count ?? 0)),
         ]
@@ -105,8 +111,10 @@ enum HARWriter {
 
     /// HAR `headers`: `{"name", "value"}` objects, secret values replaced.
     private static func headers(_ headers: HeaderFields, _ redaction: Redaction) -> JSONValue {
-        .array(headers.map { field in
-            ["name": .string(field.name), "value": .string(redaction.redactedHeader(field.name, field.value))]
-        })
+        .array(
+            headers.map { field in
+                ["name": .string(field.name), "value": .string(redaction.redactedHeader(field.name, field.value))]
+            }
+        )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -79,7 +80,8 @@ enum Inflate {
     private static func unzlib(_ bytes: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
         let (output, end) = try inflate(bytes, from: 2, limit: limit)
         guard end + 4 <= bytes.count else { throw .checksumMismatch(what: "the zlib Adler-32 is missing") }
-        let recorded = UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16
+        let recorded =
+            UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16
             | UInt32(bytes[end + 2]) << 8 | UInt32(bytes[end + 3])
         guard recorded == adler32(output) else {
             throw .checksumMismatch(what: "the zlib Adler-32 does not match the data")
@@ -130,13 +132,23 @@ enum Inflate {
     }
 
     /// The base length of each length symbol 257…285.
-    private static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
+    private static let lengthBase = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227,
+        258,
+    ]
     /// The number of extra bits after each length symbol 257…285.
-    private static let lengthExtraBits = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
+    private static let lengthExtraBits = [
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+    ]
     /// The base distance of each distance symbol 0…29.
-    private static let distanceBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
+    private static let distanceBase = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097,
+        6145, 8193, 12289, 16385, 24577,
+    ]
     /// The number of extra bits after each distance symbol 0…29.
-    private static let distanceExtraBits = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
+    private static let distanceExtraBits = [
+        0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+    ]
     /// The order in which a dynamic block lists the code lengths of the code-length alphabet.
     private static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
 
@@ -153,14 +165,17 @@ enum Inflate {
             case 0:
                 reader.alignToByte()
                 guard let length = reader.bytes(2), let complement = reader.bytes(2),
-                      length ^ complement == 0xFFFF, let stored = reader.take(length) else { throw .malformed }
+                    length ^ complement == 0xFFFF, let stored = reader.take(length)
+                else { throw .malformed }
                 guard output.count + length <= limit else { throw .tooLarge(limit: limit) }
                 output += stored
             case 1:
-                let fixedLengths = [Int](repeating: 8, count: 144) + [Int](repeating: 9, count: 112)
+                let fixedLengths =
+                    [Int](repeating: 8, count: 144) + [Int](repeating: 9, count: 112)
                     + [Int](repeating: 7, count: 24) + [Int](repeating: 8, count: 8)
                 guard let literals = Huffman(lengths: fixedLengths),
-                      let distances = Huffman(lengths: [Int](repeating: 5, count: 30)) else { throw .malformed }
+                    let distances = Huffman(lengths: [Int](repeating: 5, count: 30))
+                else { throw .malformed }
                 try decodeBlock(&reader, literals: literals, distances: distances, into: &output, limit: limit)
             case 2:
                 guard let (literals, distances) = dynamicCodes(&reader) else { throw .malformed }
@@ -176,8 +191,9 @@ enum Inflate {
     /// Reads the literal/length and distance codes of a dynamic block.
     private static func dynamicCodes(_ reader: inout BitReader) -> (Huffman, Huffman)? {
         guard let literalCount = reader.bits(5).map({ $0 + 257 }),
-              let distanceCount = reader.bits(5).map({ $0 + 1 }),
-              let codeLengthCount = reader.bits(4).map({ $0 + 4 }) else { return nil }
+            let distanceCount = reader.bits(5).map({ $0 + 1 }),
+            let codeLengthCount = reader.bits(4).map({ $0 + 4 })
+        else { return nil }
         var codeLengthLengths = [Int](repeating: 0, count: 19)
         for index in 0..<codeLengthCount {
             guard let length = reader.bits(3) else { return nil }
@@ -202,14 +218,19 @@ enum Inflate {
             }
         }
         guard lengths.count == literalCount + distanceCount,
-              let literals = Huffman(lengths: Array(lengths[..<literalCount])),
-              let distances = Huffman(lengths: Array(lengths[literalCount...])) else { return nil }
+            let literals = Huffman(lengths: Array(lengths[..<literalCount])),
+            let distances = Huffman(lengths: Array(lengths[literalCount...]))
+        else { return nil }
         return (literals, distances)
     }
 
     /// Decodes the symbols of one compressed block, keeping `output` within `limit` bytes.
     private static func decodeBlock(
-        _ reader: inout BitReader, literals: Huffman, distances: Huffman, into output: inout [UInt8], limit: Int
+        _ reader: inout BitReader,
+        literals: Huffman,
+        distances: Huffman,
+        into output: inout [UInt8],
+        limit: Int
     ) throws(Failure) {
         while true {
             guard let symbol = literals.decode(&reader) else { throw .malformed }
@@ -219,8 +240,9 @@ enum Inflate {
             if symbol > 256 {
                 let lengthIndex = symbol - 257
                 guard lengthIndex < lengthBase.count, let lengthExtra = reader.bits(lengthExtraBits[lengthIndex]),
-                      let distanceSymbol = distances.decode(&reader), distanceSymbol < distanceBase.count,
-                      let distanceExtra = reader.bits(distanceExtraBits[distanceSymbol]) else { throw .malformed }
+                    let distanceSymbol = distances.decode(&reader), distanceSymbol < distanceBase.count,
+                    let distanceExtra = reader.bits(distanceExtraBits[distanceSymbol])
+                else { throw .malformed }
                 length = lengthBase[lengthIndex] + lengthExtra
                 distance = distanceBase[distanceSymbol] + distanceExtra
                 guard distance <= output.count else { throw .malformed }

@@ -21,7 +21,10 @@ extension Redaction {
         stubRequest.url = redactedURL(stubRequest.url)
         stubRequest.headers = stubRequest.headers.mappingValues { redactedHeader($0, $1) }
         let url = URL(string: request.url).map { redactedURL($0).absoluteString } ?? request.url
-        let contentType = Self.contentType(isForm: request.body?.isForm == true, declared: request.stubRequest.header("Content-Type"))
+        let contentType = Self.contentType(
+            isForm: request.body?.isForm == true,
+            declared: request.stubRequest.header("Content-Type")
+        )
         let body = request.body.map { body -> HARBody in
             guard case .bytes = body.key else {
                 let text = String(decoding: redactedBody(Data(body.text.utf8), contentType: contentType), as: UTF8.self)
@@ -40,12 +43,14 @@ extension Redaction {
 
     private func redacted(_ outcome: HAROutcome) -> HAROutcome {
         guard case let .response(response) = outcome else { return outcome }
-        return .response(HARResponse(
-            status: response.status,
-            reason: response.reason,
-            headers: response.headers.mappingValues { redactedHeader($0, $1) },
-            body: redactedBody(response.body, contentType: response.contentType),
-            contentType: response.contentType
-        ))
+        return .response(
+            HARResponse(
+                status: response.status,
+                reason: response.reason,
+                headers: response.headers.mappingValues { redactedHeader($0, $1) },
+                body: redactedBody(response.body, contentType: response.contentType),
+                contentType: response.contentType
+            )
+        )
     }
 }

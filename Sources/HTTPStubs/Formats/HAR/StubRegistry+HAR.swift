@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -25,13 +26,15 @@ extension StubRegistry {
     private static func harExchange(_ entry: JournalEntry, index: Int) -> HARExchange {
         let outcome: HAROutcome
         if let recorded = entry.response {
-            outcome = .response(HARResponse(
-                status: recorded.status,
-                reason: "",
-                headers: recorded.headers,
-                body: recorded.body,
-                contentType: recorded.urlResponse.value(forHTTPHeaderField: "Content-Type") ?? ""
-            ))
+            outcome = .response(
+                HARResponse(
+                    status: recorded.status,
+                    reason: "",
+                    headers: recorded.headers,
+                    body: recorded.body,
+                    contentType: recorded.urlResponse.value(forHTTPHeaderField: "Content-Type") ?? ""
+                )
+            )
         } else {
             outcome = .failure(errorName: harError(for: entry.outcome))
         }

@@ -18,5 +18,7 @@ package struct StubFileLoad: Sendable {
 
     /// The diagnostics of stubs that loaded: warnings, and errors that fail only the requests
     /// their stub answers.
-    package var reportedOnLoad: [StubDiagnostic] { diagnostics.filter { $0.severity == .warning || $0.stubLoadsAnyway } }
+    package var reportedOnLoad: [StubDiagnostic] {
+        diagnostics.filter { $0.severity == .warning || $0.stubLoadsAnyway }
+    }
 }

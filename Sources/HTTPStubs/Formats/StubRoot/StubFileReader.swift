@@ -36,10 +36,17 @@ class StubFileReader {
     /// the stub loads all the same.
     func errorOnUse(_ message: String, at jsonPath: JSONPath) {
         let location = document.location(of: jsonPath)
-        diagnostics.append(StubDiagnostic(
-            severity: .error, path: path, line: location?.line, column: location?.column, jsonPath: jsonPath.description,
-            message: message, stubLoadsAnyway: true
-        ))
+        diagnostics.append(
+            StubDiagnostic(
+                severity: .error,
+                path: path,
+                line: location?.line,
+                column: location?.column,
+                jsonPath: jsonPath.description,
+                message: message,
+                stubLoadsAnyway: true
+            )
+        )
     }
 
     /// Reports a warning at the value at `jsonPath`.
@@ -54,7 +61,15 @@ class StubFileReader {
 
     /// Reports a warning at a place in the file that no JSON path names (after the value).
     func warning(_ message: String, at location: JSONSourceLocation) {
-        diagnostics.append(StubDiagnostic(severity: .warning, path: path, line: location.line, column: location.column, message: message))
+        diagnostics.append(
+            StubDiagnostic(
+                severity: .warning,
+                path: path,
+                line: location.line,
+                column: location.column,
+                message: message
+            )
+        )
     }
 
     /// The line and column of the value at `jsonPath`.
@@ -63,15 +78,19 @@ class StubFileReader {
     }
 
     private func report(_ severity: StubDiagnostic.Severity, _ message: String, at jsonPath: JSONPath, key: Bool) {
-        let location = key ? (document.keyLocation(of: jsonPath) ?? document.location(of: jsonPath)) : document.location(of: jsonPath)
-        diagnostics.append(StubDiagnostic(
-            severity: severity,
-            path: path,
-            line: location?.line,
-            column: location?.column,
-            jsonPath: jsonPath.description,
-            message: message
-        ))
+        let location =
+            key
+            ? (document.keyLocation(of: jsonPath) ?? document.location(of: jsonPath)) : document.location(of: jsonPath)
+        diagnostics.append(
+            StubDiagnostic(
+                severity: severity,
+                path: path,
+                line: location?.line,
+                column: location?.column,
+                jsonPath: jsonPath.description,
+                message: message
+            )
+        )
     }
 
     // MARK: Typed access
@@ -96,11 +115,20 @@ class StubFileReader {
     }
 
     /// The integer member `key` of `object`, if present; an error if it is not an integer in `range`.
-    func integer(_ key: String, in object: JSONObject, at jsonPath: JSONPath, in range: ClosedRange<Int64> = Int64.min...Int64.max) -> Int? {
+    func integer(
+        _ key: String,
+        in object: JSONObject,
+        at jsonPath: JSONPath,
+        in range: ClosedRange<Int64> = Int64.min...Int64.max
+    ) -> Int? {
         guard let value = object[key] else { return nil }
-        let number = value.numberValue?.int64Value ?? (readsIntegerStrings ? value.stringValue.flatMap { Int64($0) } : nil)
+        let number =
+            value.numberValue?.int64Value ?? (readsIntegerStrings ? value.stringValue.flatMap { Int64($0) } : nil)
         guard let number, range.contains(number) else {
-            let bounds = range.lowerBound == Int64.min ? "an integer" : "an integer from \(range.lowerBound)\(range.upperBound == Int64.max ? " up" : " to \(range.upperBound)")"
+            let bounds =
+                range.lowerBound == Int64.min
+                ? "an integer"
+                : "an integer from \(range.lowerBound)\(range.upperBound == Int64.max ? " up" : " to \(range.upperBound)")"
             error("'\(key)' must be \(bounds), found \(value.article)", at: jsonPath.appending(.key(key)))
             return nil
         }
@@ -120,7 +148,10 @@ class StubFileReader {
     /// Warns about the members of `object` not in `known`, which are ignored (as WireMock ignores them).
     func warnAboutUnknownKeys(in object: JSONObject, at jsonPath: JSONPath, known: Set<String>, what: String) {
         for key in object.keys where !known.contains(key) && !key.hasPrefix("$") {
-            warning(key: jsonPath.appending(.key(key)), "unknown key '\(key)' in \(what) is ignored; check its spelling (known keys: \(known.sorted().joined(separator: ", ")))")
+            warning(
+                key: jsonPath.appending(.key(key)),
+                "unknown key '\(key)' in \(what) is ignored; check its spelling (known keys: \(known.sorted().joined(separator: ", ")))"
+            )
         }
     }
 }

@@ -45,7 +45,17 @@ package enum StubFiles {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return ([], [StubDiagnostic(severity: .error, path: path, message: "no such file or directory; give a stub root (a folder with mappings/), a folder of mapping files, a mapping file or a .har file")])
+            return (
+                [],
+                [
+                    StubDiagnostic(
+                        severity: .error,
+                        path: path,
+                        message:
+                            "no such file or directory; give a stub root (a folder with mappings/), a folder of mapping files, a mapping file or a .har file"
+                    )
+                ]
+            )
         }
         let url = URL(fileURLWithPath: path)
         guard isDirectory.boolValue else {
@@ -54,16 +64,28 @@ package enum StubFiles {
         }
         let mappings = url.appendingPathComponent("mappings")
         var mappingsIsDirectory: ObjCBool = false
-        let isStubRoot = manager.fileExists(atPath: mappings.path, isDirectory: &mappingsIsDirectory) && mappingsIsDirectory.boolValue
+        let isStubRoot =
+            manager.fileExists(atPath: mappings.path, isDirectory: &mappingsIsDirectory)
+            && mappingsIsDirectory.boolValue
         let folder = isStubRoot ? mappings : url
         let prefix = isStubRoot ? (path as NSString).appendingPathComponent("mappings") : path
         let subpaths: [String]
         do {
             subpaths = try manager.subpathsOfDirectory(atPath: folder.path)
         } catch {
-            return ([], [StubDiagnostic(severity: .error, path: folder.path, message: "cannot be listed: \(FileFailure.readProblem(error))")])
+            return (
+                [],
+                [
+                    StubDiagnostic(
+                        severity: .error,
+                        path: folder.path,
+                        message: "cannot be listed: \(FileFailure.readProblem(error))"
+                    )
+                ]
+            )
         }
-        let relative = subpaths
+        let relative =
+            subpaths
             .filter { $0.hasSuffix(".json") || $0.hasSuffix(".har") }
             .filter { !$0.split(separator: "/").contains("__files") }
             .sorted()
@@ -77,12 +99,24 @@ package enum StubFiles {
             guard !isStubRoot else { return File(path: file, filesRoot: rootFiles) }
             let directory = name.lastIndex(of: "/").map { name[..<$0] } ?? ""
             if let known = filesRoots[directory] { return File(path: file, filesRoot: known) }
-            let found = filesRoot(for: URL(fileURLWithPath: file, isDirectory: false).deletingLastPathComponent(), fallback: url)
+            let found = filesRoot(
+                for: URL(fileURLWithPath: file, isDirectory: false).deletingLastPathComponent(),
+                fallback: url
+            )
             filesRoots[directory] = found
             return File(path: file, filesRoot: found)
         }
         if files.isEmpty {
-            return ([], [StubDiagnostic(severity: .warning, path: path, message: "no .json or .har files found\(isStubRoot ? " in mappings/" : "")")])
+            return (
+                [],
+                [
+                    StubDiagnostic(
+                        severity: .warning,
+                        path: path,
+                        message: "no .json or .har files found\(isStubRoot ? " in mappings/" : "")"
+                    )
+                ]
+            )
         }
         return (files, [])
     }
@@ -106,7 +140,16 @@ package enum StubFiles {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file.path, isDirectory: false))
         } catch {
-            return ([], [StubDiagnostic(severity: .error, path: file.path, message: "cannot be read: \(FileFailure.readProblem(error))")])
+            return (
+                [],
+                [
+                    StubDiagnostic(
+                        severity: .error,
+                        path: file.path,
+                        message: "cannot be read: \(FileFailure.readProblem(error))"
+                    )
+                ]
+            )
         }
         // HAR captures are strict JSON; mappings are read as WireMock reads them.
         let harByName = file.path.hasSuffix(".har")
@@ -114,7 +157,19 @@ package enum StubFiles {
         do {
             document = try JSONValue.parseDocument(data, dialect: harByName ? .strict : .wireMock)
         } catch {
-            return ([], [StubDiagnostic(severity: .error, path: file.path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
+            return (
+                [],
+                [
+                    StubDiagnostic(
+                        severity: .error,
+                        path: file.path,
+                        line: error.line,
+                        column: error.column,
+                        jsonPath: error.jsonPath ?? "$",
+                        message: "invalid JSON: \(error.message)"
+                    )
+                ]
+            )
         }
         let isHAR = harByName || document.root.objectValue?["log"] != nil
         let wireMock = isHAR ? nil : WireMockMappingReader(path: file.path, document: document, wallClock: wallClock)
@@ -147,18 +202,42 @@ extension StubFiles {
     /// Secrets are redacted as recording redacts them (``Redaction/default``) unless `redaction`
     /// says otherwise; pass ``Redaction/none`` to keep everything.
     /// - Returns: The files to write, or nothing and the diagnostics when the capture has errors.
-    package static func importHAR(_ path: String, redaction: Redaction = .default) -> (files: [OutputFile], diagnostics: [StubDiagnostic]) {
+    package static func importHAR(
+        _ path: String,
+        redaction: Redaction = .default
+    ) -> (files: [OutputFile], diagnostics: [StubDiagnostic]) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            return ([], [StubDiagnostic(severity: .error, path: path, message: "cannot be read: \(FileFailure.readProblem(error))")])
+            return (
+                [],
+                [
+                    StubDiagnostic(
+                        severity: .error,
+                        path: path,
+                        message: "cannot be read: \(FileFailure.readProblem(error))"
+                    )
+                ]
+            )
         }
         let document: JSONDocument
         do {
             document = try JSONValue.parseDocument(data)
         } catch {
-            return ([], [StubDiagnostic(severity: .error, path: path, line: error.line, column: error.column, jsonPath: error.jsonPath ?? "$", message: "invalid JSON: \(error.message)")])
+            return (
+                [],
+                [
+                    StubDiagnostic(
+                        severity: .error,
+                        path: path,
+                        line: error.line,
+                        column: error.column,
+                        jsonPath: error.jsonPath ?? "$",
+                        message: "invalid JSON: \(error.message)"
+                    )
+                ]
+            )
         }
         let reader = StubFileReader(path: path, document: document)
         let files = HARImporter(file: reader, redaction: redaction).mappingFiles()

@@ -55,11 +55,14 @@ extension StubRegistry {
             if FileManager.default.fileExists(atPath: candidate.path) {
                 paths.append(candidate.path)
             } else {
-                missing.append(StubDiagnostic(
-                    severity: .error,
-                    path: candidate.path,
-                    message: "no resource \(quoted(name)) in the bundle at \(bundle.bundlePath); declare it in the target's resources in Package.swift, for example resources: [.copy(\(quoted("Fixtures/" + name)))], and load it by its last path component"
-                ))
+                missing.append(
+                    StubDiagnostic(
+                        severity: .error,
+                        path: candidate.path,
+                        message:
+                            "no resource \(quoted(name)) in the bundle at \(bundle.bundlePath); declare it in the target's resources in Package.swift, for example resources: [.copy(\(quoted("Fixtures/" + name)))], and load it by its last path component"
+                    )
+                )
             }
         }
         guard missing.isEmpty else { throw StubFileError(diagnostics: missing) }

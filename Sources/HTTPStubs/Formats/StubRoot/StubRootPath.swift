@@ -12,7 +12,10 @@ package enum StubRootPath {
     /// would be created at the top of the disk.
     package static func checkRoot(_ root: URL) throws {
         guard root.standardizedFileURL.resolvingSymlinksInPath().path != "/" else {
-            throw Refused(description: "\(root.path): error: refusing to write a stub root into the file system's root; give a folder of its own, such as Stubs/Imported")
+            throw Refused(
+                description:
+                    "\(root.path): error: refusing to write a stub root into the file system's root; give a folder of its own, such as Stubs/Imported"
+            )
         }
     }
 
@@ -22,13 +25,19 @@ package enum StubRootPath {
     package static func file(_ relativePath: String, in root: URL) throws -> URL {
         let components = relativePath.split(separator: "/", omittingEmptySubsequences: false)
         guard !components.isEmpty, components.allSatisfy(isPlainName) else {
-            throw Refused(description: "\(root.path): error: refusing to write \(quoted(relativePath)), which is not a plain path inside the stub root")
+            throw Refused(
+                description:
+                    "\(root.path): error: refusing to write \(quoted(relativePath)), which is not a plain path inside the stub root"
+            )
         }
         let base = root.standardizedFileURL.resolvingSymlinksInPath()
         let file = base.appendingPathComponent(relativePath)
         let folder = file.deletingLastPathComponent().resolvingSymlinksInPath().path
         guard folder == base.path || folder.hasPrefix(base.path == "/" ? "/" : base.path + "/") else {
-            throw Refused(description: "\(file.path): error: refusing to write outside the stub root \(root.path) (its folder leads to \(folder)); remove the symbolic link")
+            throw Refused(
+                description:
+                    "\(file.path): error: refusing to write outside the stub root \(root.path) (its folder leads to \(folder)); remove the symbolic link"
+            )
         }
         return file
     }
@@ -42,14 +51,16 @@ package enum StubRootPath {
     }
 
     private static func isPlainName(_ component: Substring) -> Bool {
-        component != "." && component != ".." && !component.isEmpty && component.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
-            default:
-                false
+        component != "." && component != ".." && !component.isEmpty
+            && component.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default:
+                    false
+                }
             }
-        }
     }
 }

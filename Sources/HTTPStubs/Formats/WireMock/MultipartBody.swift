@@ -10,7 +10,7 @@ enum MultipartBody {
     /// The parts, or none when the request is not multipart or its body cannot be split.
     static func parts(of request: InterceptedRequest) -> [Part] {
         guard let contentType = request.header("Content-Type"), contentType.lowercased().hasPrefix("multipart/"),
-              let boundary = boundary(in: contentType), let body = request.body
+            let boundary = boundary(in: contentType), let body = request.body
         else { return [] }
         let delimiter = Data("--\(boundary)".utf8)
         var parts: [Part] = []
@@ -32,7 +32,9 @@ enum MultipartBody {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" {
-                return pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                return pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                    in: CharacterSet(charactersIn: "\"")
+                )
             }
         }
         return nil
@@ -41,9 +43,14 @@ enum MultipartBody {
     private static func part(from chunk: Data) -> Part {
         guard let split = chunk.range(of: Data("\r\n\r\n".utf8)) else { return Part(headers: [:], body: chunk) }
         var headers = HeaderFields()
-        for line in String(decoding: chunk[chunk.startIndex..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n") {
+        for line in String(decoding: chunk[chunk.startIndex..<split.lowerBound], as: UTF8.self).components(
+            separatedBy: "\r\n"
+        ) {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.add(String(line[..<colon]).trimmingCharacters(in: .whitespaces), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            headers.add(
+                String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            )
         }
         return Part(headers: headers, body: Data(chunk[split.upperBound...]))
     }

@@ -13,7 +13,11 @@ struct ValueTest: Sendable {
     /// Tests raw bytes instead of text, for `binaryEqualTo` on bodies.
     var bytesTest: (@Sendable (Data) -> MatchVerdict)?
 
-    init(_ description: String, bytesTest: (@Sendable (Data) -> MatchVerdict)? = nil, test: @escaping @Sendable (String?) -> MatchVerdict) {
+    init(
+        _ description: String,
+        bytesTest: (@Sendable (Data) -> MatchVerdict)? = nil,
+        test: @escaping @Sendable (String?) -> MatchVerdict
+    ) {
         self.description = description
         self.test = test
         self.bytesTest = bytesTest
@@ -22,7 +26,9 @@ struct ValueTest: Sendable {
     /// A test that is a plain yes or no on present values; absent values fail it.
     static func predicate(_ description: String, _ predicate: @escaping @Sendable (String) -> Bool) -> ValueTest {
         ValueTest(description) { value in
-            guard let value else { return MatchVerdict(isMatch: false, detail: "expected \(description), but it is absent") }
+            guard let value else {
+                return MatchVerdict(isMatch: false, detail: "expected \(description), but it is absent")
+            }
             return predicate(value)
                 ? MatchVerdict(isMatch: true, detail: quoted(value))
                 : MatchVerdict(isMatch: false, detail: "expected \(description), got \(quoted(value))")
@@ -77,10 +83,16 @@ struct MultiValueTest: Sendable {
         self.description = exactly ? "has exactly [\(list)]" : "includes [\(list)]"
         let description = self.description
         self.test = { values in
-            let satisfied = exactly ? Self.matchExactly(tests, values) : tests.allSatisfy { test in values.contains { test.test($0).isMatch } }
+            let satisfied =
+                exactly
+                ? Self.matchExactly(tests, values)
+                : tests.allSatisfy { test in values.contains { test.test($0).isMatch } }
             return satisfied
                 ? MatchVerdict(isMatch: true, detail: values.map(quoted).joined(separator: ", "))
-                : MatchVerdict(isMatch: false, detail: "expected \(description), got [\(values.map(quoted).joined(separator: ", "))]")
+                : MatchVerdict(
+                    isMatch: false,
+                    detail: "expected \(description), got [\(values.map(quoted).joined(separator: ", "))]"
+                )
         }
     }
 
@@ -90,7 +102,8 @@ struct MultiValueTest: Sendable {
         var usedValues = Set<Int>()
         func assign(_ testIndex: Int) -> Bool {
             if testIndex == tests.count { return true }
-            for (valueIndex, value) in values.enumerated() where !usedValues.contains(valueIndex) && tests[testIndex].test(value).isMatch {
+            for (valueIndex, value) in values.enumerated()
+            where !usedValues.contains(valueIndex) && tests[testIndex].test(value).isMatch {
                 usedValues.insert(valueIndex)
                 if assign(testIndex + 1) { return true }
                 usedValues.remove(valueIndex)

@@ -6,7 +6,8 @@ import Foundation
 extension WireMockMappingReader {
     /// The keys that modify a date-time operator.
     static let dateTimeModifiers: Set<String> = [
-        "actualFormat", "truncateExpected", "truncateActual", "applyTruncationLast", "expectedOffset", "expectedOffsetUnit",
+        "actualFormat", "truncateExpected", "truncateActual", "applyTruncationLast", "expectedOffset",
+        "expectedOffsetUnit",
     ]
 
     /// Reads `{"before" | "after" | "equalToDateTime": …}` and its modifiers.
@@ -16,12 +17,18 @@ extension WireMockMappingReader {
         let operand = object[name] ?? .null
         // WireMock reads the operand as JSON text only: a number (even 2021) fails its load.
         guard let spec = operand.stringValue else {
-            error("'\(name)' takes a date-time string such as \"2021-06-14T15:15:15Z\", \"2021-06-14\" or \"now +3 days\", found \(operand.article)", at: operandPath)
+            error(
+                "'\(name)' takes a date-time string such as \"2021-06-14T15:15:15Z\", \"2021-06-14\" or \"now +3 days\", found \(operand.article)",
+                at: operandPath
+            )
             return nil
         }
         let start = mark
         for key in Self.operatorModifiers.subtracting(Self.dateTimeModifiers).sorted() where object[key] != nil {
-            warning(key: jsonPath.appending(.key(key)), "'\(key)' does not apply to '\(name)' and is ignored, as WireMock ignores it")
+            warning(
+                key: jsonPath.appending(.key(key)),
+                "'\(key)' does not apply to '\(name)' and is ignored, as WireMock ignores it"
+            )
         }
         let offsetAmount = offsetAmount(in: object, at: jsonPath)
         let offsetUnit = offsetUnit(in: object, at: jsonPath)
@@ -41,13 +48,18 @@ extension WireMockMappingReader {
                 do {
                     let offset = try DateTimeOffset(parsing: spec)
                     expected = .now(offset)
-                    if spec.lowercased() != "now" { expectedText = offset.amount >= 0 ? "now +\(offset)" : "now \(offset)" }
+                    if spec.lowercased() != "now" {
+                        expectedText = offset.amount >= 0 ? "now +\(offset)" : "now \(offset)"
+                    }
                 } catch {
                     self.error("\(quoted(spec)) reads as \"now\" with an offset, but \(error.message)", at: operandPath)
                     return nil
                 }
                 for key in ["expectedOffset", "expectedOffsetUnit"] where object[key] != nil {
-                    warning(key: jsonPath.appending(.key(key)), "'\(key)' is ignored without '\(key == "expectedOffset" ? "expectedOffsetUnit" : "expectedOffset")', as WireMock ignores it; give both, as in \"expectedOffset\": 3, \"expectedOffsetUnit\": \"days\"")
+                    warning(
+                        key: jsonPath.appending(.key(key)),
+                        "'\(key)' is ignored without '\(key == "expectedOffset" ? "expectedOffsetUnit" : "expectedOffset")', as WireMock ignores it; give both, as in \"expectedOffset\": 3, \"expectedOffsetUnit\": \"days\""
+                    )
                 }
             }
         } else {
@@ -56,11 +68,17 @@ extension WireMockMappingReader {
             } else if let local = DateTimePattern.defaultLocal(spec) {
                 expected = .local(local)
             } else {
-                error("\(quoted(spec)) is not a date-time WireMock can read (WireMock would load it and never match); write ISO 8601 such as \"2021-06-14T15:15:15Z\", \"2021-06-14T15:15:15\" (no zone) or \"2021-06-14\", an HTTP date such as \"Mon, 14 Jun 2021 15:15:15 GMT\", or \"now\" with an offset such as \"now +3 days\"", at: operandPath)
+                error(
+                    "\(quoted(spec)) is not a date-time WireMock can read (WireMock would load it and never match); write ISO 8601 such as \"2021-06-14T15:15:15Z\", \"2021-06-14T15:15:15\" (no zone) or \"2021-06-14\", an HTTP date such as \"Mon, 14 Jun 2021 15:15:15 GMT\", or \"now\" with an offset such as \"now +3 days\"",
+                    at: operandPath
+                )
                 return nil
             }
             for key in ["expectedOffset", "expectedOffsetUnit", "truncateExpected"] where object[key] != nil {
-                warning(key: jsonPath.appending(.key(key)), "'\(key)' applies only when '\(name)' is \"now\" (or \"now +3 days\"), so it is ignored here, as WireMock ignores it")
+                warning(
+                    key: jsonPath.appending(.key(key)),
+                    "'\(key)' applies only when '\(name)' is \"now\" (or \"now +3 days\"), so it is ignored here, as WireMock ignores it"
+                )
             }
         }
         guard !hasErrors(since: start) else { return nil }
@@ -78,7 +96,10 @@ extension WireMockMappingReader {
     private func offsetAmount(in object: JSONObject, at jsonPath: JSONPath) -> Int? {
         guard let value = object["expectedOffset"] else { return nil }
         guard let number = value.numberValue?.int64Value, Int64(Int32.min)...Int64(Int32.max) ~= number else {
-            error("'expectedOffset' must be a whole number of units from \(Int32.min) to \(Int32.max), written as a JSON number (WireMock reads a string here as 0), found \(value.article)", at: jsonPath.appending(.key("expectedOffset")))
+            error(
+                "'expectedOffset' must be a whole number of units from \(Int32.min) to \(Int32.max), written as a JSON number (WireMock reads a string here as 0), found \(value.article)",
+                at: jsonPath.appending(.key("expectedOffset"))
+            )
             return nil
         }
         return Int(number)
@@ -88,7 +109,10 @@ extension WireMockMappingReader {
     private func offsetUnit(in object: JSONObject, at jsonPath: JSONPath) -> DateTimeOffset.Unit? {
         guard let value = object["expectedOffsetUnit"] else { return nil }
         guard let text = value.stringValue, let unit = DateTimeOffset.Unit(named: text) else {
-            error("'expectedOffsetUnit' must be one of \(DateTimeOffset.Unit.list), found \(value.article)", at: jsonPath.appending(.key("expectedOffsetUnit")))
+            error(
+                "'expectedOffsetUnit' must be one of \(DateTimeOffset.Unit.list), found \(value.article)",
+                at: jsonPath.appending(.key("expectedOffsetUnit"))
+            )
             return nil
         }
         return unit
@@ -98,7 +122,10 @@ extension WireMockMappingReader {
     private func truncation(_ key: String, in object: JSONObject, at jsonPath: JSONPath) -> DateTimeTruncation? {
         guard let value = object[key] else { return nil }
         guard let text = value.stringValue, let truncation = DateTimeTruncation(named: text) else {
-            error("'\(key)' must be one of \(DateTimeTruncation.list), found \(value.article)", at: jsonPath.appending(.key(key)))
+            error(
+                "'\(key)' must be one of \(DateTimeTruncation.list), found \(value.article)",
+                at: jsonPath.appending(.key(key))
+            )
             return nil
         }
         return truncation
@@ -109,7 +136,10 @@ extension WireMockMappingReader {
         guard let value = object["actualFormat"] else { return nil }
         let path = jsonPath.appending(.key("actualFormat"))
         guard let text = value.stringValue else {
-            error("'actualFormat' takes a DateTimeFormatter pattern such as \"dd/MM/yyyy\", \"unix\" or \"epoch\", found \(value.article)", at: path)
+            error(
+                "'actualFormat' takes a DateTimeFormatter pattern such as \"dd/MM/yyyy\", \"unix\" or \"epoch\", found \(value.article)",
+                at: path
+            )
             return nil
         }
         switch text.lowercased() {

@@ -12,7 +12,12 @@ extension WireMockMappingReader {
         let root = document.root
         if let object = root.objectValue, let list = object["mappings"] {
             let listPath = JSONPath.root.appending(.key("mappings"))
-            warnAboutUnknownKeys(in: object, at: .root, known: ["mappings", "meta", "importOptions"], what: "a mappings file")
+            warnAboutUnknownKeys(
+                in: object,
+                at: .root,
+                known: ["mappings", "meta", "importOptions"],
+                what: "a mappings file"
+            )
             guard let mappings = list.arrayValue else {
                 error("'mappings' must be an array of stub mappings, found \(list.article)", at: listPath)
                 return []
@@ -22,7 +27,10 @@ extension WireMockMappingReader {
             }
         }
         if let object = root.objectValue, object["request"] == nil, object["response"] == nil {
-            error("this file is neither a WireMock stub mapping (it has no \"request\" or \"response\"), nor a mappings file (no \"mappings\" array), nor a HAR capture (no \"log\")", at: .root)
+            error(
+                "this file is neither a WireMock stub mapping (it has no \"request\" or \"response\"), nor a mappings file (no \"mappings\" array), nor a HAR capture (no \"log\")",
+                at: .root
+            )
             return []
         }
         return stub(root, at: .root, index: nil, filesRoot: filesRoot).map { [$0] } ?? []
@@ -32,7 +40,8 @@ extension WireMockMappingReader {
         guard let mapping = object(value, at: jsonPath, "a stub mapping") else { return nil }
         warnAboutUnknownKeys(in: mapping, at: jsonPath, known: Self.mappingKeys, what: "a stub mapping")
         let start = mark
-        let pattern = mapping["request"].map { requestPattern($0, at: jsonPath.appending(.key("request"))) } ?? RequestPattern()
+        let pattern =
+            mapping["request"].map { requestPattern($0, at: jsonPath.appending(.key("request"))) } ?? RequestPattern()
         let response: StubResponse?
         if let value = mapping["response"] {
             response = self.response(value, at: jsonPath.appending(.key("response")), filesRoot: filesRoot)
@@ -42,15 +51,22 @@ extension WireMockMappingReader {
         }
         let priority = integer("priority", in: mapping, at: jsonPath) ?? 5
         if mapping["postServeActions"] != nil || mapping["serveEventListeners"] != nil {
-            warning("webhooks ('postServeActions', 'serveEventListeners') are not supported and are ignored", at: jsonPath)
+            warning(
+                "webhooks ('postServeActions', 'serveEventListeners') are not supported and are ignored",
+                at: jsonPath
+            )
         }
         let scenario = scenarioRule(mapping, at: jsonPath)
         _ = string("id", in: mapping, at: jsonPath)
         let name = string("name", in: mapping, at: jsonPath)
         guard let pattern, let response, !hasErrors(since: start) else { return nil }
         let location = self.location(of: jsonPath)
-        var stub = Stub(pattern, responses: [response], priority: priority,
-                        source: .file(path, index: index, line: location?.line, column: location?.column))
+        var stub = Stub(
+            pattern,
+            responses: [response],
+            priority: priority,
+            source: .file(path, index: index, line: location?.line, column: location?.column)
+        )
         stub.name = name
         stub.scenario = scenario
         return stub
@@ -61,7 +77,10 @@ extension WireMockMappingReader {
         let new = string("newScenarioState", in: mapping, at: jsonPath)
         guard let name = string("scenarioName", in: mapping, at: jsonPath) else {
             if required != nil || new != nil {
-                warning("'requiredScenarioState' and 'newScenarioState' are ignored without a 'scenarioName'", at: jsonPath)
+                warning(
+                    "'requiredScenarioState' and 'newScenarioState' are ignored without a 'scenarioName'",
+                    at: jsonPath
+                )
             }
             return nil
         }

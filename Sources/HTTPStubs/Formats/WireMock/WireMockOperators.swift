@@ -6,7 +6,8 @@ extension WireMockMappingReader {
     /// The operators this toolkit implements.
     static let supportedOperators: Set<String> = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "anything",
-        "equalToJson", "matchesJsonPath", "matchesJsonSchema", "equalToXml", "matchesXPath", "binaryEqualTo", "and", "or", "not",
+        "equalToJson", "matchesJsonPath", "matchesJsonSchema", "equalToXml", "matchesXPath", "binaryEqualTo", "and",
+        "or", "not",
         "before", "after", "equalToDateTime",
     ]
 
@@ -33,10 +34,15 @@ extension WireMockMappingReader {
             guard let operand = object[name] else { continue }
             let operandPath = jsonPath.appending(.key(name))
             guard let items = operand.arrayValue else {
-                error("'\(name)' takes an array of matchers such as [{\"equalTo\": \"a\"}], found \(operand.article)", at: operandPath)
+                error(
+                    "'\(name)' takes an array of matchers such as [{\"equalTo\": \"a\"}], found \(operand.article)",
+                    at: operandPath
+                )
                 return nil
             }
-            let tests = items.enumerated().compactMap { index, item in valueTest(item, at: operandPath.appending(.index(index))) }
+            let tests = items.enumerated().compactMap { index, item in
+                valueTest(item, at: operandPath.appending(.index(index)))
+            }
             guard tests.count == items.count else { return nil }
             return MultiValueTest(tests: tests, exactly: name == "hasExactly")
         }
@@ -48,17 +54,26 @@ extension WireMockMappingReader {
         guard let object = object(value, at: jsonPath, "a matcher") else { return nil }
         let operators = object.keys.filter { !Self.operatorModifiers.contains($0) && $0 != "expression" }
         guard let name = operators.first else {
-            error("no operator: a matcher needs one of \(Self.supportedOperators.sorted().joined(separator: ", "))", at: jsonPath)
+            error(
+                "no operator: a matcher needs one of \(Self.supportedOperators.sorted().joined(separator: ", "))",
+                at: jsonPath
+            )
             return nil
         }
         if operators.count > 1 {
             // WireMock reads the first and ignores the others: say so rather than refuse the file.
-            warning("more than one operator (\(operators.joined(separator: ", "))): WireMock uses the first, '\(name)', and ignores the others; remove them, or combine the tests with \"and\" or \"or\"", at: jsonPath)
+            warning(
+                "more than one operator (\(operators.joined(separator: ", "))): WireMock uses the first, '\(name)', and ignores the others; remove them, or combine the tests with \"and\" or \"or\"",
+                at: jsonPath
+            )
         }
         let operandPath = jsonPath.appending(.key(name))
         let operand = object[name] ?? .null
         if Self.unsupportedOperators.contains(name) {
-            error("the operator '\(name)' is not supported by swift-http-stubs; use another operator (for example 'matches' with a regular expression) or a stub written in Swift", at: operandPath)
+            error(
+                "the operator '\(name)' is not supported by swift-http-stubs; use another operator (for example 'matches' with a regular expression) or a stub written in Swift",
+                at: operandPath
+            )
             return nil
         }
         if Self.multiValueOperators.contains(name) {
@@ -66,12 +81,18 @@ extension WireMockMappingReader {
             return nil
         }
         guard Self.supportedOperators.contains(name) else {
-            error("unknown operator '\(name)'; use one of \(Self.supportedOperators.sorted().joined(separator: ", "))", at: operandPath)
+            error(
+                "unknown operator '\(name)'; use one of \(Self.supportedOperators.sorted().joined(separator: ", "))",
+                at: operandPath
+            )
             return nil
         }
         if !["before", "after", "equalToDateTime"].contains(name) {
             for key in Self.dateTimeModifiers.sorted() where object[key] != nil {
-                warning(key: jsonPath.appending(.key(key)), "'\(key)' applies only to 'before', 'after' and 'equalToDateTime', so it is ignored with '\(name)', as WireMock ignores it")
+                warning(
+                    key: jsonPath.appending(.key(key)),
+                    "'\(key)' applies only to 'before', 'after' and 'equalToDateTime', so it is ignored with '\(name)', as WireMock ignores it"
+                )
             }
         }
         switch name {
@@ -84,12 +105,16 @@ extension WireMockMappingReader {
         case "doesNotContain":
             return text(operand, at: operandPath, name).map { stringTest(.doesNotContain($0)) }
         case "matches", "doesNotMatch":
-            guard let pattern = text(operand, at: operandPath, name), let expression = regex(pattern, at: operandPath) else { return nil }
+            guard let pattern = text(operand, at: operandPath, name), let expression = regex(pattern, at: operandPath)
+            else { return nil }
             return stringTest(name == "matches" ? .matches(expression) : .doesNotMatch(expression))
         case "absent":
             // WireMock reads any "absent" key as absent, whatever its value.
             if operand.boolValue != true {
-                warning("'absent' is \(operand.article), but WireMock treats any 'absent' as true: the value must be absent", at: operandPath)
+                warning(
+                    "'absent' is \(operand.article), but WireMock treats any 'absent' as true: the value must be absent",
+                    at: operandPath
+                )
             }
             return Self.absentTest
         case "anything":
@@ -113,10 +138,12 @@ extension WireMockMappingReader {
                 error("'\(name)' takes a non-empty array of matchers, found \(operand.article)", at: operandPath)
                 return nil
             }
-            let tests = items.enumerated().compactMap { index, item in valueTest(item, at: operandPath.appending(.index(index))) }
+            let tests = items.enumerated().compactMap { index, item in
+                valueTest(item, at: operandPath.appending(.index(index)))
+            }
             guard tests.count == items.count else { return nil }
             return name == "and" ? Self.allTest(tests) : Self.anyTest(tests)
-        default: // "not"
+        default:  // "not"
             return valueTest(operand, at: operandPath).map(Self.notTest)
         }
     }
@@ -167,7 +194,11 @@ extension WireMockMappingReader {
             }
             return matcher.matches(value)
                 ? MatchVerdict(isMatch: true, detail: quoted(value))
-                : MatchVerdict(isMatch: false, distance: matcher.distance(toMismatch: value), detail: "expected \(matcher.expectation), got \(quoted(value))")
+                : MatchVerdict(
+                    isMatch: false,
+                    distance: matcher.distance(toMismatch: value),
+                    detail: "expected \(matcher.expectation), got \(quoted(value))"
+                )
         }
     }
 
@@ -178,7 +209,10 @@ extension WireMockMappingReader {
             do {
                 expected = try JSONValue(parsing: text)
             } catch {
-                self.error("'equalToJson' holds a string that is not JSON (\(error.message) at column \(error.column)); write the JSON itself or fix the string", at: operandPath)
+                self.error(
+                    "'equalToJson' holds a string that is not JSON (\(error.message) at column \(error.column)); write the JSON itself or fix the string",
+                    at: operandPath
+                )
                 return nil
             }
         }
@@ -189,7 +223,13 @@ extension WireMockMappingReader {
         )
         // JsonUnit's IGNORING_EXTRA_FIELDS and IGNORING_EXTRA_ARRAY_ITEMS, as WireMock sets both.
         settings.ignoreExtraArrayElements = ignoreExtraElements
-        guard let placeholders = jsonUnitPlaceholders(in: expected, at: operandPath, insideText: operand.stringValue != nil) else { return nil }
+        guard
+            let placeholders = jsonUnitPlaceholders(
+                in: expected,
+                at: operandPath,
+                insideText: operand.stringValue != nil
+            )
+        else { return nil }
         settings.placeholders = placeholders
         let options = settings
         let expectedJSON = expected
@@ -198,9 +238,14 @@ extension WireMockMappingReader {
         if options.ignoreExtraMembers { description += " (ignoring extra elements)" }
         return ValueTest(description) { value in
             let expected = expectedJSON
-            guard let value else { return MatchVerdict(isMatch: false, detail: "expected JSON, but the value is absent") }
+            guard let value else {
+                return MatchVerdict(isMatch: false, detail: "expected JSON, but the value is absent")
+            }
             guard let actual = try? JSONValue(parsing: value) else {
-                return MatchVerdict(isMatch: false, detail: "expected JSON \(expected), got \(quoted(value)), which is not JSON")
+                return MatchVerdict(
+                    isMatch: false,
+                    detail: "expected JSON \(expected), got \(quoted(value)), which is not JSON"
+                )
             }
             if expected.matches(actual, options: options) { return MatchVerdict(isMatch: true, detail: "JSON equal") }
             return MatchVerdict(
@@ -215,7 +260,11 @@ extension WireMockMappingReader {
     /// `nil` after reporting the strings that look like placeholders but are not ones WireMock honours.
     /// - Parameter insideText: Whether the JSON was written as a string, whose inner values have no
     ///   location of their own (the error then names their path inside the string).
-    private func jsonUnitPlaceholders(in expected: JSONValue, at operandPath: JSONPath, insideText: Bool) -> [String: JSONUnitPlaceholder]? {
+    private func jsonUnitPlaceholders(
+        in expected: JSONValue,
+        at operandPath: JSONPath,
+        insideText: Bool
+    ) -> [String: JSONUnitPlaceholder]? {
         var placeholders: [String: JSONUnitPlaceholder] = [:]
         var failed = false
         func visit(_ value: JSONValue, at inner: JSONPath) {
@@ -254,7 +303,10 @@ extension WireMockMappingReader {
             expressionText = text
         case let .object(object):
             guard let text = string("expression", in: object, at: operandPath) else {
-                error("the object form of 'matchesJsonPath' needs an \"expression\" and an operator, such as {\"expression\": \"$.id\", \"equalTo\": \"1\"}", at: operandPath)
+                error(
+                    "the object form of 'matchesJsonPath' needs an \"expression\" and an operator, such as {\"expression\": \"$.id\", \"equalTo\": \"1\"}",
+                    at: operandPath
+                )
                 return nil
             }
             expressionText = text
@@ -263,7 +315,10 @@ extension WireMockMappingReader {
             nestedIsJSON = object["equalToJson"] != nil
             nestedIsAbsent = test.description == Self.absentTest.description
         default:
-            error("'matchesJsonPath' takes a JSONPath string or {\"expression\": …, <operator>}, found \(operand.article)", at: operandPath)
+            error(
+                "'matchesJsonPath' takes a JSONPath string or {\"expression\": …, <operator>}, found \(operand.article)",
+                at: operandPath
+            )
             return nil
         }
         let expression: JSONPathExpression
@@ -278,7 +333,10 @@ extension WireMockMappingReader {
             let wantsAbsent = nestedIsAbsent
             return ValueTest("JSON path \(expressionText) \(nested.description)") { value in
                 guard let value, let document = try? JSONValue(parsing: value) else {
-                    return MatchVerdict(isMatch: false, detail: "expected a JSON document for JSON path \(expressionText)")
+                    return MatchVerdict(
+                        isMatch: false,
+                        detail: "expected a JSON document for JSON path \(expressionText)"
+                    )
                 }
                 // As WireMock 2.35.1 answers: a path that selects nothing (or null, or an empty
                 // array) matches only a sub-matcher that is `absent` itself, not one nested in
@@ -312,7 +370,10 @@ extension WireMockMappingReader {
         var version = JSONSchema.Version.v202012
         if let declared = object["schemaVersion"], declared != .null {
             guard let name = declared.stringValue, let named = JSONSchema.Version(name: name) else {
-                error("'schemaVersion' takes one of \(JSONSchema.Version.allCases.map(\.name).joined(separator: ", ")), found \(declared.article)", at: jsonPath.appending(.key("schemaVersion")))
+                error(
+                    "'schemaVersion' takes one of \(JSONSchema.Version.allCases.map(\.name).joined(separator: ", ")), found \(declared.article)",
+                    at: jsonPath.appending(.key("schemaVersion"))
+                )
                 return nil
             }
             version = named
@@ -323,7 +384,10 @@ extension WireMockMappingReader {
             do {
                 schemaValue = try JSONValue(parsing: text)
             } catch {
-                self.error("'matchesJsonSchema' holds a string that is not JSON (\(error.message) at column \(error.column)); write the schema itself or fix the string", at: operandPath)
+                self.error(
+                    "'matchesJsonSchema' holds a string that is not JSON (\(error.message) at column \(error.column)); write the schema itself or fix the string",
+                    at: operandPath
+                )
                 return nil
             }
         }
@@ -335,12 +399,20 @@ extension WireMockMappingReader {
                 let within = error.schemaPath.components.isEmpty ? "" : "at \(error.schemaPath) in the schema string: "
                 self.error("invalid JSON schema: " + within + error.message, at: operandPath)
             } else {
-                self.error("invalid JSON schema: " + error.message, at: JSONPath(operandPath.components + error.schemaPath.components))
+                self.error(
+                    "invalid JSON schema: " + error.message,
+                    at: JSONPath(operandPath.components + error.schemaPath.components)
+                )
             }
             return nil
         }
         return ValueTest("matches the JSON schema \(schemaValue) (\(schema.version.name))") { value in
-            guard let value else { return MatchVerdict(isMatch: false, detail: "expected a value valid against the JSON schema, but it is absent") }
+            guard let value else {
+                return MatchVerdict(
+                    isMatch: false,
+                    detail: "expected a value valid against the JSON schema, but it is absent"
+                )
+            }
             let parsed = Self.jacksonValue(value) ?? .string(value)
             var failures = schema.validate(parsed)
             switch parsed {
@@ -352,7 +424,11 @@ extension WireMockMappingReader {
             if failures.isEmpty { return MatchVerdict(isMatch: true, detail: "valid against the JSON schema") }
             let shown = failures.prefix(5).map(\.description).joined(separator: "; ")
             let more = failures.count > 5 ? " (and \(failures.count - 5) more)" : ""
-            return MatchVerdict(isMatch: false, distance: schema.distance(failures: failures.count), detail: "not valid against the JSON schema: " + shown + more)
+            return MatchVerdict(
+                isMatch: false,
+                distance: schema.distance(failures: failures.count),
+                detail: "not valid against the JSON schema: " + shown + more
+            )
         }
     }
 
@@ -363,10 +439,16 @@ extension WireMockMappingReader {
     static func jacksonValue(_ text: String) -> JSONValue? {
         let data = Data(text.utf8)
         var recorder: JSONLocationRecorder?
-        guard let (value, unread) = try? JSONParser.parse(data, dialect: .wireMock, recorder: &recorder) else { return nil }
+        guard let (value, unread) = try? JSONParser.parse(data, dialect: .wireMock, recorder: &recorder) else {
+            return nil
+        }
         switch value {
         case .number, .bool, .null:
-            if let unread, unread > 0, ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(data[data.startIndex + unread - 1]) {
+            if let unread, unread > 0,
+                ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(
+                    data[data.startIndex + unread - 1]
+                )
+            {
                 return nil
             }
         case .string, .array, .object:
@@ -383,7 +465,10 @@ extension WireMockMappingReader {
         rejectExemptedComparisons(in: object, at: jsonPath)
         var comparison: XMLEquality
         do {
-            comparison = try XMLEquality(expected: text, ignoreOrderOfSameNode: flag("ignoreOrderOfSameNode", in: object, at: jsonPath))
+            comparison = try XMLEquality(
+                expected: text,
+                ignoreOrderOfSameNode: flag("ignoreOrderOfSameNode", in: object, at: jsonPath)
+            )
         } catch {
             self.error("'equalToXml' holds invalid XML: \(error)", at: operandPath)
             return nil
@@ -399,7 +484,9 @@ extension WireMockMappingReader {
         }
         let equality = comparison
         return ValueTest("equal to XML \(quoted(text))") { value in
-            guard let value else { return MatchVerdict(isMatch: false, detail: "expected XML, but the value is absent") }
+            guard let value else {
+                return MatchVerdict(isMatch: false, detail: "expected XML, but the value is absent")
+            }
             let result = equality.compare(value)
             return result.isMatch
                 ? MatchVerdict(isMatch: true, detail: "XML equal")
@@ -414,18 +501,26 @@ extension WireMockMappingReader {
         let delimiters = delimiterKeys.map { string($0, in: object, at: jsonPath) }
         guard flag("enablePlaceholders", in: object, at: jsonPath) else {
             for key in delimiterKeys where object[key] != nil && object[key] != .null {
-                warning("'\(key)' has no effect without \"enablePlaceholders\": true (WireMock ignores it too); add \"enablePlaceholders\": true or remove it", at: jsonPath.appending(.key(key)))
+                warning(
+                    "'\(key)' has no effect without \"enablePlaceholders\": true (WireMock ignores it too); add \"enablePlaceholders\": true or remove it",
+                    at: jsonPath.appending(.key(key))
+                )
             }
             return nil
         }
         for (key, delimiter) in zip(delimiterKeys, delimiters) {
             if let delimiter, !delimiter.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-               regex(delimiter, at: jsonPath.appending(.key(key))) == nil {
+                regex(delimiter, at: jsonPath.appending(.key(key))) == nil
+            {
                 return nil
             }
         }
         do {
-            return try XMLUnitPlaceholderSyntax(opening: delimiters[0], closing: delimiters[1], writtenAt: place(of: jsonPath.appending(.key("equalToXml"))))
+            return try XMLUnitPlaceholderSyntax(
+                opening: delimiters[0],
+                closing: delimiters[1],
+                writtenAt: place(of: jsonPath.appending(.key("equalToXml")))
+            )
         } catch {
             self.error(error.message, at: jsonPath)
             return nil
@@ -435,11 +530,14 @@ extension WireMockMappingReader {
     /// Reports `exemptedComparisons` unless it is empty: this toolkit's XML comparison cannot leave
     /// out XMLUnit's comparison types one by one, and a stub must not silently compare more than it says.
     private func rejectExemptedComparisons(in object: JSONObject, at jsonPath: JSONPath) {
-        guard let exempted = object["exemptedComparisons"], exempted != .null, exempted.arrayValue?.isEmpty != true else { return }
+        guard let exempted = object["exemptedComparisons"], exempted != .null, exempted.arrayValue?.isEmpty != true
+        else { return }
         let names = exempted.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? exempted.article
-        error("'exemptedComparisons' (\(names)) is not supported by swift-http-stubs: its XML comparison cannot leave out XMLUnit comparison types; "
-            + "use \"enablePlaceholders\": true with ${xmlunit.ignore} for the values that may differ, or 'matchesXPath' for the parts that matter",
-            at: jsonPath.appending(.key("exemptedComparisons")))
+        error(
+            "'exemptedComparisons' (\(names)) is not supported by swift-http-stubs: its XML comparison cannot leave out XMLUnit comparison types; "
+                + "use \"enablePlaceholders\": true with ${xmlunit.ignore} for the values that may differ, or 'matchesXPath' for the parts that matter",
+            at: jsonPath.appending(.key("exemptedComparisons"))
+        )
     }
 
     private func xPathTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {
@@ -447,7 +545,10 @@ extension WireMockMappingReader {
         var namespaces: [String: String] = [:]
         if let declared = object["xPathNamespaces"] {
             guard let map = declared.objectValue else {
-                error("'xPathNamespaces' must map prefixes to namespace URIs, found \(declared.article)", at: jsonPath.appending(.key("xPathNamespaces")))
+                error(
+                    "'xPathNamespaces' must map prefixes to namespace URIs, found \(declared.article)",
+                    at: jsonPath.appending(.key("xPathNamespaces"))
+                )
                 return nil
             }
             for member in map.members {
@@ -468,7 +569,10 @@ extension WireMockMappingReader {
             guard let test = valueTest(operand, at: operandPath) else { return nil }
             nested = test
         default:
-            error("'matchesXPath' takes an XPath string or {\"expression\": …, <operator>}, found \(operand.article)", at: operandPath)
+            error(
+                "'matchesXPath' takes an XPath string or {\"expression\": …, <operator>}, found \(operand.article)",
+                at: operandPath
+            )
             return nil
         }
         let expression: XPathExpression
@@ -499,7 +603,11 @@ extension WireMockMappingReader {
         let compare: @Sendable (Data) -> MatchVerdict = { actual in
             actual == expected
                 ? MatchVerdict(isMatch: true, detail: "\(actual.count) bytes")
-                : MatchVerdict(isMatch: false, detail: "expected \(expected.count) bytes (base64 \(text.prefix(40))), got \(actual.count) different bytes")
+                : MatchVerdict(
+                    isMatch: false,
+                    detail:
+                        "expected \(expected.count) bytes (base64 \(text.prefix(40))), got \(actual.count) different bytes"
+                )
         }
         return ValueTest(description, bytesTest: compare) { value in compare(Data((value ?? "").utf8)) }
     }
@@ -507,7 +615,9 @@ extension WireMockMappingReader {
     // MARK: Combinators
 
     static let absentTest = ValueTest("absent") { value in
-        value == nil ? MatchVerdict(isMatch: true, detail: "absent") : MatchVerdict(isMatch: false, detail: "expected it absent, got \(quoted(value!))")
+        value == nil
+            ? MatchVerdict(isMatch: true, detail: "absent")
+            : MatchVerdict(isMatch: false, detail: "expected it absent, got \(quoted(value!))")
     }
 
     static let anythingTest = ValueTest("anything") { _ in MatchVerdict(isMatch: true, detail: "anything") }
@@ -518,7 +628,11 @@ extension WireMockMappingReader {
             let failures = verdicts.filter { !$0.isMatch }
             return failures.isEmpty
                 ? MatchVerdict(isMatch: true, detail: value.map(quoted) ?? "absent")
-                : MatchVerdict(isMatch: false, distance: verdicts.map(\.distance).reduce(0, +) / Double(verdicts.count), detail: failures.map(\.detail).joined(separator: "; "))
+                : MatchVerdict(
+                    isMatch: false,
+                    distance: verdicts.map(\.distance).reduce(0, +) / Double(verdicts.count),
+                    detail: failures.map(\.detail).joined(separator: "; ")
+                )
         }
     }
 
@@ -526,14 +640,21 @@ extension WireMockMappingReader {
         ValueTest("(" + tests.map(\.description).joined(separator: " or ") + ")") { value in
             let verdicts = tests.map { $0.test(value) }
             if let match = verdicts.first(where: \.isMatch) { return match }
-            return MatchVerdict(isMatch: false, distance: verdicts.map(\.distance).min() ?? 1, detail: verdicts.map(\.detail).joined(separator: " | "))
+            return MatchVerdict(
+                isMatch: false,
+                distance: verdicts.map(\.distance).min() ?? 1,
+                detail: verdicts.map(\.detail).joined(separator: " | ")
+            )
         }
     }
 
     static func notTest(_ test: ValueTest) -> ValueTest {
         ValueTest("not (\(test.description))") { value in
             test.test(value).isMatch
-                ? MatchVerdict(isMatch: false, detail: "expected not \(test.description), got \(value.map(quoted) ?? "absent")")
+                ? MatchVerdict(
+                    isMatch: false,
+                    detail: "expected not \(test.description), got \(value.map(quoted) ?? "absent")"
+                )
                 : MatchVerdict(isMatch: true, detail: value.map(quoted) ?? "absent")
         }
     }

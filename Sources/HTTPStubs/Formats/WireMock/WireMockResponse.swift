@@ -34,15 +34,22 @@ extension WireMockMappingReader {
         if let dribble = object["chunkedDribbleDelay"] {
             let dribblePath = jsonPath.appending(.key("chunkedDribbleDelay"))
             if let settings = self.object(dribble, at: dribblePath, "'chunkedDribbleDelay'"),
-               let chunks = integer("numberOfChunks", in: settings, at: dribblePath, in: 1...1_000_000),
-               let total = integer("totalDuration", in: settings, at: dribblePath, in: 0...Int64(Int32.max)) {
+                let chunks = integer("numberOfChunks", in: settings, at: dribblePath, in: 1...1_000_000),
+                let total = integer("totalDuration", in: settings, at: dribblePath, in: 0...Int64(Int32.max))
+            {
                 response = response?.dribbled(chunks: chunks, over: .milliseconds(total))
             } else if !hasErrors(since: start) {
-                error("'chunkedDribbleDelay' needs \"numberOfChunks\" and \"totalDuration\" (milliseconds)", at: dribblePath)
+                error(
+                    "'chunkedDribbleDelay' needs \"numberOfChunks\" and \"totalDuration\" (milliseconds)",
+                    at: dribblePath
+                )
             }
         }
         if let transformers = object["transformers"], transformers.arrayValue?.isEmpty == false {
-            warning("response templates ('transformers') are not supported: the body and headers are served exactly as written, {{…}} included", at: jsonPath.appending(.key("transformers")))
+            warning(
+                "response templates ('transformers') are not supported: the body and headers are served exactly as written, {{…}} included",
+                at: jsonPath.appending(.key("transformers"))
+            )
         }
         return hasErrors(since: start) ? nil : response
     }
@@ -50,9 +57,16 @@ extension WireMockMappingReader {
     private func answer(_ object: JSONObject, at jsonPath: JSONPath, filesRoot: URL) -> StubResponse? {
         if object["proxyBaseUrl"] != nil {
             // The stub loads and answers 500, as WireMock does when it cannot reach the proxy target.
-            let message = "proxying ('proxyBaseUrl') is not supported by swift-http-stubs: the stub loads and answers its requests with status 500, as WireMock does when it cannot reach the proxy target; record the real answers into stubs instead"
+            let message =
+                "proxying ('proxyBaseUrl') is not supported by swift-http-stubs: the stub loads and answers its requests with status 500, as WireMock does when it cannot reach the proxy target; record the real answers into stubs instead"
             errorOnUse(message, at: jsonPath.appending(.key("proxyBaseUrl")))
-            return .http(status: 500, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .text("The stub proxies to another server, which swift-http-stubs does not do; record the real answers into stubs instead.\n"))
+            return .http(
+                status: 500,
+                headers: ["Content-Type": "text/plain; charset=utf-8"],
+                body: .text(
+                    "The stub proxies to another server, which swift-http-stubs does not do; record the real answers into stubs instead.\n"
+                )
+            )
         }
         if let custom = object[Self.extensionKey] {
             return extensionAnswer(custom, at: jsonPath.appending(.key(Self.extensionKey)))
@@ -60,12 +74,21 @@ extension WireMockMappingReader {
         if let fault = object["fault"] {
             let faultPath = jsonPath.appending(.key("fault"))
             guard let name = fault.stringValue, let code = Self.faults[name] else {
-                error("unknown fault \(fault.article); use one of \(Self.faults.keys.sorted().joined(separator: ", "))", at: faultPath)
+                error(
+                    "unknown fault \(fault.article); use one of \(Self.faults.keys.sorted().joined(separator: ", "))",
+                    at: faultPath
+                )
                 return nil
             }
-            return .failure(URLError(code, userInfo: [
-                NSLocalizedDescriptionKey: "The stub simulates WireMock's \(name) fault, which a URLSession client sees as URLError .\(URLErrorNames.name(of: code)) (\(code.rawValue)).",
-            ]))
+            return .failure(
+                URLError(
+                    code,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "The stub simulates WireMock's \(name) fault, which a URLSession client sees as URLError .\(URLErrorNames.name(of: code)) (\(code.rawValue))."
+                    ]
+                )
+            )
         }
         let status = integer("status", in: object, at: jsonPath, in: 0...999) ?? 0
         var headers = HeaderFields()
@@ -108,7 +131,10 @@ extension WireMockMappingReader {
     private func body(_ object: JSONObject, at jsonPath: JSONPath, filesRoot: URL) -> ResponseBody? {
         let present = ["body", "jsonBody", "base64Body", "bodyFileName"].filter { object[$0] != nil }
         for ignored in present.dropFirst() {
-            warning(key: jsonPath.appending(.key(ignored)), "'\(ignored)' is ignored because '\(present[0])' is also given; a response has one body")
+            warning(
+                key: jsonPath.appending(.key(ignored)),
+                "'\(ignored)' is ignored because '\(present[0])' is also given; a response has one body"
+            )
         }
         guard let key = present.first else { return .empty }
         let keyPath = jsonPath.appending(.key(key))
@@ -140,15 +166,24 @@ extension WireMockMappingReader {
     /// The body file's URL, refusing names that would leave the `__files` folder.
     private func bodyFile(_ name: String, at jsonPath: JSONPath, filesRoot: URL) -> URL? {
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            error("'bodyFileName' \(quoted(name)) contains a control character, which no file name here may hold; refused", at: jsonPath)
+            error(
+                "'bodyFileName' \(quoted(name)) contains a control character, which no file name here may hold; refused",
+                at: jsonPath
+            )
             return nil
         }
         if name.contains("\\") {
-            error("'bodyFileName' \(quoted(name)) uses '\\', which is not a path separator here; refused: write the path relative to \(filesRoot.path) with '/' (and without '..')", at: jsonPath)
+            error(
+                "'bodyFileName' \(quoted(name)) uses '\\', which is not a path separator here; refused: write the path relative to \(filesRoot.path) with '/' (and without '..')",
+                at: jsonPath
+            )
             return nil
         }
         if name.hasPrefix("~") {
-            error("'bodyFileName' \(quoted(name)) must be a path relative to \(filesRoot.path); '~' is refused", at: jsonPath)
+            error(
+                "'bodyFileName' \(quoted(name)) must be a path relative to \(filesRoot.path); '~' is refused",
+                at: jsonPath
+            )
             return nil
         }
         if name.split(separator: "/").contains("..") {
@@ -160,7 +195,8 @@ extension WireMockMappingReader {
         let root = filesRoot.resolvingSymlinksInPath().standardizedFileURL.path
         let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
         guard resolved.hasPrefix(root + "/") else {
-            let message = resolved == root
+            let message =
+                resolved == root
                 ? "'bodyFileName' \(quoted(name)) names the __files folder itself; give the path of a file inside it"
                 : "'bodyFileName' \(quoted(name)) leads outside \(filesRoot.path) through a symbolic link; refused"
             error(message, at: jsonPath)
@@ -169,11 +205,17 @@ extension WireMockMappingReader {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory)
         if exists && isDirectory.boolValue {
-            error("'bodyFileName' \(quoted(name)) is a folder in \(filesRoot.path); give the path of a file inside it", at: jsonPath)
+            error(
+                "'bodyFileName' \(quoted(name)) is a folder in \(filesRoot.path); give the path of a file inside it",
+                at: jsonPath
+            )
             return nil
         }
         if !exists {
-            errorOnUse("'bodyFileName' \(quoted(name)) does not exist in \(filesRoot.path); the stub loads, and answers its requests with status 500 as WireMock does, until you add the file or fix the name", at: jsonPath)
+            errorOnUse(
+                "'bodyFileName' \(quoted(name)) does not exist in \(filesRoot.path); the stub loads, and answers its requests with status 500 as WireMock does, until you add the file or fix the name",
+                at: jsonPath
+            )
         }
         return URL(fileURLWithPath: resolved)
     }
@@ -191,7 +233,10 @@ extension WireMockMappingReader {
         // Delays beyond Int32.max milliseconds (about 24 days) are refused, as WireMock's int fields refuse them.
         for key in ["milliseconds", "lower", "upper", "median", "maxValue"] {
             if let value = milliseconds(key), !(value.isFinite && value >= 0 && value <= Double(Int32.max)) {
-                error("'\(key)' must be a number of milliseconds from 0 to \(Int32.max)", at: distributionPath.appending(.key(key)))
+                error(
+                    "'\(key)' must be a number of milliseconds from 0 to \(Int32.max)",
+                    at: distributionPath.appending(.key(key))
+                )
                 return nil
             }
         }
@@ -202,7 +247,9 @@ extension WireMockMappingReader {
         let delay: StubDelay
         switch type {
         case "fixed":
-            guard let value = milliseconds("milliseconds") else { return missing("milliseconds", for: "fixed", at: distributionPath) }
+            guard let value = milliseconds("milliseconds") else {
+                return missing("milliseconds", for: "fixed", at: distributionPath)
+            }
             delay = .fixed(.milliseconds(value))
         case "uniform":
             guard let lower = milliseconds("lower"), let upper = milliseconds("upper"), lower <= upper else {
@@ -213,9 +260,16 @@ extension WireMockMappingReader {
             guard let median = milliseconds("median"), let sigma = settings["sigma"]?.numberValue?.doubleValue else {
                 return missing("median\" and \"sigma", for: "lognormal", at: distributionPath)
             }
-            delay = .logNormal(median: .milliseconds(median), sigma: sigma, maximum: milliseconds("maxValue").map { .milliseconds($0) })
+            delay = .logNormal(
+                median: .milliseconds(median),
+                sigma: sigma,
+                maximum: milliseconds("maxValue").map { .milliseconds($0) }
+            )
         default:
-            error("unknown delay distribution type \(type.map(quoted) ?? "(none)"); use \"fixed\", \"uniform\" or \"lognormal\"", at: distributionPath)
+            error(
+                "unknown delay distribution type \(type.map(quoted) ?? "(none)"); use \"fixed\", \"uniform\" or \"lognormal\"",
+                at: distributionPath
+            )
             return nil
         }
         return delay.adding(.milliseconds(fixed ?? 0))
@@ -230,7 +284,10 @@ extension WireMockMappingReader {
         guard let object = object(value, at: jsonPath, "'\(Self.extensionKey)'") else { return nil }
         warnAboutUnknownKeys(in: object, at: jsonPath, known: ["urlError"], what: "'\(Self.extensionKey)'")
         guard let error = object["urlError"] else {
-            self.error("'\(Self.extensionKey)' needs \"urlError\": a URLError.Code name such as \"notConnectedToInternet\" or its number such as -1009; remove '\(Self.extensionKey)' for an ordinary response", at: jsonPath)
+            self.error(
+                "'\(Self.extensionKey)' needs \"urlError\": a URLError.Code name such as \"notConnectedToInternet\" or its number such as -1009; remove '\(Self.extensionKey)' for an ordinary response",
+                at: jsonPath
+            )
             return nil
         }
         let errorPath = jsonPath.appending(.key("urlError"))
@@ -238,7 +295,10 @@ extension WireMockMappingReader {
             return .error(code)
         }
         guard let name = error.stringValue, let code = URLErrorNames.code(named: name) else {
-            self.error("'urlError' must be a URLError.Code name such as \"notConnectedToInternet\" or its number such as -1009, found \(error.article)", at: errorPath)
+            self.error(
+                "'urlError' must be a URLError.Code name such as \"notConnectedToInternet\" or its number such as -1009, found \(error.article)",
+                at: errorPath
+            )
             return nil
         }
         return .error(code)

@@ -4,8 +4,8 @@ import Foundation
 /// unspecified member order; `nil` for text that is not JSON.
 func canonicalJSON(_ text: String?) -> String? {
     guard let text,
-          let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed),
-          let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
+        let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed),
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
     else { return nil }
     return String(decoding: data, as: UTF8.self)
 }

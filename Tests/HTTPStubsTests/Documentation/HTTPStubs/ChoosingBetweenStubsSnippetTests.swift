@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
-import Testing
 
 /// The Swift code of `Sources/HTTPStubs/HTTPStubs.docc/ChoosingBetweenStubs.md`, run as the article says it runs.
 @Suite("Docs: ChoosingBetweenStubs")
@@ -12,9 +13,9 @@ struct ChoosingBetweenStubsSnippetTests {
     func priority() async throws {
         let stubs = StubRegistry()
         let defaultFeed = ["items": ["default"]]
-        stubs.stub(.get("/feed"), .json(defaultFeed))                       // shared default
-        stubs.stub(.get("/feed"), .status(500))                             // this test's override wins
-        stubs.stub(.anyMethod(.pathPrefix("/")), .status(404), priority: 10)   // catch-all, tried last
+        stubs.stub(.get("/feed"), .json(defaultFeed))  // shared default
+        stubs.stub(.get("/feed"), .status(500))  // this test's override wins
+        stubs.stub(.anyMethod(.pathPrefix("/")), .status(404), priority: 10)  // catch-all, tried last
         let session = stubs.makeSession()
         #expect(await complete(session, "https://api.example.com/feed").status == 500)
         #expect(await complete(session, request("POST", "https://api.example.com/other")).status == 404)
@@ -72,11 +73,14 @@ struct ChoosingBetweenStubsSnippetTests {
         let session = stubs.makeSession()
         #expect(await complete(session, "https://api.example.com/me").status == 401)
         #expect(await complete(session, request("POST", "https://api.example.com/login")).status == 200)
-        #expect(canonicalJSON(await answer(session, "https://api.example.com/me")) == canonicalJSON(#"{"id":1,"name":"Ada"}"#))
+        #expect(
+            canonicalJSON(await answer(session, "https://api.example.com/me"))
+                == canonicalJSON(#"{"id":1,"name":"Ada"}"#)
+        )
 
-        let before = login.state             // "Started", or where the stubs moved it
+        let before = login.state  // "Started", or where the stubs moved it
         login.move(to: "signed in")
-        login.reset()                        // back to "Started"
+        login.reset()  // back to "Started"
         #expect(before == "signed in")
         #expect(login.state == "Started")
         #expect(await complete(session, "https://api.example.com/me").status == 401)

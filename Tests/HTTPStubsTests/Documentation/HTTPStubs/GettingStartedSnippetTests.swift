@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
-import Testing
 
 /// The Swift code of `Sources/HTTPStubs/HTTPStubs.docc/GettingStarted.md`, run as the article says it runs.
 @Suite("Docs: GettingStarted")
@@ -21,10 +22,13 @@ struct GettingStartedSnippetTests {
     @Test("stub a request and inject the registry's session")
     func stubARequest() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("https://api.example.com/users/{id}"), .computed { request in
-            .json(User(id: Int(request.pathParameters["id"]!)!, name: "Ada"))
-        })
-        let client = APIClient(session: stubs.makeSession())   // or URLSession(configuration: stubs.configuration())
+        stubs.stub(
+            .get("https://api.example.com/users/{id}"),
+            .computed { request in
+                .json(User(id: Int(request.pathParameters["id"]!)!, name: "Ada"))
+            }
+        )
+        let client = APIClient(session: stubs.makeSession())  // or URLSession(configuration: stubs.configuration())
         let user = try await client.user(42)
         #expect(stubs.requests(to: .get, "https://api.example.com/users/42").count == 1)
         #expect(user == User(id: 42, name: "Ada"))

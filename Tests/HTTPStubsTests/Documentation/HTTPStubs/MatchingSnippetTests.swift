@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
-import Testing
 
 /// The Swift code of `Sources/HTTPStubs/HTTPStubs.docc/Matching.md`, run as the article says it runs.
 @Suite("Docs: Matching")
@@ -16,17 +17,24 @@ struct MatchingSnippetTests {
     func urlForms() async throws {
         let stubs = StubRegistry()
         let user = User(id: 42, name: "Ada")
-        stubs.stub(.get("https://api.example.com/users/42"), .json(user))   // scheme, host (any case), port 443, path
-        stubs.stub(.get("/accounts/7"), .text("account"))                   // path only, any host
-        stubs.stub(.get("/orders/{id}"), .computed { .text($0.pathParameters["id"]!) })   // URI template
-        stubs.stub(.get("/files/{+path}"), .computed { .text($0.pathParameters["path"]!) })   // {+name} captures slashes too
-        stubs.stub(.anyMethod(.pathPrefix("/admin/")), .status(503))        // any method, path prefix
-        stubs.stub(.get(.pathMatching("/reports/[0-9]+")), .text("report")) // regex on the whole path
-        stubs.stub(.get(.urlMatching("https://cdn[0-9]\\.example\\.com/.*")), .text("cdn"))   // regex on the whole URL
+        stubs.stub(.get("https://api.example.com/users/42"), .json(user))  // scheme, host (any case), port 443, path
+        stubs.stub(.get("/accounts/7"), .text("account"))  // path only, any host
+        stubs.stub(.get("/orders/{id}"), .computed { .text($0.pathParameters["id"]!) })  // URI template
+        // {+name} captures slashes too
+        stubs.stub(.get("/files/{+path}"), .computed { .text($0.pathParameters["path"]!) })
+        stubs.stub(.anyMethod(.pathPrefix("/admin/")), .status(503))  // any method, path prefix
+        stubs.stub(.get(.pathMatching("/reports/[0-9]+")), .text("report"))  // regex on the whole path
+        stubs.stub(.get(.urlMatching("https://cdn[0-9]\\.example\\.com/.*")), .text("cdn"))  // regex on the whole URL
 
         let session = stubs.makeSession()
-        #expect(canonicalJSON(await answer(session, "https://API.Example.com/users/42")) == canonicalJSON(#"{"id":42,"name":"Ada"}"#))
-        #expect(canonicalJSON(await answer(session, "https://api.example.com:443/users/42")) == canonicalJSON(#"{"id":42,"name":"Ada"}"#))
+        #expect(
+            canonicalJSON(await answer(session, "https://API.Example.com/users/42"))
+                == canonicalJSON(#"{"id":42,"name":"Ada"}"#)
+        )
+        #expect(
+            canonicalJSON(await answer(session, "https://api.example.com:443/users/42"))
+                == canonicalJSON(#"{"id":42,"name":"Ada"}"#)
+        )
         #expect(await answer(session, "http://api.example.com/users/42") == unmatched)
         #expect(await answer(session, "https://api.example.com:8443/users/42") == unmatched)
         #expect(await answer(session, "https://anywhere.test/accounts/7") == "account")
@@ -48,9 +56,9 @@ struct MatchingSnippetTests {
         let stubs = StubRegistry()
         stubs.stub(
             .post("https://api.example.com/orders")
-                .header("Content-Type", .contains("json"))                  // names are case-insensitive
+                .header("Content-Type", .contains("json"))  // names are case-insensitive
                 .headerAbsent("X-Debug")
-                .query("dry-run", "false")                                  // decoded values
+                .query("dry-run", "false")  // decoded values
                 .queryAbsent("force")
                 .body(.json(["item": "book", "quantity": 1], ignoreArrayOrder: true, ignoreExtraMembers: true)),
             .status(201)
@@ -58,20 +66,56 @@ struct MatchingSnippetTests {
         let session = stubs.makeSession()
         let body = #"{"quantity": 1.0, "item": "book", "note": "gift"}"#
         let url = "https://api.example.com/orders?dry-run=false"
-        #expect(await complete(session, request("POST", url, body: body, headers: ["content-type": "application/json"])).status == 201)
-        #expect(await complete(session, request("POST", url, body: body, headers: ["Content-Type": "application/json", "X-Debug": "1"])).isUnmatched)
-        #expect(await complete(session, request("POST", url + "&force=1", body: body, headers: ["Content-Type": "application/json"])).isUnmatched)
-        #expect(await complete(session, request("POST", "https://api.example.com/orders?dry-run=true", body: body, headers: ["Content-Type": "application/json"])).isUnmatched)
-        #expect(await complete(session, request("POST", url, body: #"{"item": "pen", "quantity": 1}"#, headers: ["Content-Type": "application/json"])).isUnmatched)
-        #expect(await complete(session, request("POST", url, body: body, headers: ["Content-Type": "text/plain"])).isUnmatched)
+        #expect(
+            await complete(session, request("POST", url, body: body, headers: ["content-type": "application/json"]))
+                .status == 201
+        )
+        #expect(
+            await complete(
+                session,
+                request("POST", url, body: body, headers: ["Content-Type": "application/json", "X-Debug": "1"])
+            ).isUnmatched
+        )
+        #expect(
+            await complete(
+                session,
+                request("POST", url + "&force=1", body: body, headers: ["Content-Type": "application/json"])
+            ).isUnmatched
+        )
+        #expect(
+            await complete(
+                session,
+                request(
+                    "POST",
+                    "https://api.example.com/orders?dry-run=true",
+                    body: body,
+                    headers: ["Content-Type": "application/json"]
+                )
+            ).isUnmatched
+        )
+        #expect(
+            await complete(
+                session,
+                request(
+                    "POST",
+                    url,
+                    body: #"{"item": "pen", "quantity": 1}"#,
+                    headers: ["Content-Type": "application/json"]
+                )
+            ).isUnmatched
+        )
+        #expect(
+            await complete(session, request("POST", url, body: body, headers: ["Content-Type": "text/plain"]))
+                .isUnmatched
+        )
     }
 
     @Test("any method, any URL, any request")
     func anything() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.anyMethod("/health"), .text("up"))                      // any method to /health
-        stubs.stub(.get(.anyURL), .text("some GET"))                        // a GET to any URL
-        stubs.stub(.anyRequest, .status(404), priority: 10)                 // anything else, tried last
+        stubs.stub(.anyMethod("/health"), .text("up"))  // any method to /health
+        stubs.stub(.get(.anyURL), .text("some GET"))  // a GET to any URL
+        stubs.stub(.anyRequest, .status(404), priority: 10)  // anything else, tried last
         let session = stubs.makeSession()
         #expect(await answer(session, request("DELETE", "https://api.example.com/health")) == "up")
         #expect(await answer(session, "https://api.example.com/health") == "some GET")
@@ -84,24 +128,48 @@ struct MatchingSnippetTests {
         let stubs = StubRegistry()
         let user = User(id: 42, name: "Ada")
         let url = URL(string: "https://api.example.com/users/42")!
-        let accept = "application/json", language = "en"
-        let host = "docs.example.com", path = "/intro", name = "ada"
+        let accept = "application/json"
+        let language = "en"
+        let host = "docs.example.com"
+        let path = "/intro"
+        let name = "ada"
         stubs.stub(.get(url).header("Accept", accept).query("lang", language), .json(user))
         stubs.stub(.get(.path(path)).host(host), .text("by path"))
         stubs.stub(.post("/login").body(.form(["user": name])), .ok)
 
         let session = stubs.makeSession()
         let userURL = "https://api.example.com/users/42?lang=en"
-        #expect(canonicalJSON(await answer(session, request("GET", userURL, headers: ["Accept": "application/json"]))) == canonicalJSON(#"{"id":42,"name":"Ada"}"#))
+        #expect(
+            canonicalJSON(await answer(session, request("GET", userURL, headers: ["Accept": "application/json"])))
+                == canonicalJSON(#"{"id":42,"name":"Ada"}"#)
+        )
         #expect(await answer(session, request("GET", userURL, headers: ["Accept": "text/html"])) == unmatched)
-        #expect(await answer(session, request("GET", "http://api.example.com/users/42?lang=en", headers: ["Accept": "application/json"])) == unmatched)
+        #expect(
+            await answer(
+                session,
+                request("GET", "http://api.example.com/users/42?lang=en", headers: ["Accept": "application/json"])
+            ) == unmatched
+        )
         #expect(await answer(session, "https://docs.example.com/intro") == "by path")
         #expect(await answer(session, "https://docs.example.com/intro/more") == unmatched)
         let form = ["Content-Type": "application/x-www-form-urlencoded"]
-        #expect(await complete(session, request("POST", "https://api.example.com/login", body: "user=ada&remember=1", headers: form)).status == 200)
-        #expect(await complete(session, request("POST", "https://api.example.com/login", body: "user=adam", headers: form)).isUnmatched)
-        #expect(await complete(session, request("GET", "https://api.example.com/users/42", headers: ["Accept": "application/json"])).isUnmatched)
-        #expect(stubs.requests(to: URLPattern(url)).count == 3)   // all but the http:// request
+        #expect(
+            await complete(
+                session,
+                request("POST", "https://api.example.com/login", body: "user=ada&remember=1", headers: form)
+            ).status == 200
+        )
+        #expect(
+            await complete(session, request("POST", "https://api.example.com/login", body: "user=adam", headers: form))
+                .isUnmatched
+        )
+        #expect(
+            await complete(
+                session,
+                request("GET", "https://api.example.com/users/42", headers: ["Accept": "application/json"])
+            ).isUnmatched
+        )
+        #expect(stubs.requests(to: URLPattern(url)).count == 3)  // all but the http:// request
         #expect(stubs.requests(to: .get, URLPattern(url)).count == 3)
     }
 
@@ -117,9 +185,15 @@ struct MatchingSnippetTests {
     @Test("the three forms of an expected JSON body")
     func jsonBodies() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.post("/users").body(.json(["name": "Ada", "tags": ["a", "b"]], ignoreArrayOrder: true)), .status(201))
+        stubs.stub(
+            .post("/users").body(.json(["name": "Ada", "tags": ["a", "b"]], ignoreArrayOrder: true)),
+            .status(201)
+        )
         stubs.stub(.post("/drafts").body(.json(text: #"{"title": "Hi", "tags": []}"#)), .status(201))
-        stubs.stub(.post("/profiles").body(.json(encoding: Profile(name: "Ada"), ignoreExtraMembers: true)), .status(201))
+        stubs.stub(
+            .post("/profiles").body(.json(encoding: Profile(name: "Ada"), ignoreExtraMembers: true)),
+            .status(201)
+        )
 
         let session = stubs.makeSession()
         func post(_ path: String, _ body: String) async -> Int? {
@@ -135,7 +209,10 @@ struct MatchingSnippetTests {
 
     /// The signature the article prints, which `RequestPattern` must have for this to compile.
     protocol DocumentedCustomMatching {
-        func matching(_ description: String, _ predicate: @escaping @Sendable (InterceptedRequest) -> Bool) -> RequestPattern
+        func matching(
+            _ description: String,
+            _ predicate: @escaping @Sendable (InterceptedRequest) -> Bool
+        ) -> RequestPattern
     }
 
     @Test("a custom matcher: a description and a predicate")
@@ -148,10 +225,18 @@ struct MatchingSnippetTests {
             .text("report")
         )
         let session = stubs.makeSession()
-        #expect(await answer(session, request("GET", "https://api.example.com/reports", headers: ["Authorization": "Bearer abc"])) == "report")
+        #expect(
+            await answer(
+                session,
+                request("GET", "https://api.example.com/reports", headers: ["Authorization": "Bearer abc"])
+            ) == "report"
+        )
         #expect(await answer(session, "https://api.example.com/reports") == unmatched)
         let entry = try #require(stubs.unmatchedRequests.first)
-        guard case let .unmatched(report) = entry.outcome else { Issue.record("not unmatched"); return }
+        guard case let .unmatched(report) = entry.outcome else {
+            Issue.record("not unmatched")
+            return
+        }
         #expect(report.text.contains("is signed"))
     }
 
@@ -163,7 +248,12 @@ struct MatchingSnippetTests {
             .json(["book"])
         )
         let session = stubs.makeSession()
-        #expect(await answer(session, request("GET", "https://api.example.com/items", headers: ["Accept": "application/json"])) == #"["book"]"#)
+        #expect(
+            await answer(
+                session,
+                request("GET", "https://api.example.com/items", headers: ["Accept": "application/json"])
+            ) == #"["book"]"#
+        )
         #expect(await answer(session, "https://api.example.com/items?format=json") == #"["book"]"#)
         #expect(await answer(session, "https://api.example.com/items") == unmatched)
     }
@@ -172,7 +262,10 @@ struct MatchingSnippetTests {
     func matcherCallsTheRegistry() async throws {
         let stubs = StubRegistry()
         let url = "https://api.example.com/welcome"
-        stubs.stub(.get(URLPattern(url)).matching("first visit") { _ in stubs.requests(to: .get, URLPattern(url)).isEmpty }, .text("welcome"))
+        stubs.stub(
+            .get(URLPattern(url)).matching("first visit") { _ in stubs.requests(to: .get, URLPattern(url)).isEmpty },
+            .text("welcome")
+        )
         let session = stubs.makeSession()
         #expect(await answer(session, url) == "welcome")
         #expect(await answer(session, url) == unmatched)
@@ -183,7 +276,7 @@ struct MatchingSnippetTests {
         let stubs = StubRegistry()
         let diagnostics = DiagnosticLog()
         stubs.onDiagnostic { diagnostic in diagnostics.append(diagnostic) }
-        stubs.stub(.get(.pathMatching("/users/(")), .ok)   // never matches; reported with this line
+        stubs.stub(.get(.pathMatching("/users/(")), .ok)  // never matches; reported with this line
         let line = #line - 1
         #expect(await answer(stubs.makeSession(), "https://api.example.com/users/(") == unmatched)
         let diagnostic = try #require(diagnostics.all.first)

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The Swift code of `Sources/HTTPStubs/HTTPStubs.docc/RecordAndReplay.md`, run as the article says
 /// it runs. `Recordings/Repositories` beside this file is the checked-in recording the article's
@@ -38,9 +39,11 @@ struct RecordAndReplaySnippetTests {
     }
 
     // The same with the trait, which sets the scope up before the test runs.
-    @Test(.httpStubs { stubs in
-        try stubs.replay("Recordings/Repositories", relativeTo: #filePath, mode: .once)
-    })
+    @Test(
+        .httpStubs { stubs in
+            try stubs.replay("Recordings/Repositories", relativeTo: #filePath, mode: .once)
+        }
+    )
     func listsRepositoriesWithTheTrait() async throws {
         let client = GitHubClient(session: StubRegistry.current().makeSession())
         let repositories = try await client.repositories(of: "swiftlang")
@@ -65,7 +68,9 @@ struct RecordAndReplaySnippetTests {
         stubs.stub(.get("https://api.example.com/me"), .json(["name": "Ada"]))
         let sent = request("GET", "https://api.example.com/me?code=abc123", headers: ["Authorization": "Bearer s3cr3t"])
         _ = await complete(stubs.makeSession(), sent)
-        let harURL = FileManager.default.temporaryDirectory.appendingPathComponent("docs-journal-\(UUID().uuidString).har")
+        let harURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "docs-journal-\(UUID().uuidString).har"
+        )
         defer { try? FileManager.default.removeItem(at: harURL) }
 
         try stubs.journalAsHAR().write(to: harURL)

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
-import Testing
 
 /// The Swift code of `Sources/HTTPStubs/HTTPStubs.docc/Responses.md`, run as the article says it runs.
 @Suite("Docs: Responses")
@@ -49,7 +50,9 @@ struct ResponsesSnippetTests {
         let stubs = StubRegistry(clock: ImmediateStubClock())
         let user = User(id: 42, name: "Ada")
         let bytes = Data([0x89, 0x50, 0x4E, 0x47])
-        let fixtureURL = FileManager.default.temporaryDirectory.appendingPathComponent("docs-responses-\(UUID().uuidString).txt")
+        let fixtureURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "docs-responses-\(UUID().uuidString).txt"
+        )
         try Data("from a file".utf8).write(to: fixtureURL)
         defer { try? FileManager.default.removeItem(at: fixtureURL) }
         let fixtures = Fixtures()
@@ -59,15 +62,15 @@ struct ResponsesSnippetTests {
         let examples: [StubResponse] = [
             .status(204),
             .text("teapot", status: 418).header("Set-Cookie", "a=1").header("Set-Cookie", "b=2"),
-            .json(user),                          // Encodable → JSON, Content-Type: application/json
+            .json(user),  // Encodable → JSON, Content-Type: application/json
             .json(text: #"{"id": 1}"#),
             .data(bytes, headers: ["Content-Type": "image/png"]),
-            .file(fixtureURL),                    // read when the stub answers
+            .file(fixtureURL),  // read when the stub answers
             .computed { request in .json(try request.decodeJSON(Order.self)) },
-            .computed { request in .json(try await fixtures.order(request.pathParameters["id"]!)) },   // async
-            .redirect(to: "/login"),              // followed: see below
-            .error(.notConnectedToInternet),      // any URLError code, failingURL filled in
-            .failure(MyError()),                  // any error, delivered unchanged
+            .computed { request in .json(try await fixtures.order(request.pathParameters["id"]!)) },  // async
+            .redirect(to: "/login"),  // followed: see below
+            .error(.notConnectedToInternet),  // any URLError code, failingURL filled in
+            .failure(MyError()),  // any error, delivered unchanged
             .json(feed).delayed(by: .milliseconds(300)),
             .json(feed).delayed(.logNormal(median: .milliseconds(80), sigma: 0.4)),
             .data(bigBody).dribbled(chunks: 5, over: .seconds(1)),
@@ -94,7 +97,10 @@ struct ResponsesSnippetTests {
         let png = await send(4)
         #expect(png.data == bytes && png.http?.value(forHTTPHeaderField: "Content-Type") == "image/png")
         #expect(await send(5).text == "from a file")
-        #expect(canonicalJSON(await send(6, "POST", body: #"{"item": "pen", "quantity": 3}"#).text) == canonicalJSON(#"{"item":"pen","quantity":3}"#))
+        #expect(
+            canonicalJSON(await send(6, "POST", body: #"{"item": "pen", "quantity": 3}"#).text)
+                == canonicalJSON(#"{"item":"pen","quantity":3}"#)
+        )
         #expect(canonicalJSON(await send(7).text) == canonicalJSON(#"{"item":"order 7","quantity":1}"#))
         let redirected = await send(8)
         #expect(redirected.text == "login page")
@@ -113,9 +119,9 @@ struct ResponsesSnippetTests {
         let stubs = StubRegistry()
         let order = Order(item: "book", quantity: 1)
         let png = Data([0x89, 0x50])
-        stubs.stub(.post("/orders"), .json(order, status: 201))                         // the status: parameter
+        stubs.stub(.post("/orders"), .json(order, status: 201))  // the status: parameter
         stubs.stub(.get("/logo.png"), .data(png, status: 203, headers: ["Content-Type": "image/png"]))
-        stubs.stub(.get("/legacy"), .text("gone").status(410))                         // the .status(_:) modifier
+        stubs.stub(.get("/legacy"), .text("gone").status(410))  // the .status(_:) modifier
         stubs.stub(.put("/orders/1"), .json(order).status(202).header("ETag", "\"v2\""))
 
         let session = stubs.makeSession()
@@ -149,30 +155,44 @@ struct ResponsesSnippetTests {
     @Test("a computed response reads the request")
     func computedReadsTheRequest() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.post("https://api.example.com/users/{id}/notes"), .computed { request in
-            let id = request.pathParameters["id"]!                    // the URI template's capture
-            let page = request.queryValues("page").first ?? "1"       // decoded query values
-            let language = request.header("Accept-Language") ?? "en"  // case-insensitive names
-            let note = try request.decodeJSON(Note.self)              // the body, decoded
-            return .json(["user": id, "page": page, "language": language, "text": note.text], status: 201)
-        })
+        stubs.stub(
+            .post("https://api.example.com/users/{id}/notes"),
+            .computed { request in
+                let id = request.pathParameters["id"]!  // the URI template's capture
+                let page = request.queryValues("page").first ?? "1"  // decoded query values
+                let language = request.header("Accept-Language") ?? "en"  // case-insensitive names
+                let note = try request.decodeJSON(Note.self)  // the body, decoded
+                return .json(["user": id, "page": page, "language": language, "text": note.text], status: 201)
+            }
+        )
         let session = stubs.makeSession()
-        let answered = await complete(session, request(
-            "POST", "https://api.example.com/users/42/notes?page=2%203", body: #"{"text": "hi"}"#, headers: ["accept-language": "fr"]
-        ))
+        let answered = await complete(
+            session,
+            request(
+                "POST",
+                "https://api.example.com/users/42/notes?page=2%203",
+                body: #"{"text": "hi"}"#,
+                headers: ["accept-language": "fr"]
+            )
+        )
         #expect(answered.status == 201)
         let body = try JSONDecoder().decode([String: String].self, from: try #require(answered.data))
         #expect(body == ["user": "42", "page": "2 3", "language": "fr", "text": "hi"])
         // A body that does not decode throws, which fails the request.
-        let undecodable = await complete(session, request("POST", "https://api.example.com/users/42/notes", body: "not JSON"))
+        let undecodable = await complete(
+            session,
+            request("POST", "https://api.example.com/users/42/notes", body: "not JSON")
+        )
         #expect(undecodable.urlError?.code == .cannotParseResponse)
     }
 
     @Test("a thrown URLError fails the request as it is; any other error as cannotParseResponse")
     func computedThrows() async throws {
         let stubs = StubRegistry()
-        stubs.stub(.get("/offline"), .computed { _ in throw URLError(.notConnectedToInternet) })   // fails with this URLError
-        stubs.stub(.get("/broken"), .computed { _ in throw FixtureMissing(name: "user.json") })   // fails with URLError(.cannotParseResponse)
+        // Fails with this URLError
+        stubs.stub(.get("/offline"), .computed { _ in throw URLError(.notConnectedToInternet) })
+        // Fails with URLError(.cannotParseResponse)
+        stubs.stub(.get("/broken"), .computed { _ in throw FixtureMissing(name: "user.json") })
         let session = stubs.makeSession()
         #expect(await complete(session, "https://api.example.com/offline").urlError?.code == .notConnectedToInternet)
         let broken = try #require(await complete(session, "https://api.example.com/broken").urlError)
@@ -184,11 +204,14 @@ struct ResponsesSnippetTests {
     @Test("an async computed response may await")
     func computedAsync() async throws {
         let stubs = StubRegistry()
-        let counter = CallCounter()   // an actor of the test's
-        stubs.stub(.get("/count"), .computed { _ in
-            let calls = await counter.increment()
-            return .text("call \(calls)")
-        })
+        let counter = CallCounter()  // an actor of the test's
+        stubs.stub(
+            .get("/count"),
+            .computed { _ in
+                let calls = await counter.increment()
+                return .text("call \(calls)")
+            }
+        )
         let session = stubs.makeSession()
         #expect(await answer(session, "https://api.example.com/count") == "call 1")
         #expect(await answerAsync(session, "https://api.example.com/count") == "call 2")
@@ -200,7 +223,10 @@ struct ResponsesSnippetTests {
         stubs.stub(.get("/users/{id}")) { request in
             .json(User(id: Int(request.pathParameters["id"]!)!, name: "Ada"))
         }
-        #expect(canonicalJSON(await answer(stubs.makeSession(), "https://api.example.com/users/5")) == canonicalJSON(#"{"id":5,"name":"Ada"}"#))
+        #expect(
+            canonicalJSON(await answer(stubs.makeSession(), "https://api.example.com/users/5"))
+                == canonicalJSON(#"{"id":5,"name":"Ada"}"#)
+        )
     }
 
     @Test("redirects are followed, each hop journaled; followsRedirects = false delivers the 3xx")
@@ -223,7 +249,7 @@ struct ResponsesSnippetTests {
     @Test("a delay longer than the timeout fails with timedOut, at once on an ImmediateStubClock")
     func timeouts() async throws {
         let report = Feed(items: ["slow"])
-        let stubs = StubRegistry(clock: ImmediateStubClock())   // no waiting, same outcomes
+        let stubs = StubRegistry(clock: ImmediateStubClock())  // no waiting, same outcomes
         stubs.stub(.get("/slow"), .json(report).delayed(by: .seconds(30)))
         var request = URLRequest(url: URL(string: "https://api.example.com/slow")!)
         request.timeoutInterval = 10

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
-import Testing
 
 /// The Swift code of `Sources/HTTPStubs/HTTPStubs.docc/HTTPStubs.md`, run as the page says it runs.
 @Suite("Docs: HTTPStubs")

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
-import Testing
 
 /// The Swift code of `Sources/HTTPStubs/HTTPStubs.docc/UnmatchedRequests.md`, run as the article says it runs.
 @Suite("Docs: UnmatchedRequests")
@@ -19,7 +20,10 @@ struct UnmatchedRequestsSnippetTests {
         }
         #expect(error?.code == .resourceUnavailable)
         let entry = try #require(stubs.unmatchedRequests.first)
-        guard case let .unmatched(report) = entry.outcome else { Issue.record("not unmatched"); return }
+        guard case let .unmatched(report) = entry.outcome else {
+            Issue.record("not unmatched")
+            return
+        }
         #expect(report.nearMisses.first?.distance ?? 0 > 0)
         #expect(report.suggestedStub == #"stubs.stub(.get("https://api.example.com/users/43"), .status(200))"#)
 
@@ -43,7 +47,10 @@ struct UnmatchedRequestsSnippetTests {
         let sent = request("GET", "https://api.example.com/me", headers: ["Authorization": "Bearer actual-token"])
         #expect(await complete(stubs.makeSession(), sent).isUnmatched)
         let entry = try #require(stubs.unmatchedRequests.first)
-        guard case let .unmatched(report) = entry.outcome else { Issue.record("not unmatched"); return }
+        guard case let .unmatched(report) = entry.outcome else {
+            Issue.record("not unmatched")
+            return
+        }
         #expect(!report.text.contains("expected-token") && !report.text.contains("actual-token"))
         #expect(report.text.contains("Bearer <redacted:"))
         #expect(report.request.header("Authorization") == "Bearer actual-token")
@@ -61,9 +68,12 @@ struct UnmatchedRequestsSnippetTests {
         let server = try RecordingServer.start()
         defer { server.stop() }
         let stubs = StubRegistry()
-        stubs.passThrough = .hosts(["localhost"])   // or .all
+        stubs.passThrough = .hosts(["localhost"])  // or .all
         let session = stubs.makeSession()
-        let live = await complete(session, URLRequest(url: URL(string: "http://localhost:\(server.port)/users/1")!, timeoutInterval: 10))
+        let live = await complete(
+            session,
+            URLRequest(url: URL(string: "http://localhost:\(server.port)/users/1")!, timeoutInterval: 10)
+        )
         #expect(live.status == 200)
         #expect(live.text?.contains("Ada") == true)
         #expect(await complete(session, "https://api.example.com/users/1").isUnmatched)

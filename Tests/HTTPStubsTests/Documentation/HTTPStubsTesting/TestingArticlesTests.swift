@@ -1,12 +1,13 @@
 // The snippets of Sources/HTTPStubsTesting/HTTPStubsTesting.docc/Isolation.md, VirtualTime.md,
 // RequestsThatOutliveTheirTest.md and AsyncTestHelpers.md, each in a test that runs it.
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPStubs
 import HTTPStubsTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A completion-handler API, as `AsyncTestHelpers.md` awaits it.
 private struct GreetingLoader {
@@ -45,24 +46,28 @@ struct DocumentationTestingArticlesTests {
     // VirtualTime.md
     @Test func immediateClockTimesOutAtOnce() async throws {
         let report = ["status": "ready"]
-        let stubs = StubRegistry(clock: ImmediateStubClock())   // no waiting, same outcomes
+        let stubs = StubRegistry(clock: ImmediateStubClock())  // no waiting, same outcomes
         stubs.stub(.get("/slow"), .json(report).delayed(by: .seconds(30)))
         var request = URLRequest(url: URL(string: "https://api.example.com/slow")!)
         request.timeoutInterval = 10
         let error = await #expect(throws: URLError.self) { try await stubs.makeSession().data(for: request) }
-        #expect(error?.code == .timedOut)                        // at once, as it would after 10 s
+        #expect(error?.code == .timedOut)  // at once, as it would after 10 s
         #expect(stubs.clock.now == .seconds(10), "the timeout, not the 30 s delay, ended the request (in virtual time)")
     }
 
     // RequestsThatOutliveTheirTest.md
     @Test(.httpStubs)
     func aRequestStartedAndNotAwaitedStillCounts() async throws {
-        HTTPStubsScope.current?.inFlightTimeout = .seconds(5)   // the test's end waits up to 5 s for its requests
+        HTTPStubsScope.current?.inFlightTimeout = .seconds(5)  // the test's end waits up to 5 s for its requests
         let stubs = StubRegistry.current()
-        stubs.stub(.post("https://api.example.com/v1/events"), .status(204).delayed(by: .milliseconds(200)), expecting: .once)
+        stubs.stub(
+            .post("https://api.example.com/v1/events"),
+            .status(204).delayed(by: .milliseconds(200)),
+            expecting: .once
+        )
         var event = URLRequest(url: URL(string: "https://api.example.com/v1/events")!)
         event.httpMethod = "POST"
-        stubs.makeSession().dataTask(with: event).resume()     // started, never awaited
+        stubs.makeSession().dataTask(with: event).resume()  // started, never awaited
     }
 
     // AsyncTestHelpers.md
@@ -73,7 +78,7 @@ struct DocumentationTestingArticlesTests {
             let loader = GreetingLoader(session: stubs.makeSession())
             let client = UserClient(session: stubs.makeSession())
             let result = try await awaitCallback { done in loader.load(completion: done) }
-            let user = try await awaitCallback(client.user, 42)          // leading arguments
+            let user = try await awaitCallback(client.user, 42)  // leading arguments
             #expect(result == "hello")
             #expect(user == User(id: 42, name: "Ada"))
         }

@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import HTTPStubs
 
 /// HAR captures from real tools (the corpus in `Tests/Fixtures/Corpus`) replayed through URLSession, the loader's
 /// matching and sequencing rules on small inline captures, its diagnostics, and the importer
@@ -54,7 +56,9 @@ struct HARTests {
         }
     }
 
-    @Test("every corpus HAR loads through StubRegistry.load and answers through URLSession; invalid documents fail with located errors")
+    @Test(
+        "every corpus HAR loads through StubRegistry.load and answers through URLSession; invalid documents fail with located errors"
+    )
     func everyCorpusFileThroughTheRegistry() async throws {
         let folder = try corpusURL("har")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -69,7 +73,11 @@ struct HARTests {
                 // Three documents under names, not a HAR itself: refused, located at its root.
                 let thrown = #expect(throws: StubFileError.self) { try registry.load(path) }
                 let error = try #require(thrown?.diagnostics.first { $0.severity == .error })
-                #expect(error.source.file == path && error.source.line == 1 && error.source.column == 1 && error.jsonPath == "$", "\(error)")
+                #expect(
+                    error.source.file == path && error.source.line == 1 && error.source.column == 1
+                        && error.jsonPath == "$",
+                    "\(error)"
+                )
                 #expect(error.description.hasPrefix("\(path):1:1: error: $: "), "\(error)")
                 #expect(registry.stubs.isEmpty)
                 continue
@@ -86,7 +94,12 @@ struct HARTests {
                 let url = try #require(request["url"]?.stringValue)
                 let status = try #require(response["status"]?.numberValue?.int64Value)
                 guard status != 0 else { continue }
-                let (data, http) = try await send(registry.makeSession(), method, url, body: request["postData"]?.objectValue?["text"]?.stringValue)
+                let (data, http) = try await send(
+                    registry.makeSession(),
+                    method,
+                    url,
+                    body: request["postData"]?.objectValue?["text"]?.stringValue
+                )
                 #expect(http.statusCode == Int(status), "\(name): \(method) \(url)")
                 if let recorded = recordedBody(response, method: method) {
                     #expect(data == recorded, "\(name): \(method) \(url): \(data.count) bytes")
@@ -100,7 +113,10 @@ struct HARTests {
         #expect(answered == names.count - 1, "every valid corpus HAR should answer one recorded request")
 
         // Each of har-validator's invalid documents, as a file of its own, fails with a located error.
-        let invalid = try #require(try JSONValue(parsing: Data(contentsOf: folder.appendingPathComponent("har-validator-invalid.har.json"))).objectValue)
+        let invalid = try #require(
+            try JSONValue(parsing: Data(contentsOf: folder.appendingPathComponent("har-validator-invalid.har.json")))
+                .objectValue
+        )
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("har-invalid-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -163,7 +179,11 @@ struct HARTests {
         #expect(String(decoding: page, as: UTF8.self).contains("<html"))
         #expect(page.count == 23_866)
 
-        let (png, ok) = try await send(loaded.session, "GET", "https://www.google.com/images/branding/googlelogo/2x/googlelogo_light_color_272x92dp.png")
+        let (png, ok) = try await send(
+            loaded.session,
+            "GET",
+            "https://www.google.com/images/branding/googlelogo/2x/googlelogo_light_color_272x92dp.png"
+        )
         #expect(ok.statusCode == 200)
         #expect(png.count == 7_108)
         #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -180,7 +200,9 @@ struct HARTests {
     @Test("postdata: the recorded POST matches with its JSON body, and with the members reordered")
     func postData() async throws {
         let loaded = try loadCorpusHAR("mitmproxy-postdata.har")
-        let entry = try #require(loaded.document.root.objectValue?["log"]?.objectValue?["entries"]?.arrayValue?.first?.objectValue)
+        let entry = try #require(
+            loaded.document.root.objectValue?["log"]?.objectValue?["entries"]?.arrayValue?.first?.objectValue
+        )
         let text = try #require(entry["request"]?.objectValue?["postData"]?.objectValue?["text"]?.stringValue)
         let url = "https://signal-metrics-collector-beta.s-onetag.com/metrics"
 
@@ -209,14 +231,21 @@ struct HARTests {
         #expect(loaded.stubs.count == 1)
         let stub = try #require(loaded.stubs.first)
         #expect(stub.source.line == 10)
-        let (_, http) = try await send(loaded.session, "POST", "https://signal-metrics-collector-beta.s-onetag.com/metrics", body: "{}")
+        let (_, http) = try await send(
+            loaded.session,
+            "POST",
+            "https://signal-metrics-collector-beta.s-onetag.com/metrics",
+            body: "{}"
+        )
         #expect(http.statusCode == 200)
     }
 
     @Test("HEAD whose response declares a length: an empty body and no Content-Length")
     func headContentLength() async throws {
         let loaded = try loadCorpusHAR("mitmproxy-head-content-length.har")
-        let entry = try #require(loaded.document.root.objectValue?["log"]?.objectValue?["entries"]?.arrayValue?.first?.objectValue)
+        let entry = try #require(
+            loaded.document.root.objectValue?["log"]?.objectValue?["entries"]?.arrayValue?.first?.objectValue
+        )
         let url = try #require(entry["request"]?.objectValue?["url"]?.stringValue)
         let (data, http) = try await send(loaded.session, "HEAD", url)
         #expect(http.statusCode == 200)
@@ -262,13 +291,23 @@ struct HARTests {
     func pollyQuery() async throws {
         let loaded = try loadCorpusHAR("pollyjs-puppeteer.har")
         let entries = try #require(loaded.document.root.objectValue?["log"]?.objectValue?["entries"]?.arrayValue)
-        let recorded = try #require(entries[1].objectValue?["request"]?.objectValue?["queryString"]?.arrayValue?.first?.objectValue)
+        let recorded = try #require(
+            entries[1].objectValue?["request"]?.objectValue?["queryString"]?.arrayValue?.first?.objectValue
+        )
         #expect(recorded["value"] == "3|9|2|7|10|5")
 
-        let (users, usersResponse) = try await send(loaded.session, "GET", "https://jsonplaceholder.typicode.com/users?id_like=3%7C9%7C2%7C7%7C10%7C5")
+        let (users, usersResponse) = try await send(
+            loaded.session,
+            "GET",
+            "https://jsonplaceholder.typicode.com/users?id_like=3%7C9%7C2%7C7%7C10%7C5"
+        )
         #expect(usersResponse.statusCode == 200)
         #expect(try JSONValue(parsing: users).arrayValue?.count == 6)
-        let (_, sameDecoded) = try await send(loaded.session, "GET", "https://jsonplaceholder.typicode.com/users?id_like=3%7c9%7c2%7c7%7c10%7c5")
+        let (_, sameDecoded) = try await send(
+            loaded.session,
+            "GET",
+            "https://jsonplaceholder.typicode.com/users?id_like=3%7c9%7c2%7c7%7c10%7c5"
+        )
         #expect(sameDecoded.statusCode == 200)
 
         let posts = "https://jsonplaceholder.typicode.com/posts"
@@ -291,11 +330,14 @@ struct HARTests {
 
     // MARK: har-validator
 
-    @Test("har-validator's invalid documents each give a located error", arguments: [
-        ("creator", "$.creator.log.creator.version", 7, 20, "'version' must be a string"),
-        ("date", "$.date.log.pages[0].startedDateTime", 23, 30, "no time zone"),
-        ("version", "$.version.log.version", 38, 18, "'version' must be a string"),
-    ])
+    @Test(
+        "har-validator's invalid documents each give a located error",
+        arguments: [
+            ("creator", "$.creator.log.creator.version", 7, 20, "'version' must be a string"),
+            ("date", "$.date.log.pages[0].startedDateTime", 23, 30, "no time zone"),
+            ("version", "$.version.log.version", 38, 18, "'version' must be a string"),
+        ]
+    )
     func harValidatorInvalid(key: String, jsonPath: String, line: Int, column: Int, message: String) throws {
         let data = try Data(contentsOf: try corpusURL("har/har-validator-invalid.har.json"))
         let decoder = StubFileReader(path: "invalid.json", document: try JSONValue.parseDocument(data))
@@ -347,17 +389,21 @@ struct HARTests {
 
     @Test("without a startedDateTime on every entry, file order; Polly.JS's _order comes first")
     func sequenceByFileOrderAndPollyOrder() async throws {
-        let byFile = try loadHAR(document([
-            entry(url: "https://api.example.com/a", text: "one", started: "2024-01-01T10:00:05Z"),
-            entry(url: "https://api.example.com/a", text: "two"),
-        ]))
+        let byFile = try loadHAR(
+            document([
+                entry(url: "https://api.example.com/a", text: "one", started: "2024-01-01T10:00:05Z"),
+                entry(url: "https://api.example.com/a", text: "two"),
+            ])
+        )
         #expect(try await text(byFile.session, "GET", "https://api.example.com/a") == "one")
         #expect(try await text(byFile.session, "GET", "https://api.example.com/a") == "two")
 
-        let byOrder = try loadHAR(document([
-            entry(url: "https://api.example.com/b", text: "later", started: "2024-01-01T10:00:00Z", order: 1),
-            entry(url: "https://api.example.com/b", text: "earlier", started: "2024-01-01T10:00:01Z", order: 0),
-        ]))
+        let byOrder = try loadHAR(
+            document([
+                entry(url: "https://api.example.com/b", text: "later", started: "2024-01-01T10:00:00Z", order: 1),
+                entry(url: "https://api.example.com/b", text: "earlier", started: "2024-01-01T10:00:01Z", order: 0),
+            ])
+        )
         #expect(try await text(byOrder.session, "GET", "https://api.example.com/b") == "earlier")
         #expect(try await text(byOrder.session, "GET", "https://api.example.com/b") == "later")
     }
@@ -365,13 +411,15 @@ struct HARTests {
     @Test("tied entries with different bodies each get a stub keyed by the body; JSON compares semantically")
     func bodySelectsAmongTiedEntries() async throws {
         let url = "https://api.example.com/search"
-        let loaded = try loadHAR(document([
-            entry(method: "POST", url: url, requestBody: #"{"q":"cats","page":1}"#, text: "cats 1"),
-            entry(method: "POST", url: url, requestBody: #"{"q":"dogs","page":1}"#, text: "dogs"),
-            entry(method: "POST", url: url, requestBody: #"{"page": 1.0, "q": "cats"}"#, text: "cats 2"),
-            entry(method: "POST", url: url, requestBody: "plain text", text: "plain"),
-            entry(method: "POST", url: url, text: "empty"),
-        ]))
+        let loaded = try loadHAR(
+            document([
+                entry(method: "POST", url: url, requestBody: #"{"q":"cats","page":1}"#, text: "cats 1"),
+                entry(method: "POST", url: url, requestBody: #"{"q":"dogs","page":1}"#, text: "dogs"),
+                entry(method: "POST", url: url, requestBody: #"{"page": 1.0, "q": "cats"}"#, text: "cats 2"),
+                entry(method: "POST", url: url, requestBody: "plain text", text: "plain"),
+                entry(method: "POST", url: url, text: "empty"),
+            ])
+        )
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
         #expect(loaded.stubs.count == 4)
         #expect(loaded.stubs.allSatisfy { stub in stub.pattern.matchers.contains { $0.part == .body } })
@@ -391,10 +439,12 @@ struct HARTests {
     @Test("tied entries with the same body, or none, do not look at the body")
     func sameBodyIsNotMatched() async throws {
         let url = "https://api.example.com/track"
-        let loaded = try loadHAR(document([
-            entry(method: "POST", url: url, requestBody: #"{"event":"open"}"#, text: "1"),
-            entry(method: "POST", url: url, requestBody: #"{ "event": "open" }"#, text: "2"),
-        ]))
+        let loaded = try loadHAR(
+            document([
+                entry(method: "POST", url: url, requestBody: #"{"event":"open"}"#, text: "1"),
+                entry(method: "POST", url: url, requestBody: #"{ "event": "open" }"#, text: "2"),
+            ])
+        )
         #expect(loaded.stubs.count == 1)
         #expect(loaded.stubs.first?.pattern.matchers.contains { $0.part == .body } == false)
         #expect(try await text(loaded.session, "POST", url, body: "anything") == "1")
@@ -403,10 +453,12 @@ struct HARTests {
 
     @Test("a repeated query pair must come as often as recorded; the scheme, host and port must agree")
     func queryMultisetAndOrigin() async throws {
-        let loaded = try loadHAR(document([
-            entry(url: "https://api.example.com/tags?t=a&t=b&t=a&q=x%20y", text: "tags"),
-            entry(url: "http://api.example.com:8080/tags", text: "plain http"),
-        ]))
+        let loaded = try loadHAR(
+            document([
+                entry(url: "https://api.example.com/tags?t=a&t=b&t=a&q=x%20y", text: "tags"),
+                entry(url: "http://api.example.com:8080/tags", text: "plain http"),
+            ])
+        )
         #expect(try await text(loaded.session, "GET", "https://api.example.com:443/tags?t=b&q=x+y&t=a&t=a") == "tags")
         #expect(try await text(loaded.session, "GET", "http://API.example.com:8080/tags") == "plain http")
         for unmatched in [
@@ -431,12 +483,17 @@ struct HARTests {
     func formParams() async throws {
         let url = "https://api.example.com/login"
         func form(_ user: String) -> JSONValue {
-            ["mimeType": "application/x-www-form-urlencoded", "params": [["name": "user", "value": .string(user)], ["name": "remember", "value": "yes & no"]]]
+            [
+                "mimeType": "application/x-www-form-urlencoded",
+                "params": [["name": "user", "value": .string(user)], ["name": "remember", "value": "yes & no"]],
+            ]
         }
-        let loaded = try loadHAR(document([
-            entry(method: "POST", url: url, postData: form("ann"), text: "ann"),
-            entry(method: "POST", url: url, postData: form("bob"), text: "bob"),
-        ]))
+        let loaded = try loadHAR(
+            document([
+                entry(method: "POST", url: url, postData: form("ann"), text: "ann"),
+                entry(method: "POST", url: url, postData: form("bob"), text: "bob"),
+            ])
+        )
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
         #expect(try await text(loaded.session, "POST", url, body: "user=bob&remember=yes+%26+no") == "bob")
         #expect(try await text(loaded.session, "POST", url, body: "user=ann&remember=yes+%26+no") == "ann")
@@ -444,18 +501,27 @@ struct HARTests {
 
     @Test("response headers: repeats kept, pseudo-headers and wire-encoding headers dropped, reason kept")
     func responseHeaders() throws {
-        let loaded = try loadHAR(document([
-            entry(url: "https://api.example.com/h", status: 201, statusText: "Created", headers: [
-                ["name": ":status", "value": "201"],
-                ["name": "Link", "value": "<a>"],
-                ["name": "link", "value": ["<b>", "<c>"]],
-                ["name": "Content-Length", "value": "99"],
-                ["name": "content-encoding", "value": "br"],
-                ["name": "Transfer-Encoding", "value": "chunked"],
-                ["name": "X-Custom", "value": ""],
-            ], text: "body"),
-        ]))
-        guard case let .http(status, reason, headers, _) = try #require(loaded.stubs.first?.responses.first).content else {
+        let loaded = try loadHAR(
+            document([
+                entry(
+                    url: "https://api.example.com/h",
+                    status: 201,
+                    statusText: "Created",
+                    headers: [
+                        ["name": ":status", "value": "201"],
+                        ["name": "Link", "value": "<a>"],
+                        ["name": "link", "value": ["<b>", "<c>"]],
+                        ["name": "Content-Length", "value": "99"],
+                        ["name": "content-encoding", "value": "br"],
+                        ["name": "Transfer-Encoding", "value": "chunked"],
+                        ["name": "X-Custom", "value": ""],
+                    ],
+                    text: "body"
+                )
+            ])
+        )
+        guard case let .http(status, reason, headers, _) = try #require(loaded.stubs.first?.responses.first).content
+        else {
             Issue.record("not an HTTP response")
             return
         }
@@ -465,23 +531,28 @@ struct HARTests {
         #expect(headers.values(for: "link") == ["<a>", "<b>", "<c>"])
     }
 
-    @Test("a failed entry replays as a URLError chosen from the browser's error name", arguments: [
-        ("net::ERR_CONNECTION_REFUSED", URLError.Code.cannotConnectToHost),
-        ("net::ERR_NAME_NOT_RESOLVED", .cannotFindHost),
-        ("net::ERR_INTERNET_DISCONNECTED", .notConnectedToInternet),
-        ("net::ERR_TIMED_OUT", .timedOut),
-        ("net::ERR_CONNECTION_TIMED_OUT", .timedOut),
-        ("net::ERR_ABORTED", .cancelled),
-        ("ERR_BLOCKED_BY_CLIENT", .cancelled),
-        ("net::ERR_CERT_AUTHORITY_INVALID", .serverCertificateUntrusted),
-        ("net::ERR_SSL_PROTOCOL_ERROR", .secureConnectionFailed),
-        ("net::ERR_EMPTY_RESPONSE", .networkConnectionLost),
-    ])
+    @Test(
+        "a failed entry replays as a URLError chosen from the browser's error name",
+        arguments: [
+            ("net::ERR_CONNECTION_REFUSED", URLError.Code.cannotConnectToHost),
+            ("net::ERR_NAME_NOT_RESOLVED", .cannotFindHost),
+            ("net::ERR_INTERNET_DISCONNECTED", .notConnectedToInternet),
+            ("net::ERR_TIMED_OUT", .timedOut),
+            ("net::ERR_CONNECTION_TIMED_OUT", .timedOut),
+            ("net::ERR_ABORTED", .cancelled),
+            ("ERR_BLOCKED_BY_CLIENT", .cancelled),
+            ("net::ERR_CERT_AUTHORITY_INVALID", .serverCertificateUntrusted),
+            ("net::ERR_SSL_PROTOCOL_ERROR", .secureConnectionFailed),
+            ("net::ERR_EMPTY_RESPONSE", .networkConnectionLost),
+        ]
+    )
     func failedEntry(name: String, code: URLError.Code) async throws {
         #expect(HARReader.urlErrorCode(forBrowserError: name) == code)
-        let loaded = try loadHAR(document([
-            entry(url: "https://api.example.com/down", status: 0, statusText: "", error: name),
-        ]))
+        let loaded = try loadHAR(
+            document([
+                entry(url: "https://api.example.com/down", status: 0, statusText: "", error: name)
+            ])
+        )
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
         do {
             _ = try await send(loaded.session, "GET", "https://api.example.com/down")
@@ -528,17 +599,31 @@ struct HARTests {
         ]
         #expect(located.count == expected.count, "\(located)")
         for (prefix, fragment) in expected.dropLast() {
-            #expect(located.contains { $0.hasPrefix(prefix + " ") && $0.contains(fragment) }, "\(prefix) \(fragment) in \(located)")
+            #expect(
+                located.contains { $0.hasPrefix(prefix + " ") && $0.contains(fragment) },
+                "\(prefix) \(fragment) in \(located)"
+            )
         }
-        #expect(located.contains { $0.hasPrefix("8:$.log.entries[6].response.headers[0].value") && $0.contains("must be a string") }, "\(located)")
+        #expect(
+            located.contains {
+                $0.hasPrefix("8:$.log.entries[6].response.headers[0].value") && $0.contains("must be a string")
+            },
+            "\(located)"
+        )
     }
 
-    @Test("a document without log or entries is a located error", arguments: [
-        (#"{"logs": {}}"#, "$", "'log'"),
-        (#"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}}}"#, "$.log", "'entries'"),
-        (#"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": {}}}"#, "$.log.entries", "must be an array"),
-        (#"[1]"#, "$", "must be a JSON object"),
-    ])
+    @Test(
+        "a document without log or entries is a located error",
+        arguments: [
+            (#"{"logs": {}}"#, "$", "'log'"),
+            (#"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}}}"#, "$.log", "'entries'"),
+            (
+                #"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": {}}}"#,
+                "$.log.entries", "must be an array"
+            ),
+            (#"[1]"#, "$", "must be a JSON object"),
+        ]
+    )
     func missingLog(text: String, jsonPath: String, fragment: String) throws {
         let loaded = try loadHAR(text)
         #expect(loaded.stubs.isEmpty)
@@ -548,33 +633,38 @@ struct HARTests {
         #expect(loaded.errors.first?.source.line == 1)
     }
 
-    @Test("startedDateTime: ISO 8601 with a zone", arguments: [
-        ("1970-01-01T00:00:00Z", HARTimestamp.instant(0)),
-        ("1970-01-01T01:00:00+01:00", .instant(0)),
-        ("1970-01-01T00:00:01.5-0000", .instant(1_500_000_000)),
-        ("2023-12-12T16:23:16.067544+00:00", .instant(1_702_398_196_067_544_000)),
-        ("2023-03-29T17:37:42.482-07:00", .instant(1_680_136_662_482_000_000)),
-        ("1969-12-31T23:59:59Z", .instant(-1_000_000_000)),
-        ("2000-02-29T12:00Z", .instant(951_825_600_000_000_000)),
-        ("2015-02-10T07:33:17.146", .missingTimeZone),
-        ("2015-02-10", .invalid),
-        ("2015-02-10T07:33:17.Z", .invalid),
-        ("2015-13-10T07:33:17Z", .invalid),
-        ("2015-02-10T07:33:17+01:00x", .invalid),
-        ("yesterday", .invalid),
-    ])
+    @Test(
+        "startedDateTime: ISO 8601 with a zone",
+        arguments: [
+            ("1970-01-01T00:00:00Z", HARTimestamp.instant(0)),
+            ("1970-01-01T01:00:00+01:00", .instant(0)),
+            ("1970-01-01T00:00:01.5-0000", .instant(1_500_000_000)),
+            ("2023-12-12T16:23:16.067544+00:00", .instant(1_702_398_196_067_544_000)),
+            ("2023-03-29T17:37:42.482-07:00", .instant(1_680_136_662_482_000_000)),
+            ("1969-12-31T23:59:59Z", .instant(-1_000_000_000)),
+            ("2000-02-29T12:00Z", .instant(951_825_600_000_000_000)),
+            ("2015-02-10T07:33:17.146", .missingTimeZone),
+            ("2015-02-10", .invalid),
+            ("2015-02-10T07:33:17.Z", .invalid),
+            ("2015-13-10T07:33:17Z", .invalid),
+            ("2015-02-10T07:33:17+01:00x", .invalid),
+            ("yesterday", .invalid),
+        ]
+    )
     func timestamps(text: String, expected: HARTimestamp) {
         #expect(HARTimestamp(text) == expected)
     }
 
     @Test("custom fields and an unknown encoding: custom fields are silent, the encoding is warned about")
     func tolerance() async throws {
-        let loaded = try loadHAR(#"""
+        let loaded = try loadHAR(
+            #"""
             {"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "_custom": 1, "entries": [
               {"_id": "x", "request": {"method": "get", "url": "https://a.test/#frag", "httpVersion": "", "settingEncodeUrl": true},
                "response": {"status": 200, "httpVersion": "h3", "_transferSize": 5, "content": {"text": "hi", "encoding": "quoted-printable"}}}
             ]}}
-            """#)
+            """#
+        )
         #expect(loaded.errors.isEmpty)
         #expect(loaded.warnings.count == 1)
         #expect(loaded.warnings.first?.jsonPath == "$.log.entries[0].response.content.encoding")
@@ -583,12 +673,16 @@ struct HARTests {
 
     @Test("log problems: a numeric version, a missing creator, a non-1.x version")
     func logProblems() throws {
-        let numeric = try loadHAR(#"{"log": {"version": 1.2, "creator": {"name": "t", "version": "1"}, "entries": []}}"#)
+        let numeric = try loadHAR(
+            #"{"log": {"version": 1.2, "creator": {"name": "t", "version": "1"}, "entries": []}}"#
+        )
         #expect(numeric.errors.map(\.jsonPath) == ["$.log.version"])
         let noCreator = try loadHAR(#"{"log": {"version": "1.2", "entries": []}}"#)
         #expect(noCreator.errors.isEmpty)
         #expect(noCreator.warnings.contains { $0.message.contains("'creator'") })
-        let future = try loadHAR(#"{"log": {"version": "2.0", "creator": {"name": "t", "version": "1"}, "entries": []}}"#)
+        let future = try loadHAR(
+            #"{"log": {"version": "2.0", "creator": {"name": "t", "version": "1"}, "entries": []}}"#
+        )
         #expect(future.errors.isEmpty)
         #expect(future.warnings.contains { $0.jsonPath == "$.log.version" })
     }
@@ -597,7 +691,8 @@ struct HARTests {
     func pollyCompressedChunks() throws {
         let loaded = try loadCorpusHAR("pollyjs-jest-node-fetch-should-return-post.har")
         guard case let .http(_, _, headers, body) = try #require(loaded.stubs.first?.responses.first).content,
-              case let .data(data) = body.source else {
+            case let .data(data) = body.source
+        else {
             Issue.record("not an HTTP response with a body in memory")
             return
         }
@@ -611,11 +706,14 @@ struct HARTests {
         #expect(HARReader.pollyChunks(#"{"a": 1}"#) == nil)
     }
 
-    @Test("inflate: gzip, zlib and stored deflate; other encodings and truncated data are refused", arguments: [
-        ("gzip", "1f8b0800000000000203cb48cdc9c957c840903a0a1e8e418a00aa57102017000000"),
-        ("deflate", "789ccb48cdc9c957c840903a0a1e8e418a00656c07c5"),
-        ("deflate", "011700e8ff68656c6c6f2068656c6c6f2068656c6c6f2c2048415221"),
-    ])
+    @Test(
+        "inflate: gzip, zlib and stored deflate; other encodings and truncated data are refused",
+        arguments: [
+            ("gzip", "1f8b0800000000000203cb48cdc9c957c840903a0a1e8e418a00aa57102017000000"),
+            ("deflate", "789ccb48cdc9c957c840903a0a1e8e418a00656c07c5"),
+            ("deflate", "011700e8ff68656c6c6f2068656c6c6f2068656c6c6f2c2048415221"),
+        ]
+    )
     func inflate(encoding: String, hex: String) throws {
         let compressed = try #require(HARReader.pollyChunks("[\"\(hex)\"]"))
         let data = try Inflate.decompress(compressed, contentEncoding: encoding).get()
@@ -629,7 +727,10 @@ struct HARTests {
         let zeros = [UInt8](repeating: 0, count: 1 + 258 * 100)
         let body = GzipBodies.zeros(copies: 100, crc: CRC32.checksum(zeros))
         #expect(try Inflate.decompress(body, contentEncoding: "gzip", limit: zeros.count).get() == Data(zeros))
-        #expect(Inflate.decompress(body, contentEncoding: "gzip", limit: zeros.count - 1) == .failure(.tooLarge(limit: zeros.count - 1)))
+        #expect(
+            Inflate.decompress(body, contentEncoding: "gzip", limit: zeros.count - 1)
+                == .failure(.tooLarge(limit: zeros.count - 1))
+        )
         #expect(Inflate.outputLimit(forCompressedSize: 100) == 1 << 20)
         #expect(Inflate.outputLimit(forCompressedSize: 100_000) == 10_000_000)
         #expect(Inflate.outputLimit(forCompressedSize: 10_000_000) == 64 << 20)
@@ -643,51 +744,94 @@ struct HARTests {
         #expect(try Inflate.decompress(body, contentEncoding: "gzip").get() == Data(payload))
         var flipped = body
         flipped[flipped.count - 400] ^= 0x01
-        #expect(Inflate.decompress(flipped, contentEncoding: "gzip") == .failure(.checksumMismatch(what: "the gzip CRC-32 does not match the data")))
+        #expect(
+            Inflate.decompress(flipped, contentEncoding: "gzip")
+                == .failure(.checksumMismatch(what: "the gzip CRC-32 does not match the data"))
+        )
         var wrongLength = body
         wrongLength[wrongLength.count - 4] ^= 0x01
-        #expect(Inflate.decompress(wrongLength, contentEncoding: "gzip") == .failure(.checksumMismatch(what: "the gzip length does not match the data")))
-        #expect(Inflate.decompress(body.dropLast(8), contentEncoding: "gzip") == .failure(.checksumMismatch(what: "the gzip trailer (CRC-32 and length) is missing")))
+        #expect(
+            Inflate.decompress(wrongLength, contentEncoding: "gzip")
+                == .failure(.checksumMismatch(what: "the gzip length does not match the data"))
+        )
+        #expect(
+            Inflate.decompress(body.dropLast(8), contentEncoding: "gzip")
+                == .failure(.checksumMismatch(what: "the gzip trailer (CRC-32 and length) is missing"))
+        )
         let zlib = try #require(HARReader.pollyChunks(#"["789ccb48cdc9c957c840903a0a1e8e418a00656c07c5"]"#))
         var wrongAdler = zlib
         wrongAdler[wrongAdler.count - 1] ^= 0x01
-        #expect(Inflate.decompress(wrongAdler, contentEncoding: "deflate") == .failure(.checksumMismatch(what: "the zlib Adler-32 does not match the data")))
+        #expect(
+            Inflate.decompress(wrongAdler, contentEncoding: "deflate")
+                == .failure(.checksumMismatch(what: "the zlib Adler-32 does not match the data"))
+        )
     }
 
     @Test("a Polly.JS gzip body that is corrupted is a located error, not a body served damaged")
     func pollyCorruptedChunks() throws {
         var body = GzipBodies.stored(Array(repeating: UInt8(ascii: "a"), count: 60_000))
         body[30_000] = UInt8(ascii: "b")
-        let loaded = try loadHAR(document([
-            entry(url: "https://api.example.com/a", headers: [["name": "content-encoding", "value": ["gzip"]]], text: "[\"\(GzipBodies.hex(body))\"]"),
-        ]))
+        let loaded = try loadHAR(
+            document([
+                entry(
+                    url: "https://api.example.com/a",
+                    headers: [["name": "content-encoding", "value": ["gzip"]]],
+                    text: "[\"\(GzipBodies.hex(body))\"]"
+                )
+            ])
+        )
         #expect(loaded.stubs.isEmpty)
         let error = try #require(loaded.errors.first, "\(loaded.diagnostics)")
         #expect(error.jsonPath == "$.log.entries[0].response.content.text")
         #expect(error.source.line != nil && error.source.column != nil)
-        #expect(error.message == #"the body compressed as "gzip" is corrupted: the gzip CRC-32 does not match the data; "#
-                + "record the response again (it would otherwise be served damaged)")
+        #expect(
+            error.message == #"the body compressed as "gzip" is corrupted: the gzip CRC-32 does not match the data; "#
+                + "record the response again (it would otherwise be served damaged)"
+        )
     }
 
     @Test("a Polly.JS gzip bomb is a located error once it inflates past 100 times its size, and no stub serves it")
     func pollyGzipBomb() throws {
-        let bomb = GzipBodies.zeros(copies: 20_000)   // 5,160,001 zero bytes from about 32 KB
-        let loaded = try loadHAR(document([
-            entry(url: "https://api.example.com/bomb", headers: [["name": "content-encoding", "value": ["gzip"]]], text: "[\"\(GzipBodies.hex(bomb))\"]"),
-            entry(url: "https://api.example.com/fine", text: "fine"),
-        ]))
+        let bomb = GzipBodies.zeros(copies: 20_000)  // 5,160,001 zero bytes from about 32 KB
+        let loaded = try loadHAR(
+            document([
+                entry(
+                    url: "https://api.example.com/bomb",
+                    headers: [["name": "content-encoding", "value": ["gzip"]]],
+                    text: "[\"\(GzipBodies.hex(bomb))\"]"
+                ),
+                entry(url: "https://api.example.com/fine", text: "fine"),
+            ])
+        )
         #expect(loaded.stubs.count == 1)
         let error = try #require(loaded.errors.first, "\(loaded.diagnostics)")
         #expect(error.jsonPath == "$.log.entries[0].response.content.text")
-        #expect(error.message.hasPrefix("the \(bomb.count)-byte body compressed as \"gzip\" inflates to more than \(100 * bomb.count) bytes"), "\(error.message)")
-        #expect(error.message.hasSuffix("which is how a decompression bomb looks; if the body is genuine, record it uncompressed"))
+        #expect(
+            error.message.hasPrefix(
+                "the \(bomb.count)-byte body compressed as \"gzip\" inflates to more than \(100 * bomb.count) bytes"
+            ),
+            "\(error.message)"
+        )
+        #expect(
+            error.message.hasSuffix(
+                "which is how a decompression bomb looks; if the body is genuine, record it uncompressed"
+            )
+        )
     }
 
     @Test("a Polly.JS brotli body cannot be decompressed: a warning, and it is served with its Content-Encoding")
     func pollyBrotliChunks() throws {
-        let loaded = try loadHAR(document([
-            entry(url: "https://api.example.com/br", headers: [["name": "content-encoding", "value": ["br"]], ["name": "content-length", "value": "3"]], text: #"["0b0180"]"#),
-        ]))
+        let loaded = try loadHAR(
+            document([
+                entry(
+                    url: "https://api.example.com/br",
+                    headers: [
+                        ["name": "content-encoding", "value": ["br"]], ["name": "content-length", "value": "3"],
+                    ],
+                    text: #"["0b0180"]"#
+                )
+            ])
+        )
         #expect(loaded.warnings.map(\.jsonPath) == ["$.log.entries[0].response.content.text"])
         guard case let .http(_, _, headers, body) = try #require(loaded.stubs.first?.responses.first).content else {
             Issue.record("not an HTTP response")
@@ -727,11 +871,13 @@ struct HARTests {
     func importerShapes() throws {
         let files = try importFiles(corpusHAR: "pollyjs-puppeteer.har")
         let users = try mapping(files, prefix: "mappings/get-users-")
-        #expect(users["request"] == [
-            "method": "GET",
-            "urlPath": "/users",
-            "queryParameters": ["id_like": ["equalTo": "3|9|2|7|10|5"]],
-        ])
+        #expect(
+            users["request"] == [
+                "method": "GET",
+                "urlPath": "/users",
+                "queryParameters": ["id_like": ["equalTo": "3|9|2|7|10|5"]],
+            ]
+        )
         let response = try #require(users["response"]?.objectValue)
         #expect(response["status"] == 200)
         #expect(response["statusMessage"] == "OK")
@@ -745,20 +891,29 @@ struct HARTests {
 
         let chrome = try importFiles(corpusHAR: "mitmproxy-chrome.har")
         let failed = try mapping(chrome, prefix: "mappings/get-root-", containing: "fault")
-        #expect(failed["response"] == [
-            "fault": "CONNECTION_RESET_BY_PEER",
-            "swiftHTTPStubs": ["urlError": "notConnectedToInternet"],
-        ], "the fault for WireMock, and the URLError the capture replays (net::ERR_INTERNET_DISCONNECTED)")
+        #expect(
+            failed["response"] == [
+                "fault": "CONNECTION_RESET_BY_PEER",
+                "swiftHTTPStubs": ["urlError": "notConnectedToInternet"],
+            ],
+            "the fault for WireMock, and the URLError the capture replays (net::ERR_INTERNET_DISCONNECTED)"
+        )
         #expect(failed["request"] == ["method": "GET", "host": "www.google.com", "urlPath": "/"])
         #expect(users["request"]?.objectValue?["host"] == nil)
 
         let url = "https://api.example.com/search?tag=a&tag=b"
-        let inline = try importFiles(document([
-            entry(method: "POST", url: url, requestBody: #"{"q":1}"#, text: "one"),
-            entry(method: "POST", url: url, requestBody: "two", text: "two"),
-        ]))
+        let inline = try importFiles(
+            document([
+                entry(method: "POST", url: url, requestBody: #"{"q":1}"#, text: "one"),
+                entry(method: "POST", url: url, requestBody: "two", text: "two"),
+            ])
+        )
         let json = try mapping(inline, prefix: "mappings/post-search-", containing: "equalToJson")
-        #expect(json["request"]?.objectValue?["queryParameters"] == ["tag": ["hasExactly": [["equalTo": "a"], ["equalTo": "b"]]]])
+        #expect(
+            json["request"]?.objectValue?["queryParameters"] == [
+                "tag": ["hasExactly": [["equalTo": "a"], ["equalTo": "b"]]]
+            ]
+        )
         #expect(json["request"]?.objectValue?["bodyPatterns"] == [["equalToJson": ["q": 1]]])
         let plain = try mapping(inline, prefix: "mappings/post-search-", containing: "\"equalTo\": \"two\"")
         #expect(plain["request"]?.objectValue?["bodyPatterns"] == [["equalTo": "two"]])
@@ -767,39 +922,50 @@ struct HARTests {
 
     @Test("repeated identical requests become a WireMock scenario named after its mapping file")
     func importerScenario() throws {
-        let files = try importFiles(document([
-            entry(url: "https://api.example.com/jobs/7", text: "queued"),
-            entry(url: "https://api.example.com/jobs/7", text: "running"),
-            entry(url: "https://api.example.com/jobs/7", text: "done"),
-            entry(url: "https://api.example.com/other", text: "x"),
-            entry(url: "https://api.example.com/other", text: "y"),
-        ]))
+        let files = try importFiles(
+            document([
+                entry(url: "https://api.example.com/jobs/7", text: "queued"),
+                entry(url: "https://api.example.com/jobs/7", text: "running"),
+                entry(url: "https://api.example.com/jobs/7", text: "done"),
+                entry(url: "https://api.example.com/other", text: "x"),
+                entry(url: "https://api.example.com/other", text: "y"),
+            ])
+        )
         let job = try #require(files.first { $0.relativePath.hasPrefix("mappings/get-jobs-7-") })
         let list = try #require(try JSONValue(parsing: job.contents).objectValue?["mappings"]?.arrayValue)
         let stem = String(job.relativePath.dropFirst("mappings/".count).dropLast(".json".count))
         #expect(list.count == 3)
         let states = list.map { mapping in
-            ["scenarioName", "requiredScenarioState", "newScenarioState"].map { mapping.objectValue?[$0]?.stringValue ?? "-" }
+            ["scenarioName", "requiredScenarioState", "newScenarioState"].map {
+                mapping.objectValue?[$0]?.stringValue ?? "-"
+            }
         }
         let scenario = "scenario-\(stem)"
-        #expect(states == [
-            [scenario, "Started", "\(scenario)-2"],
-            [scenario, "\(scenario)-2", "\(scenario)-3"],
-            [scenario, "\(scenario)-3", "-"],
-        ])
-        #expect(list.map { $0.objectValue?["response"]?.objectValue?["bodyFileName"]?.stringValue } == [
-            "\(stem)-1.txt", "\(stem)-2.txt", "\(stem)-3.txt",
-        ])
+        #expect(
+            states == [
+                [scenario, "Started", "\(scenario)-2"],
+                [scenario, "\(scenario)-2", "\(scenario)-3"],
+                [scenario, "\(scenario)-3", "-"],
+            ]
+        )
+        #expect(
+            list.map { $0.objectValue?["response"]?.objectValue?["bodyFileName"]?.stringValue } == [
+                "\(stem)-1.txt", "\(stem)-2.txt", "\(stem)-3.txt",
+            ]
+        )
         let other = try #require(files.first { $0.relativePath.hasPrefix("mappings/get-other-") })
         let otherStem = String(other.relativePath.dropFirst("mappings/".count).dropLast(".json".count))
         #expect(String(decoding: other.contents, as: UTF8.self).contains("\"scenario-\(otherStem)\""))
     }
 
-    @Test("the importer's stub root loads back through StubFiles and answers as the HAR does", arguments: [
-        "har-validator-valid.har.json", "mitmproxy-charles.har", "mitmproxy-chrome.har", "mitmproxy-firefox.har",
-        "mitmproxy-head-content-length.har", "mitmproxy-insomnia.har", "mitmproxy-postdata.har",
-        "mitmproxy-with-bom.har", "pollyjs-jest-node-fetch-should-return-post.har", "pollyjs-puppeteer.har",
-    ])
+    @Test(
+        "the importer's stub root loads back through StubFiles and answers as the HAR does",
+        arguments: [
+            "har-validator-valid.har.json", "mitmproxy-charles.har", "mitmproxy-chrome.har", "mitmproxy-firefox.har",
+            "mitmproxy-head-content-length.har", "mitmproxy-insomnia.har", "mitmproxy-postdata.har",
+            "mitmproxy-with-bom.har", "pollyjs-jest-node-fetch-should-return-post.har", "pollyjs-puppeteer.har",
+        ]
+    )
     func importerRoundTrip(name: String) async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("har-import-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -821,7 +987,10 @@ struct HARTests {
             let actual = await outcome(session, method, url, body: body)
             #expect(actual.status == expected.status, "\(method) \(url)")
             #expect((actual.error == nil) == (expected.error == nil), "\(method) \(url)")
-            #expect((actual.error as? URLError)?.code == (expected.error as? URLError)?.code, "\(method) \(url): the imported root must fail with the capture's URLError")
+            #expect(
+                (actual.error as? URLError)?.code == (expected.error as? URLError)?.code,
+                "\(method) \(url): the imported root must fail with the capture's URLError"
+            )
             if let json = try? JSONValue(parsing: expected.body), json.objectValue != nil || json.arrayValue != nil {
                 #expect(try JSONValue(parsing: actual.body) == json, "\(url)")
             } else {
@@ -834,12 +1003,17 @@ struct HARTests {
     func importedScenarioReplays() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("har-import-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        try write(try importFiles(document([
-            entry(url: "https://api.example.com/jobs/7", text: "queued"),
-            entry(url: "https://api.example.com/jobs/7", text: "running"),
-            entry(url: "https://api.example.com/jobs/7", status: 0, statusText: "", error: "net::ERR_ABORTED"),
-            entry(url: "https://api.example.com/jobs/7", text: "done"),
-        ])), to: root)
+        try write(
+            try importFiles(
+                document([
+                    entry(url: "https://api.example.com/jobs/7", text: "queued"),
+                    entry(url: "https://api.example.com/jobs/7", text: "running"),
+                    entry(url: "https://api.example.com/jobs/7", status: 0, statusText: "", error: "net::ERR_ABORTED"),
+                    entry(url: "https://api.example.com/jobs/7", text: "done"),
+                ])
+            ),
+            to: root
+        )
         let load = StubFiles.load([root.path])
         #expect(load.diagnostics.isEmpty, "\(load.diagnostics)")
         let registry = StubRegistry()
@@ -917,7 +1091,8 @@ private func mapping(
     containing fragment: String = ""
 ) throws -> JSONObject {
     let matching = files.filter {
-        $0.relativePath.hasPrefix(prefix) && (fragment.isEmpty || String(decoding: $0.contents, as: UTF8.self).contains(fragment))
+        $0.relativePath.hasPrefix(prefix)
+            && (fragment.isEmpty || String(decoding: $0.contents, as: UTF8.self).contains(fragment))
     }
     #expect(matching.count == 1, "\(prefix) \(fragment): \(files.map(\.relativePath))")
     let file = try #require(matching.first)
@@ -927,13 +1102,17 @@ private func mapping(
 /// The body a corpus entry recorded, decoded as the loader must serve it; `nil` for Polly.JS's
 /// compressed hex chunks, which the test cannot decompress independently.
 private func recordedBody(_ response: JSONObject, method: String) -> Data? {
-    guard method != "HEAD", let content = response["content"]?.objectValue, let text = content["text"]?.stringValue else {
+    guard method != "HEAD", let content = response["content"]?.objectValue, let text = content["text"]?.stringValue
+    else {
         return Data()
     }
     if content["encoding"]?.stringValue == "base64" {
         return Data(base64Encoded: text, options: .ignoreUnknownCharacters) ?? Data()
     }
-    let isCompressed = response["headers"]?.arrayValue?.contains { $0.objectValue?["name"]?.stringValue?.lowercased() == "content-encoding" } == true
+    let isCompressed =
+        response["headers"]?.arrayValue?.contains {
+            $0.objectValue?["name"]?.stringValue?.lowercased() == "content-encoding"
+        } == true
     return isCompressed && text.hasPrefix("[\"") ? nil : Data(text.utf8)
 }
 
@@ -947,7 +1126,12 @@ private func write(_ files: [(relativePath: String, contents: Data)], to root: U
 }
 
 /// What a session answered: status and body, or the error.
-private func outcome(_ session: URLSession, _ method: String, _ url: String, body: String?) async -> (status: Int?, body: Data, error: (any Error)?) {
+private func outcome(
+    _ session: URLSession,
+    _ method: String,
+    _ url: String,
+    body: String?
+) async -> (status: Int?, body: Data, error: (any Error)?) {
     do {
         let (data, http) = try await send(session, method, url, body: body)
         return (http.statusCode, data, nil)
@@ -968,7 +1152,7 @@ private func document(_ entries: [JSONValue]) -> String {
             "version": "1.2",
             "creator": ["name": "HARTests", "version": "1"],
             "entries": .array(entries),
-        ],
+        ]
     ]
     return log.serialized(pretty: true)
 }
@@ -987,7 +1171,9 @@ private func entry(
     order: Int? = nil,
     error: String? = nil
 ) -> JSONValue {
-    var request: JSONObject = ["method": .string(method), "url": .string(url), "httpVersion": "HTTP/1.1", "headers": [], "queryString": []]
+    var request: JSONObject = [
+        "method": .string(method), "url": .string(url), "httpVersion": "HTTP/1.1", "headers": [], "queryString": [],
+    ]
     if let requestBody {
         request["postData"] = ["mimeType": "application/json", "text": .string(requestBody)]
     } else if let postData {

@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import HTTPStubs
-import Testing
 
 /// The journal's HAR export is written from the HAR model that the HAR reader reads into, so what
 /// is written reads back as the same exchanges.

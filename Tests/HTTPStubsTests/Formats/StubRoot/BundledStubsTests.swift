@@ -1,10 +1,11 @@
 import ExampleClients
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPStubs
-import Testing
 
 /// The example API in the repository's `Stubs/` folder, served to the example clients.
 @Suite("Bundled Stubs/ example API")
@@ -45,18 +46,22 @@ struct BundledStubsTests {
         try stubs.load(Self.root)
         var request = URLRequest(url: URL(string: "https://api.example.com/v1/users/42")!)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let user = try await AsyncHTTPClient(HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!))
-            .send(request, as: User.self)
+        let user = try await AsyncHTTPClient(
+            HTTPClient(session: stubs.makeSession(), baseURL: URL(string: "https://api.example.com")!)
+        )
+        .send(request, as: User.self)
         #expect(user == User(id: 42, name: "Ada Lovelace"))
     }
 
     @Test func unknownUsersAre404AndOtherPathsHitTheCatchAll() async throws {
         let (client, stubs) = try client()
-        defer { withExtendedLifetime(stubs) {} }   // sessions serve only while their registry lives
+        defer { withExtendedLifetime(stubs) {} }  // sessions serve only while their registry lives
         await #expect(throws: HTTPClientError.status(404, body: Data(#"{"error":"user not found"}"#.utf8))) {
             try await client.get("users/7", as: User.self)
         }
-        await #expect(throws: HTTPClientError.status(404, body: Data(#"{"error":"no such endpoint in the example API"}"#.utf8))) {
+        await #expect(
+            throws: HTTPClientError.status(404, body: Data(#"{"error":"no such endpoint in the example API"}"#.utf8))
+        ) {
             try await client.get("invoices", as: User.self)
         }
     }

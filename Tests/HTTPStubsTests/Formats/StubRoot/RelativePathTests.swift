@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import HTTPStubs
-import Testing
 
 /// `load(_:relativeTo:)` and `replay(_:relativeTo:)` find a stub root by the same rule: an absolute
 /// path as it is, a relative one in the folder of the `relativeTo` file.

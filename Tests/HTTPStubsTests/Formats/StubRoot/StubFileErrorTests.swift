@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import HTTPStubs
 
 /// Stub files that cannot be loaded: every error is located like a compiler diagnostic
 /// (`path:line:column: error: $.json.path: message`) and says how to fix it; warnings are located
@@ -21,7 +23,12 @@ struct StubFileErrorTests {
         #expect(error.jsonPath == "$.response", "the object whose member list is broken")
         #expect(error.source.line == 3, "\(error)")
         #expect(error.source.column != nil)
-        #expect(error.description.hasPrefix("\(checked.file):3:\(error.source.column ?? 0): error: $.response: invalid JSON"), "\(error)")
+        #expect(
+            error.description.hasPrefix(
+                "\(checked.file):3:\(error.source.column ?? 0): error: $.response: invalid JSON"
+            ),
+            "\(error)"
+        )
         #expect(checked.load.stubs.isEmpty)
     }
 
@@ -47,25 +54,32 @@ struct StubFileErrorTests {
         let warning = try #require(checked.load.warnings.first)
         #expect(checked.load.warnings.count == 1)
         let (line, column) = sourcePosition(of: #""url": "/second""#, in: text)
-        #expect(warning.description.hasPrefix("\(checked.file):\(line):\(column): warning: $.request.url: "), "\(warning)")
+        #expect(
+            warning.description.hasPrefix("\(checked.file):\(line):\(column): warning: $.request.url: "),
+            "\(warning)"
+        )
         #expect(warning.message.contains("more than once"))
         let registry = StubRegistry()
         registry.onDiagnostic { _ in }
         try registry.load(checked.root.path)
-        if case .response = registry.answer(InterceptedRequest(url: URL(string: "http://h/second")!)) {} else {
+        if case .response = registry.answer(InterceptedRequest(url: URL(string: "http://h/second")!)) {
+        } else {
             Issue.record("the last value should win")
         }
     }
 
     // MARK: Operators
 
-    @Test("unsupported WireMock operators are errors that name the operator", arguments: [
-        #"{"lessThanNumber": 5}"#,
-        #"{"equalToNumber": 5}"#,
-        #"{"equalToNumber": 5}"#,
-        #"{"greaterThanNumber": 5}"#,
-        #"{"matchesPathTemplate": "/users/{id}"}"#,
-    ])
+    @Test(
+        "unsupported WireMock operators are errors that name the operator",
+        arguments: [
+            #"{"lessThanNumber": 5}"#,
+            #"{"equalToNumber": 5}"#,
+            #"{"equalToNumber": 5}"#,
+            #"{"greaterThanNumber": 5}"#,
+            #"{"matchesPathTemplate": "/users/{id}"}"#,
+        ]
+    )
     func unsupportedOperators(matcher: String) throws {
         let name = String(matcher.dropFirst(2).prefix { $0 != "\"" })
         let text = """
@@ -77,7 +91,11 @@ struct StubFileErrorTests {
             }
             """
         let checked = try Checked(text)
-        let error = try checked.expectError(at: "$.request.headers['X-When'].\(name)", value: "\"\(name)\": ", skipKey: true)
+        let error = try checked.expectError(
+            at: "$.request.headers['X-When'].\(name)",
+            value: "\"\(name)\": ",
+            skipKey: true
+        )
         #expect(error.message.contains("'\(name)'"), "\(error)")
         #expect(error.message.contains("not supported"))
         #expect(error.message.contains("use another operator"), "says what to do instead")
@@ -86,7 +104,11 @@ struct StubFileErrorTests {
     @Test("an unknown operator is an error that lists the known ones")
     func unknownOperator() throws {
         let text = #"{"request": {"queryParameters": {"q": {"equalsTo": "x"}}}, "response": {}}"#
-        let error = try Checked(text).expectError(at: "$.request.queryParameters.q.equalsTo", value: #""equalsTo": "#, skipKey: true)
+        let error = try Checked(text).expectError(
+            at: "$.request.queryParameters.q.equalsTo",
+            value: #""equalsTo": "#,
+            skipKey: true
+        )
         #expect(error.message.contains("unknown operator 'equalsTo'"))
         #expect(error.message.contains("equalTo"))
     }
@@ -98,10 +120,22 @@ struct StubFileErrorTests {
         #expect(checked.load.errors.isEmpty && checked.load.stubs.count == 1)
         let warning = try #require(checked.load.warnings.first)
         #expect(warning.jsonPath == "$.request.headers.X")
-        #expect(warning.message.contains("more than one operator (equalTo, contains): WireMock uses the first, 'equalTo', and ignores the others"))
+        #expect(
+            warning.message.contains(
+                "more than one operator (equalTo, contains): WireMock uses the first, 'equalTo', and ignores the others"
+            )
+        )
         #expect(warning.message.contains("\"and\" or \"or\""), "says how to combine them")
-        #expect(checked.load.stubs.first?.pattern.matches(InterceptedRequest(url: URL(string: "https://h/")!, headers: ["X": "a"])) == true)
-        #expect(checked.load.stubs.first?.pattern.matches(InterceptedRequest(url: URL(string: "https://h/")!, headers: ["X": "b"])) == false)
+        #expect(
+            checked.load.stubs.first?.pattern.matches(
+                InterceptedRequest(url: URL(string: "https://h/")!, headers: ["X": "a"])
+            ) == true
+        )
+        #expect(
+            checked.load.stubs.first?.pattern.matches(
+                InterceptedRequest(url: URL(string: "https://h/")!, headers: ["X": "b"])
+            ) == false
+        )
 
         let none = #"{"request": {"headers": {"X": {"caseInsensitive": true}}}, "response": {}}"#
         let missing = try Checked(none).expectError(at: "$.request.headers.X", value: #"{"caseInsensitive""#)
@@ -118,7 +152,10 @@ struct StubFileErrorTests {
     @Test("equalToJson holding a string that is not JSON, and equalToXml that is not well-formed")
     func malformedOperands() throws {
         let json = #"{"request": {"bodyPatterns": [{"equalToJson": "{\"a\": }"}]}, "response": {}}"#
-        let jsonError = try Checked(json).expectError(at: "$.request.bodyPatterns[0].equalToJson", value: #""{\"a\": }""#)
+        let jsonError = try Checked(json).expectError(
+            at: "$.request.bodyPatterns[0].equalToJson",
+            value: #""{\"a\": }""#
+        )
         #expect(jsonError.message.contains("not JSON"))
 
         let xml = #"{"request": {"bodyPatterns": [{"equalToXml": "<a><b></a>"}]}, "response": {}}"#
@@ -129,11 +166,17 @@ struct StubFileErrorTests {
     @Test("invalid JSONPath and XPath expressions name the expression")
     func badExpressions() throws {
         let jsonPath = #"{"request": {"bodyPatterns": [{"matchesJsonPath": "$.a[?(@.b =="}]}, "response": {}}"#
-        let jsonPathError = try Checked(jsonPath).expectError(at: "$.request.bodyPatterns[0].matchesJsonPath", value: #""$.a[?(@.b ==""#)
+        let jsonPathError = try Checked(jsonPath).expectError(
+            at: "$.request.bodyPatterns[0].matchesJsonPath",
+            value: #""$.a[?(@.b ==""#
+        )
         #expect(jsonPathError.message.contains("$.a[?(@.b =="))
 
         let xPath = #"{"request": {"bodyPatterns": [{"matchesXPath": "//a[@"}]}, "response": {}}"#
-        let xPathError = try Checked(xPath).expectError(at: "$.request.bodyPatterns[0].matchesXPath", value: #""//a[@""#)
+        let xPathError = try Checked(xPath).expectError(
+            at: "$.request.bodyPatterns[0].matchesXPath",
+            value: #""//a[@""#
+        )
         #expect(xPathError.message.contains("//a[@"))
     }
 
@@ -141,31 +184,58 @@ struct StubFileErrorTests {
 
     @Test("wrong types: method a number, status a word, headers not an object, bodyPatterns not an array")
     func wrongTypes() throws {
-        let method = try Checked(#"{"request": {"method": 5}, "response": {}}"#).expectError(at: "$.request.method", value: "5")
+        let method = try Checked(#"{"request": {"method": 5}, "response": {}}"#).expectError(
+            at: "$.request.method",
+            value: "5"
+        )
         #expect(method.message.contains("'method' must be a string, found the number 5"))
 
-        let status = try Checked(#"{"request": {}, "response": {"status": "two hundred"}}"#).expectError(at: "$.response.status", value: #""two hundred""#)
+        let status = try Checked(#"{"request": {}, "response": {"status": "two hundred"}}"#).expectError(
+            at: "$.response.status",
+            value: #""two hundred""#
+        )
         #expect(status.message.contains("'status' must be an integer"))
 
-        let responseHeaders = try Checked(#"{"request": {}, "response": {"headers": ["X: 1"]}}"#).expectError(at: "$.response.headers", value: #"["X: 1"]"#)
+        let responseHeaders = try Checked(#"{"request": {}, "response": {"headers": ["X: 1"]}}"#).expectError(
+            at: "$.response.headers",
+            value: #"["X: 1"]"#
+        )
         #expect(responseHeaders.message.contains("must be a JSON object, found an array"))
 
-        let requestHeaders = try Checked(#"{"request": {"headers": "X: 1"}, "response": {}}"#).expectError(at: "$.request.headers", value: #""X: 1""#)
+        let requestHeaders = try Checked(#"{"request": {"headers": "X: 1"}, "response": {}}"#).expectError(
+            at: "$.request.headers",
+            value: #""X: 1""#
+        )
         #expect(requestHeaders.message.contains("must be a JSON object"))
 
-        let headerValue = try Checked(#"{"request": {}, "response": {"headers": {"X": {"a": 1}}}}"#).expectError(at: "$.response.headers.X", value: #"{"a": 1}"#)
+        let headerValue = try Checked(#"{"request": {}, "response": {"headers": {"X": {"a": 1}}}}"#).expectError(
+            at: "$.response.headers.X",
+            value: #"{"a": 1}"#
+        )
         #expect(headerValue.message.contains("a header value must be a string or an array of strings"))
 
-        let body = try Checked(#"{"request": {"bodyPatterns": {"contains": "a"}}, "response": {}}"#).expectError(at: "$.request.bodyPatterns", value: #"{"contains""#)
+        let body = try Checked(#"{"request": {"bodyPatterns": {"contains": "a"}}, "response": {}}"#).expectError(
+            at: "$.request.bodyPatterns",
+            value: #"{"contains""#
+        )
         #expect(body.message.contains("'bodyPatterns' must be an array"))
 
-        let responseBody = try Checked(#"{"request": {}, "response": {"body": {"a": 1}}}"#).expectError(at: "$.response.body", value: #"{"a": 1}"#)
+        let responseBody = try Checked(#"{"request": {}, "response": {"body": {"a": 1}}}"#).expectError(
+            at: "$.response.body",
+            value: #"{"a": 1}"#
+        )
         #expect(responseBody.message.contains("use 'jsonBody'"), "says what to use instead")
 
-        let priority = try Checked(#"{"priority": "high", "request": {}, "response": {}}"#).expectError(at: "$.priority", value: #""high""#)
+        let priority = try Checked(#"{"priority": "high", "request": {}, "response": {}}"#).expectError(
+            at: "$.priority",
+            value: #""high""#
+        )
         #expect(priority.message.contains("'priority' must be an integer"))
 
-        let mappings = try Checked(#"{"mappings": {"request": {}}}"#).expectError(at: "$.mappings", value: #"{"request""#)
+        let mappings = try Checked(#"{"mappings": {"request": {}}}"#).expectError(
+            at: "$.mappings",
+            value: #"{"request""#
+        )
         #expect(mappings.message.contains("'mappings' must be an array"))
     }
 
@@ -180,12 +250,18 @@ struct StubFileErrorTests {
 
     // MARK: Patterns
 
-    @Test("a regular expression that does not compile is an error naming the pattern", arguments: [
-        (#"{"urlPattern": "/a[("}"#, "$.request.urlPattern", #""/a[(""#, "'/a[('"),
-        (#"{"urlPathPattern": "/b("}"#, "$.request.urlPathPattern", #""/b(""#, "'/b('"),
-        (#"{"headers": {"X": {"matches": "a)"}}}"#, "$.request.headers.X.matches", #""a)""#, "'a)'"),
-        (#"{"queryParameters": {"q": {"doesNotMatch": "[z"}}}"#, "$.request.queryParameters.q.doesNotMatch", #""[z""#, "'[z'"),
-    ])
+    @Test(
+        "a regular expression that does not compile is an error naming the pattern",
+        arguments: [
+            (#"{"urlPattern": "/a[("}"#, "$.request.urlPattern", #""/a[(""#, "'/a[('"),
+            (#"{"urlPathPattern": "/b("}"#, "$.request.urlPathPattern", #""/b(""#, "'/b('"),
+            (#"{"headers": {"X": {"matches": "a)"}}}"#, "$.request.headers.X.matches", #""a)""#, "'a)'"),
+            (
+                #"{"queryParameters": {"q": {"doesNotMatch": "[z"}}}"#, "$.request.queryParameters.q.doesNotMatch",
+                #""[z""#, "'[z'"
+            ),
+        ]
+    )
     func badRegex(request: String, jsonPath: String, value: String, named: String) throws {
         let error = try Checked(#"{"request": \#(request), "response": {}}"#).expectError(at: jsonPath, value: value)
         #expect(error.message.contains("invalid regular expression \(named)"), "\(error)")
@@ -194,30 +270,51 @@ struct StubFileErrorTests {
 
     @Test("a urlPathTemplate that does not parse, and pathParameters naming a missing variable")
     func badTemplates() throws {
-        let unclosed = try Checked(#"{"request": {"urlPathTemplate": "/users/{id"}, "response": {}}"#).expectError(at: "$.request.urlPathTemplate", value: #""/users/{id""#)
+        let unclosed = try Checked(#"{"request": {"urlPathTemplate": "/users/{id"}, "response": {}}"#).expectError(
+            at: "$.request.urlPathTemplate",
+            value: #""/users/{id""#
+        )
         #expect(unclosed.message.contains("'{' that is never closed"))
 
-        let twice = try Checked(#"{"request": {"urlPathTemplate": "/a/{id}/{id}"}, "response": {}}"#).expectError(at: "$.request.urlPathTemplate", value: #""/a/{id}/{id}""#)
+        let twice = try Checked(#"{"request": {"urlPathTemplate": "/a/{id}/{id}"}, "response": {}}"#).expectError(
+            at: "$.request.urlPathTemplate",
+            value: #""/a/{id}/{id}""#
+        )
         #expect(twice.message.contains("twice"))
 
-        let text = #"{"request": {"urlPathTemplate": "/users/{id}", "pathParameters": {"userId": {"equalTo": "1"}}}, "response": {}}"#
+        let text =
+            #"{"request": {"urlPathTemplate": "/users/{id}", "pathParameters": {"userId": {"equalTo": "1"}}}, "response": {}}"#
         let missing = try Checked(text).expectError(at: "$.request.pathParameters.userId", value: #"{"equalTo": "1"}"#)
         #expect(missing.message.contains("'userId' is not a variable of the template"))
         #expect(missing.message.contains("its variables: id"))
     }
 
-    @Test("customMatcher and proxyBaseUrl are errors that load the stub, as WireMock does: it never matches, or answers 500")
+    @Test(
+        "customMatcher and proxyBaseUrl are errors that load the stub, as WireMock does: it never matches, or answers 500"
+    )
     func unsupportedFeatures() throws {
-        let customFile = try Checked(#"{"request": {"customMatcher": {"name": "x", "parameters": {}}}, "response": {}}"#)
-        let custom = try customFile.expectError(at: "$.request.customMatcher", value: #"{"name": "x""#, loadsNothing: false)
+        let customFile = try Checked(
+            #"{"request": {"customMatcher": {"name": "x", "parameters": {}}}, "response": {}}"#
+        )
+        let custom = try customFile.expectError(
+            at: "$.request.customMatcher",
+            value: #"{"name": "x""#,
+            loadsNothing: false
+        )
         #expect(custom.message.contains("'customMatcher' \"x\" refers to a Java extension"))
         #expect(custom.message.contains("the stub loads and never matches"))
         #expect(custom.message.contains("replace it with built-in matchers"))
         #expect(customFile.load.refusals.isEmpty)
-        #expect(customFile.load.stubs.first?.pattern.matches(InterceptedRequest(url: URL(string: "https://h/")!)) == false)
+        #expect(
+            customFile.load.stubs.first?.pattern.matches(InterceptedRequest(url: URL(string: "https://h/")!)) == false
+        )
 
         let proxyFile = try Checked(#"{"request": {}, "response": {"proxyBaseUrl": "https://example.com"}}"#)
-        let proxy = try proxyFile.expectError(at: "$.response.proxyBaseUrl", value: #""https://example.com""#, loadsNothing: false)
+        let proxy = try proxyFile.expectError(
+            at: "$.response.proxyBaseUrl",
+            value: #""https://example.com""#,
+            loadsNothing: false
+        )
         #expect(proxy.message.contains("proxying"))
         #expect(proxy.message.contains("answers its requests with status 500"))
         #expect(proxy.message.contains("record"))
@@ -228,27 +325,44 @@ struct StubFileErrorTests {
 
     @Test("an unknown fault lists the four faults")
     func unknownFault() throws {
-        let error = try Checked(#"{"request": {}, "response": {"fault": "TIMEOUT"}}"#).expectError(at: "$.response.fault", value: #""TIMEOUT""#)
-        for fault in ["EMPTY_RESPONSE", "MALFORMED_RESPONSE_CHUNK", "RANDOM_DATA_THEN_CLOSE", "CONNECTION_RESET_BY_PEER", "TIMEOUT"] {
+        let error = try Checked(#"{"request": {}, "response": {"fault": "TIMEOUT"}}"#).expectError(
+            at: "$.response.fault",
+            value: #""TIMEOUT""#
+        )
+        for fault in [
+            "EMPTY_RESPONSE", "MALFORMED_RESPONSE_CHUNK", "RANDOM_DATA_THEN_CLOSE", "CONNECTION_RESET_BY_PEER",
+            "TIMEOUT",
+        ] {
             #expect(error.message.contains(fault), "\(error)")
         }
     }
 
     @Test("base64Body that is not base64 is an error", arguments: ["***", "YWJj ZA", "YWJjZA="])
     func badBase64(text: String) throws {
-        let error = try Checked(#"{"request": {}, "response": {"base64Body": "\#(text)"}}"#).expectError(at: "$.response.base64Body", value: "\"\(text)\"")
+        let error = try Checked(#"{"request": {}, "response": {"base64Body": "\#(text)"}}"#).expectError(
+            at: "$.response.base64Body",
+            value: "\"\(text)\""
+        )
         #expect(error.message.contains("'base64Body' must be base64 text"))
     }
 
-    @Test("base64Body with characters outside the base64 alphabet is an error, as WireMock rejects it", arguments: ["Zm9v!YmFy", "Zm9v YmFy", "Zm9v\\nYmFy"])
+    @Test(
+        "base64Body with characters outside the base64 alphabet is an error, as WireMock rejects it",
+        arguments: ["Zm9v!YmFy", "Zm9v YmFy", "Zm9v\\nYmFy"]
+    )
     func base64WithForeignCharacters(text: String) throws {
-        let error = try Checked(#"{"request": {}, "response": {"base64Body": "\#(text)"}}"#).expectError(at: "$.response.base64Body", value: "\"\(text)\"")
+        let error = try Checked(#"{"request": {}, "response": {"base64Body": "\#(text)"}}"#).expectError(
+            at: "$.response.base64Body",
+            value: "\"\(text)\""
+        )
         #expect(error.message.contains("'base64Body' must be base64 text"))
     }
 
     @Test("a swiftHTTPStubs object without a urlError is an error, not a stub that silently disappears")
     func extensionWithoutURLError() throws {
-        for (response, value) in [(#"{"swiftHTTPStubs": {}}"#, "{}"), (#"{"swiftHTTPStubs": {"urlErorr": "timedOut"}}"#, #"{"urlErorr""#)] {
+        for (response, value) in [
+            (#"{"swiftHTTPStubs": {}}"#, "{}"), (#"{"swiftHTTPStubs": {"urlErorr": "timedOut"}}"#, #"{"urlErorr""#),
+        ] {
             let checked = try Checked(#"{"request": {"url": "/a"}, "response": \#(response)}"#)
             let error = try checked.expectError(at: "$.response.swiftHTTPStubs", value: value)
             #expect(error.message.contains("needs \"urlError\""), "\(error)")
@@ -258,19 +372,25 @@ struct StubFileErrorTests {
 
     @Test("an unknown urlError name or delay distribution is an error that says what is allowed")
     func badExtensions() throws {
-        let urlError = try Checked(#"{"request": {}, "response": {"swiftHTTPStubs": {"urlError": "offline"}}}"#).expectError(at: "$.response.swiftHTTPStubs.urlError", value: #""offline""#)
+        let urlError = try Checked(#"{"request": {}, "response": {"swiftHTTPStubs": {"urlError": "offline"}}}"#)
+            .expectError(at: "$.response.swiftHTTPStubs.urlError", value: #""offline""#)
         #expect(urlError.message.contains("notConnectedToInternet"))
 
-        let delay = try Checked(#"{"request": {}, "response": {"delayDistribution": {"type": "gaussian"}}}"#).expectError(at: "$.response.delayDistribution", value: #"{"type""#)
+        let delay = try Checked(#"{"request": {}, "response": {"delayDistribution": {"type": "gaussian"}}}"#)
+            .expectError(at: "$.response.delayDistribution", value: #"{"type""#)
         #expect(delay.message.contains("\"fixed\", \"uniform\" or \"lognormal\""))
 
-        let uniform = try Checked(#"{"request": {}, "response": {"delayDistribution": {"type": "uniform", "lower": 10}}}"#).expectError(at: "$.response.delayDistribution", value: #"{"type""#)
+        let uniform = try Checked(
+            #"{"request": {}, "response": {"delayDistribution": {"type": "uniform", "lower": 10}}}"#
+        ).expectError(at: "$.response.delayDistribution", value: #"{"type""#)
         #expect(uniform.message.contains("\"upper\""))
     }
 
     // MARK: Body files
 
-    @Test("a bodyFileName with '..' is refused; a missing file (a leading '/' is read inside __files) is an error that loads the stub")
+    @Test(
+        "a bodyFileName with '..' is refused; a missing file (a leading '/' is read inside __files) is an error that loads the stub"
+    )
     func bodyFileNames() throws {
         let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString).txt")
         try Data("secret".utf8).write(to: outside)
@@ -285,14 +405,25 @@ struct StubFileErrorTests {
         // Missing, including an absolute path read inside __files: the stub loads and answers 500.
         for name in [outside.path, "missing.json"] {
             let checked = try Checked(#"{"request": {}, "response": {"bodyFileName": "\#(name)"}}"#)
-            let error = try checked.expectError(at: "$.response.bodyFileName", value: "\"\(name)\"", loadsNothing: false)
-            #expect(error.message.contains("does not exist in \(checked.root.path("__files")); the stub loads, and answers its requests with status 500"), "\(name): \(error)")
+            let error = try checked.expectError(
+                at: "$.response.bodyFileName",
+                value: "\"\(name)\"",
+                loadsNothing: false
+            )
+            #expect(
+                error.message.contains(
+                    "does not exist in \(checked.root.path("__files")); the stub loads, and answers its requests with status 500"
+                ),
+                "\(name): \(error)"
+            )
             #expect(checked.load.stubs.count == 1)
             #expect(checked.load.refusals.isEmpty)
         }
     }
 
-    @Test("a bodyFileName with backslashes or a control character is refused with a message that says so, the character escaped")
+    @Test(
+        "a bodyFileName with backslashes or a control character is refused with a message that says so, the character escaped"
+    )
     func bodyFileNamesWithBackslashesOrControlCharacters() throws {
         for (json, shown, needle) in [
             (#"..\\..\\etc\\passwd"#, #""..\\..\\etc\\passwd""#, "uses '\\', which is not a path separator here"),
@@ -303,7 +434,10 @@ struct StubFileErrorTests {
             let error = try checked.expectError(at: "$.response.bodyFileName", value: "\"\(json)\"")
             #expect(error.message.hasPrefix("'bodyFileName' \(shown) "), "\(json): \(error.message)")
             #expect(error.message.contains(needle), "\(json): \(error.message)")
-            #expect(!error.message.unicodeScalars.contains { $0.properties.generalCategory == .control }, "no raw control character: \(error.message)")
+            #expect(
+                !error.message.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                "no raw control character: \(error.message)"
+            )
         }
     }
 
@@ -316,14 +450,24 @@ struct StubFileErrorTests {
         let root = try TemporaryStubRoot(
             mappings: [
                 "escape.json": #"{"request": {"url": "/escape"}, "response": {"bodyFileName": "link.txt"}}"#,
-                "folder.json": #"{"request": {"url": "/folder"}, "response": {"bodyFileName": "up/\#(outside.lastPathComponent)"}}"#,
+                "folder.json":
+                    #"{"request": {"url": "/folder"}, "response": {"bodyFileName": "up/\#(outside.lastPathComponent)"}}"#,
                 "inside.json": #"{"request": {"url": "/inside"}, "response": {"bodyFileName": "alias.txt"}}"#,
             ],
             files: ["real.txt": Data("public".utf8)]
         )
-        try FileManager.default.createSymbolicLink(atPath: root.path("__files/link.txt"), withDestinationPath: outside.path)
-        try FileManager.default.createSymbolicLink(atPath: root.path("__files/up"), withDestinationPath: outside.deletingLastPathComponent().path)
-        try FileManager.default.createSymbolicLink(atPath: root.path("__files/alias.txt"), withDestinationPath: root.path("__files/real.txt"))
+        try FileManager.default.createSymbolicLink(
+            atPath: root.path("__files/link.txt"),
+            withDestinationPath: outside.path
+        )
+        try FileManager.default.createSymbolicLink(
+            atPath: root.path("__files/up"),
+            withDestinationPath: outside.deletingLastPathComponent().path
+        )
+        try FileManager.default.createSymbolicLink(
+            atPath: root.path("__files/alias.txt"),
+            withDestinationPath: root.path("__files/real.txt")
+        )
 
         let load = root.load()
         #expect(load.errors.count == 2, "\(load.errors)")
@@ -336,7 +480,8 @@ struct StubFileErrorTests {
         guard let stub = load.stubs.first else { return }
         let registry = StubRegistry()
         registry.add(stub)
-        guard case let .response(answer, _) = registry.answer(InterceptedRequest(url: URL(string: "http://h/inside")!)) else {
+        guard case let .response(answer, _) = registry.answer(InterceptedRequest(url: URL(string: "http://h/inside")!))
+        else {
             Issue.record("/inside was not answered")
             return
         }
@@ -361,15 +506,23 @@ struct StubFileErrorTests {
         #expect(registry.stubs.count == 2)
 
         try FileManager.default.removeItem(atPath: root.path("__files/body.txt"))
-        try FileManager.default.createSymbolicLink(atPath: root.path("__files/body.txt"), withDestinationPath: outside.appendingPathComponent("body.txt").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: root.path("__files/body.txt"),
+            withDestinationPath: outside.appendingPathComponent("body.txt").path
+        )
         try FileManager.default.removeItem(atPath: root.path("__files/sub"))
         try FileManager.default.createSymbolicLink(atPath: root.path("__files/sub"), withDestinationPath: outside.path)
 
-        for (path, reason) in [("/file", "it has become a symbolic link"), ("/folder", "a folder on its path has become a symbolic link")] {
+        for (path, reason) in [
+            ("/file", "it has become a symbolic link"), ("/folder", "a folder on its path has become a symbolic link"),
+        ] {
             let completion = await complete(registry.makeSession(), "https://api.example.com\(path)")
             #expect(completion.text != "SECRET", "\(path): served the file outside the root")
             #expect(completion.urlError?.code == .fileDoesNotExist, "\(path): \(String(describing: completion.error))")
-            #expect(completion.urlError?.localizedDescription.contains(reason) == true, "\(path): \(completion.urlError?.localizedDescription ?? "")")
+            #expect(
+                completion.urlError?.localizedDescription.contains(reason) == true,
+                "\(path): \(completion.urlError?.localizedDescription ?? "")"
+            )
         }
     }
 
@@ -379,7 +532,10 @@ struct StubFileErrorTests {
     func neitherMappingNorHAR() throws {
         let checked = try Checked(#"{"url": "/a", "status": 200}"#)
         let error = try checked.onlyError()
-        #expect(error.description.hasPrefix("\(checked.file):1:1: error: $: this file is neither a WireMock stub mapping"), "\(error)")
+        #expect(
+            error.description.hasPrefix("\(checked.file):1:1: error: $: this file is neither a WireMock stub mapping"),
+            "\(error)"
+        )
         #expect(error.message.contains("\"mappings\"") && error.message.contains("\"log\""))
 
         let array = try Checked("[1, 2]").onlyError()
@@ -389,7 +545,8 @@ struct StubFileErrorTests {
 
     @Test("a missing path is an error naming it and saying what to give instead")
     func missingPath() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-stubs-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-stubs-\(UUID().uuidString)")
+            .path
         let load = StubFiles.load([path])
         let error = try #require(load.errors.first)
         #expect(load.errors.count == 1)
@@ -416,25 +573,40 @@ struct StubFileErrorTests {
             "b-warning.json": #"{"request": {"url": "/b"}, "respons": {}}"#,
             "c-error.json": #"{"request": {"method": 1}, "response": {"fault": "NOPE"}}"#,
             "d-good.json": #"{"request": {"url": "/d"}, "response": {"body": "d"}}"#,
-            "e-mixed.json": #"{"mappings": [{"request": {"url": "/e1"}, "response": {}}, {"request": {"urlPattern": "("}, "response": {}}]}"#,
+            "e-mixed.json":
+                #"{"mappings": [{"request": {"url": "/e1"}, "response": {}}, {"request": {"urlPattern": "("}, "response": {}}]}"#,
         ])
         let load = root.load()
         let byFile = Dictionary(grouping: load.diagnostics) { ($0.source.file as NSString).lastPathComponent }
         #expect(byFile["a-invalid.json"]?.map(\.severity) == [.error])
         #expect(byFile["b-warning.json"]?.map(\.severity).contains(.warning) == true)
         #expect(byFile["b-warning.json"]?.contains { $0.message.contains("unknown key 'respons'") } == true)
-        #expect(byFile["c-error.json"]?.filter { $0.severity == .error }.count == 2, "both errors of one file: \(byFile["c-error.json"] ?? [])")
+        #expect(
+            byFile["c-error.json"]?.filter { $0.severity == .error }.count == 2,
+            "both errors of one file: \(byFile["c-error.json"] ?? [])"
+        )
         #expect(byFile["d-good.json"] == nil)
         #expect(byFile["e-mixed.json"]?.map(\.jsonPath) == ["$.mappings[1].request.urlPattern"])
-        #expect(Set(load.stubs.compactMap { $0.source.file.split(separator: "/").last.map(String.init) }) == ["b-warning.json", "d-good.json", "e-mixed.json"])
+        #expect(
+            Set(load.stubs.compactMap { $0.source.file.split(separator: "/").last.map(String.init) }) == [
+                "b-warning.json", "d-good.json", "e-mixed.json",
+            ]
+        )
         #expect(load.files.count == 5)
-        #expect(load.diagnostics.allSatisfy { $0.source.line != nil && $0.source.column != nil }, "every diagnostic is located")
+        #expect(
+            load.diagnostics.allSatisfy { $0.source.line != nil && $0.source.column != nil },
+            "every diagnostic is located"
+        )
     }
 
     @Test("StubRegistry.load throws every diagnostic and adds nothing when any file has an error")
     func registryLoadIsAllOrNothing() throws {
-        let good = try TemporaryStubRoot(mappings: ["good.json": #"{"request": {"url": "/good"}, "response": {"body": "g"}, "comment": "x"}"#])
-        let bad = try TemporaryStubRoot(mappings: ["bad.json": #"{"request": {"url": "/bad"}, "response": {"status": "x"}}"#])
+        let good = try TemporaryStubRoot(mappings: [
+            "good.json": #"{"request": {"url": "/good"}, "response": {"body": "g"}, "comment": "x"}"#
+        ])
+        let bad = try TemporaryStubRoot(mappings: [
+            "bad.json": #"{"request": {"url": "/bad"}, "response": {"status": "x"}}"#
+        ])
         let registry = StubRegistry()
         let issues = DiagnosticLog()
         registry.onDiagnostic { issues.append($0) }
@@ -444,7 +616,12 @@ struct StubFileErrorTests {
         let diagnostics = error?.diagnostics ?? []
         #expect(diagnostics.count == 2, "\(diagnostics)")
         #expect(diagnostics.contains { $0.severity == .warning && $0.source.file == good.path("mappings/good.json") })
-        #expect(diagnostics.contains { $0.severity == .error && $0.source.file == bad.path("mappings/bad.json") && $0.jsonPath == "$.response.status" })
+        #expect(
+            diagnostics.contains {
+                $0.severity == .error && $0.source.file == bad.path("mappings/bad.json")
+                    && $0.jsonPath == "$.response.status"
+            }
+        )
         #expect(error?.description.split(separator: "\n").count == 2)
         #expect(error?.description.contains("\(bad.path("mappings/bad.json")):1:") == true)
         #expect(registry.stubs.count == 1, "only the stub that was there before")
@@ -490,14 +667,27 @@ private struct Checked {
     /// `path:line:column: error: $.json.path: message`, and (when `loadsNothing`) that no stub
     /// loaded; returns it.
     @discardableResult
-    func expectError(at jsonPath: String, value: String, skipKey: Bool = false, loadsNothing: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> StubDiagnostic {
+    func expectError(
+        at jsonPath: String,
+        value: String,
+        skipKey: Bool = false,
+        loadsNothing: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> StubDiagnostic {
         let error = try onlyError(sourceLocation: sourceLocation)
         var (line, column) = sourcePosition(of: value, in: text)
         if skipKey { column += value.count }
         #expect(line > 0, "\(value) is not in the file", sourceLocation: sourceLocation)
         #expect(error.jsonPath == jsonPath, "\(error)", sourceLocation: sourceLocation)
-        #expect(error.source.line == line && error.source.column == column, "expected \(line):\(column), got \(error)", sourceLocation: sourceLocation)
-        #expect(error.description == "\(file):\(line):\(column): error: \(jsonPath): \(error.message)", sourceLocation: sourceLocation)
+        #expect(
+            error.source.line == line && error.source.column == column,
+            "expected \(line):\(column), got \(error)",
+            sourceLocation: sourceLocation
+        )
+        #expect(
+            error.description == "\(file):\(line):\(column): error: \(jsonPath): \(error.message)",
+            sourceLocation: sourceLocation
+        )
         if loadsNothing {
             #expect(load.stubs.isEmpty, "a stub with an error is not loaded", sourceLocation: sourceLocation)
         }

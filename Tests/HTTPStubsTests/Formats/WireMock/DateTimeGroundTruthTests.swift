@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HTTPStubs
 
 /// How actual date-time values are read, checked against `java.time` itself: each row is a format
@@ -25,8 +26,14 @@ struct DateTimeGroundTruthTests {
                 pattern.actualFormat = .pattern(compiled, format)
             }
             let actual = pattern.actual(value)
-            #expect(actual.zoned.map { Self.text($0.utc) } ?? "-" == zoned, "zoned: \(format.isEmpty ? "default" : format) \(value)")
-            #expect(actual.local.map(Self.text) ?? "-" == local, "local: \(format.isEmpty ? "default" : format) \(value)")
+            #expect(
+                actual.zoned.map { Self.text($0.utc) } ?? "-" == zoned,
+                "zoned: \(format.isEmpty ? "default" : format) \(value)"
+            )
+            #expect(
+                actual.local.map(Self.text) ?? "-" == local,
+                "local: \(format.isEmpty ? "default" : format) \(value)"
+            )
             compared += 1
         }
         #expect(compared > 80)
@@ -39,7 +46,8 @@ struct DateTimeGroundTruthTests {
         }
         // As Java's %04d prints a year: -44 is -044.
         let year = date.year < 0 ? "-" + pad(-date.year, 3) : pad(date.year, 4)
-        return "\(year)-\(pad(date.month, 2))-\(pad(date.day, 2)) \(pad(date.hour, 2)):\(pad(date.minute, 2)):\(pad(date.second, 2)).\(pad(date.nanosecond, 9))"
+        return
+            "\(year)-\(pad(date.month, 2))-\(pad(date.day, 2)) \(pad(date.hour, 2)):\(pad(date.minute, 2)):\(pad(date.second, 2)).\(pad(date.nanosecond, 9))"
     }
 
     /// format, value, zoned (as UTC), local: recorded with OpenJDK 17.0.15.

@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import HTTPStubs
 
 /// WireMock 3's date-time operators (`before`, `after`, `equalToDateTime`) read from mapping files
 /// in a temporary stub root and asked through a real URLSession. The expectations are those of
@@ -137,10 +139,14 @@ struct DateTimeOperatorTests {
         let year = try DateTimeStubs(#"{"equalToDateTime": "now", "truncateExpected": "first day of year"}"#)
         #expect(await year.header("2026"))
         #expect(await !year.header("2025"))
-        let formattedYearMonth = try DateTimeStubs(#"{"equalToDateTime": "now", "truncateExpected": "first day of month", "actualFormat": "MM/yyyy"}"#)
+        let formattedYearMonth = try DateTimeStubs(
+            #"{"equalToDateTime": "now", "truncateExpected": "first day of month", "actualFormat": "MM/yyyy"}"#
+        )
         #expect(await formattedYearMonth.header("03/2026"))
         #expect(await !formattedYearMonth.header("2026-03"))
-        let formattedYear = try DateTimeStubs(#"{"equalToDateTime": "now", "truncateExpected": "FIRST_DAY_OF_YEAR", "actualFormat": "yy"}"#)
+        let formattedYear = try DateTimeStubs(
+            #"{"equalToDateTime": "now", "truncateExpected": "FIRST_DAY_OF_YEAR", "actualFormat": "yy"}"#
+        )
         #expect(await formattedYear.header("26"))
         #expect(await !formattedYear.header("2026"))
     }
@@ -148,20 +154,30 @@ struct DateTimeOperatorTests {
     @Test("truncateActual, and the offset before the truncation (applyTruncationLast)")
     func truncateActual() async throws {
         // Before the 16th of this month: the first of the month, then 15 days on.
-        let stubs = try DateTimeStubs(#"{"before": "15 days", "truncateExpected": "first day of month", "truncateActual": "last day of month"}"#)
+        let stubs = try DateTimeStubs(
+            #"{"before": "15 days", "truncateExpected": "first day of month", "truncateActual": "last day of month"}"#
+        )
         #expect(await stubs.header("2026-02-15T10:30:45Z"), "a month ago: the 28th of February")
         #expect(await !stubs.header("2026-03-30T10:30:45Z"), "the second-last day of this month: its last day")
         #expect(await stubs.header("2026-03-15T10:30:45"), "local actual values are not truncated, as in WireMock")
-        let day = try DateTimeStubs(#"{"equalToDateTime": "now", "truncateExpected": "first hour of day", "truncateActual": "first hour of day"}"#)
+        let day = try DateTimeStubs(
+            #"{"equalToDateTime": "now", "truncateExpected": "first hour of day", "truncateActual": "first hour of day"}"#
+        )
         #expect(await day.header("2026-03-15T00:00:00Z"))
         #expect(await day.header("2026-03-15T23:59:59Z"))
         #expect(await !day.header("2026-03-14T19:00:00Z"))
 
         // WireMock's own example: now 2024-02-01, one month on, last day of month.
         let february = Date(timeIntervalSince1970: 1_706_745_600)
-        let last = try DateTimeStubs(#"{"equalToDateTime": "now", "expectedOffset": 1, "expectedOffsetUnit": "months", "truncateExpected": "last day of month", "applyTruncationLast": true}"#, now: february)
+        let last = try DateTimeStubs(
+            #"{"equalToDateTime": "now", "expectedOffset": 1, "expectedOffsetUnit": "months", "truncateExpected": "last day of month", "applyTruncationLast": true}"#,
+            now: february
+        )
         #expect(await last.header("2024-03-31T00:00:00Z"))
-        let first = try DateTimeStubs(#"{"equalToDateTime": "now", "expectedOffset": 1, "expectedOffsetUnit": "months", "truncateExpected": "last day of month"}"#, now: february)
+        let first = try DateTimeStubs(
+            #"{"equalToDateTime": "now", "expectedOffset": 1, "expectedOffsetUnit": "months", "truncateExpected": "last day of month"}"#,
+            now: february
+        )
         #expect(await first.header("2024-03-29T00:00:00Z"))
         #expect(await !first.header("2024-03-31T00:00:00Z"))
     }
@@ -188,18 +204,28 @@ struct DateTimeOperatorTests {
             ("d MMM yyyy HH:mm:ss zzz", "14 Jun 2021 08:15:15 PDT", "14 Jun 2021 15:15:15 CET"),
             ("ddMMyyyy HHmmss", "14062021 151515", "14062021 151516"),
             ("[EEE, ]dd MMM yyyy HH:mm:ss[ z]", "14 Jun 2021 15:15:15", "Tue, 14 Jun 2021 15:15:15 UTC"),
-            ("'at' HH:mm:ss 'on' yyyy/M/d VV", "at 11:15:15 on 2021/6/14 America/New_York", "at 15:15:15 on 2021/6/14 America/New_York"),
+            (
+                "'at' HH:mm:ss 'on' yyyy/M/d VV", "at 11:15:15 on 2021/6/14 America/New_York",
+                "at 15:15:15 on 2021/6/14 America/New_York"
+            ),
         ]
         for (format, good, bad) in cases {
             let stubs = try DateTimeStubs(#"{"equalToDateTime": "2021-06-14T15:15:15Z", "actualFormat": "\#(format)"}"#)
             #expect(await stubs.header(good), "\(format)")
             #expect(await !stubs.header(bad), "\(format)")
         }
-        let fraction = try DateTimeStubs(#"{"equalToDateTime": "2021-06-14T15:15:15.25", "actualFormat": "yyyy-MM-dd HH:mm:ss.SSS"}"#)
+        let fraction = try DateTimeStubs(
+            #"{"equalToDateTime": "2021-06-14T15:15:15.25", "actualFormat": "yyyy-MM-dd HH:mm:ss.SSS"}"#
+        )
         #expect(await fraction.header("2021-06-14 15:15:15.250"))
         #expect(await !fraction.header("2021-06-14 15:15:15.25"), "SSS is exactly three digits")
-        let unencodedPlus = try DateTimeStubs(#"{"equalToDateTime": "2021-06-14T15:15:15Z", "actualFormat": "yyyy-MM-dd'T'HH:mm:ssXXX"}"#)
-        #expect(await unencodedPlus.query("2021-06-14T16:15:15 01:00"), "a + turned into a space is read as +, as WireMock does")
+        let unencodedPlus = try DateTimeStubs(
+            #"{"equalToDateTime": "2021-06-14T15:15:15Z", "actualFormat": "yyyy-MM-dd'T'HH:mm:ssXXX"}"#
+        )
+        #expect(
+            await unencodedPlus.query("2021-06-14T16:15:15 01:00"),
+            "a + turned into a space is read as +, as WireMock does"
+        )
     }
 
     @Test("actualFormat unix (seconds) and epoch (milliseconds)")
@@ -218,7 +244,9 @@ struct DateTimeOperatorTests {
 
     @Test("in JSON bodies through matchesJsonPath, and combined with and")
     func jsonBody() async throws {
-        let stubs = try DateTimeStubs(body: #"{"matchesJsonPath": {"expression": "$.due", "and": [{"after": "now"}, {"before": "now +7 days"}]}}"#)
+        let stubs = try DateTimeStubs(
+            body: #"{"matchesJsonPath": {"expression": "$.due", "and": [{"after": "now"}, {"before": "now +7 days"}]}}"#
+        )
         #expect(await stubs.body(#"{"due": "2026-03-20T09:00:00Z"}"#))
         #expect(await !stubs.body(#"{"due": "2026-03-25T09:00:00Z"}"#))
         #expect(await !stubs.body(#"{"due": "2026-03-10T09:00:00Z"}"#))
@@ -227,27 +255,42 @@ struct DateTimeOperatorTests {
 
     @Test("now is the system's calendar time when stubs are loaded by the registry")
     func systemNow() async throws {
-        let root = try TemporaryStubRoot(mappings: ["d.json": DateTimeStubs.headerMapping(#"{"before": "now +1 days", "truncateActual": "first second of minute"}"#)])
+        let root = try TemporaryStubRoot(mappings: [
+            "d.json": DateTimeStubs.headerMapping(
+                #"{"before": "now +1 days", "truncateActual": "first second of minute"}"#
+            )
+        ])
         let registry = try root.registry()
         let session = registry.makeSession()
         let today = ISO8601DateFormatter().string(from: Date())
         #expect(await answer(session, request("GET", "http://h/d", headers: ["X-Date": today])) == "yes")
-        #expect(await answer(session, request("GET", "http://h/d", headers: ["X-Date": "2999-01-01T00:00:00Z"])) == unmatched)
+        #expect(
+            await answer(session, request("GET", "http://h/d", headers: ["X-Date": "2999-01-01T00:00:00Z"]))
+                == unmatched
+        )
         withExtendedLifetime(registry) {}
     }
 
     @Test("hasExactly and includes take date-time operators, as in WireMock's tests")
     func multiValue() async throws {
         let root = try TemporaryStubRoot(mappings: [
-            "exactly.json": #"{"request": {"urlPath": "/exactly", "queryParameters": {"d": {"hasExactly": [{"equalToDateTime": "2024-03-27T00:00:00Z"}, {"equalToDateTime": "2024-03-28T00:00:00Z"}]}}}, "response": {"body": "yes"}}"#,
-            "includes.json": #"{"request": {"urlPath": "/includes", "queryParameters": {"d": {"includes": [{"equalToDateTime": "2024-03-27T00:00:00Z"}, {"equalToDateTime": "2024-03-28T00:00:00Z"}]}}}, "response": {"body": "yes"}}"#,
+            "exactly.json":
+                #"{"request": {"urlPath": "/exactly", "queryParameters": {"d": {"hasExactly": [{"equalToDateTime": "2024-03-27T00:00:00Z"}, {"equalToDateTime": "2024-03-28T00:00:00Z"}]}}}, "response": {"body": "yes"}}"#,
+            "includes.json":
+                #"{"request": {"urlPath": "/includes", "queryParameters": {"d": {"includes": [{"equalToDateTime": "2024-03-27T00:00:00Z"}, {"equalToDateTime": "2024-03-28T00:00:00Z"}]}}}, "response": {"body": "yes"}}"#,
         ])
         let registry = try root.registry()
         let session = registry.makeSession()
         #expect(await answer(session, "http://h/exactly?d=2024-03-27T00:00:00&d=2024-03-28T00:00:00") == "yes")
         #expect(await answer(session, "http://h/exactly?d=2024-03-27T00:00:00&d=2024-03-27T23:59:59") == unmatched)
-        #expect(await answer(session, "http://h/includes?d=2024-03-27T00:00:00&d=2024-03-28T00:00:00&d=2024-03-29T00:00:00") == "yes")
-        #expect(await answer(session, "http://h/includes?d=2024-03-27T00:00:00&d=2024-03-27T23:59:59&d=2024-03-29T00:00:00") == unmatched)
+        #expect(
+            await answer(session, "http://h/includes?d=2024-03-27T00:00:00&d=2024-03-28T00:00:00&d=2024-03-29T00:00:00")
+                == "yes"
+        )
+        #expect(
+            await answer(session, "http://h/includes?d=2024-03-27T00:00:00&d=2024-03-27T23:59:59&d=2024-03-29T00:00:00")
+                == unmatched
+        )
         withExtendedLifetime(registry) {}
     }
 
@@ -257,11 +300,21 @@ struct DateTimeOperatorTests {
         calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
         for seconds in stride(from: -12_000_000_000, through: 12_000_000_000, by: 7_777_777) {
             let date = CivilDateTime(epochSecond: seconds)
-            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-            #expect([date.year, date.month, date.day, date.hour, date.minute, date.second] == [parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second], "\(seconds)")
+            let parts = calendar.dateComponents(
+                [.year, .month, .day, .hour, .minute, .second, .weekday],
+                from: Date(timeIntervalSince1970: TimeInterval(seconds))
+            )
+            #expect(
+                [date.year, date.month, date.day, date.hour, date.minute, date.second] == [
+                    parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second,
+                ],
+                "\(seconds)"
+            )
             #expect(date.dayOfWeek == (parts.weekday! + 5) % 7 + 1, "\(seconds)")
             #expect(date.epochSecond == seconds)
-            let later = try #require(calendar.date(byAdding: .month, value: 13, to: Date(timeIntervalSince1970: TimeInterval(seconds))))
+            let later = try #require(
+                calendar.date(byAdding: .month, value: 13, to: Date(timeIntervalSince1970: TimeInterval(seconds)))
+            )
             #expect(date.addingMonths(13).epochSecond == Int(later.timeIntervalSince1970), "\(seconds)")
         }
     }
@@ -279,32 +332,76 @@ struct DateTimeOperatorTests {
         #expect(report.text.contains("before 2021-05-01T00:00:00Z"), "\(report.text)")
         #expect(report.text.contains("2021-06-01T00:00:00Z"), "\(report.text)")
 
-        let relative = try DateTimeStubs(#"{"after": "now", "expectedOffset": -2, "expectedOffsetUnit": "hours", "truncateExpected": "first hour of day", "actualFormat": "dd/MM/yyyy"}"#)
-        let test = try #require(relative.registry.answer(InterceptedRequest(url: URL(string: "http://h/d")!, headers: ["X-Date": "2026-03-13"])).unmatchedText)
-        #expect(test.contains("after now -2 hours (expected truncated to first hour of day) (actual format dd/MM/yyyy) (2026-03-14T22:00Z)"), "\(test)")
+        let relative = try DateTimeStubs(
+            #"{"after": "now", "expectedOffset": -2, "expectedOffsetUnit": "hours", "truncateExpected": "first hour of day", "actualFormat": "dd/MM/yyyy"}"#
+        )
+        let test = try #require(
+            relative.registry.answer(
+                InterceptedRequest(url: URL(string: "http://h/d")!, headers: ["X-Date": "2026-03-13"])
+            ).unmatchedText
+        )
+        #expect(
+            test.contains(
+                "after now -2 hours (expected truncated to first hour of day) (actual format dd/MM/yyyy) (2026-03-14T22:00Z)"
+            ),
+            "\(test)"
+        )
         #expect(test.contains("which is not a date-time in the format \"dd/MM/yyyy\""), "\(test)")
     }
 
     // MARK: Errors
 
-    @Test("invalid operands are load errors at the operand's line and column", arguments: [
-        (#"{"before": "2021-06-wrongstuff:15:15"}"#, "before", #""2021-06-wrongstuff:15:15" is not a date-time WireMock can read"#),
-        (#"{"before": "now +3 day"}"#, "before", #"the unit "day" is not one WireMock knows; use seconds, minutes, hours, days, months or years"#),
-        (#"{"after": "now +99999999999 days"}"#, "after", #"the amount "+99999999999" is not a 32-bit integer"#),
-        (#"{"after": true}"#, "after", "'after' takes a date-time"),
-        (#"{"equalToDateTime": "now", "truncateExpected": "first day of week"}"#, "truncateExpected", #"'truncateExpected' must be one of "first second of minute""#),
-        (#"{"equalToDateTime": "now", "truncateActual": 3}"#, "truncateActual", "'truncateActual' must be one of"),
-        (#"{"before": "now", "expectedOffset": 3, "expectedOffsetUnit": "weeks"}"#, "expectedOffsetUnit", "'expectedOffsetUnit' must be one of seconds, minutes, hours, days, months or years"),
-        (#"{"before": "now", "expectedOffset": "3", "expectedOffsetUnit": "days"}"#, "expectedOffset", "'expectedOffset' must be a whole number of units"),
-        (#"{"before": 2021}"#, "before", "'before' takes a date-time string"),
-        (#"{"before": "2021-06-14", "actualFormat": "DDD/yyyy"}"#, "actualFormat", "uses 'DDD' (day of year), which swift-http-stubs does not support"),
-        (#"{"before": "2021-06-14", "actualFormat": "yyyy-MM-ddThh"}"#, "actualFormat", "'T' is not a DateTimeFormatter pattern letter"),
-        (#"{"before": "2021-06-14", "actualFormat": "yyyy-MM-dd'T"}"#, "actualFormat", "it ends inside a quoted literal"),
-        (#"{"before": "2021-06-14", "actualFormat": "ddd/MM"}"#, "actualFormat", "it has 3 'd' in a row"),
-        (#"{"before": "2021-06-14", "actualFormat": "dd MMM yyyy ZZZZ"}"#, "actualFormat", "'ZZZZ' (localized offsets"),
-    ])
+    @Test(
+        "invalid operands are load errors at the operand's line and column",
+        arguments: [
+            (
+                #"{"before": "2021-06-wrongstuff:15:15"}"#, "before",
+                #""2021-06-wrongstuff:15:15" is not a date-time WireMock can read"#
+            ),
+            (
+                #"{"before": "now +3 day"}"#, "before",
+                #"the unit "day" is not one WireMock knows; use seconds, minutes, hours, days, months or years"#
+            ),
+            (#"{"after": "now +99999999999 days"}"#, "after", #"the amount "+99999999999" is not a 32-bit integer"#),
+            (#"{"after": true}"#, "after", "'after' takes a date-time"),
+            (
+                #"{"equalToDateTime": "now", "truncateExpected": "first day of week"}"#, "truncateExpected",
+                #"'truncateExpected' must be one of "first second of minute""#
+            ),
+            (#"{"equalToDateTime": "now", "truncateActual": 3}"#, "truncateActual", "'truncateActual' must be one of"),
+            (
+                #"{"before": "now", "expectedOffset": 3, "expectedOffsetUnit": "weeks"}"#, "expectedOffsetUnit",
+                "'expectedOffsetUnit' must be one of seconds, minutes, hours, days, months or years"
+            ),
+            (
+                #"{"before": "now", "expectedOffset": "3", "expectedOffsetUnit": "days"}"#, "expectedOffset",
+                "'expectedOffset' must be a whole number of units"
+            ),
+            (#"{"before": 2021}"#, "before", "'before' takes a date-time string"),
+            (
+                #"{"before": "2021-06-14", "actualFormat": "DDD/yyyy"}"#, "actualFormat",
+                "uses 'DDD' (day of year), which swift-http-stubs does not support"
+            ),
+            (
+                #"{"before": "2021-06-14", "actualFormat": "yyyy-MM-ddThh"}"#, "actualFormat",
+                "'T' is not a DateTimeFormatter pattern letter"
+            ),
+            (
+                #"{"before": "2021-06-14", "actualFormat": "yyyy-MM-dd'T"}"#, "actualFormat",
+                "it ends inside a quoted literal"
+            ),
+            (#"{"before": "2021-06-14", "actualFormat": "ddd/MM"}"#, "actualFormat", "it has 3 'd' in a row"),
+            (
+                #"{"before": "2021-06-14", "actualFormat": "dd MMM yyyy ZZZZ"}"#, "actualFormat",
+                "'ZZZZ' (localized offsets"
+            ),
+        ]
+    )
     func invalidOperands(matcher: String, key: String, message: String) throws {
-        let root = try TemporaryStubRoot(mappings: ["d.json": "{\n  \"request\": {\n    \"headers\": {\n      \"X-Date\": \(matcher)\n    }\n  },\n  \"response\": {}\n}\n"])
+        let root = try TemporaryStubRoot(mappings: [
+            "d.json":
+                "{\n  \"request\": {\n    \"headers\": {\n      \"X-Date\": \(matcher)\n    }\n  },\n  \"response\": {}\n}\n"
+        ])
         let load = root.load()
         let error = try #require(load.errors.first, "\(load.diagnostics)")
         #expect(load.errors.count == 1, "\(load.errors)")
@@ -314,14 +411,22 @@ struct DateTimeOperatorTests {
         // The operand's value on line 4: column 17 is the matcher's brace.
         let column = try #require(matcher.range(of: "\"\(key)\": ")).upperBound.utf16Offset(in: matcher) + 17
         #expect(error.source.line == 4 && error.source.column == column, "\(error)")
-        #expect(error.description.hasPrefix("\(root.path("mappings/d.json")):4:\(column): error: $.request.headers['X-Date'].\(key): "), "\(error)")
+        #expect(
+            error.description.hasPrefix(
+                "\(root.path("mappings/d.json")):4:\(column): error: $.request.headers['X-Date'].\(key): "
+            ),
+            "\(error)"
+        )
     }
 
     @Test("modifiers WireMock ignores are warned about, and the stub loads")
     func ignoredModifiers() throws {
         for (matcher, key) in [
             (#"{"before": "2021-06-14T00:00:00Z", "truncateExpected": "first day of month"}"#, "truncateExpected"),
-            (#"{"before": "2021-06-14T00:00:00Z", "expectedOffset": 3, "expectedOffsetUnit": "days"}"#, "expectedOffset"),
+            (
+                #"{"before": "2021-06-14T00:00:00Z", "expectedOffset": 3, "expectedOffsetUnit": "days"}"#,
+                "expectedOffset"
+            ),
             (#"{"before": "now", "expectedOffset": 3}"#, "expectedOffset"),
             (#"{"before": "now", "caseInsensitive": true}"#, "caseInsensitive"),
             (#"{"equalTo": "2021-06-14", "actualFormat": "dd/MM/yyyy"}"#, "actualFormat"),
@@ -330,7 +435,12 @@ struct DateTimeOperatorTests {
             let load = root.load()
             #expect(load.errors.isEmpty, "\(load.errors)")
             #expect(load.stubs.count == 1)
-            #expect(load.warnings.contains { $0.jsonPath == "$.request.headers['X-Date'].\(key)" && $0.message.contains("ignored") }, "\(matcher): \(load.warnings)")
+            #expect(
+                load.warnings.contains {
+                    $0.jsonPath == "$.request.headers['X-Date'].\(key)" && $0.message.contains("ignored")
+                },
+                "\(matcher): \(load.warnings)"
+            )
         }
     }
 }
@@ -346,15 +456,25 @@ private struct DateTimeStubs {
 
     /// A mapping whose `X-Date` header and `d` query parameter (either) must pass `matcher`.
     init(_ matcher: String, now: Date = DateTimeOperatorTests.now) throws {
-        try self.init(mappings: [
-            "header.json": Self.headerMapping(matcher),
-            "query.json": #"{"request": {"urlPath": "/q", "queryParameters": {"d": \#(matcher)}}, "response": {"body": "yes"}}"#,
-        ], now: now)
+        try self.init(
+            mappings: [
+                "header.json": Self.headerMapping(matcher),
+                "query.json":
+                    #"{"request": {"urlPath": "/q", "queryParameters": {"d": \#(matcher)}}, "response": {"body": "yes"}}"#,
+            ],
+            now: now
+        )
     }
 
     /// A mapping whose POST body must pass `matcher`.
     init(body matcher: String, now: Date = DateTimeOperatorTests.now) throws {
-        try self.init(mappings: ["body.json": #"{"request": {"method": "POST", "url": "/b", "bodyPatterns": [\#(matcher)]}, "response": {"body": "yes"}}"#], now: now)
+        try self.init(
+            mappings: [
+                "body.json":
+                    #"{"request": {"method": "POST", "url": "/b", "bodyPatterns": [\#(matcher)]}, "response": {"body": "yes"}}"#
+            ],
+            now: now
+        )
     }
 
     private init(mappings: [String: String], now: Date) throws {
@@ -385,13 +505,14 @@ private struct DateTimeStubs {
 
     /// Whether a POST of `json` is answered.
     func body(_ json: String) async -> Bool {
-        await answer(session, request("POST", "http://h/b", body: json, headers: ["Content-Type": "application/json"])) == "yes"
+        await answer(session, request("POST", "http://h/b", body: json, headers: ["Content-Type": "application/json"]))
+            == "yes"
     }
 }
 
-private extension StubAnswer {
+extension StubAnswer {
     /// The unmatched-request report's text, if no stub matched.
-    var unmatchedText: String? {
+    fileprivate var unmatchedText: String? {
         if case let .unmatched(report) = self { return report.text }
         return nil
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HTTPStubs
 
 /// The date-time operators against WireMock 3 itself: WireMock 3's own `BeforeDateTimePattern`,
@@ -11,7 +12,7 @@ import Testing
 /// the pattern). "Now" was 2026-11-23T22:55:33Z when the answers were recorded; the loader's wall clock is fixed there.
 @Suite("Date-time operators against WireMock 3's answers")
 struct DateTimeWireMockTests {
-    static let now = Date(timeIntervalSince1970: 1795474533) // 2026-11-23T22:55:33Z
+    static let now = Date(timeIntervalSince1970: 1_795_474_533)  // 2026-11-23T22:55:33Z
 
     @Test("every recorded answer is WireMock 3's")
     func recorded() throws {
@@ -20,13 +21,19 @@ struct DateTimeWireMockTests {
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             try #require(columns.count == 10, "\(line)")
             var matcher: [String: Any] = [columns[0]: columns[1]]
-            for (index, key) in [(2, "actualFormat"), (3, "truncateExpected"), (4, "truncateActual"), (7, "expectedOffsetUnit")] where !columns[index].isEmpty {
+            for (index, key) in [
+                (2, "actualFormat"), (3, "truncateExpected"), (4, "truncateActual"), (7, "expectedOffsetUnit"),
+            ] where !columns[index].isEmpty {
                 matcher[key] = columns[index]
             }
             if columns[5] == "true" { matcher["applyTruncationLast"] = true }
             if let offset = Int(columns[6]) { matcher["expectedOffset"] = offset }
             let data = try JSONSerialization.data(withJSONObject: matcher, options: [.sortedKeys])
-            let decoder = WireMockMappingReader(path: "row.json", document: try JSONValue.parseDocument(data), wallClock: .fixed(Self.now))
+            let decoder = WireMockMappingReader(
+                path: "row.json",
+                document: try JSONValue.parseDocument(data),
+                wallClock: .fixed(Self.now)
+            )
             let test = decoder.valueTest(decoder.document.root, at: .root)
             let (value, answer) = (columns[8], columns[9])
             let row = "\(String(decoding: data, as: UTF8.self)) with \(quoted(value))"

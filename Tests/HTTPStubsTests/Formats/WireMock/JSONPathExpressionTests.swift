@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPStubs
 
 /// Tests for the Jayway-compatible `JSONPathExpression` behind `matchesJsonPath`.
@@ -11,13 +12,15 @@ import Testing
     /// The store document used by several tests.
     private var store: JSONValue {
         get throws {
-            try json("""
-            {"store": {"book": [
-              {"category": "reference", "author": "Nigel Rees", "title": "Sayings", "price": 8.95},
-              {"category": "fiction", "author": "Evelyn Waugh", "title": "Sword", "price": 12.99, "isbn": "0-553"},
-              {"category": "fiction", "author": "Herman Melville", "title": "Moby Dick", "price": 8.99, "isbn": "0-395"}
-            ], "bicycle": {"color": "red", "price": 19.95}}, "empty": [], "nothing": null, "zero": {}}
-            """)
+            try json(
+                """
+                {"store": {"book": [
+                  {"category": "reference", "author": "Nigel Rees", "title": "Sayings", "price": 8.95},
+                  {"category": "fiction", "author": "Evelyn Waugh", "title": "Sword", "price": 12.99, "isbn": "0-553"},
+                  {"category": "fiction", "author": "Herman Melville", "title": "Moby Dick", "price": 8.99, "isbn": "0-395"}
+                ], "bicycle": {"color": "red", "price": 19.95}}, "empty": [], "nothing": null, "zero": {}}
+                """
+            )
         }
     }
 
@@ -37,13 +40,23 @@ import Testing
 
     @Test func indefinitePathsSelectLists() throws {
         let document = try store
-        #expect(try JSONPathExpression("$.store.book[*].author").evaluate(document)
-            == .values(["Nigel Rees", "Evelyn Waugh", "Herman Melville"]))
-        #expect(try JSONPathExpression("$.store.book[1:3].title").evaluate(document) == .values(["Sword", "Moby Dick"]))
+        #expect(
+            try JSONPathExpression("$.store.book[*].author").evaluate(document)
+                == .values(["Nigel Rees", "Evelyn Waugh", "Herman Melville"])
+        )
+        #expect(
+            try JSONPathExpression("$.store.book[1:3].title").evaluate(document) == .values(["Sword", "Moby Dick"])
+        )
         #expect(try JSONPathExpression("$.store.book[:1].title").evaluate(document) == .values(["Sayings"]))
-        #expect(try JSONPathExpression("$.store.book[-2:].title").evaluate(document) == .values(["Sword", "Moby Dick"]))
-        #expect(try JSONPathExpression("$.store.book[0,2].title").evaluate(document) == .values(["Sayings", "Moby Dick"]))
-        #expect(try JSONPathExpression("$.store.bicycle['color','price']").evaluate(document) == .values(["red", 19.95]))
+        #expect(
+            try JSONPathExpression("$.store.book[-2:].title").evaluate(document) == .values(["Sword", "Moby Dick"])
+        )
+        #expect(
+            try JSONPathExpression("$.store.book[0,2].title").evaluate(document) == .values(["Sayings", "Moby Dick"])
+        )
+        #expect(
+            try JSONPathExpression("$.store.bicycle['color','price']").evaluate(document) == .values(["red", 19.95])
+        )
         #expect(try JSONPathExpression("$.store.bicycle.*").evaluate(document) == .values(["red", 19.95]))
         #expect(try JSONPathExpression("$..isbn").evaluate(document) == .values(["0-553", "0-395"]))
         #expect(try JSONPathExpression("$..book[0].title").evaluate(document) == .values(["Sayings"]))
@@ -73,12 +86,22 @@ import Testing
         #expect(try titles("$.store.book[?(@.isbn)].title") == .values(["Sword", "Moby Dick"]))
         #expect(try titles("$.store.book[?(!@.isbn)].title") == .values(["Sayings"]))
         #expect(try titles("$.store.book[?(@.price < 9 && @.category == 'fiction')].title") == .values(["Moby Dick"]))
-        #expect(try titles("$.store.book[?(@.price > 12 || @.author == 'Nigel Rees')].title") == .values(["Sayings", "Sword"]))
-        #expect(try titles("$.store.book[?(!(@.price > 12 || @.author == 'Nigel Rees'))].title") == .values(["Moby Dick"]))
+        #expect(
+            try titles("$.store.book[?(@.price > 12 || @.author == 'Nigel Rees')].title")
+                == .values(["Sayings", "Sword"])
+        )
+        #expect(
+            try titles("$.store.book[?(!(@.price > 12 || @.author == 'Nigel Rees'))].title") == .values(["Moby Dick"])
+        )
         #expect(try titles("$.store.book[?(@.author =~ /.*REES/i)].title") == .values(["Sayings"]))
-        #expect(try titles("$.store.book[?(@.author =~ /Rees/)].title") == .values([]), "=~ must match the whole string")
-        #expect(try titles("$.store.book[?(@.price < $.store.bicycle.price && @['category'] == 'fiction')].title")
-            == .values(["Sword", "Moby Dick"]))
+        #expect(
+            try titles("$.store.book[?(@.author =~ /Rees/)].title") == .values([]),
+            "=~ must match the whole string"
+        )
+        #expect(
+            try titles("$.store.book[?(@.price < $.store.bicycle.price && @['category'] == 'fiction')].title")
+                == .values(["Sword", "Moby Dick"])
+        )
         #expect(try titles("$.store.book[?(@.category > 'g')].title") == .values(["Sayings"]))
         #expect(try titles("$..book[?(@.isbn == '0-395')].author") == .values(["Herman Melville"]))
         #expect(try titles("$.store.book[?(@.missing != 'x')].title") == .values(["Sayings", "Sword", "Moby Dick"]))
@@ -111,7 +134,10 @@ import Testing
         #expect(try JSONPathExpression("$[?(@.n != 17)].n").evaluate(document) == .values(["17.0"]))
         #expect(try JSONPathExpression("$[?(@.n < 20)].n").evaluate(document) == .values([17, 17.0]))
         #expect(try JSONPathExpression("$[?(@ == 2)]").evaluate(try json("[1, 2, 3]")) == .values([2]))
-        #expect(try JSONPathExpression("$[?(@.a == null)]").evaluate(try json(#"[{"a": null}, {"a": 1}]"#)) == .values([["a": nil]]))
+        #expect(
+            try JSONPathExpression("$[?(@.a == null)]").evaluate(try json(#"[{"a": null}, {"a": 1}]"#))
+                == .values([["a": nil]])
+        )
     }
 
     @Test func lengthFunction() throws {
@@ -119,8 +145,10 @@ import Testing
         #expect(try JSONPathExpression("$.store.book.length()").evaluate(document) == .value(3))
         #expect(try JSONPathExpression("$.store.bicycle.size()").evaluate(document) == .value(2))
         #expect(try JSONPathExpression("$..isbn.length()").evaluate(document) == .value(2))
-        #expect(try JSONPathExpression("$.store.book[?(@.title.length() > 5)].title").evaluate(document)
-            == .values(["Sayings", "Moby Dick"]))
+        #expect(
+            try JSONPathExpression("$.store.book[?(@.title.length() > 5)].title").evaluate(document)
+                == .values(["Sayings", "Moby Dick"])
+        )
         #expect(try JSONPathExpression("$.nope.length()").evaluate(document) == .notFound)
     }
 
@@ -130,13 +158,18 @@ import Testing
         #expect(try JSONPathExpression("$.zero").matchesExistence(in: document), "a definite empty object matches")
         #expect(try !JSONPathExpression("$.nothing").matchesExistence(in: document), "null does not match")
         #expect(try !JSONPathExpression("$.absent").matchesExistence(in: document))
-        #expect(try !JSONPathExpression("$.empty[*]").matchesExistence(in: document), "an empty indefinite result does not match")
+        #expect(
+            try !JSONPathExpression("$.empty[*]").matchesExistence(in: document),
+            "an empty indefinite result does not match"
+        )
         #expect(try !JSONPathExpression("$.store.book[?(@.price > 100)]").matchesExistence(in: document))
         #expect(try JSONPathExpression("$.store.book[?(@.price > 10)]").matchesExistence(in: document))
     }
 
     @Test func nestedOperatorStrings() throws {
-        let document = try json(#"{"a": {"b": 1, "c": [1, "x", true, null, {"d": 2}]}, "s": "text", "n": 1.50, "z": null}"#)
+        let document = try json(
+            #"{"a": {"b": 1, "c": [1, "x", true, null, {"d": 2}]}, "s": "text", "n": 1.50, "z": null}"#
+        )
         func strings(_ expression: String, json: Bool = false) throws -> [String] {
             try JSONPathExpression(expression).stringValues(in: document, forJSONComparison: json)
         }
@@ -153,7 +186,8 @@ import Testing
 
     @Test(arguments: [
         ("", 0), ("store", 0), ("$.", 2), ("$[", 2), ("$['a'", 5), ("$['a", 2), ("$.a[?(@.b == )]", 13),
-        ("$.a[?(@.b ~= 1)]", 10), ("$.a[?(@.b like ['x'])]", 10), ("$.a[?(@.b =~ /x)]", 13), ("$.a[?(@.b =~ /x/g)]", 16),
+        ("$.a[?(@.b ~= 1)]", 10), ("$.a[?(@.b like ['x'])]", 10), ("$.a[?(@.b =~ /x)]", 13),
+        ("$.a[?(@.b =~ /x/g)]", 16),
         ("$.a[?(@.b =~ /(/)]", 13), ("$.a[?(@.b == 1)", 15), ("$.a.max()", 4), ("$.a.length().b", 12), ("$.a b", 4),
         ("$[1:2:3]", 5), ("$.a[?('x')]", 6), ("$.a[?@.b]", 5),
     ])
@@ -171,9 +205,12 @@ import Testing
     @Test func hostileInputsNeitherCrashNorHang() throws {
         let deepFilter = "$" + String(repeating: "[?(@", count: 200) + String(repeating: ")]", count: 200)
         #expect(throws: JSONPathSyntaxError.self) { try JSONPathExpression(deepFilter) }
-        let deepParentheses = "$[?(" + String(repeating: "(", count: 500) + "@.a" + String(repeating: ")", count: 500) + ")]"
+        let deepParentheses =
+            "$[?(" + String(repeating: "(", count: 500) + "@.a" + String(repeating: ")", count: 500) + ")]"
         #expect(throws: JSONPathSyntaxError.self) { try JSONPathExpression(deepParentheses) }
-        let deepDocument = try json(String(repeating: "[", count: 500) + #"{"x": 1}"# + String(repeating: "]", count: 500))
+        let deepDocument = try json(
+            String(repeating: "[", count: 500) + #"{"x": 1}"# + String(repeating: "]", count: 500)
+        )
         #expect(try JSONPathExpression("$..x").evaluate(deepDocument) == .values([1]))
         #expect(try JSONPathExpression("$..[?(@.x == 1)].x").evaluate(deepDocument) == .values([1]))
         #expect(try JSONPathExpression("$[99999999999]").evaluate(deepDocument) == .notFound)

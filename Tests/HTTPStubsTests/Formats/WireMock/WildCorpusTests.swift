@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// The differential harness: WireMock stub roots copied from public repositories
 /// (`Tests/Fixtures/Wild`, listed in its `SOURCES.md`), each loaded with `StubRegistry.load` and
@@ -18,11 +19,23 @@ struct WildCorpusTests {
     func summary() async throws {
         let report = try await WildReplay.shared.value.get()
         print(report.summary)
-        #expect(report.mappingFiles >= 150, "the wild corpus has \(report.mappingFiles) mapping files; the harness needs at least 150")
-        #expect(report.repositories >= 25, "the wild corpus comes from \(report.repositories) repositories; the harness needs at least 25")
+        #expect(
+            report.mappingFiles >= 150,
+            "the wild corpus has \(report.mappingFiles) mapping files; the harness needs at least 150"
+        )
+        #expect(
+            report.repositories >= 25,
+            "the wild corpus comes from \(report.repositories) repositories; the harness needs at least 25"
+        )
         #expect(report.requests >= 1_000, "the golden files hold \(report.requests) requests")
-        #expect(report.roots.count == report.goldenFiles, "every root needs a wiremock-answers.jsonl (run generate-answers.py)")
-        #expect(report.staleKnownDifferences.isEmpty, "known-differences.md lists requests that are not in the golden files: \(report.staleKnownDifferences)")
+        #expect(
+            report.roots.count == report.goldenFiles,
+            "every root needs a wiremock-answers.jsonl (run generate-answers.py)"
+        )
+        #expect(
+            report.staleKnownDifferences.isEmpty,
+            "known-differences.md lists requests that are not in the golden files: \(report.staleKnownDifferences)"
+        )
     }
 
     @Test("every request answers as WireMock 2.35.1 answered it, but for the documented differences")
@@ -107,11 +120,17 @@ enum WildReplay {
         func visit(_ relative: String) throws {
             let url = relative.isEmpty ? wild : wild.appendingPathComponent(relative)
             let names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-            if names.contains("mappings") { roots.append(relative); return }
+            if names.contains("mappings") {
+                roots.append(relative)
+                return
+            }
             for name in names where !name.hasPrefix(".") {
                 var isDirectory: ObjCBool = false
                 let child = relative.isEmpty ? name : relative + "/" + name
-                if FileManager.default.fileExists(atPath: wild.appendingPathComponent(child).path, isDirectory: &isDirectory), isDirectory.boolValue {
+                if FileManager.default.fileExists(
+                    atPath: wild.appendingPathComponent(child).path,
+                    isDirectory: &isDirectory
+                ), isDirectory.boolValue {
                     try visit(child)
                 }
             }
@@ -134,7 +153,14 @@ enum WildReplay {
             guard let golden = try? WildGolden(url: goldenURL) else { continue }
             report.goldenFiles += 1
             report.requests += golden.requests.count
-            try await replay(root: root, at: rootURL, golden: golden, known: known, seenKnown: &seenKnown, into: &report)
+            try await replay(
+                root: root,
+                at: rootURL,
+                golden: golden,
+                known: known,
+                seenKnown: &seenKnown,
+                into: &report
+            )
         }
         report.staleKnownDifferences = known.keys.filter { !seenKnown.contains($0) }.sorted()
         return report
@@ -145,9 +171,16 @@ enum WildReplay {
         return walker.compactMap { $0 as? String }.filter { $0.lowercased().hasSuffix(".json") }.count
     }
 
-    static func replay(root: String, at rootURL: URL, golden: WildGolden, known: WildKnownDifferences, seenKnown: inout Set<String>, into report: inout WildReport) async throws {
+    static func replay(
+        root: String,
+        at rootURL: URL,
+        golden: WildGolden,
+        known: WildKnownDifferences,
+        seenKnown: inout Set<String>,
+        into report: inout WildReport
+    ) async throws {
         let stubs = StubRegistry(clock: ImmediateStubClock())
-        stubs.followsRedirects = false   // WireMock's client did not follow them either
+        stubs.followsRedirects = false  // WireMock's client did not follow them either
         let loadError: StubFileError?
         do {
             _ = try stubs.load(rootURL.path)
@@ -163,9 +196,16 @@ enum WildReplay {
                 report.skippedAsKnown += 1
                 return
             }
-            report.differences.append(WildDifference(
-                root: root, mapping: "(root)", request: "(loading)", kind: "loads a root WireMock refuses",
-                wiremock: golden.error ?? "refused", toolkit: "loaded \(stubs.stubs.count) stubs"))
+            report.differences.append(
+                WildDifference(
+                    root: root,
+                    mapping: "(root)",
+                    request: "(loading)",
+                    kind: "loads a root WireMock refuses",
+                    wiremock: golden.error ?? "refused",
+                    toolkit: "loaded \(stubs.stubs.count) stubs"
+                )
+            )
             return
         case (false, .some(let error)):
             // Both refuse. Agreed when the toolkit's error names the file WireMock names.
@@ -175,9 +215,16 @@ enum WildReplay {
                     seenKnown.insert(key)
                     report.skippedAsKnown += 1
                 } else {
-                    report.differences.append(WildDifference(
-                        root: root, mapping: file, request: "(loading)", kind: "accepts the file WireMock refuses (the root fails for another file)",
-                        wiremock: golden.error ?? "refused", toolkit: error.description))
+                    report.differences.append(
+                        WildDifference(
+                            root: root,
+                            mapping: file,
+                            request: "(loading)",
+                            kind: "accepts the file WireMock refuses (the root fails for another file)",
+                            wiremock: golden.error ?? "refused",
+                            toolkit: error.description
+                        )
+                    )
                 }
             }
             report.agreedRefusals.append("\(root): \(error.description)")
@@ -191,9 +238,16 @@ enum WildReplay {
                 report.notSent += golden.requests.count
                 return
             }
-            report.differences.append(WildDifference(
-                root: root, mapping: "(root)", request: "(loading)", kind: "refuses a root WireMock loads",
-                wiremock: "loaded; answered \(golden.requests.count) requests", toolkit: error.description))
+            report.differences.append(
+                WildDifference(
+                    root: root,
+                    mapping: "(root)",
+                    request: "(loading)",
+                    kind: "refuses a root WireMock loads",
+                    wiremock: "loaded; answered \(golden.requests.count) requests",
+                    toolkit: error.description
+                )
+            )
             report.notSent += golden.requests.count
             return
         case (true, nil):
@@ -203,7 +257,9 @@ enum WildReplay {
         let session = stubs.makeSession()
         defer { session.invalidateAndCancel() }
         for request in golden.requests {
-            guard request.sendable, let expected = request.expected, let urlRequest = request.urlRequest(base: golden.base) else {
+            guard request.sendable, let expected = request.expected,
+                let urlRequest = request.urlRequest(base: golden.base)
+            else {
                 report.unsendable += 1
                 continue
             }
@@ -218,16 +274,28 @@ enum WildReplay {
                 answer = stubs.unmatchedRequests.count > unmatchedBefore ? .unmatched : .failed("\(error)")
             }
             guard let difference = compare(expected: expected, answer: answer) else { continue }
-            let key = WildKnownDifferences.key(root: root, method: request.method, url: request.url, variant: request.variant)
+            let key = WildKnownDifferences.key(
+                root: root,
+                method: request.method,
+                url: request.url,
+                variant: request.variant
+            )
             if known.keys.contains(key) {
                 seenKnown.insert(key)
                 report.skippedAsKnown += 1
                 continue
             }
-            report.differences.append(WildDifference(
-                root: root, mapping: request.mapping + " (stub \(request.stub))",
-                request: "#\(request.n) \(request.variant): \(request.method) \(request.url)\(request.headersText)\(request.bodyText)",
-                kind: difference.kind, wiremock: difference.wiremock, toolkit: difference.toolkit))
+            report.differences.append(
+                WildDifference(
+                    root: root,
+                    mapping: request.mapping + " (stub \(request.stub))",
+                    request:
+                        "#\(request.n) \(request.variant): \(request.method) \(request.url)\(request.headersText)\(request.bodyText)",
+                    kind: difference.kind,
+                    wiremock: difference.wiremock,
+                    toolkit: difference.toolkit
+                )
+            )
         }
     }
 
@@ -246,10 +314,15 @@ enum WildReplay {
             return ("the request failed", expected.text, error)
         case let .response(status, response, body):
             if expected.failed {
-                return ("WireMock failed to answer (status \(expected.status)), the toolkit answered", expected.text, "\(status) \(bodyPreview(body))")
+                return (
+                    "WireMock failed to answer (status \(expected.status)), the toolkit answered", expected.text,
+                    "\(status) \(bodyPreview(body))"
+                )
             }
             guard expected.matched else {
-                return ("matched by the toolkit, unmatched by WireMock", expected.text, "\(status) \(bodyPreview(body))")
+                return (
+                    "matched by the toolkit, unmatched by WireMock", expected.text, "\(status) \(bodyPreview(body))"
+                )
             }
             if status != expected.status {
                 return ("status", expected.text, "\(status) \(bodyPreview(body))")
@@ -265,7 +338,10 @@ enum WildReplay {
                 let kind = expected.templated ? "templated body" : "body"
                 if let wanted = expected.body, let actual = String(data: body, encoding: .utf8) {
                     let (left, right) = firstDifference(wanted, actual)
-                    return (kind, "\(expected.bodyLength) bytes, first difference: …\(left)…", "\(body.count) bytes, first difference: …\(right)…")
+                    return (
+                        kind, "\(expected.bodyLength) bytes, first difference: …\(left)…",
+                        "\(body.count) bytes, first difference: …\(right)…"
+                    )
                 }
                 return (kind, expected.text, "\(body.count) bytes: \(bodyPreview(body))")
             }
@@ -275,7 +351,8 @@ enum WildReplay {
 
     /// The two texts around the first character where they differ.
     static func firstDifference(_ a: String, _ b: String) -> (String, String) {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         var i = 0
         while i < a.count, i < b.count, a[i] == b[i] { i += 1 }
         let start = max(0, i - 40)
@@ -324,8 +401,16 @@ struct WildExpected: Sendable {
 
     var text: String {
         guard matched || failed else { return "unmatched (404 Request was not matched)" }
-        let shown = body.map { $0.count > 300 ? String($0.prefix(300)) + "…" : $0 } ?? "(\(bodyLength) bytes, sha256 \(bodySHA256.prefix(12)))"
-        let headerText = headers.isEmpty ? "" : " " + headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.joined(separator: ", "))" }.joined(separator: "; ")
+        let shown =
+            body.map { $0.count > 300 ? String($0.prefix(300)) + "…" : $0 }
+            ?? "(\(bodyLength) bytes, sha256 \(bodySHA256.prefix(12)))"
+        let headerText =
+            headers.isEmpty
+            ? ""
+            : " "
+                + headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.joined(separator: ", "))" }.joined(
+                    separator: "; "
+                )
         return "\(status)\(headerText) \(shown)"
     }
 }
@@ -382,7 +467,8 @@ struct WildGolden: Sendable {
         let text = try String(contentsOf: url, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
         guard let first = lines.first,
-              let head = try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any] else {
+            let head = try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any]
+        else {
             throw CorpusMissing(url: url)
         }
         loaded = head["loaded"] as? Bool ?? false
@@ -400,7 +486,8 @@ struct WildGolden: Sendable {
                 headers: object["headers"] as? [[String]] ?? [],
                 body: object["body"] as? String,
                 sendable: object["sendable"] as? Bool ?? false,
-                expected: (object["expected"] as? [String: Any]).flatMap(WildExpected.init))
+                expected: (object["expected"] as? [String: Any]).flatMap(WildExpected.init)
+            )
         }
     }
 }
@@ -423,7 +510,7 @@ struct WildKnownDifferences: Sendable {
             }
             // "", root, request, variant, reason, ""
             guard cells.count >= 5 else { continue }
-            if cells[2] == "(loading)" {   // the root as a whole: the toolkit refuses it by design
+            if cells[2] == "(loading)" {  // the root as a whole: the toolkit refuses it by design
                 keys.insert(Self.key(root: cells[1], method: "(loading)", url: "", variant: "-"))
                 continue
             }
@@ -438,29 +525,35 @@ struct WildKnownDifferences: Sendable {
 
 enum WildSHA256 {
     static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
     static func hex(_ data: Data) -> String {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        var h: [UInt32] = [
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+        ]
         var message = [UInt8](data)
         let bitLength = UInt64(message.count) * 8
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         var w = [UInt32](repeating: 0, count: 64)
         func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
         for chunk in stride(from: 0, to: message.count, by: 64) {
             for i in 0..<16 {
                 let j = chunk + i * 4
-                w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
+                w[i] =
+                    UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8
+                    | UInt32(message[j + 3])
             }
             for i in 16..<64 {
                 let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
@@ -477,8 +570,14 @@ enum WildSHA256 {
                 let t2 = s0 &+ maj
                 (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
             }
-            h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
-            h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
+            h[0] = h[0] &+ a
+            h[1] = h[1] &+ b
+            h[2] = h[2] &+ c
+            h[3] = h[3] &+ d
+            h[4] = h[4] &+ e
+            h[5] = h[5] &+ f
+            h[6] = h[6] &+ g
+            h[7] = h[7] &+ hh
         }
         return h.map { String(format: "%08x", $0) }.joined()
     }

@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import HTTPStubs
 
 /// Real mapping files that use WireMock 3 matchers (`Tests/Fixtures/WireMock3`, listed in its `SOURCES.md`).
 /// WireMock 2.35.1 refuses them, or answers them differently from one day to the next, so they have no
@@ -76,7 +78,12 @@ struct WireMock3RealFileTests {
 
         let page = await complete(session, "https://reqres.in/api/users?page=2")
         #expect(page.status == 200, "\(String(describing: page.error))")
-        #expect(page.data == (try Data(contentsOf: files.appendingPathComponent("api_users-9117b180-6289-4ac5-a150-7c09c499dc6d.json"))))
+        #expect(
+            page.data
+                == (try Data(
+                    contentsOf: files.appendingPathComponent("api_users-9117b180-6289-4ac5-a150-7c09c499dc6d.json")
+                ))
+        )
         #expect(page.http?.value(forHTTPHeaderField: "Content-Type") == "application/json; charset=utf-8")
         // The Host header is compared case-insensitively (`"caseInsensitive": true`); another host is not it.
         #expect(await complete(session, "https://REQRES.in/api/users?page=2").status == 200)
@@ -88,7 +95,10 @@ struct WireMock3RealFileTests {
 
         let echo = await complete(session, "https://postman-echo.com/get?foo1=bar1&foo2=bar2")
         #expect(echo.status == 200, "\(String(describing: echo.error))")
-        #expect(echo.data == (try Data(contentsOf: files.appendingPathComponent("get-9e2e8487-24cc-4726-9a50-37f00416295e.json"))))
+        #expect(
+            echo.data
+                == (try Data(contentsOf: files.appendingPathComponent("get-9e2e8487-24cc-4726-9a50-37f00416295e.json")))
+        )
         #expect(echo.http?.value(forHTTPHeaderField: "ETag") == #"W/"236-PLm04YH3UKHXBaGRWpWTpUb6e8Y""#)
         #expect(await complete(session, "https://postman-echo.com/get?foo2=bar2&foo1=bar1").status == 200)
         #expect(await complete(session, "https://postman-echo.com/get?foo1=bar1").isUnmatched)
@@ -112,11 +122,18 @@ struct WireMock3RealFileTests {
         #expect(await complete(session, base + "?courtRoom=Courtroom+1&courtRoom=1&courtRoom=01").status == 200)
         // Two of the three, a fourth value, a value that is none of them, or no parameter: not matched.
         #expect(await complete(session, base + "?courtRoom=01&courtRoom=1").isUnmatched)
-        #expect(await complete(session, base + "?courtRoom=01&courtRoom=1&courtRoom=Courtroom%201&courtRoom=2").isUnmatched)
+        #expect(
+            await complete(session, base + "?courtRoom=01&courtRoom=1&courtRoom=Courtroom%201&courtRoom=2").isUnmatched
+        )
         #expect(await complete(session, base + "?courtRoom=01&courtRoom=1&courtRoom=Courtroom%202").isUnmatched)
         #expect(await complete(session, base).isUnmatched)
         // The path pattern wants five capitals or digits.
-        #expect(await complete(session, "https://court-case-service.test/courts/b14lo/hearing-outcomes?courtRoom=01&courtRoom=1&courtRoom=Courtroom%201").isUnmatched)
+        #expect(
+            await complete(
+                session,
+                "https://court-case-service.test/courts/b14lo/hearing-outcomes?courtRoom=01&courtRoom=1&courtRoom=Courtroom%201"
+            ).isUnmatched
+        )
     }
 
     /// apache/camel-quarkus's recorded mappings: every query parameter matched with a one-value `hasExactly`.
@@ -127,27 +144,43 @@ struct WireMock3RealFileTests {
         defer { session.invalidateAndCancel() }
         let jobs = "https://bigquery.googleapis.com/bigquery/v2/projects/test-project/jobs"
         // The recorded request body (equalToJson with ignoreExtraElements: an extra member is allowed).
-        let job = #"{"configuration":{"query":{"query":"INSERT INTO `test-project.google_bigquery_test_dataset.google_bigquery_table_for_sql_crud` VALUES(@id, 3, 4)","queryParameters":[{"name":"id","parameterType":{"type":"INT64"},"parameterValue":{"value":"2"}}],"useLegacySql":false}},"jobReference":{"jobId":"job01","projectId":"test-project","location":"US"}}"#
-        let created = await complete(session, request("POST", jobs + "?prettyPrint=false", body: job, headers: ["Content-Type": "application/json"]))
+        let job =
+            #"{"configuration":{"query":{"query":"INSERT INTO `test-project.google_bigquery_test_dataset.google_bigquery_table_for_sql_crud` VALUES(@id, 3, 4)","queryParameters":[{"name":"id","parameterType":{"type":"INT64"},"parameterValue":{"value":"2"}}],"useLegacySql":false}},"jobReference":{"jobId":"job01","projectId":"test-project","location":"US"}}"#
+        let created = await complete(
+            session,
+            request("POST", jobs + "?prettyPrint=false", body: job, headers: ["Content-Type": "application/json"])
+        )
         #expect(created.status == 200, "\(String(describing: created.error))")
         #expect(created.text?.hasPrefix(#"{"kind":"bigquery#job","etag":"8CxCo+dTnKENiG7LbmciYQ==""#) == true)
         #expect(created.http?.value(forHTTPHeaderField: "Vary") == "Origin, X-Origin, Referer")
         #expect(await complete(session, request("POST", jobs + "?prettyPrint=true", body: job)).isUnmatched)
-        #expect(await complete(session, request("POST", jobs + "?prettyPrint=false&prettyPrint=true", body: job)).isUnmatched)
+        #expect(
+            await complete(session, request("POST", jobs + "?prettyPrint=false&prettyPrint=true", body: job))
+                .isUnmatched
+        )
         #expect(await complete(session, request("POST", jobs, body: job)).isUnmatched)
 
         let jira = try Self.stubs("apache__camel-quarkus/integration-tests_jira_src_test_resources")
         let jiraSession = jira.makeSession()
         defer { jiraSession.invalidateAndCancel() }
         let search = "https://jira.test/rest/api/latest/search"
-        let query = "jql=created%20%3E%20%222025-10-23%2012%3A26%22%20AND%20project%3DTEST%20ORDER%20BY%20created%20DESC&expand=schema,names&fields=*navigable&maxResults=1&startAt=0"
+        let query =
+            "jql=created%20%3E%20%222025-10-23%2012%3A26%22%20AND%20project%3DTEST%20ORDER%20BY%20created%20DESC&expand=schema,names&fields=*navigable&maxResults=1&startAt=0"
         let found = await complete(jiraSession, search + "?" + query)
         #expect(found.status == 200, "\(String(describing: found.error))")
         #expect(found.text?.hasPrefix(#"{"expand":"names,schema","startAt":0,"maxResults":1,"total":2,"#) == true)
         // The decoded value is compared: the same JQL encoded with `+` for spaces matches too.
-        #expect(await complete(jiraSession, search + "?" + query.replacingOccurrences(of: "%20", with: "+")).status == 200)
-        #expect(await complete(jiraSession, search + "?" + query.replacingOccurrences(of: "12%3A26", with: "12%3A27")).isUnmatched)
-        #expect(await complete(jiraSession, search + "?" + query.replacingOccurrences(of: "&startAt=0", with: "")).isUnmatched)
+        #expect(
+            await complete(jiraSession, search + "?" + query.replacingOccurrences(of: "%20", with: "+")).status == 200
+        )
+        #expect(
+            await complete(jiraSession, search + "?" + query.replacingOccurrences(of: "12%3A26", with: "12%3A27"))
+                .isUnmatched
+        )
+        #expect(
+            await complete(jiraSession, search + "?" + query.replacingOccurrences(of: "&startAt=0", with: ""))
+                .isUnmatched
+        )
         #expect(await complete(jiraSession, search + "?" + query + "&maxResults=2").isUnmatched)
     }
 
@@ -161,7 +194,9 @@ struct WireMock3RealFileTests {
     /// `Location: /billingrecords/a13607c3-1cba-44b8-904e-49f9b968acfe` for the due date 2026-11-30, and 404
     /// ("Request was not matched") for 2026-11-29, 2026-11-01, 2026-12-01 and 2026-12-31, and for 2026-11-30
     /// without the `Authorization` header.
-    @Test("equalToDateTime now, truncated to the last day of the month, inside matchesJsonPath (billing-data-collector)")
+    @Test(
+        "equalToDateTime now, truncated to the last day of the month, inside matchesJsonPath (billing-data-collector)"
+    )
     func equalToDateTimeLastDayOfMonth() async throws {
         let now = Date()
         let root = Self.folder.appendingPathComponent("Sundsvallskommun__api-service-billing-data-collector")
@@ -175,13 +210,21 @@ struct WireMock3RealFileTests {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
         let day = calendar.dateComponents([.year, .month, .day], from: now)
-        let year = try #require(day.year), month = try #require(day.month), today = try #require(day.day)
+        let year = try #require(day.year)
+        let month = try #require(day.month)
+        let today = try #require(day.day)
         let lastDay = try #require(calendar.range(of: .day, in: .month, for: now)).count
-        func date(_ year: Int, _ month: Int, _ day: Int) -> String { String(format: "%04d-%02d-%02d", year, month, day) }
+        func date(_ year: Int, _ month: Int, _ day: Int) -> String {
+            String(format: "%04d-%02d-%02d", year, month, day)
+        }
         let (nextYear, nextMonth) = month == 12 ? (year + 1, 1) : (year, month + 1)
 
         // The body the mapping expects: its equalToJson with each `${json-unit.any-string}` given a string.
-        let mapping = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("mappings/bpp-createbillingrecord.json"))) as? [String: Any])
+        let mapping = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: root.appendingPathComponent("mappings/bpp-createbillingrecord.json"))
+            ) as? [String: Any]
+        )
         let patterns = try #require((mapping["request"] as? [String: Any])?["bodyPatterns"] as? [[String: Any]])
         let expected = try #require(patterns.first?["equalToJson"] as? [String: Any])
         func body(dueDate: String) throws -> String {
@@ -201,16 +244,31 @@ struct WireMock3RealFileTests {
         let url = "https://billing-preprocessor.test/bpp/2281/billingrecords"
         let headers = ["Authorization": "Bearer MTQ0NjJkZmQ5OTM2NDE1ZTZjNGZmZjI3", "Content-Type": "application/json"]
 
-        let created = await complete(session, request("POST", url, body: try body(dueDate: date(year, month, lastDay)), headers: headers))
+        let created = await complete(
+            session,
+            request("POST", url, body: try body(dueDate: date(year, month, lastDay)), headers: headers)
+        )
         #expect(created.status == 201, "\(String(describing: created.error))")
-        #expect(created.http?.value(forHTTPHeaderField: "Location") == "/billingrecords/a13607c3-1cba-44b8-904e-49f9b968acfe")
+        #expect(
+            created.http?.value(forHTTPHeaderField: "Location")
+                == "/billingrecords/a13607c3-1cba-44b8-904e-49f9b968acfe"
+        )
         #expect(created.data?.isEmpty ?? true)
         // Another day, of this month or the next, is not the last day of this month.
         for other in [date(year, month, lastDay - 1), date(year, month, 1), date(nextYear, nextMonth, 1)] {
-            #expect(await complete(session, request("POST", url, body: try body(dueDate: other), headers: headers)).isUnmatched, "due date \(other)")
+            #expect(
+                await complete(session, request("POST", url, body: try body(dueDate: other), headers: headers))
+                    .isUnmatched,
+                "due date \(other)"
+            )
         }
         var noAuthorization = headers
         noAuthorization["Authorization"] = nil
-        #expect(await complete(session, request("POST", url, body: try body(dueDate: date(year, month, lastDay)), headers: noAuthorization)).isUnmatched)
+        #expect(
+            await complete(
+                session,
+                request("POST", url, body: try body(dueDate: date(year, month, lastDay)), headers: noAuthorization)
+            ).isUnmatched
+        )
     }
 }

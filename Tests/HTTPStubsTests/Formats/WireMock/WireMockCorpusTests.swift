@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import HTTPStubs
 
 /// Every WireMock stub root of the corpus (`Tests/Fixtures/Corpus/wiremock`), loaded as it is and
 /// answered through real URLSession calls, with the behaviours `SOURCES.md` lists for each file.
@@ -30,7 +32,9 @@ struct WireMockCorpusTests {
     @Test("every corpus group loads through StubRegistry.load, with no warnings but the templating one")
     func everyGroupLoads() throws {
         let corpus = try corpusURL("wiremock")
-        let listed = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { !$0.hasPrefix("_") && !$0.hasSuffix(".md") }
+        let listed = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter {
+            !$0.hasPrefix("_") && !$0.hasSuffix(".md")
+        }
         let covered = Set(Self.groups.map { String($0.split(separator: "/")[0]) } + ["go-wiremock"])
         #expect(Set(listed) == covered, "a corpus folder is not covered by these tests")
 
@@ -66,7 +70,10 @@ struct WireMockCorpusTests {
 
     @Test("an unknown key is a warning located at its line and column, and the stub still loads")
     func unknownKeyWarning() throws {
-        let original = try String(contentsOf: try corpusURL("wiremock/wiremock/remoteloader/mappings/two.json"), encoding: .utf8)
+        let original = try String(
+            contentsOf: try corpusURL("wiremock/wiremock/remoteloader/mappings/two.json"),
+            encoding: .utf8
+        )
         let text = original.replacingOccurrences(of: #""priority": 4"#, with: #""priority": 4,\#n  "prority": 1"#)
         #expect(text != original)
         let root = try TemporaryStubRoot(mappings: ["two.json": text])
@@ -78,7 +85,11 @@ struct WireMockCorpusTests {
         let (line, column) = sourcePosition(of: #""prority""#, in: text)
         #expect(warning.source.line == line && warning.source.column == column, "\(warning)")
         #expect(warning.jsonPath == "$.prority")
-        #expect(warning.description.hasPrefix("\(root.path("mappings/two.json")):\(line):\(column): warning: $.prority: unknown key 'prority'"))
+        #expect(
+            warning.description.hasPrefix(
+                "\(root.path("mappings/two.json")):\(line):\(column): warning: $.prority: unknown key 'prority'"
+            )
+        )
     }
 
     // MARK: wiremock/wiremock
@@ -101,7 +112,11 @@ struct WireMockCorpusTests {
     func remoteLoaderTwo() async throws {
         let served = try Served("wiremock/remoteloader")
         #expect(served.registry.stubs.first?.priority == 4, "priority 4 is tried before the default 5")
-        let (data, http) = try await served.send("GET", "/remote-load/2?ignored=1", headers: ["Accept": "text/plain, */*"])
+        let (data, http) = try await served.send(
+            "GET",
+            "/remote-load/2?ignored=1",
+            headers: ["Accept": "text/plain, */*"]
+        )
         #expect(http.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self) == "Remote load 2")
         #expect(http.value(forHTTPHeaderField: "Content-Type") == "text/plain")
@@ -116,7 +131,10 @@ struct WireMockCorpusTests {
         #expect(await served.isUnmatched("POST", "/todo/items", body: "Buy bread"), "the body must contain the item")
         #expect(try await served.text("GET", "/todo/items") == "<items><item>Buy milk</item></items>")
 
-        let completion = await complete(served.session, request("POST", "http://localhost:8080/todo/items", body: "Cancel newspaper subscription"))
+        let completion = await complete(
+            served.session,
+            request("POST", "http://localhost:8080/todo/items", body: "Cancel newspaper subscription")
+        )
         #expect(completion.status == 201)
         #expect(completion.data?.isEmpty != false)
         #expect(served.registry.scenario("To do list").state == "Cancel newspaper item added")
@@ -124,7 +142,10 @@ struct WireMockCorpusTests {
         let expected = try served.file("body.xml")
         #expect(try await served.send("GET", "/todo/items").data == expected)
         #expect(try await served.send("GET", "/todo/items").data == expected, "the last state repeats")
-        #expect(await served.isUnmatched("POST", "/todo/items", body: "Cancel newspaper subscription"), "the POST needs state Started")
+        #expect(
+            await served.isUnmatched("POST", "/todo/items", body: "Cancel newspaper subscription"),
+            "the POST needs state Started"
+        )
     }
 
     @Test("remoteloader: the PNG body file is served byte for byte, with no Content-Type")
@@ -140,7 +161,11 @@ struct WireMockCorpusTests {
         let completion = await complete(served.session, request("DELETE", "http://localhost:8080/image-file"))
         #expect(completion.data == png, "the mapping has no method: any method matches")
 
-        guard case let .response(answer, _) = served.registry.answer(InterceptedRequest(url: URL(string: "http://localhost/image-file")!)) else {
+        guard
+            case let .response(answer, _) = served.registry.answer(
+                InterceptedRequest(url: URL(string: "http://localhost/image-file")!)
+            )
+        else {
             Issue.record("/image-file was not answered")
             return
         }
@@ -170,7 +195,10 @@ struct WireMockCorpusTests {
         #expect(text.contains(#""bignumber":1234567890.12"#), "\(text)")
         #expect(text.contains(#""integer_as_float":2.0"#), "\(text)")
         #expect(text.contains(#""integer":2,"#), "\(text)")
-        let expected = try JSONValue(parsing: #"{"bignumber": 1234567890.12, "integer_as_float": 2.0, "array": [1, 2, 3], "integer": 2, "key": "value"}"#)
+        let expected = try JSONValue(
+            parsing:
+                #"{"bignumber": 1234567890.12, "integer_as_float": 2.0, "array": [1, 2, 3], "integer": 2, "key": "value"}"#
+        )
         #expect(try JSONValue(parsing: data).matches(expected, options: JSONComparisonOptions()))
         #expect(await served.isUnmatched("GET", "/testjsonmapping?x=1"), "urlPattern sees the query")
     }
@@ -218,10 +246,12 @@ struct WireMockCorpusTests {
         let (data, http) = try await served.send("GET", "/classpathmappings")
         #expect(http.statusCode == 200)
         let todos = try JSONDecoder().decode([Todo].self, from: data)
-        #expect(todos == [
-            Todo(id: 1, title: "custom location todo 1", userId: 1),
-            Todo(id: 2, title: "custom location todo 2", userId: 1),
-        ])
+        #expect(
+            todos == [
+                Todo(id: 1, title: "custom location todo 1", userId: 1),
+                Todo(id: 2, title: "custom location todo 2", userId: 1),
+            ]
+        )
     }
 
     @Test("hub4j GHWorkflowTest: replaying the six recorded requests in order yields the three GET bodies in sequence")
@@ -237,7 +267,12 @@ struct WireMockCorpusTests {
         #expect(first.data == (try served.file("2-r_h_g_actions_workflows_test-workflowyml.json")))
         #expect(String(decoding: first.data, as: UTF8.self).contains(#""state": "active""#))
 
-        let disable = try await served.send("PUT", "/repos/hub4j-test-org/GHWorkflowTest/actions/workflows/6817859/disable", body: "{}", headers: accept)
+        let disable = try await served.send(
+            "PUT",
+            "/repos/hub4j-test-org/GHWorkflowTest/actions/workflows/6817859/disable",
+            body: "{}",
+            headers: accept
+        )
         #expect(disable.http.statusCode == 204)
         #expect(disable.data.isEmpty)
 
@@ -245,14 +280,27 @@ struct WireMockCorpusTests {
         #expect(second.data == (try served.file("4-r_h_g_actions_workflows_test-workflowyml.json")))
         #expect(second.text?.contains(#""state": "disabled_manually""#) == true)
 
-        let enable = try await served.send("PUT", "/repos/hub4j-test-org/GHWorkflowTest/actions/workflows/6817859/enable", body: "{}", headers: accept)
+        let enable = try await served.send(
+            "PUT",
+            "/repos/hub4j-test-org/GHWorkflowTest/actions/workflows/6817859/enable",
+            body: "{}",
+            headers: accept
+        )
         #expect(enable.http.statusCode == 204)
 
         let third = try await served.send("GET", workflow, headers: accept)
         #expect(third.data == (try served.file("6-r_h_g_actions_workflows_test-workflowyml.json")))
         #expect(try await served.send("GET", workflow, headers: accept).data == third.data, "the last state repeats")
 
-        #expect(await served.isUnmatched("PUT", "/repos/hub4j-test-org/GHWorkflowTest/actions/workflows/6817859/enable", body: #"{"a":1}"#, headers: accept), "equalToJson {} has no extra elements")
+        #expect(
+            await served.isUnmatched(
+                "PUT",
+                "/repos/hub4j-test-org/GHWorkflowTest/actions/workflows/6817859/enable",
+                body: #"{"a":1}"#,
+                headers: accept
+            ),
+            "equalToJson {} has no extra elements"
+        )
         #expect(await served.isUnmatched("GET", workflow), "the Accept header is required")
     }
 
@@ -261,17 +309,32 @@ struct WireMockCorpusTests {
         let served = try Served("hub4j-github-api/GHWorkflowTest-testDisableEnable")
         let accept = ["Accept": "application/vnd.github+json"]
         let (_, http) = try await served.send("GET", "/repos/hub4j-test-org/GHWorkflowTest", headers: accept)
-        #expect(http.value(forHTTPHeaderField: "Vary") == "Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding, Accept, X-Requested-With")
+        #expect(
+            http.value(forHTTPHeaderField: "Vary")
+                == "Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding, Accept, X-Requested-With"
+        )
         #expect(http.value(forHTTPHeaderField: "X-RateLimit-Remaining") == "4946")
 
-        let request = InterceptedRequest(url: URL(string: "http://localhost/repos/hub4j-test-org/GHWorkflowTest")!, headers: ["Accept": "application/vnd.github+json"])
+        let request = InterceptedRequest(
+            url: URL(string: "http://localhost/repos/hub4j-test-org/GHWorkflowTest")!,
+            headers: ["Accept": "application/vnd.github+json"]
+        )
         guard case let .response(answer, _) = served.registry.answer(request) else {
             Issue.record("not answered")
             return
         }
-        #expect(answer.headers.values(for: "Vary") == ["Accept, Authorization, Cookie, X-GitHub-OTP", "Accept-Encoding, Accept, X-Requested-With"])
+        #expect(
+            answer.headers.values(for: "Vary") == [
+                "Accept, Authorization, Cookie, X-GitHub-OTP", "Accept-Encoding, Accept, X-Requested-With",
+            ]
+        )
 
-        let (_, noContent) = try await served.send("PUT", "/repos/hub4j-test-org/GHWorkflowTest/actions/workflows/6817859/disable", body: "{}", headers: accept)
+        let (_, noContent) = try await served.send(
+            "PUT",
+            "/repos/hub4j-test-org/GHWorkflowTest/actions/workflows/6817859/disable",
+            body: "{}",
+            headers: accept
+        )
         #expect(noContent.value(forHTTPHeaderField: "Vary") == "Accept-Encoding, Accept, X-Requested-With")
     }
 
@@ -280,29 +343,42 @@ struct WireMockCorpusTests {
         let served = try Served("hub4j-github-api/Github2faTest-test2faToken")
         let headers = ["Accept": "application/vnd.github+json", "Content-Type": "application/json"]
         // The scopes reordered and an extra member: ignoreArrayOrder and ignoreExtraElements.
-        let body = #"{"scopes":["user","delete_repo","repo","gist","write:packages","read:packages","delete:packages"],"note_url":"https://localhost/this/is/a/test/token","note":"Test2faTokenCreate","fingerprint":null}"#
+        let body =
+            #"{"scopes":["user","delete_repo","repo","gist","write:packages","read:packages","delete:packages"],"note_url":"https://localhost/this/is/a/test/token","note":"Test2faTokenCreate","fingerprint":null}"#
 
-        let missingScope = #"{"note":"Test2faTokenCreate","note_url":"https://localhost/this/is/a/test/token","scopes":["repo"]}"#
+        let missingScope =
+            #"{"note":"Test2faTokenCreate","note_url":"https://localhost/this/is/a/test/token","scopes":["repo"]}"#
         #expect(await served.isUnmatched("POST", "/authorizations", body: missingScope, headers: headers))
 
         let first = try await served.send("POST", "/authorizations", body: body, headers: headers)
         #expect(first.http.statusCode == 401)
-        #expect(String(decoding: first.data, as: UTF8.self) == #"{"message":"Must specify two-factor authentication OTP code.","documentation_url":"https://developer.github.com/v3/auth#working-with-two-factor-authentication"}"#)
+        #expect(
+            String(decoding: first.data, as: UTF8.self)
+                == #"{"message":"Must specify two-factor authentication OTP code.","documentation_url":"https://developer.github.com/v3/auth#working-with-two-factor-authentication"}"#
+        )
         #expect(first.http.value(forHTTPHeaderField: "X-GitHub-OTP") == "required; sms")
 
-        let second = await complete(served.session, request("POST", "http://localhost:8080/authorizations", body: body, headers: headers))
+        let second = await complete(
+            served.session,
+            request("POST", "http://localhost:8080/authorizations", body: body, headers: headers)
+        )
         #expect(second.status == 201)
         #expect(second.data == (try served.file("2-authorizations.json")))
         #expect(second.http?.value(forHTTPHeaderField: "Location") == "https://api.github.com/authorizations/350917110")
 
-        #expect(try await served.send("POST", "/authorizations", body: body, headers: headers).http.statusCode == 201, "the last state repeats")
+        #expect(
+            try await served.send("POST", "/authorizations", body: body, headers: headers).http.statusCode == 201,
+            "the last state repeats"
+        )
     }
 
     @Test("hub4j GHAppTest: urlPathPattern + query equalTo (decoded) + header equalTo")
     func listInstallationsSince() async throws {
         let served = try Served("hub4j-github-api/GHAppTest-listInstallationsSince")
         let accept = ["Accept": "application/vnd.github+json"]
-        for query in ["since=2023-11-01T00:00:00Z", "since=2023-11-01T00%3A00%3A00Z", "page=2&since=2023-11-01T00:00:00Z"] {
+        for query in [
+            "since=2023-11-01T00:00:00Z", "since=2023-11-01T00%3A00%3A00Z", "page=2&since=2023-11-01T00:00:00Z",
+        ] {
             let (data, http) = try await served.send("GET", "/app/installations?\(query)", headers: accept)
             #expect(http.statusCode == 200, "\(query)")
             #expect(data == (try served.file("body-mapping-githubapp-installations.json")))
@@ -310,7 +386,13 @@ struct WireMockCorpusTests {
         }
         #expect(await served.isUnmatched("GET", "/app/installations", headers: accept))
         #expect(await served.isUnmatched("GET", "/app/installations?since=2023-11-02T00:00:00Z", headers: accept))
-        #expect(await served.isUnmatched("GET", "/app/installations?since=2023-11-01T00:00:00Z", headers: ["Accept": "application/json"]))
+        #expect(
+            await served.isUnmatched(
+                "GET",
+                "/app/installations?since=2023-11-01T00:00:00Z",
+                headers: ["Accept": "application/json"]
+            )
+        )
     }
 
     @Test("hub4j GHReleaseTest: matchesJsonPath filter $.[?(@.generate_release_notes == true)]")
@@ -318,16 +400,29 @@ struct WireMockCorpusTests {
         let served = try Served("hub4j-github-api/GHReleaseTest-testCreateReleaseWithNotes")
         let accept = ["Accept": "application/vnd.github+json"]
         let url = "/repos/hub4j-test-org/testCreateRelease/releases"
-        let (data, http) = try await served.send("POST", url, body: #"{"tag_name":"v1","generate_release_notes":true,"draft":false}"#, headers: accept)
+        let (data, http) = try await served.send(
+            "POST",
+            url,
+            body: #"{"tag_name":"v1","generate_release_notes":true,"draft":false}"#,
+            headers: accept
+        )
         #expect(http.statusCode == 201)
         #expect(data == (try served.file("2-r_h_t_releases.json")))
-        #expect(http.value(forHTTPHeaderField: "Location") == "https://api.github.com/repos/hub4j-test-org/testCreateRelease/releases/44460162")
-        for body in [#"{"tag_name":"v1","generate_release_notes":false}"#, #"{"tag_name":"v1"}"#, #"{"generate_release_notes":"true"}"#, "not json"] {
+        #expect(
+            http.value(forHTTPHeaderField: "Location")
+                == "https://api.github.com/repos/hub4j-test-org/testCreateRelease/releases/44460162"
+        )
+        for body in [
+            #"{"tag_name":"v1","generate_release_notes":false}"#, #"{"tag_name":"v1"}"#,
+            #"{"generate_release_notes":"true"}"#, "not json",
+        ] {
             #expect(await served.isUnmatched("POST", url, body: body, headers: accept), "\(body)")
         }
     }
 
-    @Test("spring-cloud-contract: matchesJsonPath with a =~ regex filter; the template is served literally, with a warning")
+    @Test(
+        "spring-cloud-contract: matchesJsonPath with a =~ regex filter; the template is served literally, with a warning"
+    )
     func springCloudContract() async throws {
         let issues = DiagnosticLog()
         let served = try Served("spring-cloud-contract", issues: issues)
@@ -340,7 +435,9 @@ struct WireMockCorpusTests {
             #expect(await served.isUnmatched("POST", "/check", body: body, headers: json), "\(body)")
         }
         #expect(try await served.send("POST", "/check", body: #"{"age":"07"}"#, headers: json).http.statusCode == 200)
-        #expect(await served.isUnmatched("POST", "/check", body: #"{"age":17}"#, headers: ["Content-Type": "text/plain"]))
+        #expect(
+            await served.isUnmatched("POST", "/check", body: #"{"age":17}"#, headers: ["Content-Type": "text/plain"])
+        )
 
         let warning = try #require(issues.all.first)
         #expect(issues.all.count == 1)
@@ -361,7 +458,10 @@ struct WireMockCorpusTests {
         let registry = StubRegistry()
         let issues = DiagnosticLog()
         registry.onDiagnostic { issues.append($0) }
-        try registry.load(mappings.appendingPathComponent("url-path-templating.json").path, mappings.appendingPathComponent("not-logical-expression.json").path)
+        try registry.load(
+            mappings.appendingPathComponent("url-path-templating.json").path,
+            mappings.appendingPathComponent("not-logical-expression.json").path
+        )
         #expect(issues.all.isEmpty, "\(issues.all.map(\.description))")
         #expect(registry.stubs.count == 2)
         let session = registry.makeSession()
@@ -379,7 +479,9 @@ struct WireMockCorpusTests {
         withExtendedLifetime(registry) {}
     }
 
-    @Test("go-wiremock: expected-template-scenario.json fails at $.request.cookies.session.equalToXml (\"<xml>\" is not well-formed), as in WireMock")
+    @Test(
+        "go-wiremock: expected-template-scenario.json fails at $.request.cookies.session.equalToXml (\"<xml>\" is not well-formed), as in WireMock"
+    )
     func goWireMockKitchenSinkFails() throws {
         let root = try corpusURL("wiremock/go-wiremock")
         let file = root.appendingPathComponent("mappings/expected-template-scenario.json")
@@ -393,7 +495,9 @@ struct WireMockCorpusTests {
         let text = try String(contentsOf: file, encoding: .utf8)
         let (line, column) = sourcePosition(of: #""\u003cxml\u003e""#, in: text)
         #expect(error.source.line == line && error.source.column == column)
-        #expect(error.description.hasPrefix("\(file.path):\(line):\(column): error: $.request.cookies.session.equalToXml: "))
+        #expect(
+            error.description.hasPrefix("\(file.path):\(line):\(column): error: $.request.cookies.session.equalToXml: ")
+        )
         #expect(error.message.contains("equalToXml") && error.message.contains("XML"))
 
         let registry = StubRegistry()
@@ -427,15 +531,29 @@ private struct Served {
     }
 
     /// Sends a request to `http://localhost:8080<path>` through `data(for:)`.
-    func send(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> (data: Data, http: HTTPURLResponse) {
-        let (data, response) = try await session.data(for: request(method, "http://localhost:8080\(path)", body: body, headers: headers))
+    func send(
+        _ method: String,
+        _ path: String,
+        body: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> (data: Data, http: HTTPURLResponse) {
+        let (data, response) = try await session.data(
+            for: request(method, "http://localhost:8080\(path)", body: body, headers: headers)
+        )
         return (data, try #require(response as? HTTPURLResponse))
     }
 
     /// Whether no stub answers the request: the registry fails it with `URLError(.resourceUnavailable)`.
-    func isUnmatched(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) async -> Bool {
+    func isUnmatched(
+        _ method: String,
+        _ path: String,
+        body: String? = nil,
+        headers: [String: String] = [:]
+    ) async -> Bool {
         do {
-            _ = try await session.data(for: request(method, "http://localhost:8080\(path)", body: body, headers: headers))
+            _ = try await session.data(
+                for: request(method, "http://localhost:8080\(path)", body: body, headers: headers)
+            )
             return false
         } catch let error as URLError {
             return error.code == .resourceUnavailable
@@ -445,7 +563,12 @@ private struct Served {
     }
 
     /// The body of the answer, as UTF-8 text.
-    func text(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> String {
+    func text(
+        _ method: String,
+        _ path: String,
+        body: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> String {
         String(decoding: try await send(method, path, body: body, headers: headers).data, as: UTF8.self)
     }
 }
@@ -466,6 +589,8 @@ func sourcePosition(of needle: String, in text: String) -> (line: Int, column: I
     guard let range = text.range(of: needle) else { return (0, 0) }
     let before = text[..<range.lowerBound]
     let line = before.filter { $0 == "\n" }.count + 1
-    let column = before.count - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
+    let column =
+        before.count - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0)
+        + 1
     return (line, column)
 }

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPStubs
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HTTPStubs
 
 /// Stub roots whose requests were answered by real WireMock 2.35.1 (`Tests/Fixtures/WireMockGroundTruth`):
 /// the toolkit, through URLSession, must answer each with the same status.
@@ -32,12 +33,20 @@ struct WireMockGroundTruthTests {
         let session = stubs.makeSession()
         var differences: [String] = []
         for (index, request) in recorded.enumerated() {
-            let completion = await complete(session, HTTPStubsTests.request(request.method, request.url, body: request.body, headers: request.headers))
+            let completion = await complete(
+                session,
+                HTTPStubsTests.request(request.method, request.url, body: request.body, headers: request.headers)
+            )
             let status = completion.isUnmatched ? 404 : completion.status
             if status != request.wiremockStatus {
-                differences.append("line \(index + 1): \(request.method) \(request.url) \(request.body): WireMock \(request.wiremockStatus), toolkit \(status.map(String.init) ?? "\(String(describing: completion.error))")")
+                differences.append(
+                    "line \(index + 1): \(request.method) \(request.url) \(request.body): WireMock \(request.wiremockStatus), toolkit \(status.map(String.init) ?? "\(String(describing: completion.error))")"
+                )
             }
         }
-        #expect(differences.isEmpty, "\(differences.count) of \(recorded.count) answers differ from WireMock's:\n\(differences.joined(separator: "\n"))")
+        #expect(
+            differences.isEmpty,
+            "\(differences.count) of \(recorded.count) answers differ from WireMock's:\n\(differences.joined(separator: "\n"))"
+        )
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import HTTPStubs
 
 /// Mapping files that real WireMock 2.35.1 loads and serves although they are not strict JSON or
 /// name a body file that is not there (each outcome below was checked against it), and the
@@ -14,14 +16,15 @@ struct WireMockLeniencyTests {
     func commentsAndSingleQuotes() async throws {
         let root = try TemporaryStubRoot(mappings: [
             "comments.json": """
-                {
-                  // a line comment
-                  "request": { "method": "GET", "url": "/comments" }, /* a block
-                  comment */
-                  "response": { "status": 200, "body": "comments // are not in strings" }
-                }
-                """,
-            "quotes.json": #"{ 'request': { 'method': 'GET', 'url': '/single' }, 'response': { 'status': 200, 'body': 'it\'s "single"' } }"#,
+            {
+              // a line comment
+              "request": { "method": "GET", "url": "/comments" }, /* a block
+              comment */
+              "response": { "status": 200, "body": "comments // are not in strings" }
+            }
+            """,
+            "quotes.json":
+                #"{ 'request': { 'method': 'GET', 'url': '/single' }, 'response': { 'status': 200, 'body': 'it\'s "single"' } }"#,
         ])
         let stubs = StubRegistry()
         let diagnostics = Collected<StubDiagnostic>()
@@ -51,22 +54,37 @@ struct WireMockLeniencyTests {
         let warning = try #require(diagnostics.all.first)
         #expect(diagnostics.all.count == 1)
         #expect(warning.severity == .warning)
-        #expect(warning.description == "\(root.path("mappings/trailing.json")):5:1: warning: text after the file's JSON value is ignored, as WireMock ignores it (it starts \"}\"); remove it, or put a second mapping in the \"mappings\" array")
+        #expect(
+            warning.description
+                == "\(root.path("mappings/trailing.json")):5:1: warning: text after the file's JSON value is ignored, as WireMock ignores it (it starts \"}\"); remove it, or put a second mapping in the \"mappings\" array"
+        )
     }
 
-    @Test("what WireMock refuses is refused with a located error: # comments, unquoted names, trailing commas, raw tabs, an unclosed comment", arguments: [
-        (#"{ # hash"# + "\n" + #""request": {}, "response": {}}"#, "1:3", "expected a member name in quotes, found '#'"),
-        (#"{ request: {}, "response": {}}"#, "1:3", "expected a member name in quotes, found 'request'"),
-        (#"{ "request": {"url": "/a",}, "response": {}}"#, "1:26", "trailing comma before '}'"),
-        ("{ \"request\": {}, \"response\": {\"body\": \"a\tb\"}}", "1:41", "control character U+0009 must be escaped"),
-        (#"{ "request": {}, /* never closed "response": {}}"#, "1:18", "a '/*' comment is not closed"),
-    ])
+    @Test(
+        "what WireMock refuses is refused with a located error: # comments, unquoted names, trailing commas, raw tabs, an unclosed comment",
+        arguments: [
+            (
+                #"{ # hash"# + "\n" + #""request": {}, "response": {}}"#, "1:3",
+                "expected a member name in quotes, found '#'"
+            ),
+            (#"{ request: {}, "response": {}}"#, "1:3", "expected a member name in quotes, found 'request'"),
+            (#"{ "request": {"url": "/a",}, "response": {}}"#, "1:26", "trailing comma before '}'"),
+            (
+                "{ \"request\": {}, \"response\": {\"body\": \"a\tb\"}}", "1:41",
+                "control character U+0009 must be escaped"
+            ),
+            (#"{ "request": {}, /* never closed "response": {}}"#, "1:18", "a '/*' comment is not closed"),
+        ]
+    )
     func refusedLikeWireMock(text: String, position: String, message: String) throws {
         let root = try TemporaryStubRoot(mappings: ["bad.json": text])
         let stubs = StubRegistry()
         let error = #expect(throws: StubFileError.self) { try stubs.load(root.path) }
         let diagnostic = try #require(error?.diagnostics.first)
-        #expect(diagnostic.description.hasPrefix("\(root.path("mappings/bad.json")):\(position): error: "), "\(diagnostic)")
+        #expect(
+            diagnostic.description.hasPrefix("\(root.path("mappings/bad.json")):\(position): error: "),
+            "\(diagnostic)"
+        )
         #expect(diagnostic.message.contains(message), "\(diagnostic)")
     }
 
@@ -81,7 +99,10 @@ struct WireMockLeniencyTests {
     @Test("a bodyFileName with a leading slash is read inside __files")
     func leadingSlash() async throws {
         let root = try TemporaryStubRoot(
-            mappings: ["card.json": #"{"request": {"url": "/card"}, "response": {"status": 200, "bodyFileName": "/1/card.json"}}"#],
+            mappings: [
+                "card.json":
+                    #"{"request": {"url": "/card"}, "response": {"status": 200, "bodyFileName": "/1/card.json"}}"#
+            ],
             files: ["1/card.json": Data(#"{"card":1}"#.utf8)]
         )
         let stubs = StubRegistry()
@@ -89,9 +110,12 @@ struct WireMockLeniencyTests {
         #expect(await answer(stubs.makeSession(), "https://api.example.com/card") == #"{"card":1}"#)
     }
 
-    @Test("a missing body file loads the rest; its stub answers 500 naming the file, the error is located, and lint reports it")
+    @Test(
+        "a missing body file loads the rest; its stub answers 500 naming the file, the error is located, and lint reports it"
+    )
     func missingBodyFile() async throws {
-        let mapping = #"{"request": {"url": "/missing"}, "response": {"status": 200, "headers": {"X-A": "b"}, "bodyFileName": "nope/none.json"}}"#
+        let mapping =
+            #"{"request": {"url": "/missing"}, "response": {"status": 200, "headers": {"X-A": "b"}, "bodyFileName": "nope/none.json"}}"#
         let root = try TemporaryStubRoot(mappings: [
             "missing.json": mapping,
             "fine.json": #"{"request": {"url": "/fine"}, "response": {"status": 200, "body": "fine"}}"#,
@@ -104,13 +128,19 @@ struct WireMockLeniencyTests {
         let diagnostic = try #require(diagnostics.all.first)
         #expect(diagnostics.all.count == 1)
         let (line, column) = sourcePosition(of: #""nope/none.json""#, in: mapping)
-        #expect(diagnostic.description == "\(root.path("mappings/missing.json")):\(line):\(column): error: $.response.bodyFileName: 'bodyFileName' \"nope/none.json\" does not exist in \(root.path("__files")); the stub loads, and answers its requests with status 500 as WireMock does, until you add the file or fix the name")
+        #expect(
+            diagnostic.description
+                == "\(root.path("mappings/missing.json")):\(line):\(column): error: $.response.bodyFileName: 'bodyFileName' \"nope/none.json\" does not exist in \(root.path("__files")); the stub loads, and answers its requests with status 500 as WireMock does, until you add the file or fix the name"
+        )
 
         let session = stubs.makeSession()
         #expect(await answer(session, "https://api.example.com/fine") == "fine")
         let missing = await complete(session, "https://api.example.com/missing")
         #expect(missing.status == 500)
-        #expect(missing.text == "The stub's body file \(root.path("__files/nope/none.json")) does not exist, so the stub answers 500 as WireMock does; add the file or fix 'bodyFileName'.\n")
+        #expect(
+            missing.text
+                == "The stub's body file \(root.path("__files/nope/none.json")) does not exist, so the stub answers 500 as WireMock does; add the file or fix 'bodyFileName'.\n"
+        )
         let (_, response) = try await session.data(from: URL(string: "https://api.example.com/missing")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 500)
         let lint = runStubs(["lint", root.path])
@@ -122,10 +152,13 @@ struct WireMockLeniencyTests {
         #expect(await answerAsync(session, "https://api.example.com/missing") == "now here")
     }
 
-    @Test("a Host header matcher sees the URL's authority, as the server would: the host, and a port that is not the scheme's default")
+    @Test(
+        "a Host header matcher sees the URL's authority, as the server would: the host, and a port that is not the scheme's default"
+    )
     func hostHeader() async throws {
         let root = try TemporaryStubRoot(mappings: [
-            "host.json": #"{"request": {"method": "GET", "url": "/health", "headers": {"Host": {"matches": "api1.localtest.me.*"}}}, "response": {"status": 200, "body": "api1"}}"#,
+            "host.json":
+                #"{"request": {"method": "GET", "url": "/health", "headers": {"Host": {"matches": "api1.localtest.me.*"}}}, "response": {"status": 200, "body": "api1"}}"#
         ])
         let stubs = StubRegistry()
         try stubs.load(root.path)
@@ -141,21 +174,34 @@ struct WireMockLeniencyTests {
         #expect(await answer(session, "https://api.example.test:443/bare") == "bare", "the default port is not sent")
         #expect(await answer(session, "https://api.example.test/absent") == unmatched)
         // A Host the request sets itself is the one matched.
-        #expect(await answer(session, request("GET", "https://api.example.test/health", headers: ["Host": "api1.localtest.me"])) == "api1")
+        #expect(
+            await answer(
+                session,
+                request("GET", "https://api.example.test/health", headers: ["Host": "api1.localtest.me"])
+            ) == "api1"
+        )
     }
 
-    @Test("a key repeated in an object keeps its first place and its last value, as Jackson reads it for WireMock, with a warning")
+    @Test(
+        "a key repeated in an object keeps its first place and its last value, as Jackson reads it for WireMock, with a warning"
+    )
     func repeatedKeys() async throws {
         let root = try TemporaryStubRoot(mappings: [
-            "repeated.json": #"{"request": {"urlPath": "/items", "queryParameters": {"component": {"equalTo": "header"}, "component": {"equalTo": "footer"}}}, "response": {"status": 200, "jsonBody": {"type": "Type 2", "status": "Draft", "size": 1, "status": "Sensitive"}}}"#,
+            "repeated.json":
+                #"{"request": {"urlPath": "/items", "queryParameters": {"component": {"equalTo": "header"}, "component": {"equalTo": "footer"}}}, "response": {"status": 200, "jsonBody": {"type": "Type 2", "status": "Draft", "size": 1, "status": "Sensitive"}}}"#
         ])
         let stubs = StubRegistry()
         let diagnostics = Collected<StubDiagnostic>()
         stubs.onDiagnostic { diagnostics.append($0) }
         try stubs.load(root.path)
-        #expect(diagnostics.all.map(\.jsonPath) == ["$.request.queryParameters.component", "$.response.jsonBody.status"])
+        #expect(
+            diagnostics.all.map(\.jsonPath) == ["$.request.queryParameters.component", "$.response.jsonBody.status"]
+        )
         let session = stubs.makeSession()
-        #expect(await answer(session, "https://api.example.com/items?component=footer") == #"{"type":"Type 2","status":"Sensitive","size":1}"#)
+        #expect(
+            await answer(session, "https://api.example.com/items?component=footer")
+                == #"{"type":"Type 2","status":"Sensitive","size":1}"#
+        )
         #expect(await answer(session, "https://api.example.com/items?component=header") == unmatched)
     }
 }

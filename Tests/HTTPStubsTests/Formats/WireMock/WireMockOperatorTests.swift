@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import HTTPStubs
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import HTTPStubs
 
 /// Every WireMock operator, request field and response field, each read from a small mapping file
 /// written to a temporary stub root, with WireMock's Java semantics: what matches, what does not,
@@ -52,7 +54,9 @@ struct WireMockOperatorTests {
 
     @Test("absent: true needs the value missing, on headers, query parameters, cookies and the body")
     func absent() throws {
-        let absent = try probe(#"{"headers": {"X-Debug": {"absent": true}}, "queryParameters": {"trace": {"absent": true}}}"#)
+        let absent = try probe(
+            #"{"headers": {"X-Debug": {"absent": true}}, "queryParameters": {"trace": {"absent": true}}}"#
+        )
         #expect(absent.matches())
         #expect(!absent.matches(headers: ["X-Debug": "1"]))
         #expect(!absent.matches(url: "/?trace="))
@@ -67,14 +71,18 @@ struct WireMockOperatorTests {
         #expect(!body.matches(.post, body: "x"))
     }
 
-    @Test("absent: false also means absent: WireMock tests only that the key is there (checked against WireMock 2.35.1)")
+    @Test(
+        "absent: false also means absent: WireMock tests only that the key is there (checked against WireMock 2.35.1)"
+    )
     func absentFalse() throws {
         let stub = try probe(#"{"headers": {"X-Debug": {"absent": false}}}"#)
         #expect(stub.matches())
         #expect(!stub.matches(headers: ["X-Debug": "1"]))
     }
 
-    @Test("doesNotContain and doesNotMatch accept an absent header, query parameter or empty body, as WireMock does (checked against WireMock 2.35.1)")
+    @Test(
+        "doesNotContain and doesNotMatch accept an absent header, query parameter or empty body, as WireMock does (checked against WireMock 2.35.1)"
+    )
     func negativeOperatorsOnAbsentValues() throws {
         let header = try probe(#"{"headers": {"X-A": {"doesNotContain": "x"}}}"#)
         let query = try probe(#"{"queryParameters": {"q": {"doesNotMatch": "[0-9]+"}}}"#)
@@ -123,7 +131,9 @@ struct WireMockOperatorTests {
         #expect(extra.matches(.post, body: #"{"user":{"id":1,"name":"Ann"},"meta":{}}"#))
         #expect(!extra.matches(.post, body: #"{"user":{"id":2}}"#))
 
-        let both = try probe(#"{"bodyPatterns": [{"equalToJson": "[1, 2]", "ignoreArrayOrder": true, "ignoreExtraElements": true}]}"#)
+        let both = try probe(
+            #"{"bodyPatterns": [{"equalToJson": "[1, 2]", "ignoreArrayOrder": true, "ignoreExtraElements": true}]}"#
+        )
         #expect(both.matches(.post, body: "[2, 1]"))
     }
 
@@ -146,11 +156,15 @@ struct WireMockOperatorTests {
         #expect(!equal.matches(.post, body: #"{"user":{"id":43}}"#))
         #expect(!equal.matches(.post, body: #"{"user":{}}"#))
 
-        let contains = try probe(#"{"bodyPatterns": [{"matchesJsonPath": {"expression": "$.name", "contains": "ann"}}]}"#)
+        let contains = try probe(
+            #"{"bodyPatterns": [{"matchesJsonPath": {"expression": "$.name", "contains": "ann"}}]}"#
+        )
         #expect(contains.matches(.post, body: #"{"name":"joanna"}"#))
         #expect(!contains.matches(.post, body: #"{"name":"bob"}"#))
 
-        let json = try probe(#"{"bodyPatterns": [{"matchesJsonPath": {"expression": "$.user", "equalToJson": "{\"id\": 1, \"roles\": [\"a\"]}"}}]}"#)
+        let json = try probe(
+            #"{"bodyPatterns": [{"matchesJsonPath": {"expression": "$.user", "equalToJson": "{\"id\": 1, \"roles\": [\"a\"]}"}}]}"#
+        )
         #expect(json.matches(.post, body: #"{"user":{"roles":["a"],"id":1},"other":true}"#))
         #expect(!json.matches(.post, body: #"{"user":{"roles":["b"],"id":1}}"#))
     }
@@ -159,7 +173,9 @@ struct WireMockOperatorTests {
 
     @Test("equalToXml compares documents, not text")
     func equalToXml() throws {
-        let xml = try probe(#"{"bodyPatterns": [{"equalToXml": "<order id=\"1\" kind=\"x\"><item>tea</item></order>"}]}"#)
+        let xml = try probe(
+            #"{"bodyPatterns": [{"equalToXml": "<order id=\"1\" kind=\"x\"><item>tea</item></order>"}]}"#
+        )
         #expect(xml.matches(.post, body: "<order kind=\"x\" id=\"1\">\n  <item>tea</item>\n</order>"))
         #expect(!xml.matches(.post, body: "<order id=\"1\" kind=\"x\"><item>coffee</item></order>"))
         #expect(!xml.matches(.post, body: "<order id=\"2\" kind=\"x\"><item>tea</item></order>"))
@@ -176,10 +192,14 @@ struct WireMockOperatorTests {
         #expect(object.matches(.post, body: "<order id=\"7\"/>"))
         #expect(!object.matches(.post, body: "<order id=\"8\"/>"))
 
-        let contains = try probe(#"{"bodyPatterns": [{"matchesXPath": {"expression": "//item/text()", "contains": "ea"}}]}"#)
+        let contains = try probe(
+            #"{"bodyPatterns": [{"matchesXPath": {"expression": "//item/text()", "contains": "ea"}}]}"#
+        )
         #expect(contains.matches(.post, body: "<order><item>milk</item><item>tea</item></order>"))
 
-        let namespaced = try probe(#"{"bodyPatterns": [{"matchesXPath": "/s:Envelope/s:Body", "xPathNamespaces": {"s": "urn:soap"}}]}"#)
+        let namespaced = try probe(
+            #"{"bodyPatterns": [{"matchesXPath": "/s:Envelope/s:Body", "xPathNamespaces": {"s": "urn:soap"}}]}"#
+        )
         #expect(namespaced.matches(.post, body: #"<e:Envelope xmlns:e="urn:soap"><e:Body/></e:Envelope>"#))
         #expect(!namespaced.matches(.post, body: #"<e:Envelope xmlns:e="urn:other"><e:Body/></e:Envelope>"#))
     }
@@ -207,7 +227,9 @@ struct WireMockOperatorTests {
         #expect(or.matches(url: "/?name=Jack"))
         #expect(!or.matches(url: "/?name=Bob"))
 
-        let not = try probe(#"{"queryParameters": {"name": {"not": {"or": [{"equalTo": "John"}, {"equalTo": "Jack"}]}}}}"#)
+        let not = try probe(
+            #"{"queryParameters": {"name": {"not": {"or": [{"equalTo": "John"}, {"equalTo": "Jack"}]}}}}"#
+        )
         #expect(not.matches(url: "/?name=Bob"))
         #expect(!not.matches(url: "/?name=Jack"))
     }
@@ -252,7 +274,9 @@ struct WireMockOperatorTests {
 
     @Test("query parameters are tested decoded (%XX and +)")
     func queryDecoded() throws {
-        let query = try probe(#"{"queryParameters": {"name": {"equalTo": "Jürgen Müller"}, "q": {"equalTo": "a+b=c&d"}}}"#)
+        let query = try probe(
+            #"{"queryParameters": {"name": {"equalTo": "Jürgen Müller"}, "q": {"equalTo": "a+b=c&d"}}}"#
+        )
         #expect(query.matches(url: "/?name=J%C3%BCrgen+M%C3%BCller&q=a%2Bb%3Dc%26d"))
         #expect(query.matches(url: "/?name=J%C3%BCrgen%20M%C3%BCller&q=a%2Bb%3Dc%26d"))
         #expect(!query.matches(url: "/?name=J%C3%BCrgen+M%C3%BCller&q=a+b=c"))
@@ -260,7 +284,9 @@ struct WireMockOperatorTests {
 
     @Test("formParameters read an application/x-www-form-urlencoded body, decoded")
     func formParameters() throws {
-        let form = try probe(#"{"method": "POST", "formParameters": {"user": {"equalTo": "ann lee"}, "tag": {"includes": [{"equalTo": "x"}, {"equalTo": "y"}]}}}"#)
+        let form = try probe(
+            #"{"method": "POST", "formParameters": {"user": {"equalTo": "ann lee"}, "tag": {"includes": [{"equalTo": "x"}, {"equalTo": "y"}]}}}"#
+        )
         let type: HeaderFields = ["Content-Type": "application/x-www-form-urlencoded"]
         #expect(form.matches(.post, headers: type, body: "tag=y&user=ann+lee&tag=x"))
         #expect(!form.matches(.post, headers: type, body: "tag=y&user=ann"))
@@ -276,7 +302,10 @@ struct WireMockOperatorTests {
         #expect(!cookies.matches())
     }
 
-    @Test("basicAuth (the Java creator's key) and basicAuthCredentials (the schema's) both work", arguments: ["basicAuth", "basicAuthCredentials"])
+    @Test(
+        "basicAuth (the Java creator's key) and basicAuthCredentials (the schema's) both work",
+        arguments: ["basicAuth", "basicAuthCredentials"]
+    )
     func basicAuth(key: String) throws {
         let auth = try probe(#"{"\#(key)": {"username": "ann", "password": "s3cret"}}"#)
         let good = "Basic " + Data("ann:s3cret".utf8).base64EncodedString()
@@ -306,7 +335,9 @@ struct WireMockOperatorTests {
         #expect(!port.matches(url: "https://example.com:8443/"))
     }
 
-    @Test("url is the exact path and query; urlPath ignores the query; urlPattern and urlPathPattern are full regex matches")
+    @Test(
+        "url is the exact path and query; urlPath ignores the query; urlPattern and urlPathPattern are full regex matches"
+    )
     func urlForms() throws {
         let url = try probe(#"{"url": "/things?a=1&b=2"}"#)
         #expect(url.matches(url: "/things?a=1&b=2"))
@@ -330,7 +361,9 @@ struct WireMockOperatorTests {
 
     @Test("urlPathTemplate with pathParameters")
     func urlPathTemplate() throws {
-        let template = try probe(#"{"urlPathTemplate": "/users/{id}/posts/{post}", "pathParameters": {"id": {"matches": "[0-9]+"}, "post": {"equalTo": "first"}}}"#)
+        let template = try probe(
+            #"{"urlPathTemplate": "/users/{id}/posts/{post}", "pathParameters": {"id": {"matches": "[0-9]+"}, "post": {"equalTo": "first"}}}"#
+        )
         #expect(template.matches(url: "/users/12/posts/first?x=1"))
         #expect(!template.matches(url: "/users/ann/posts/first"))
         #expect(!template.matches(url: "/users/12/posts/second"))
@@ -373,24 +406,32 @@ struct WireMockOperatorTests {
         ].joined()
         let type: HeaderFields = ["Content-Type": "multipart/form-data; boundary=\(boundary)"]
 
-        let anyPart = try probe(#"""
+        let anyPart = try probe(
+            #"""
             {"multipartPatterns": [{"matchingType": "ANY",
               "headers": {"Content-Disposition": {"contains": "name=\"info\""}, "Content-Type": {"contains": "charset"}},
               "bodyPatterns": [{"equalToJson": "{\"a\": 1}", "ignoreExtraElements": true}]}]}
-            """#)
+            """#
+        )
         #expect(anyPart.matches(.post, headers: type, body: body))
         #expect(!anyPart.matches(.post, headers: type, body: body.replacingOccurrences(of: "\"a\":1", with: "\"a\":9")))
         #expect(!anyPart.matches(.post, body: "{\"a\":1}"), "not a multipart body")
 
-        let allParts = try probe(#"{"multipartPatterns": [{"matchingType": "ALL", "headers": {"Content-Disposition": {"contains": "form-data"}}}]}"#)
+        let allParts = try probe(
+            #"{"multipartPatterns": [{"matchingType": "ALL", "headers": {"Content-Disposition": {"contains": "form-data"}}}]}"#
+        )
         #expect(allParts.matches(.post, headers: type, body: body))
-        let allHello = try probe(#"{"multipartPatterns": [{"matchingType": "ALL", "bodyPatterns": [{"contains": "hello"}]}]}"#)
+        let allHello = try probe(
+            #"{"multipartPatterns": [{"matchingType": "ALL", "bodyPatterns": [{"contains": "hello"}]}]}"#
+        )
         #expect(!allHello.matches(.post, headers: type, body: body))
     }
 
     @Test("every body pattern must match")
     func bodyPatternsAllMatch() throws {
-        let body = try probe(#"{"bodyPatterns": [{"contains": "alpha"}, {"contains": "beta"}, {"doesNotContain": "gamma"}]}"#)
+        let body = try probe(
+            #"{"bodyPatterns": [{"contains": "alpha"}, {"contains": "beta"}, {"doesNotContain": "gamma"}]}"#
+        )
         #expect(body.matches(.post, body: "beta alpha"))
         #expect(!body.matches(.post, body: "alpha"))
         #expect(!body.matches(.post, body: "alpha beta gamma"))
@@ -398,7 +439,9 @@ struct WireMockOperatorTests {
 
     @Test("every part of a request pattern must match")
     func allPartsMatch() throws {
-        let stub = try probe(#"{"method": "POST", "urlPath": "/a", "headers": {"X": {"equalTo": "1"}}, "queryParameters": {"q": {"equalTo": "2"}}, "bodyPatterns": [{"equalTo": "b"}]}"#)
+        let stub = try probe(
+            #"{"method": "POST", "urlPath": "/a", "headers": {"X": {"equalTo": "1"}}, "queryParameters": {"q": {"equalTo": "2"}}, "bodyPatterns": [{"equalTo": "b"}]}"#
+        )
         #expect(stub.matches(.post, url: "/a?q=2", headers: ["X": "1"], body: "b"))
         #expect(!stub.matches(.put, url: "/a?q=2", headers: ["X": "1"], body: "b"))
         #expect(!stub.matches(.post, url: "/b?q=2", headers: ["X": "1"], body: "b"))
@@ -422,7 +465,8 @@ struct WireMockOperatorTests {
 
     @Test("headers given as a string or an array of strings; names keep their spelling")
     func responseHeaders() async throws {
-        let response = #"{"headers": {"Set-Cookie": ["a=1", "b=2"], "X-One": "1", "Vary": ["Accept", "Accept-Encoding"]}, "body": "ok"}"#
+        let response =
+            #"{"headers": {"Set-Cookie": ["a=1", "b=2"], "X-One": "1", "Vary": ["Accept", "Accept-Encoding"]}, "body": "ok"}"#
         let answered = try #require(try answer(response: response))
         #expect(answered.headers.values(for: "Set-Cookie") == ["a=1", "b=2"])
         #expect(answered.headers.values(for: "x-one") == ["1"])
@@ -445,8 +489,10 @@ struct WireMockOperatorTests {
         let root = try TemporaryStubRoot(
             mappings: [
                 "body.json": #"{"request": {"url": "/body"}, "response": {"body": "plain ✓"}}"#,
-                "json.json": #"{"request": {"url": "/json"}, "response": {"jsonBody": {"n": 1.50, "big": 12345678901234567890, "list": [true, null]}}}"#,
-                "base64.json": #"{"request": {"url": "/base64"}, "response": {"base64Body": "\#(png.base64EncodedString())"}}"#,
+                "json.json":
+                    #"{"request": {"url": "/json"}, "response": {"jsonBody": {"n": 1.50, "big": 12345678901234567890, "list": [true, null]}}}"#,
+                "base64.json":
+                    #"{"request": {"url": "/base64"}, "response": {"base64Body": "\#(png.base64EncodedString())"}}"#,
                 "file.json": #"{"request": {"url": "/file"}, "response": {"bodyFileName": "nested/data.bin"}}"#,
             ],
             files: ["nested/data.bin": png]
@@ -465,7 +511,9 @@ struct WireMockOperatorTests {
 
     @Test("fixedDelayMilliseconds is waited for (a lower bound only)")
     func fixedDelay() async throws {
-        let root = try TemporaryStubRoot(mappings: ["x.json": #"{"request": {}, "response": {"body": "late", "fixedDelayMilliseconds": 60}}"#])
+        let root = try TemporaryStubRoot(mappings: [
+            "x.json": #"{"request": {}, "response": {"body": "late", "fixedDelayMilliseconds": 60}}"#
+        ])
         let registry = try root.registry()
         let clock = ContinuousClock()
         let start = clock.now
@@ -476,12 +524,25 @@ struct WireMockOperatorTests {
         withExtendedLifetime(registry) {}
     }
 
-    @Test("delayDistribution: fixed, uniform (both ends included) and lognormal (seeded, capped by maxValue), plus fixedDelayMilliseconds")
+    @Test(
+        "delayDistribution: fixed, uniform (both ends included) and lognormal (seeded, capped by maxValue), plus fixedDelayMilliseconds"
+    )
     func delayDistributions() throws {
-        #expect(try answer(response: #"{"delayDistribution": {"type": "fixed", "milliseconds": 25}}"#)?.delay == .milliseconds(25))
-        #expect(try answer(response: #"{"fixedDelayMilliseconds": 10, "delayDistribution": {"type": "fixed", "milliseconds": 25}}"#)?.delay == .milliseconds(35))
+        #expect(
+            try answer(response: #"{"delayDistribution": {"type": "fixed", "milliseconds": 25}}"#)?.delay
+                == .milliseconds(25)
+        )
+        #expect(
+            try answer(
+                response: #"{"fixedDelayMilliseconds": 10, "delayDistribution": {"type": "fixed", "milliseconds": 25}}"#
+            )?.delay == .milliseconds(35)
+        )
 
-        let uniform = try delays(#"{"delayDistribution": {"type": "uniform", "lower": 100, "upper": 200}}"#, seed: 1, count: 40)
+        let uniform = try delays(
+            #"{"delayDistribution": {"type": "uniform", "lower": 100, "upper": 200}}"#,
+            seed: 1,
+            count: 40
+        )
         #expect(uniform.allSatisfy { $0 >= .milliseconds(100) && $0 <= .milliseconds(200) }, "\(uniform)")
         #expect(Set(uniform).count > 1)
 
@@ -493,14 +554,21 @@ struct WireMockOperatorTests {
         #expect(first != other)
         #expect(first.allSatisfy { $0 > .zero })
 
-        let capped = try delays(#"{"delayDistribution": {"type": "lognormal", "median": 1000, "sigma": 2, "maxValue": 50}}"#, seed: 7, count: 20)
+        let capped = try delays(
+            #"{"delayDistribution": {"type": "lognormal", "median": 1000, "sigma": 2, "maxValue": 50}}"#,
+            seed: 7,
+            count: 20
+        )
         #expect(capped.allSatisfy { $0 <= .milliseconds(50) }, "\(capped)")
     }
 
     @Test("chunkedDribbleDelay sends the whole body, no sooner than its total duration")
     func chunkedDribbleDelay() async throws {
         let text = String(repeating: "0123456789", count: 10)
-        let root = try TemporaryStubRoot(mappings: ["x.json": #"{"request": {}, "response": {"body": "\#(text)", "chunkedDribbleDelay": {"numberOfChunks": 4, "totalDuration": 80}}}"#])
+        let root = try TemporaryStubRoot(mappings: [
+            "x.json":
+                #"{"request": {}, "response": {"body": "\#(text)", "chunkedDribbleDelay": {"numberOfChunks": 4, "totalDuration": 80}}}"#
+        ])
         let registry = try root.registry()
         #expect(registry.stubs.first?.responses.first?.dribble == Dribble(chunks: 4, over: .milliseconds(80)))
         let clock = ContinuousClock()
@@ -511,12 +579,15 @@ struct WireMockOperatorTests {
         withExtendedLifetime(registry) {}
     }
 
-    @Test("each fault fails the request with the URLError a URLSession client would see", arguments: [
-        ("EMPTY_RESPONSE", URLError.Code.networkConnectionLost),
-        ("CONNECTION_RESET_BY_PEER", .networkConnectionLost),
-        ("MALFORMED_RESPONSE_CHUNK", .cannotParseResponse),
-        ("RANDOM_DATA_THEN_CLOSE", .cannotParseResponse),
-    ])
+    @Test(
+        "each fault fails the request with the URLError a URLSession client would see",
+        arguments: [
+            ("EMPTY_RESPONSE", URLError.Code.networkConnectionLost),
+            ("CONNECTION_RESET_BY_PEER", .networkConnectionLost),
+            ("MALFORMED_RESPONSE_CHUNK", .cannotParseResponse),
+            ("RANDOM_DATA_THEN_CLOSE", .cannotParseResponse),
+        ]
+    )
     func faults(fault: String, code: URLError.Code) async throws {
         let root = try TemporaryStubRoot(mappings: ["x.json": #"{"request": {}, "response": {"fault": "\#(fault)"}}"#])
         let registry = try root.registry()
@@ -527,11 +598,16 @@ struct WireMockOperatorTests {
         withExtendedLifetime(registry) {}
     }
 
-    @Test("the swiftHTTPStubs extension fails the request with a URLError, by name or by number", arguments: [
-        #""notConnectedToInternet""#, "-1009",
-    ])
+    @Test(
+        "the swiftHTTPStubs extension fails the request with a URLError, by name or by number",
+        arguments: [
+            #""notConnectedToInternet""#, "-1009",
+        ]
+    )
     func urlErrorExtension(value: String) async throws {
-        let root = try TemporaryStubRoot(mappings: ["x.json": #"{"request": {}, "response": {"status": 200, "swiftHTTPStubs": {"urlError": \#(value)}}}"#])
+        let root = try TemporaryStubRoot(mappings: [
+            "x.json": #"{"request": {}, "response": {"status": 200, "swiftHTTPStubs": {"urlError": \#(value)}}}"#
+        ])
         let registry = try root.registry()
         #expect(await urlErrorCode(registry.makeSession(), "http://h/") == .notConnectedToInternet)
         let completion = await complete(registry.makeSession(), "http://h/")
@@ -551,7 +627,11 @@ struct WireMockOperatorTests {
             "a0.json": same.replacingOccurrences(of: "%@", with: "a0"),
         ])
         let load = root.load()
-        #expect(load.files.map { String($0.dropFirst(root.path.count + "/mappings/".count)) } == ["a.json", "a0.json", "b.json", "c/z.json"])
+        #expect(
+            load.files.map { String($0.dropFirst(root.path.count + "/mappings/".count)) } == [
+                "a.json", "a0.json", "b.json", "c/z.json",
+            ]
+        )
         #expect(load.stubs.map(\.source.file) == load.files)
         #expect(try root.body(of: "/x") == "c/z")
     }
@@ -561,7 +641,8 @@ struct WireMockOperatorTests {
         let root = try TemporaryStubRoot(mappings: [
             "a.json": #"{"priority": 1, "request": {"url": "/x"}, "response": {"body": "a, priority 1"}}"#,
             "b.json": #"{"request": {"url": "/x"}, "response": {"body": "b, default 5"}}"#,
-            "c.json": #"{"mappings": [{"request": {"url": "/y"}, "response": {"body": "first"}}, {"request": {"url": "/y"}, "response": {"body": "second"}}]}"#,
+            "c.json":
+                #"{"mappings": [{"request": {"url": "/y"}, "response": {"body": "first"}}, {"request": {"url": "/y"}, "response": {"body": "second"}}]}"#,
             "d.json": #"{"priority": 6, "request": {"url": "/y"}, "response": {"body": "low"}}"#,
         ])
         #expect(try root.body(of: "/x") == "a, priority 1")
@@ -587,7 +668,12 @@ private struct Probe {
     }
 
     /// Whether the stub answers a request with these body bytes.
-    func matches(_ method: InterceptedRequest.Method = .get, url: String = "/", headers: HeaderFields = [:], data: Data?) -> Bool {
+    func matches(
+        _ method: InterceptedRequest.Method = .get,
+        url: String = "/",
+        headers: HeaderFields = [:],
+        data: Data?
+    ) -> Bool {
         let absolute = url.hasPrefix("/") ? "http://localhost:8080\(url)" : url
         let request = InterceptedRequest(method: method, url: URL(string: absolute)!, headers: headers, body: data)
         if case .response = registry.answer(request) { return true }
@@ -596,13 +682,19 @@ private struct Probe {
 
     /// Whether the stub answers a request with these header fields (names may repeat).
     func matches(_ method: InterceptedRequest.Method = .get, url: String = "/", headers: [(String, String)]) -> Bool {
-        matches(method, url: url, headers: HeaderFields(headers.map { HeaderFields.Field(name: $0.0, value: $0.1) }), data: nil)
+        matches(
+            method,
+            url: url,
+            headers: HeaderFields(headers.map { HeaderFields.Field(name: $0.0, value: $0.1) }),
+            data: nil
+        )
     }
 }
 
 /// Loads a mapping whose `request` is the JSON text `request` and which answers 200.
 private func probe(_ request: String) throws -> Probe {
-    let root = try TemporaryStubRoot(mappings: ["probe.json": #"{"request": \#(request), "response": {"status": 200}}"#])
+    let root = try TemporaryStubRoot(mappings: ["probe.json": #"{"request": \#(request), "response": {"status": 200}}"#]
+    )
     return Probe(root: root, registry: try root.registry())
 }
 
@@ -610,7 +702,8 @@ private func probe(_ request: String) throws -> Probe {
 /// `nil` when it fails the request.
 private func answer(response: String) throws -> StubbedHTTPResponse? {
     let root = try TemporaryStubRoot(mappings: ["x.json": #"{"request": {}, "response": \#(response)}"#])
-    guard case let .response(answer, _) = try root.registry().answer(InterceptedRequest(url: URL(string: "http://h/")!)) else { return nil }
+    guard case let .response(answer, _) = try root.registry().answer(InterceptedRequest(url: URL(string: "http://h/")!))
+    else { return nil }
     return answer
 }
 
@@ -621,7 +714,9 @@ private func delays(_ response: String, seed: UInt64, count: Int) throws -> [Dur
     let registry = try root.registry()
     registry.seedRandomDelays(seed)
     return (0..<count).compactMap { _ in
-        guard case let .response(answer, _) = registry.answer(InterceptedRequest(url: URL(string: "http://h/")!)) else { return nil }
+        guard case let .response(answer, _) = registry.answer(InterceptedRequest(url: URL(string: "http://h/")!)) else {
+            return nil
+        }
         return answer.delay
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPStubs
 
 /// Tests for `XMLEquality` (`equalToXml`) and `XPathExpression` (`matchesXPath`).
@@ -6,14 +7,14 @@ import Testing
     @Test func equalityIgnoresAttributeOrderWhitespaceAndComments() throws {
         let equality = try XMLEquality(expected: #"<a x="1" y="2"><b>text</b><c/></a>"#)
         let actual = """
-        <?xml version="1.0"?>
-        <!-- greeting -->
-        <a y="2"   x="1">
-            <b>  text  </b>
-            <?pi data?>
-            <c></c>
-        </a>
-        """
+            <?xml version="1.0"?>
+            <!-- greeting -->
+            <a y="2"   x="1">
+                <b>  text  </b>
+                <?pi data?>
+                <c></c>
+            </a>
+            """
         let result = equality.compare(actual)
         #expect(result.isMatch, "\(result.differences)")
         #expect(result.differences.isEmpty)
@@ -25,20 +26,24 @@ import Testing
         #expect(equality.compare(#"<a xmlns="urn:x"><b>1</b></a>"#).isMatch)
         let different = equality.compare(#"<p:a xmlns:p="urn:y"><p:b>1</p:b></p:a>"#)
         #expect(!different.isMatch)
-        #expect(different.differences == ["/p:a: expected element <p:a> (namespace urn:x), got <p:a> (namespace urn:y)"])
+        #expect(
+            different.differences == ["/p:a: expected element <p:a> (namespace urn:x), got <p:a> (namespace urn:y)"]
+        )
     }
 
     @Test func equalityReportsReadableDifferences() throws {
         let equality = try XMLEquality(expected: #"<a><b>x</b><b id="1">x</b><c/></a>"#)
         let result = equality.compare(#"<a><b>x</b><b id="2" extra="e">y</b><d/><e/></a>"#)
         #expect(!result.isMatch)
-        #expect(result.differences == [
-            #"/a/b[2]: expected attribute id="1", got "2""#,
-            #"/a/b[2]: unexpected attribute extra="e""#,
-            #"/a/b[2]: expected text "x", got "y""#,
-            "/a/c: expected element <c>, got <d>",
-            "/a: unexpected element <e>",
-        ])
+        #expect(
+            result.differences == [
+                #"/a/b[2]: expected attribute id="1", got "2""#,
+                #"/a/b[2]: unexpected attribute extra="e""#,
+                #"/a/b[2]: expected text "x", got "y""#,
+                "/a/c: expected element <c>, got <d>",
+                "/a: unexpected element <e>",
+            ]
+        )
         let many = try XMLEquality(expected: "<a>" + String(repeating: "<b>1</b>", count: 10) + "</a>")
             .compare("<a>" + String(repeating: "<b>2</b>", count: 10) + "</a>")
         #expect(many.differences.count == XMLEquality.maximumDifferences)
@@ -97,17 +102,27 @@ import Testing
 
     @Test func xpathWithNamespaces() throws {
         let xml = """
-        <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">
-          <soap:Body><m:GetPrice xmlns:m="urn:prices" m:currency="EUR"><m:Item>Apple</m:Item></m:GetPrice></soap:Body>
-        </soap:Envelope>
-        """
+            <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">
+              <soap:Body><m:GetPrice xmlns:m="urn:prices" m:currency="EUR"><m:Item>Apple</m:Item></m:GetPrice></soap:Body>
+            </soap:Envelope>
+            """
         let namespaces = ["s": "http://schemas.xmlsoap.org/soap/envelope/", "p": "urn:prices"]
-        #expect(try XPathExpression("/s:Envelope/s:Body/p:GetPrice/p:Item", namespaces: namespaces).evaluate(xml) == ["Apple"])
+        #expect(
+            try XPathExpression("/s:Envelope/s:Body/p:GetPrice/p:Item", namespaces: namespaces).evaluate(xml) == [
+                "Apple"
+            ]
+        )
         #expect(try XPathExpression("//p:GetPrice/@p:currency", namespaces: namespaces).evaluate(xml) == ["EUR"])
         #expect(try XPathExpression("//p:*", namespaces: namespaces).evaluate(xml) == ["Apple", "Apple"])
         #expect(try XPathExpression("//s:Item", namespaces: namespaces).evaluate(xml) == [])
-        #expect(try XPathExpression("//m:Item").evaluate(xml) == ["Apple"], "undeclared prefixes match the document's prefixes")
-        #expect(try XPathExpression("//Item").evaluate(xml) == [], "unprefixed names match elements without a namespace")
+        #expect(
+            try XPathExpression("//m:Item").evaluate(xml) == ["Apple"],
+            "undeclared prefixes match the document's prefixes"
+        )
+        #expect(
+            try XPathExpression("//Item").evaluate(xml) == [],
+            "unprefixed names match elements without a namespace"
+        )
         #expect(try XPathExpression("//*[local-name() = 'Item']").evaluate(xml) == ["Apple"])
         let defaultNamespace = #"<a xmlns="urn:d"><b>1</b></a>"#
         #expect(try XPathExpression("/d:a/d:b", namespaces: ["d": "urn:d"]).evaluate(defaultNamespace) == ["1"])
@@ -125,10 +140,19 @@ import Testing
     }
 
     @Test func invalidXPathMessagesSayWhereAndWhat() {
-        #expect(throws: XMLPatternError(message: "invalid XPath at offset 4: unknown function `foo()`; only the XPath 1.0 core functions are supported")) {
+        #expect(
+            throws: XMLPatternError(
+                message:
+                    "invalid XPath at offset 4: unknown function `foo()`; only the XPath 1.0 core functions are supported"
+            )
+        ) {
             try XPathExpression("//a[foo()]")
         }
-        #expect(throws: XMLPatternError(message: "invalid XPath at offset 0: variables such as `$v` are not supported; write the value instead")) {
+        #expect(
+            throws: XMLPatternError(
+                message: "invalid XPath at offset 0: variables such as `$v` are not supported; write the value instead"
+            )
+        ) {
             try XPathExpression("$v")
         }
     }

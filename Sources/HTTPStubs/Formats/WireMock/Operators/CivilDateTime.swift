@@ -74,7 +74,7 @@ struct CivilDateTime: Comparable, Sendable, CustomStringConvertible {
     /// Monday 1 … Sunday 7, as Java numbers days of the week.
     var dayOfWeek: Int {
         let days = epochDay
-        return ((days + 3) % 7 + 7) % 7 + 1 // 1970-01-01 was a Thursday.
+        return ((days + 3) % 7 + 7) % 7 + 1  // 1970-01-01 was a Thursday.
     }
 
     /// This date-time `count` months later (earlier when negative), the day clamped to the end of
@@ -117,7 +117,9 @@ struct CivilDateTime: Comparable, Sendable, CustomStringConvertible {
     var description: String {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let digits = String(year)
-        let yearText = (0...9999).contains(year) ? String(repeating: "0", count: 4 - digits.count) + digits : (year > 9999 ? "+" + digits : digits)
+        let yearText =
+            (0...9999).contains(year)
+            ? String(repeating: "0", count: 4 - digits.count) + digits : (year > 9999 ? "+" + digits : digits)
         var text = "\(yearText)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute))"
         if second != 0 || nanosecond != 0 { text += ":\(two(second))" }
         if nanosecond != 0 {
@@ -171,7 +173,11 @@ struct ZonedCivilDateTime: Sendable, CustomStringConvertible {
     /// The same instant on the wall clock of `region`.
     func converted(to region: TimeZone) -> ZonedCivilDateTime {
         let offset = region.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(epochSecond)))
-        return ZonedCivilDateTime(local: CivilDateTime(epochSecond: epochSecond + offset, nanoseconds: local.nanosecond), offset: offset, region: region)
+        return ZonedCivilDateTime(
+            local: CivilDateTime(epochSecond: epochSecond + offset, nanoseconds: local.nanosecond),
+            offset: offset,
+            region: region
+        )
     }
 
     /// The offset of `region` at the wall-clock time `local`.

@@ -84,7 +84,11 @@ struct DateTimeFormat: Sendable {
         guard let fields = fields(of: text), let local = resolve(fields)?.dateTime else { return nil }
         if let offset = fields.offset { return ZonedCivilDateTime(local: local, offset: offset, region: fields.region) }
         if let region = fields.region {
-            return ZonedCivilDateTime(local: local, offset: ZonedCivilDateTime.offset(of: local, in: region), region: region)
+            return ZonedCivilDateTime(
+                local: local,
+                offset: ZonedCivilDateTime.offset(of: local, in: region),
+                region: region
+            )
         }
         return defaultOffset.map { ZonedCivilDateTime(local: local, offset: $0) }
     }
@@ -94,7 +98,8 @@ struct DateTimeFormat: Sendable {
     /// `Year`), all with this layout.
     func local(_ text: String) -> CivilDateTime? {
         guard let fields = fields(of: text), let resolved = resolve(fields) else { return nil }
-        return resolved.dateTime ?? resolved.date ?? Self.yearMonth(fields) ?? fields.year.map { CivilDateTime(year: $0, month: 1, day: 1) }
+        return resolved.dateTime ?? resolved.date ?? Self.yearMonth(fields)
+            ?? fields.year.map { CivilDateTime(year: $0, month: 1, day: 1) }
     }
 
     /// The text as a `LocalDateTime`, or `nil`.
@@ -152,11 +157,14 @@ struct DateTimeFormat: Sendable {
         }
         // Java builds no time when a smaller unit is given without the one above it.
         guard let hour, var dateTime = date,
-              fields.minute != nil || (fields.second == nil && fields.nanosecond == nil),
-              fields.second != nil || fields.nanosecond == nil else {
+            fields.minute != nil || (fields.second == nil && fields.nanosecond == nil),
+            fields.second != nil || fields.nanosecond == nil
+        else {
             return (date, nil)
         }
-        (dateTime.minute, dateTime.second, dateTime.nanosecond) = (fields.minute ?? 0, fields.second ?? 0, fields.nanosecond ?? 0)
+        (dateTime.minute, dateTime.second, dateTime.nanosecond) = (
+            fields.minute ?? 0, fields.second ?? 0, fields.nanosecond ?? 0
+        )
         if hour == 24 {
             guard !strict, dateTime.minute == 0, dateTime.second == 0, dateTime.nanosecond == 0 else { return nil }
             let nextDay = dateTime.addingDays(1)
@@ -166,7 +174,12 @@ struct DateTimeFormat: Sendable {
         return (date, dateTime)
     }
 
-    private func parse(_ elements: [Element], _ text: [Character], _ position: inout Int, _ fields: inout Fields) -> Bool {
+    private func parse(
+        _ elements: [Element],
+        _ text: [Character],
+        _ position: inout Int,
+        _ fields: inout Fields
+    ) -> Bool {
         for element in elements {
             guard parse(element, text, &position, &fields) else { return false }
         }
@@ -181,9 +194,13 @@ struct DateTimeFormat: Sendable {
             return true
         case let .number(field, minWidth, maxWidth, reserve):
             var end = position
-            while end < text.count, end - position < maxWidth + reserve, text[end].isASCII, text[end].isNumber { end += 1 }
+            while end < text.count, end - position < maxWidth + reserve, text[end].isASCII, text[end].isNumber {
+                end += 1
+            }
             let own = end - position - reserve
-            guard own >= minWidth, own <= maxWidth, let value = Int(String(text[position..<(position + own)])) else { return false }
+            guard own >= minWidth, own <= maxWidth, let value = Int(String(text[position..<(position + own)])) else {
+                return false
+            }
             position += own
             return set(field, value, &fields)
         case let .isoYear(lenient):
@@ -194,7 +211,8 @@ struct DateTimeFormat: Sendable {
             while end < text.count, end - index < 10, text[end].isASCII, text[end].isNumber { end += 1 }
             let count = end - index
             let widths = lenient ? 1...9 : sign == "+" ? 5...10 : sign == "-" ? 4...10 : 4...4
-            guard widths.contains(count), let magnitude = Int(String(text[index..<end])), magnitude <= 999_999_999 else { return false }
+            guard widths.contains(count), let magnitude = Int(String(text[index..<end])), magnitude <= 999_999_999
+            else { return false }
             fields.year = sign == "-" ? -magnitude : magnitude
             position = end
             return true
@@ -237,7 +255,9 @@ struct DateTimeFormat: Sendable {
             return parseZoneName(text, &position, &fields)
         case .zoneRegion:
             var end = position
-            while end < text.count, text[end].isLetter || text[end].isNumber || "/_-+~.".contains(text[end]) { end += 1 }
+            while end < text.count, text[end].isLetter || text[end].isNumber || "/_-+~.".contains(text[end]) {
+                end += 1
+            }
             guard end > position, let region = TimeZone(identifier: String(text[position..<end])) else { return false }
             fields.region = region
             position = end
@@ -259,11 +279,21 @@ struct DateTimeFormat: Sendable {
         switch field {
         case .year: fields.year = value
         case .month: fields.month = value
-        case .day: guard (1...31).contains(value) else { return false }; fields.day = value
-        case .hour: guard (0...24).contains(value) else { return false }; fields.hour = value
-        case .clockHour: guard (1...12).contains(value) else { return false }; fields.clockHour = value
-        case .minute: guard (0...59).contains(value) else { return false }; fields.minute = value
-        case .second: guard (0...59).contains(value) else { return false }; fields.second = value
+        case .day:
+            guard (1...31).contains(value) else { return false }
+            fields.day = value
+        case .hour:
+            guard (0...24).contains(value) else { return false }
+            fields.hour = value
+        case .clockHour:
+            guard (1...12).contains(value) else { return false }
+            fields.clockHour = value
+        case .minute:
+            guard (0...59).contains(value) else { return false }
+            fields.minute = value
+        case .second:
+            guard (0...59).contains(value) else { return false }
+            fields.second = value
         }
         return true
     }
@@ -302,7 +332,9 @@ struct DateTimeFormat: Sendable {
             return parseOffset(pattern: "+HH:MM:ss", zero: "Z", text, &position, &fields)
         }
         for prefix in ["GMT", "UTC", "UT"] {
-            guard let end = match(prefix, in: text, at: position), end < text.count, text[end] == "+" || text[end] == "-" else { continue }
+            guard let end = match(prefix, in: text, at: position), end < text.count,
+                text[end] == "+" || text[end] == "-"
+            else { continue }
             var offsetEnd = end
             var offsetFields = fields
             if parseOffset(pattern: "+HH:MM:ss", zero: "Z", text, &offsetEnd, &offsetFields) {
@@ -330,7 +362,13 @@ struct DateTimeFormat: Sendable {
 
     /// Reads an offset as Java's `appendOffset(pattern, zero)` does: `HH` always, then minutes and
     /// seconds when the pattern requires them (upper case) or the text has them (lower case).
-    private func parseOffset(pattern: String, zero: String, _ text: [Character], _ position: inout Int, _ fields: inout Fields) -> Bool {
+    private func parseOffset(
+        pattern: String,
+        zero: String,
+        _ text: [Character],
+        _ position: inout Int,
+        _ fields: inout Fields
+    ) -> Bool {
         if let end = match(zero, in: text, at: position) {
             position = end
             fields.offset = 0
@@ -364,7 +402,10 @@ struct DateTimeFormat: Sendable {
         return true
     }
 
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
     static let dayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 }
 
@@ -379,7 +420,10 @@ extension DateTimeFormat {
     static let isoLocalDate = DateTimeFormat(elements: isoDateElements, strict: true)
 
     /// ISO year and month: `2021-06` (`YearMonth.parse`).
-    static let isoYearMonth = DateTimeFormat(elements: [.isoYear(lenient: false), .literal("-"), .number(.month, minWidth: 2, maxWidth: 2, reserve: 0)], strict: true)
+    static let isoYearMonth = DateTimeFormat(
+        elements: [.isoYear(lenient: false), .literal("-"), .number(.month, minWidth: 2, maxWidth: 2, reserve: 0)],
+        strict: true
+    )
 
     /// A year as `Year.parse` reads it, leniently: `2021`, but also `21` (the year 21) and `-44`.
     static let isoYear = DateTimeFormat(elements: [.isoYear(lenient: true)], strict: true)
@@ -390,8 +434,11 @@ extension DateTimeFormat {
     /// (`Tuesday, 01-Jun-21 14:14:14 GMT`) and asctime in GMT (`Tue Jun  1 01:01:01 2021`).
     static let zonedLayouts: [DateTimeFormat] = {
         let isoZoned = DateTimeFormat(
-            elements: isoDateTimeElements + [.offset(pattern: "+HH:mm:ss", zero: "Z"), .optional([.literal("["), .zoneRegion, .literal("]")])],
-            caseInsensitive: true, strict: true
+            elements: isoDateTimeElements + [
+                .offset(pattern: "+HH:mm:ss", zero: "Z"), .optional([.literal("["), .zoneRegion, .literal("]")]),
+            ],
+            caseInsensitive: true,
+            strict: true
         )
         // RFC 1123 is parsed leniently in Java: numbers of one to nine digits, offsets of hours
         // with optional minutes and seconds.
@@ -400,10 +447,12 @@ extension DateTimeFormat {
             elements: [
                 .optional([.dayOfWeekName(full: false), .literal(", ")]),
                 number(.day), .literal(" "), .monthName(full: false), .literal(" "), number(.year), .literal(" "),
-                number(.hour), .literal(":"), number(.minute), .optional([.literal(":"), number(.second)]), .literal(" "),
+                number(.hour), .literal(":"), number(.minute), .optional([.literal(":"), number(.second)]),
+                .literal(" "),
                 .offset(pattern: "+HHmmss", zero: "GMT"),
             ],
-            caseInsensitive: true, strict: true
+            caseInsensitive: true,
+            strict: true
         )
         // These three patterns are WireMock's own; they compile.
         var asctime1 = try! DateTimeFormat(pattern: "EEE MMM dd HH:mm:ss yyyy")
@@ -419,11 +468,16 @@ extension DateTimeFormat {
         .number(.day, minWidth: 2, maxWidth: 2, reserve: 0),
     ]
 
-    private static let isoDateTimeElements: [Element] = isoDateElements + [
-        .literal("T"),
-        .number(.hour, minWidth: 2, maxWidth: 2, reserve: 0), .literal(":"), .number(.minute, minWidth: 2, maxWidth: 2, reserve: 0),
-        .optional([.literal(":"), .number(.second, minWidth: 2, maxWidth: 2, reserve: 0), .optional([.fraction(minDigits: 0, maxDigits: 9, decimalPoint: true)])]),
-    ]
+    private static let isoDateTimeElements: [Element] =
+        isoDateElements + [
+            .literal("T"),
+            .number(.hour, minWidth: 2, maxWidth: 2, reserve: 0), .literal(":"),
+            .number(.minute, minWidth: 2, maxWidth: 2, reserve: 0),
+            .optional([
+                .literal(":"), .number(.second, minWidth: 2, maxWidth: 2, reserve: 0),
+                .optional([.fraction(minDigits: 0, maxDigits: 9, decimalPoint: true)]),
+            ]),
+        ]
 }
 
 // MARK: - Patterns
@@ -462,7 +516,12 @@ extension DateTimeFormat {
                         literal.append(next)
                     }
                 }
-                guard closed else { throw PatternProblem(message: "it ends inside a quoted literal; close it with a single quote (write '' for a quote itself)") }
+                guard closed else {
+                    throw PatternProblem(
+                        message:
+                            "it ends inside a quoted literal; close it with a single quote (write '' for a quote itself)"
+                    )
+                }
                 stack[stack.count - 1].append(.literal(literal.isEmpty ? "'" : literal))
             } else if character == "[" {
                 characters.removeFirst()
@@ -473,7 +532,10 @@ extension DateTimeFormat {
                 let inner = stack.removeLast()
                 stack[stack.count - 1].append(.optional(Self.reserving(inner)))
             } else if "{}#".contains(character) {
-                throw PatternProblem(message: "it uses '\(character)', which Java reserves; put it in single quotes to mean the character itself")
+                throw PatternProblem(
+                    message:
+                        "it uses '\(character)', which Java reserves; put it in single quotes to mean the character itself"
+                )
             } else if character.isASCII, character.isLetter {
                 var count = 0
                 while characters.first == character {
@@ -554,16 +616,24 @@ extension DateTimeFormat {
             guard count <= 5 else { throw tooMany() }
             return .offset(pattern: patterns[count - 1], zero: letter == "X" ? "Z" : zeros[count - 1])
         case "V":
-            guard count == 2 else { throw PatternProblem(message: "it has \(count) 'V'; Java takes exactly VV (a zone identifier)") }
+            guard count == 2 else {
+                throw PatternProblem(message: "it has \(count) 'V'; Java takes exactly VV (a zone identifier)")
+            }
             return .zoneRegion
         default:
             if let meaning = unsupportedLetters[letter] { throw unsupported(letter, count, meaning) }
-            throw PatternProblem(message: "'\(letter)' is not a DateTimeFormatter pattern letter (Java refuses it too); put literal text in single quotes, as in 'T'")
+            throw PatternProblem(
+                message:
+                    "'\(letter)' is not a DateTimeFormatter pattern letter (Java refuses it too); put literal text in single quotes, as in 'T'"
+            )
         }
     }
 
     private static func unsupported(_ letter: Character, _ count: Int, _ meaning: String) -> PatternProblem {
-        PatternProblem(message: "it uses '\(String(repeating: letter, count: count))' (\(meaning)), which swift-http-stubs does not support; use the letters \(supportedLetters), literal text in single quotes and [optional] sections, or match the value with 'matches' and a regular expression")
+        PatternProblem(
+            message:
+                "it uses '\(String(repeating: letter, count: count))' (\(meaning)), which swift-http-stubs does not support; use the letters \(supportedLetters), literal text in single quotes and [optional] sections, or match the value with 'matches' and a regular expression"
+        )
     }
 
     /// Java pattern letters this parser does not read, with what they mean.

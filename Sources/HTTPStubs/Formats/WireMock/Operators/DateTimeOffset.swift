@@ -52,7 +52,10 @@ struct DateTimeOffset: Sendable, CustomStringConvertible {
         }
         let parts = spec.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3 else {
-            throw Problem(message: "write an offset as <amount> <unit> (\"8 seconds\") or now +/-<amount> <unit> (\"now +5 years\")")
+            throw Problem(
+                message:
+                    "write an offset as <amount> <unit> (\"8 seconds\") or now +/-<amount> <unit> (\"now +5 years\")"
+            )
         }
         let amountText = parts[parts.count - 2]
         guard let amount = Int32(amountText.hasPrefix("+") ? amountText.dropFirst() : amountText) else {
@@ -60,7 +63,10 @@ struct DateTimeOffset: Sendable, CustomStringConvertible {
         }
         let unitText = String(parts[parts.count - 1])
         guard let unit = Unit(named: unitText) else {
-            throw Problem(message: "the unit \(quoted(unitText)) is not one WireMock knows; use \(Unit.list) (plural, as WireMock spells them)")
+            throw Problem(
+                message:
+                    "the unit \(quoted(unitText)) is not one WireMock knows; use \(Unit.list) (plural, as WireMock spells them)"
+            )
         }
         self.init(amount: Int(amount), unit: unit)
     }

@@ -63,7 +63,8 @@ struct DateTimePattern: Sendable, CustomStringConvertible {
     var description: String {
         var text = "\(comparison.phrase) \(expectedText)"
         if case .now = expected, let truncateExpected {
-            text += " (expected truncated to \(truncateExpected.rawValue)\(applyTruncationLast ? " after the offset" : ""))"
+            text +=
+                " (expected truncated to \(truncateExpected.rawValue)\(applyTruncationLast ? " after the offset" : ""))"
         }
         switch actualFormat {
         case let .pattern(_, pattern)?: text += " (actual format \(pattern))"
@@ -136,7 +137,10 @@ struct DateTimePattern: Sendable, CustomStringConvertible {
         } else if let zonedExpected = expected.zoned, let localActual = actual.local {
             seconds = ZonedCivilDateTime(local: localActual, offset: 0).seconds(since: zonedExpected)
         } else {
-            return MatchVerdict(isMatch: false, detail: "expected \(shown), got \(quoted(value)), which is not a date-time in \(formatName)")
+            return MatchVerdict(
+                isMatch: false,
+                detail: "expected \(shown), got \(quoted(value)), which is not a date-time in \(formatName)"
+            )
         }
         let order: ComparisonResult = seconds < 0 ? .orderedAscending : seconds > 0 ? .orderedDescending : .orderedSame
         if comparison.holds(order) { return MatchVerdict(isMatch: true, detail: quoted(value)) }
@@ -180,14 +184,17 @@ struct DateTimePattern: Sendable, CustomStringConvertible {
         for start in text.indices {
             var index = start
             guard digit(index, upTo: "5"), digit(index + 1), index + 2 < text.count, text[index + 2] == ":",
-                  digit(index + 3, upTo: "5"), digit(index + 4) else { continue }
+                digit(index + 3, upTo: "5"), digit(index + 4)
+            else { continue }
             index += 5
             if index + 2 < text.count, text[index] == ":", digit(index + 1, upTo: "5"), digit(index + 2) { index += 3 }
             if index + 1 < text.count, text[index] == ".", digit(index + 1) {
                 index += 1
                 while digit(index) { index += 1 }
             }
-            guard index < text.count, text[index] == " ", digit(index + 1, upTo: "2"), digit(index + 2) else { continue }
+            guard index < text.count, text[index] == " ", digit(index + 1, upTo: "2"), digit(index + 2) else {
+                continue
+            }
             var restored = text
             restored[index] = "+"
             return String(restored)

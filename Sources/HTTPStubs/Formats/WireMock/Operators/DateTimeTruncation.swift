@@ -35,7 +35,12 @@ enum DateTimeTruncation: String, CaseIterable, Sendable {
         case .firstHourOfDay: return date.startOfDay
         case .firstDayOfMonth: return CivilDateTime(year: date.year, month: date.month, day: 1)
         case .firstDayOfNextMonth: return CivilDateTime(year: date.year, month: date.month, day: 1).addingMonths(1)
-        case .lastDayOfMonth: return CivilDateTime(year: date.year, month: date.month, day: CivilDateTime.length(ofMonth: date.month, in: date.year))
+        case .lastDayOfMonth:
+            return CivilDateTime(
+                year: date.year,
+                month: date.month,
+                day: CivilDateTime.length(ofMonth: date.month, in: date.year)
+            )
         case .firstDayOfYear: return CivilDateTime(year: date.year, month: 1, day: 1)
         case .firstDayOfNextYear: return CivilDateTime(year: date.year + 1, month: 1, day: 1)
         case .lastDayOfYear: return CivilDateTime(year: date.year, month: 12, day: 31)

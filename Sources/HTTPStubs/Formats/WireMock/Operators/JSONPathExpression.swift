@@ -301,7 +301,10 @@ private indirect enum JSONPathFilter: Sendable {
             case .values(let values): return !values.isEmpty
             }
         case .comparison(let lhs, let comparison, let rhs):
-            return comparison.holds(lhs.resolve(current: current, root: root), rhs.resolve(current: current, root: root))
+            return comparison.holds(
+                lhs.resolve(current: current, root: root),
+                rhs.resolve(current: current, root: root)
+            )
         case .matches(let operand, let regex):
             guard let value = operand.resolve(current: current, root: root), value != .null else { return false }
             return regex.matches(JSONPathExpression.plainString(value))
@@ -479,12 +482,18 @@ private struct JSONPathParser {
             if position == characters.count {
                 throw error("the expression is empty; write a path such as `$.name`", at: position)
             }
-            throw error("a JSONPath must start with `$` (the document root), for example `$.\(String(characters[position...]).prefix(20))`", at: position)
+            throw error(
+                "a JSONPath must start with `$` (the document root), for example `$.\(String(characters[position...]).prefix(20))`",
+                at: position
+            )
         }
         let query = try parseQuery()
         skipWhitespace()
         guard position == characters.count else {
-            throw error("unexpected `\(characters[position])`; steps are written `.name`, `['name']`, `[0]`, `[*]` or `[?(…)]`", at: position)
+            throw error(
+                "unexpected `\(characters[position])`; steps are written `.name`, `['name']`, `[0]`, `[*]` or `[?(…)]`",
+                at: position
+            )
         }
         return query
     }
@@ -507,7 +516,10 @@ private struct JSONPathParser {
                 }
                 if let name = try parseFunctionName() {
                     guard name == "length" || name == "size" else {
-                        throw error("unsupported function `\(name)()`; only `length()` and `size()` are supported", at: dotOffset + 1)
+                        throw error(
+                            "unsupported function `\(name)()`; only `length()` and `size()` are supported",
+                            at: dotOffset + 1
+                        )
                     }
                     if let next = peek(), next == "." || next == "[" {
                         throw error("`\(name)()` must be the last step of the path", at: position)
@@ -547,7 +559,10 @@ private struct JSONPathParser {
             let start = position
             while let character = peek(), Self.isNameCharacter(character) { position += 1 }
             guard position > start else {
-                throw error("expected a property name, `*` or `[` after `.`; quote unusual names as `['my name']`", at: start)
+                throw error(
+                    "expected a property name, `*` or `[` after `.`; quote unusual names as `['my name']`",
+                    at: start
+                )
             }
             return .names([String(characters[start..<position])])
         }
@@ -569,7 +584,9 @@ private struct JSONPathParser {
                 throw error("a filter is written `[?(condition)]`; add `(` after `?`", at: position)
             }
             position += 1
-            selector = .filter(try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseOr() })
+            selector = .filter(
+                try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseOr() }
+            )
             skipWhitespace()
             guard peek() == ")" else {
                 throw error("expected `)` to close the filter opened at offset \(open + 2)", at: position)
@@ -671,8 +688,9 @@ private struct JSONPathParser {
             case "u":
                 let hexEnd = position + 4
                 guard hexEnd <= characters.count,
-                      let code = UInt32(String(characters[position..<hexEnd]), radix: 16),
-                      let scalar = Unicode.Scalar(code) else {
+                    let code = UInt32(String(characters[position..<hexEnd]), radix: 16),
+                    let scalar = Unicode.Scalar(code)
+                else {
                     throw error("`\\u` must be followed by four hexadecimal digits", at: position - 2)
                 }
                 result.unicodeScalars.append(scalar)
@@ -688,7 +706,10 @@ private struct JSONPathParser {
         _ body: (inout JSONPathParser) throws(JSONPathSyntaxError) -> T
     ) throws(JSONPathSyntaxError) -> T {
         guard depth < Self.maximumDepth else {
-            throw error("filters and parentheses are nested too deeply (more than \(Self.maximumDepth) levels)", at: position)
+            throw error(
+                "filters and parentheses are nested too deeply (more than \(Self.maximumDepth) levels)",
+                at: position
+            )
         }
         depth += 1
         defer { depth -= 1 }
@@ -717,12 +738,15 @@ private struct JSONPathParser {
     private mutating func parseUnary() throws(JSONPathSyntaxError) -> JSONPathFilter {
         skipWhitespace()
         if consume("!") {
-            return .not(try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseUnary() })
+            return .not(
+                try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseUnary() }
+            )
         }
         if peek() == "(" {
             let open = position
             position += 1
-            let inner = try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseOr() }
+            let inner = try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseOr()
+            }
             skipWhitespace()
             guard peek() == ")" else {
                 throw error("expected `)` to close the `(` at offset \(open)", at: position)
@@ -747,10 +771,16 @@ private struct JSONPathParser {
                     position = end
                     return .relation(lhs, relation, try parseOperand())
                 }
-                throw error("unsupported operator `\(word)`; use ==, !=, <, <=, >, >=, =~, in, nin, subsetof, anyof, noneof, contains, size or empty", at: position)
+                throw error(
+                    "unsupported operator `\(word)`; use ==, !=, <, <=, >, >=, =~, in, nin, subsetof, anyof, noneof, contains, size or empty",
+                    at: position
+                )
             }
             guard case .query(let query) = lhs else {
-                throw error("a literal alone is not a condition; compare it with ==, !=, <, <=, >, >= or =~", at: operandStart)
+                throw error(
+                    "a literal alone is not a condition; compare it with ==, !=, <, <=, >, >= or =~",
+                    at: operandStart
+                )
             }
             return .exists(query)
         }
@@ -767,7 +797,9 @@ private struct JSONPathParser {
         let start = position
         switch peek() {
         case "@", "$":
-            return .query(try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseQuery() })
+            return .query(
+                try nested { (parser: inout JSONPathParser) throws(JSONPathSyntaxError) in try parser.parseQuery() }
+            )
         case "'", "\"":
             return .literal(.string(try parseString()))
         case "[":
@@ -779,11 +811,15 @@ private struct JSONPathParser {
             }
             return .literal(.number(number))
         default:
-            for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)] where consume(word) {
+            for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)]
+            where consume(word) {
                 return .literal(value)
             }
             if position == characters.count {
-                throw error("the filter is incomplete; expected a value such as `@.name`, 'text', 42, true or null", at: position)
+                throw error(
+                    "the filter is incomplete; expected a value such as `@.name`, 'text', 42, true or null",
+                    at: position
+                )
             }
             throw error("expected `@.path`, `$.path`, a quoted string, a number, true, false or null", at: position)
         }
@@ -844,7 +880,10 @@ private struct JSONPathParser {
         var ignoringCase = false
         while let flag = peek(), flag.isLetter {
             guard flag == "i" else {
-                throw error("unsupported regular expression flag `\(flag)`; only `i` (ignore case) is supported", at: position)
+                throw error(
+                    "unsupported regular expression flag `\(flag)`; only `i` (ignore case) is supported",
+                    at: position
+                )
             }
             ignoringCase = true
             position += 1
@@ -870,7 +909,8 @@ private struct JSONPathParser {
         skipWhitespace()
         let tokenCharacters = Array(token)
         guard position + tokenCharacters.count <= characters.count,
-              Array(characters[position..<position + tokenCharacters.count]) == tokenCharacters else { return false }
+            Array(characters[position..<position + tokenCharacters.count]) == tokenCharacters
+        else { return false }
         position += tokenCharacters.count
         return true
     }

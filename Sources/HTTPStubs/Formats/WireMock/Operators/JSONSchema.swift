@@ -71,7 +71,8 @@ struct JSONSchema: Sendable {
 
     /// The formats asserted up to draft 7, as networknt asserts them by default there.
     static let assertedFormats: Set<String> = [
-        "date", "date-time", "time", "email", "hostname", "ipv4", "ipv6", "uuid", "json-pointer", "relative-json-pointer", "utc-millisec",
+        "date", "date-time", "time", "email", "hostname", "ipv4", "ipv6", "uuid", "json-pointer",
+        "relative-json-pointer", "utc-millisec",
     ]
 
     /// How many subschemas may apply one inside the other (a `$ref` to `#` on a deeply nested
@@ -92,8 +93,11 @@ struct JSONSchema: Sendable {
         var version = version
         if let declared = schema.objectValue?["$schema"]?.stringValue {
             guard let named = Version(metaSchema: declared) else {
-                throw Problem(message: "'$schema' names \(quoted(declared)), which is not a JSON Schema draft swift-http-stubs knows (draft-04, -06, -07, 2019-09, 2020-12)",
-                              schemaPath: JSONPath.root.appending(.key("$schema")))
+                throw Problem(
+                    message:
+                        "'$schema' names \(quoted(declared)), which is not a JSON Schema draft swift-http-stubs knows (draft-04, -06, -07, 2019-09, 2020-12)",
+                    schemaPath: JSONPath.root.appending(.key("$schema"))
+                )
             }
             version = named
         }
@@ -160,7 +164,11 @@ struct JSONSchema: Sendable {
 
         mutating func check(_ subschema: JSONValue, _ instance: JSONValue, at path: JSONPath) {
             guard depth < JSONSchema.maximumDepth else {
-                return fail(path, "$ref", "the schema is applied more than \(JSONSchema.maximumDepth) levels deep here; swift-http-stubs stops there rather than exhaust the stack")
+                return fail(
+                    path,
+                    "$ref",
+                    "the schema is applied more than \(JSONSchema.maximumDepth) levels deep here; swift-http-stubs stops there rather than exhaust the stack"
+                )
             }
             depth += 1
             defer { depth -= 1 }
@@ -228,21 +236,31 @@ struct JSONSchema: Sendable {
         mutating func checkNumber(_ keywords: JSONObject, _ number: JSONNumber, at path: JSONPath) {
             for (keyword, below) in [("minimum", true), ("maximum", false)] {
                 guard let bound = keywords[keyword]?.numberValue else { continue }
-                let exclusive = version == .v4 && keywords["exclusive" + keyword.prefix(1).uppercased() + keyword.dropFirst()]?.boolValue == true
+                let exclusive =
+                    version == .v4
+                    && keywords["exclusive" + keyword.prefix(1).uppercased() + keyword.dropFirst()]?.boolValue == true
                 let order = JSONSchema.compare(number, bound)
-                let fails = below ? (order == .orderedAscending || (exclusive && order == .orderedSame))
+                let fails =
+                    below
+                    ? (order == .orderedAscending || (exclusive && order == .orderedSame))
                     : (order == .orderedDescending || (exclusive && order == .orderedSame))
                 if fails {
-                    let relation = below ? (exclusive ? "not greater than exclusive minimum" : "less than minimum")
+                    let relation =
+                        below
+                        ? (exclusive ? "not greater than exclusive minimum" : "less than minimum")
                         : (exclusive ? "not less than exclusive maximum" : "greater than maximum")
                     fail(path, keyword, "\(number) is \(relation) \(bound)")
                 }
             }
             if version >= .v6 {
-                if let bound = keywords["exclusiveMinimum"]?.numberValue, JSONSchema.compare(number, bound) != .orderedDescending {
+                if let bound = keywords["exclusiveMinimum"]?.numberValue,
+                    JSONSchema.compare(number, bound) != .orderedDescending
+                {
                     fail(path, "exclusiveMinimum", "\(number) is not greater than exclusive minimum \(bound)")
                 }
-                if let bound = keywords["exclusiveMaximum"]?.numberValue, JSONSchema.compare(number, bound) != .orderedAscending {
+                if let bound = keywords["exclusiveMaximum"]?.numberValue,
+                    JSONSchema.compare(number, bound) != .orderedAscending
+                {
                     fail(path, "exclusiveMaximum", "\(number) is not less than exclusive maximum \(bound)")
                 }
             }
@@ -254,12 +272,22 @@ struct JSONSchema: Sendable {
         mutating func checkString(_ keywords: JSONObject, _ text: String, at path: JSONPath) {
             let length = text.unicodeScalars.count
             if let minimum = keywords["minLength"]?.numberValue?.int64Value, length < minimum {
-                fail(path, "minLength", "\(render(.string(text))) is \(length) characters long, shorter than minLength \(minimum)")
+                fail(
+                    path,
+                    "minLength",
+                    "\(render(.string(text))) is \(length) characters long, shorter than minLength \(minimum)"
+                )
             }
             if let maximum = keywords["maxLength"]?.numberValue?.int64Value, length > maximum {
-                fail(path, "maxLength", "\(render(.string(text))) is \(length) characters long, longer than maxLength \(maximum)")
+                fail(
+                    path,
+                    "maxLength",
+                    "\(render(.string(text))) is \(length) characters long, longer than maxLength \(maximum)"
+                )
             }
-            if let pattern = keywords["pattern"]?.stringValue, let expression = schema.expressions[pattern], !expression.matches(text) {
+            if let pattern = keywords["pattern"]?.stringValue, let expression = schema.expressions[pattern],
+                !expression.matches(text)
+            {
                 fail(path, "pattern", "\(render(.string(text))) does not match the pattern \(quoted(pattern))")
             }
             if version < .v201909, let format = keywords["format"]?.stringValue, !JSONSchema.hasFormat(text, format) {
@@ -273,7 +301,9 @@ struct JSONSchema: Sendable {
                     content = JSONSchema.base64Decoded(text).map { String(decoding: $0, as: UTF8.self) }
                     if content == nil { fail(path, "contentEncoding", "\(render(.string(text))) is not base64") }
                 }
-                if keywords["contentMediaType"]?.stringValue == "application/json", let content, (try? JSONValue(parsing: content)) == nil {
+                if keywords["contentMediaType"]?.stringValue == "application/json", let content,
+                    (try? JSONValue(parsing: content)) == nil
+                {
                     fail(path, "contentMediaType", "\(render(.string(text))) is not application/json")
                 }
             }
@@ -289,7 +319,11 @@ struct JSONSchema: Sendable {
             if keywords["uniqueItems"]?.boolValue == true {
                 outer: for first in elements.indices {
                     for second in elements.indices where second > first && elements[first] == elements[second] {
-                        fail(path, "uniqueItems", "items \(first) and \(second) are equal (\(render(elements[first]))), but uniqueItems is true")
+                        fail(
+                            path,
+                            "uniqueItems",
+                            "items \(first) and \(second) are equal (\(render(elements[first]))), but uniqueItems is true"
+                        )
                         break outer
                     }
                 }
@@ -314,7 +348,11 @@ struct JSONSchema: Sendable {
                     check(leading[index], element, at: elementPath)
                 } else if let rest {
                     if rest == .bool(false) {
-                        fail(elementPath, restKeyword, "no item is allowed past the first \(leading.count) (\(restKeyword) is false)")
+                        fail(
+                            elementPath,
+                            restKeyword,
+                            "no item is allowed past the first \(leading.count) (\(restKeyword) is false)"
+                        )
                     } else {
                         check(rest, element, at: elementPath)
                     }
@@ -324,10 +362,21 @@ struct JSONSchema: Sendable {
                 let count = elements.enumerated().filter { isValid(contains, $1, at: path.appending(.index($0))) }.count
                 let minimum = version >= .v201909 ? keywords["minContains"]?.numberValue?.int64Value ?? 1 : 1
                 if count < minimum {
-                    fail(path, "contains", minimum == 1 ? "no item matches the 'contains' schema" : "\(count) items match the 'contains' schema, fewer than minContains \(minimum)")
+                    fail(
+                        path,
+                        "contains",
+                        minimum == 1
+                            ? "no item matches the 'contains' schema"
+                            : "\(count) items match the 'contains' schema, fewer than minContains \(minimum)"
+                    )
                 }
-                if version >= .v201909, let maximum = keywords["maxContains"]?.numberValue?.int64Value, count > maximum {
-                    fail(path, "maxContains", "\(count) items match the 'contains' schema, more than maxContains \(maximum)")
+                if version >= .v201909, let maximum = keywords["maxContains"]?.numberValue?.int64Value, count > maximum
+                {
+                    fail(
+                        path,
+                        "maxContains",
+                        "\(count) items match the 'contains' schema, more than maxContains \(maximum)"
+                    )
                 }
             }
         }
@@ -335,10 +384,18 @@ struct JSONSchema: Sendable {
         mutating func checkObject(_ keywords: JSONObject, _ object: JSONObject, at path: JSONPath) {
             let members = object.uniqueMembers
             if let minimum = keywords["minProperties"]?.numberValue?.int64Value, members.count < minimum {
-                fail(path, "minProperties", "the object has \(members.count) properties, fewer than minProperties \(minimum)")
+                fail(
+                    path,
+                    "minProperties",
+                    "the object has \(members.count) properties, fewer than minProperties \(minimum)"
+                )
             }
             if let maximum = keywords["maxProperties"]?.numberValue?.int64Value, members.count > maximum {
-                fail(path, "maxProperties", "the object has \(members.count) properties, more than maxProperties \(maximum)")
+                fail(
+                    path,
+                    "maxProperties",
+                    "the object has \(members.count) properties, more than maxProperties \(maximum)"
+                )
             }
             for name in keywords["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where object[name] == nil {
                 fail(path, "required", "the required property \(quoted(name)) is missing")
@@ -360,14 +417,22 @@ struct JSONSchema: Sendable {
                 }
                 if !declared, let additional = keywords["additionalProperties"] {
                     if additional == .bool(false) {
-                        fail(memberPath, "additionalProperties", "the property \(quoted(member.key)) is not allowed (additionalProperties is false)")
+                        fail(
+                            memberPath,
+                            "additionalProperties",
+                            "the property \(quoted(member.key)) is not allowed (additionalProperties is false)"
+                        )
                     } else {
                         check(additional, member.value, at: memberPath)
                     }
                 }
                 if version >= .v6, let names = keywords["propertyNames"] {
                     for failure in failures(of: names, .string(member.key), at: memberPath) {
-                        fail(memberPath, "propertyNames", "the property name \(quoted(member.key)) breaks propertyNames: \(failure.message)")
+                        fail(
+                            memberPath,
+                            "propertyNames",
+                            "the property name \(quoted(member.key)) breaks propertyNames: \(failure.message)"
+                        )
                     }
                 }
             }
@@ -375,19 +440,35 @@ struct JSONSchema: Sendable {
             var required: [(String, [JSONValue])] = []
             var schemas: [(String, JSONValue)] = []
             for member in keywords["dependencies"]?.objectValue?.members ?? [] {
-                if let names = member.value.arrayValue { required.append((member.key, names)) } else { schemas.append((member.key, member.value)) }
+                if let names = member.value.arrayValue {
+                    required.append((member.key, names))
+                } else {
+                    schemas.append((member.key, member.value))
+                }
             }
             if version >= .v201909 {
-                for member in keywords["dependentRequired"]?.objectValue?.members ?? [] { required.append((member.key, member.value.arrayValue ?? [])) }
-                for member in keywords["dependentSchemas"]?.objectValue?.members ?? [] { schemas.append((member.key, member.value)) }
+                for member in keywords["dependentRequired"]?.objectValue?.members ?? [] {
+                    required.append((member.key, member.value.arrayValue ?? []))
+                }
+                for member in keywords["dependentSchemas"]?.objectValue?.members ?? [] {
+                    schemas.append((member.key, member.value))
+                }
             }
             // networknt's own `notAllowed`, in every version: properties that must be absent.
             for name in keywords["notAllowed"]?.arrayValue?.compactMap(\.stringValue) ?? [] where object[name] != nil {
-                fail(path.appending(.key(name)), "notAllowed", "the property \(quoted(name)) is not allowed (notAllowed)")
+                fail(
+                    path.appending(.key(name)),
+                    "notAllowed",
+                    "the property \(quoted(name)) is not allowed (notAllowed)"
+                )
             }
             for (trigger, names) in required where object[trigger] != nil {
                 for name in names.compactMap(\.stringValue) where object[name] == nil {
-                    fail(path, "dependentRequired", "the property \(quoted(name)) is required when \(quoted(trigger)) is present")
+                    fail(
+                        path,
+                        "dependentRequired",
+                        "the property \(quoted(name)) is required when \(quoted(trigger)) is present"
+                    )
                 }
             }
             for (trigger, subschema) in schemas where object[trigger] != nil {
@@ -403,19 +484,30 @@ struct JSONSchema: Sendable {
                 var closest: [Failure]?
                 for option in options {
                     let found = failures(of: option, instance, at: path)
-                    if found.isEmpty { closest = nil; break }
+                    if found.isEmpty {
+                        closest = nil
+                        break
+                    }
                     if closest == nil || found.count < closest!.count { closest = found }
                 }
                 if let closest {
-                    fail(path, "anyOf", "\(render(instance)) matches none of the \(options.count) anyOf schemas (the closest: \(closest.map(\.description).joined(separator: "; ")))")
+                    fail(
+                        path,
+                        "anyOf",
+                        "\(render(instance)) matches none of the \(options.count) anyOf schemas (the closest: \(closest.map(\.description).joined(separator: "; ")))"
+                    )
                 }
             }
             if let options = keywords["oneOf"]?.arrayValue {
                 let matching = options.indices.filter { isValid(options[$0], instance, at: path) }
                 if matching.count != 1 {
-                    fail(path, "oneOf", matching.isEmpty
-                         ? "\(render(instance)) matches none of the \(options.count) oneOf schemas"
-                         : "\(render(instance)) matches \(matching.count) of the oneOf schemas (\(matching.map(String.init).joined(separator: ", "))), expected exactly one")
+                    fail(
+                        path,
+                        "oneOf",
+                        matching.isEmpty
+                            ? "\(render(instance)) matches none of the \(options.count) oneOf schemas"
+                            : "\(render(instance)) matches \(matching.count) of the oneOf schemas (\(matching.map(String.init).joined(separator: ", "))), expected exactly one"
+                    )
                 }
             }
             if let negated = keywords["not"], isValid(negated, instance, at: path) {
@@ -438,7 +530,9 @@ struct JSONSchema: Sendable {
     /// (from draft 6 on, `1.0` too; in draft 4 only numbers written without `.` or an exponent).
     static func has(_ value: JSONValue, type name: String, version: Version) -> Bool {
         switch (name, value) {
-        case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object), ("number", .number): true
+        case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object),
+            ("number", .number):
+            true
         case let ("integer", .number(number)):
             version == .v4 ? !number.text.contains(where: { ".eE".contains($0) }) : isIntegral(number)
         default: false
@@ -475,7 +569,8 @@ struct JSONSchema: Sendable {
         if let left = decimal(lhs), let right = decimal(rhs) {
             return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
         }
-        let left = lhs.doubleValue, right = rhs.doubleValue
+        let left = lhs.doubleValue
+        let right = rhs.doubleValue
         return left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
     }
 
@@ -497,22 +592,29 @@ struct JSONSchema: Sendable {
     /// a host name or a bracketed address).
     static func hasFormat(_ text: String, _ format: String) -> Bool {
         func matches(_ pattern: String, caseInsensitive: Bool = false) -> Bool {
-            text.range(of: "\\A(?:\(pattern))\\z", options: caseInsensitive ? [.regularExpression, .caseInsensitive] : .regularExpression) != nil
+            text.range(
+                of: "\\A(?:\(pattern))\\z",
+                options: caseInsensitive ? [.regularExpression, .caseInsensitive] : .regularExpression
+            ) != nil
         }
         let label = "[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9\\-]{0,61}[a-zA-Z0-9]"
         let hostname = "(\(label))(\\.(\(label)))*"
-        let ipv4 = "(([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])\\.){3}([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])"
+        let ipv4 =
+            "(([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])\\.){3}([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])"
         let time = "([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?(z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
         let hex = "[0-9a-fA-F]"
         switch format {
         case "date": return isDate(text)
         case "time": return matches(time, caseInsensitive: true)
         case "date-time":
-            guard text.count > 11, let separator = text.dropFirst(10).first, separator == "T" || separator == "t" else { return false }
+            guard text.count > 11, let separator = text.dropFirst(10).first, separator == "T" || separator == "t" else {
+                return false
+            }
             return isDate(String(text.prefix(10))) && hasFormat(String(text.dropFirst(11)), "time")
         case "email":
             let atom = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-            return matches("\(atom)(\\.\(atom))*@(\(hostname)|\\[(\(ipv4)|IPv6:[0-9a-fA-F:.]+)\\])") && text.utf8.count <= 320
+            return matches("\(atom)(\\.\(atom))*@(\(hostname)|\\[(\(ipv4)|IPv6:[0-9a-fA-F:.]+)\\])")
+                && text.utf8.count <= 320
         case "hostname": return matches(hostname)
         case "ipv4": return matches(ipv4)
         case "ipv6": return isIPv6(text)
@@ -528,8 +630,9 @@ struct JSONSchema: Sendable {
     static func isDate(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month) else { return false }
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month)
+        else { return false }
         return (1...CivilDateTime.length(ofMonth: month, in: year)).contains(day)
     }
 
@@ -605,20 +708,30 @@ private struct SchemaChecker {
         self.place = place
     }
 
-    static let singleSchemaKeywords = ["additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else"]
+    static let singleSchemaKeywords = [
+        "additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else",
+    ]
     static let schemaMapKeywords = ["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"]
     static let schemaListKeywords = ["allOf", "anyOf", "oneOf", "prefixItems"]
     static let refused: [String: String] = [
-        "$dynamicRef": "'$dynamicRef' is not supported by swift-http-stubs; use a local '$ref' such as \"#/$defs/name\"",
-        "$recursiveRef": "'$recursiveRef' is not supported by swift-http-stubs; use a local '$ref' such as \"#/$defs/name\"",
-        "unevaluatedProperties": "'unevaluatedProperties' is not supported by swift-http-stubs; use 'additionalProperties' with the properties listed in the same schema",
-        "unevaluatedItems": "'unevaluatedItems' is not supported by swift-http-stubs; use 'items' (or 'prefixItems' and 'items') in the same schema",
+        "$dynamicRef":
+            "'$dynamicRef' is not supported by swift-http-stubs; use a local '$ref' such as \"#/$defs/name\"",
+        "$recursiveRef":
+            "'$recursiveRef' is not supported by swift-http-stubs; use a local '$ref' such as \"#/$defs/name\"",
+        "unevaluatedProperties":
+            "'unevaluatedProperties' is not supported by swift-http-stubs; use 'additionalProperties' with the properties listed in the same schema",
+        "unevaluatedItems":
+            "'unevaluatedItems' is not supported by swift-http-stubs; use 'items' (or 'prefixItems' and 'items') in the same schema",
     ]
 
-    mutating func check(_ schema: JSONValue, at path: JSONPath, insideIdentifiedSchema: Bool) throws(JSONSchema.Problem) {
+    mutating func check(_ schema: JSONValue, at path: JSONPath, insideIdentifiedSchema: Bool) throws(JSONSchema.Problem)
+    {
         guard let keywords = schema.objectValue else {
             guard schema.boolValue != nil else {
-                throw JSONSchema.Problem(message: "expected a schema (an object, or true or false), found \(schema.article)", schemaPath: path)
+                throw JSONSchema.Problem(
+                    message: "expected a schema (an object, or true or false), found \(schema.article)",
+                    schemaPath: path
+                )
             }
             return
         }
@@ -634,66 +747,116 @@ private struct SchemaChecker {
             // networknt knows `id` from draft 4 and has no validator for it later: it refuses the
             // schema, and WireMock then never matches (its own test uses {"id": 1, "name": "alice"}).
             throw JSONSchema.Problem(
-                message: "'id' is draft 4's identifier, and from V6 on WireMock's validator refuses a schema holding it, so the stub would never match; write '$id', or check that this is a schema and not an example value",
-                schemaPath: at("id"))
+                message:
+                    "'id' is draft 4's identifier, and from V6 on WireMock's validator refuses a schema holding it, so the stub would never match; write '$id', or check that this is a schema and not an example value",
+                schemaPath: at("id")
+            )
         }
         if let reference = keywords["$ref"] {
             guard let text = reference.stringValue else {
-                throw JSONSchema.Problem(message: "'$ref' takes a string such as \"#/$defs/name\", found \(reference.article)", schemaPath: at("$ref"))
+                throw JSONSchema.Problem(
+                    message: "'$ref' takes a string such as \"#/$defs/name\", found \(reference.article)",
+                    schemaPath: at("$ref")
+                )
             }
             guard text.hasPrefix("#/") || text == "#" else {
                 throw JSONSchema.Problem(
-                    message: "the $ref \(quoted(text)) is not a local JSON pointer; swift-http-stubs resolves only references inside the schema, such as \"#/$defs/name\" (inline the referenced schema instead)",
-                    schemaPath: at("$ref"))
+                    message:
+                        "the $ref \(quoted(text)) is not a local JSON pointer; swift-http-stubs resolves only references inside the schema, such as \"#/$defs/name\" (inline the referenced schema instead)",
+                    schemaPath: at("$ref")
+                )
             }
             if identified {
-                throw JSONSchema.Problem(message: "the $ref \(quoted(text)) is inside a subschema with its own \(identifier), which swift-http-stubs does not resolve against; move the definitions to the root schema", schemaPath: at("$ref"))
+                throw JSONSchema.Problem(
+                    message:
+                        "the $ref \(quoted(text)) is inside a subschema with its own \(identifier), which swift-http-stubs does not resolve against; move the definitions to the root schema",
+                    schemaPath: at("$ref")
+                )
             }
             guard let target = JSONSchema.resolve(text, in: root) else {
-                throw JSONSchema.Problem(message: "the $ref \(quoted(text)) points to nothing in the schema", schemaPath: at("$ref"))
+                throw JSONSchema.Problem(
+                    message: "the $ref \(quoted(text)) points to nothing in the schema",
+                    schemaPath: at("$ref")
+                )
             }
             guard target.objectValue != nil || target.boolValue != nil else {
-                throw JSONSchema.Problem(message: "the $ref \(quoted(text)) points to \(target.article), not a schema", schemaPath: at("$ref"))
+                throw JSONSchema.Problem(
+                    message: "the $ref \(quoted(text)) points to \(target.article), not a schema",
+                    schemaPath: at("$ref")
+                )
             }
         }
         if let type = keywords["type"] {
             let names = type.arrayValue ?? [type]
             let known: Set<String> = ["null", "boolean", "object", "array", "number", "string", "integer"]
             for name in names where !(name.stringValue.map(known.contains) ?? false) {
-                throw JSONSchema.Problem(message: "'type' takes \(known.sorted().joined(separator: ", ")) or an array of them, found \(name.article)", schemaPath: at("type"))
+                throw JSONSchema.Problem(
+                    message:
+                        "'type' takes \(known.sorted().joined(separator: ", ")) or an array of them, found \(name.article)",
+                    schemaPath: at("type")
+                )
             }
         }
         if let pattern = keywords["pattern"] {
             guard let text = pattern.stringValue else {
-                throw JSONSchema.Problem(message: "'pattern' takes a regular expression string, found \(pattern.article)", schemaPath: at("pattern"))
+                throw JSONSchema.Problem(
+                    message: "'pattern' takes a regular expression string, found \(pattern.article)",
+                    schemaPath: at("pattern")
+                )
             }
             try compile(text, at: at("pattern"))
         }
         for keyword in ["enum", "required"] where keywords[keyword] != nil && keywords[keyword]?.arrayValue == nil {
-            throw JSONSchema.Problem(message: "'\(keyword)' takes an array, found \(keywords[keyword]!.article)", schemaPath: at(keyword))
+            throw JSONSchema.Problem(
+                message: "'\(keyword)' takes an array, found \(keywords[keyword]!.article)",
+                schemaPath: at(keyword)
+            )
         }
-        for keyword in ["minimum", "maximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"] {
+        for keyword in [
+            "minimum", "maximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minProperties",
+            "maxProperties", "minContains", "maxContains",
+        ] {
             if let value = keywords[keyword], value.numberValue == nil {
-                throw JSONSchema.Problem(message: "'\(keyword)' takes a number, found \(value.article)", schemaPath: at(keyword))
+                throw JSONSchema.Problem(
+                    message: "'\(keyword)' takes a number, found \(value.article)",
+                    schemaPath: at(keyword)
+                )
             }
         }
-        if let divisor = keywords["multipleOf"]?.numberValue, JSONSchema.compare(divisor, JSONNumber(0)) != .orderedDescending {
-            throw JSONSchema.Problem(message: "'multipleOf' must be greater than 0, found \(divisor)", schemaPath: at("multipleOf"))
-        }
-        if version < .v201909, let format = keywords["format"]?.stringValue, !JSONSchema.assertedFormats.contains(format), Self.assertedByNetworknt.contains(format) {
+        if let divisor = keywords["multipleOf"]?.numberValue,
+            JSONSchema.compare(divisor, JSONNumber(0)) != .orderedDescending
+        {
             throw JSONSchema.Problem(
-                message: "'format': \(quoted(format)) is asserted by WireMock up to draft 7 but not checked by swift-http-stubs, which checks \(JSONSchema.assertedFormats.sorted().joined(separator: ", ")); use 'pattern', or \"schemaVersion\": \"V202012\" where format is an annotation",
-                schemaPath: at("format"))
+                message: "'multipleOf' must be greater than 0, found \(divisor)",
+                schemaPath: at("multipleOf")
+            )
+        }
+        if version < .v201909, let format = keywords["format"]?.stringValue,
+            !JSONSchema.assertedFormats.contains(format), Self.assertedByNetworknt.contains(format)
+        {
+            throw JSONSchema.Problem(
+                message:
+                    "'format': \(quoted(format)) is asserted by WireMock up to draft 7 but not checked by swift-http-stubs, which checks \(JSONSchema.assertedFormats.sorted().joined(separator: ", ")); use 'pattern', or \"schemaVersion\": \"V202012\" where format is an annotation",
+                schemaPath: at("format")
+            )
         }
         for keyword in Self.singleSchemaKeywords {
-            if let subschema = keywords[keyword] { try check(subschema, at: at(keyword), insideIdentifiedSchema: identified) }
+            if let subschema = keywords[keyword] {
+                try check(subschema, at: at(keyword), insideIdentifiedSchema: identified)
+            }
         }
         if let items = keywords["items"] {
             if let tuple = items.arrayValue {
                 if version == .v202012 {
-                    throw JSONSchema.Problem(message: "in V202012 'items' takes one schema; write a list of schemas as 'prefixItems', or set \"schemaVersion\" to V201909 or earlier", schemaPath: at("items"))
+                    throw JSONSchema.Problem(
+                        message:
+                            "in V202012 'items' takes one schema; write a list of schemas as 'prefixItems', or set \"schemaVersion\" to V201909 or earlier",
+                        schemaPath: at("items")
+                    )
                 }
-                for (index, subschema) in tuple.enumerated() { try check(subschema, at: at("items").appending(.index(index)), insideIdentifiedSchema: identified) }
+                for (index, subschema) in tuple.enumerated() {
+                    try check(subschema, at: at("items").appending(.index(index)), insideIdentifiedSchema: identified)
+                }
             } else {
                 try check(items, at: at("items"), insideIdentifiedSchema: identified)
             }
@@ -701,17 +864,27 @@ private struct SchemaChecker {
         for keyword in Self.schemaListKeywords {
             guard let list = keywords[keyword] else { continue }
             guard let subschemas = list.arrayValue, !subschemas.isEmpty || keyword == "prefixItems" else {
-                throw JSONSchema.Problem(message: "'\(keyword)' takes a non-empty array of schemas, found \(list.article)", schemaPath: at(keyword))
+                throw JSONSchema.Problem(
+                    message: "'\(keyword)' takes a non-empty array of schemas, found \(list.article)",
+                    schemaPath: at(keyword)
+                )
             }
-            for (index, subschema) in subschemas.enumerated() { try check(subschema, at: at(keyword).appending(.index(index)), insideIdentifiedSchema: identified) }
+            for (index, subschema) in subschemas.enumerated() {
+                try check(subschema, at: at(keyword).appending(.index(index)), insideIdentifiedSchema: identified)
+            }
         }
         for keyword in Self.schemaMapKeywords + ["dependencies"] {
             guard let map = keywords[keyword] else { continue }
             guard let members = map.objectValue?.members else {
-                throw JSONSchema.Problem(message: "'\(keyword)' takes an object whose values are schemas, found \(map.article)", schemaPath: at(keyword))
+                throw JSONSchema.Problem(
+                    message: "'\(keyword)' takes an object whose values are schemas, found \(map.article)",
+                    schemaPath: at(keyword)
+                )
             }
             for member in members {
-                if keyword == "patternProperties" { try compile(member.key, at: at(keyword).appending(.key(member.key))) }
+                if keyword == "patternProperties" {
+                    try compile(member.key, at: at(keyword).appending(.key(member.key)))
+                }
                 if keyword == "dependencies", member.value.arrayValue != nil { continue }
                 try check(member.value, at: at(keyword).appending(.key(member.key)), insideIdentifiedSchema: identified)
             }
@@ -721,7 +894,8 @@ private struct SchemaChecker {
     /// The formats networknt knows beyond ``JSONSchema/assertedFormats``: asserted up to draft 7,
     /// so a schema using them is refused there rather than checked less than WireMock checks it.
     static let assertedByNetworknt: Set<String> = [
-        "idn-email", "idn-hostname", "iri", "iri-reference", "regex", "uri", "uri-reference", "uri-template", "duration",
+        "idn-email", "idn-hostname", "iri", "iri-reference", "regex", "uri", "uri-reference", "uri-template",
+        "duration",
     ]
 
     /// Compiles a `pattern` or `patternProperties` key as an unanchored search, as ECMA-262's `test` runs.

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -45,7 +46,10 @@ struct XMLEquality: Sendable {
             self.expected = try XMLTreeElement.parse(expected)
         } catch {
             guard error != .unavailable else { throw error }
-            throw XMLPatternError(message: "the expected XML of equalToXml is not well-formed: \(error.message); check that every tag is closed and attribute values are quoted")
+            throw XMLPatternError(
+                message:
+                    "the expected XML of equalToXml is not well-formed: \(error.message); check that every tag is closed and attribute values are quoted"
+            )
         }
         self.ignoreOrderOfSameNode = ignoreOrderOfSameNode
     }
@@ -94,7 +98,12 @@ struct XMLEquality: Sendable {
     }
 
     /// Appends the differences between two elements at `path`, up to the limit.
-    private func compare(_ expected: XMLTreeElement, _ actual: XMLTreeElement, path: String, into differences: inout [String]) {
+    private func compare(
+        _ expected: XMLTreeElement,
+        _ actual: XMLTreeElement,
+        path: String,
+        into differences: inout [String]
+    ) {
         func report(_ text: String) {
             if differences.count < Self.maximumDifferences { differences.append("\(path): \(text)") }
         }
@@ -106,19 +115,25 @@ struct XMLEquality: Sendable {
             let other = actual.attributes.first { $0.hasSameName(as: attribute) }
             if let placeholder = placeholders[attribute.value] {
                 if !placeholder.accepts(other?.value) {
-                    report("attribute \(attribute.qualifiedName): expected \(placeholder), got " + (other.map { "\"\($0.value)\"" } ?? "none"))
+                    report(
+                        "attribute \(attribute.qualifiedName): expected \(placeholder), got "
+                            + (other.map { "\"\($0.value)\"" } ?? "none")
+                    )
                 }
                 continue
             }
             if let other {
                 if other.value != attribute.value {
-                    report("expected attribute \(attribute.qualifiedName)=\"\(attribute.value)\", got \"\(other.value)\"")
+                    report(
+                        "expected attribute \(attribute.qualifiedName)=\"\(attribute.value)\", got \"\(other.value)\""
+                    )
                 }
             } else {
                 report("missing attribute \(attribute.qualifiedName)=\"\(attribute.value)\"")
             }
         }
-        for attribute in actual.attributes where !expected.attributes.contains(where: { $0.hasSameName(as: attribute) }) {
+        for attribute in actual.attributes where !expected.attributes.contains(where: { $0.hasSameName(as: attribute) })
+        {
             report("unexpected attribute \(attribute.qualifiedName)=\"\(attribute.value)\"")
         }
         let expectedText = expected.text
@@ -132,15 +147,21 @@ struct XMLEquality: Sendable {
                 report("expected text \(placeholder), got \(got)")
             }
         } else if expectedText != actualText {
-            report(expectedText.isEmpty ? "expected no text, got \(got)" : "expected text \"\(expectedText)\", got \(got)")
+            report(
+                expectedText.isEmpty ? "expected no text, got \(got)" : "expected text \"\(expectedText)\", got \(got)"
+            )
         }
         guard differences.count < Self.maximumDifferences else { return }
         for (expectedChild, actualChild) in pairChildren(expected.elements, actual.elements) {
             guard differences.count < Self.maximumDifferences else { return }
             switch (expectedChild, actualChild) {
             case (let expectedIndex?, let actualIndex?):
-                compare(expected.elements[expectedIndex], actual.elements[actualIndex],
-                        path: path + "/" + expected.step(forChildAt: expectedIndex), into: &differences)
+                compare(
+                    expected.elements[expectedIndex],
+                    actual.elements[actualIndex],
+                    path: path + "/" + expected.step(forChildAt: expectedIndex),
+                    into: &differences
+                )
             case (let expectedIndex?, nil):
                 report("missing element \(expected.elements[expectedIndex].displayName)")
             case (nil, let actualIndex?):
@@ -155,7 +176,11 @@ struct XMLEquality: Sendable {
     /// child nodes: a text-only expected element matches an element with that text, with no
     /// text (the placeholder then sees none), or whose only child is an element (likewise); an
     /// expected element with child elements needs text beside them.
-    private func textPlaceholder(_ placeholder: XMLUnitPlaceholder, of expected: XMLTreeElement, accepts actual: XMLTreeElement) -> Bool {
+    private func textPlaceholder(
+        _ placeholder: XMLUnitPlaceholder,
+        of expected: XMLTreeElement,
+        accepts actual: XMLTreeElement
+    ) -> Bool {
         guard expected.elements.isEmpty else { return !actual.text.isEmpty && placeholder.accepts(actual.text) }
         if actual.elements.isEmpty { return placeholder.accepts(actual.text.isEmpty ? nil : actual.text) }
         return actual.elements.count == 1 && actual.text.isEmpty && placeholder.accepts(nil)
@@ -184,7 +209,9 @@ struct XMLEquality: Sendable {
             }
         }
         for (expectedIndex, element) in expected.enumerated() where partners[expectedIndex] == nil {
-            let sameName = unpaired.first { actual[$0].namespaceURI == element.namespaceURI && actual[$0].localName == element.localName }
+            let sameName = unpaired.first {
+                actual[$0].namespaceURI == element.namespaceURI && actual[$0].localName == element.localName
+            }
             if let sameName {
                 partners[expectedIndex] = sameName
                 unpaired.removeAll { $0 == sameName }
@@ -245,7 +272,7 @@ struct XMLTreeElement: Sendable, Equatable {
     /// Uses the SAX `XMLParser`, which reports every error (libxml2's tree
     /// parser silently recovers from some and prints others to standard error).
     static func parse(_ xml: String) throws(XMLPatternError) -> XMLTreeElement {
-        #if canImport(FoundationXML) || canImport(Darwin)   // XMLParser: every Apple platform
+        #if canImport(FoundationXML) || canImport(Darwin)  // XMLParser: every Apple platform
         let parser = XMLParser(data: Data(xml.utf8))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
@@ -255,7 +282,9 @@ struct XMLTreeElement: Sendable, Equatable {
         let succeeded = parser.parse()
         guard succeeded, parser.parserError == nil, builder.isComplete, let root = builder.root else {
             let location = parser.lineNumber > 0 ? " near line \(parser.lineNumber), column \(parser.columnNumber)" : ""
-            let reason = builder.root == nil && parser.parserError == nil ? "the document has no root element" : "the XML is malformed\(location)"
+            let reason =
+                builder.root == nil && parser.parserError == nil
+                ? "the document has no root element" : "the XML is malformed\(location)"
             throw XMLPatternError(message: reason)
         }
         return root
@@ -265,7 +294,7 @@ struct XMLTreeElement: Sendable, Equatable {
     }
 }
 
-#if canImport(FoundationXML) || canImport(Darwin)   // XMLParser: every Apple platform
+#if canImport(FoundationXML) || canImport(Darwin)  // XMLParser: every Apple platform
 /// Builds `XMLTreeElement`s from `XMLParser` events.
 private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     /// An element whose end tag has not been seen yet.
@@ -305,8 +334,11 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
 
     /// Opens an element, resolving attribute prefixes.
     func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        _ parser: XMLParser,
+        didStartElement elementName: String,
+        namespaceURI: String?,
+        qualifiedName qName: String?,
+        attributes attributeDict: [String: String] = [:]
     ) {
         let namespaces = (stack.last?.namespaces ?? [:]).merging(pendingNamespaces) { _, new in new }
         pendingNamespaces = [:]
@@ -315,20 +347,40 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             guard let colon = name.firstIndex(of: ":") else {
                 return XMLTreeAttribute(namespaceURI: "", localName: name, qualifiedName: name, value: value)
             }
-            return XMLTreeAttribute(namespaceURI: namespaces[String(name[..<colon])] ?? "",
-                                    localName: String(name[name.index(after: colon)...]), qualifiedName: name, value: value)
+            return XMLTreeAttribute(
+                namespaceURI: namespaces[String(name[..<colon])] ?? "",
+                localName: String(name[name.index(after: colon)...]),
+                qualifiedName: name,
+                value: value
+            )
         }.sorted { $0.qualifiedName < $1.qualifiedName }
-        stack.append(OpenElement(namespaceURI: namespaceURI ?? "", localName: elementName,
-                                 qualifiedName: qName ?? elementName, attributes: attributes, namespaces: namespaces))
+        stack.append(
+            OpenElement(
+                namespaceURI: namespaceURI ?? "",
+                localName: elementName,
+                qualifiedName: qName ?? elementName,
+                attributes: attributes,
+                namespaces: namespaces
+            )
+        )
     }
 
     /// Closes the innermost element.
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    func parser(
+        _ parser: XMLParser,
+        didEndElement elementName: String,
+        namespaceURI: String?,
+        qualifiedName qName: String?
+    ) {
         guard let open = stack.popLast() else { return }
         let element = XMLTreeElement(
-            namespaceURI: open.namespaceURI, localName: open.localName, qualifiedName: open.qualifiedName,
-            attributes: open.attributes, elements: open.elements,
-            text: open.text.trimmingCharacters(in: .whitespacesAndNewlines))
+            namespaceURI: open.namespaceURI,
+            localName: open.localName,
+            qualifiedName: open.qualifiedName,
+            attributes: open.attributes,
+            elements: open.elements,
+            text: open.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        )
         if stack.isEmpty {
             root = element
         } else {

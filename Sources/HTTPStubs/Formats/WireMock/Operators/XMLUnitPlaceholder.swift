@@ -75,8 +75,11 @@ struct XMLUnitPlaceholderSyntax: Sendable {
         do {
             placeholder = try CompiledRegex(pattern, extent: .anywhere)
         } catch .invalid {
-            throw XMLPatternError(message: "the placeholder delimiters \(quoted(opening ?? "${")) and \(quoted(closing ?? "}")) do not form a regular expression that compiles "
-                + "(XMLUnit joins them as OPENING xmlunit.KEYWORD CLOSING); check their escaping")
+            throw XMLPatternError(
+                message:
+                    "the placeholder delimiters \(quoted(opening ?? "${")) and \(quoted(closing ?? "}")) do not form a regular expression that compiles "
+                    + "(XMLUnit joins them as OPENING xmlunit.KEYWORD CLOSING); check their escaping"
+            )
         } catch {
             let delimiters = "\(quoted(opening ?? "${")) and \(quoted(closing ?? "}"))"
             throw XMLPatternError(
@@ -110,26 +113,41 @@ struct XMLUnitPlaceholderSyntax: Sendable {
             result = .isNumber
         case "matchesRegex":
             guard let argument = firstArgument.map(javaTrimmed), !argument.isEmpty else {
-                throw XMLPatternError(message: "\(shown): ${xmlunit.matchesRegex(…)} needs a regular expression between the parentheses, or it never matches")
+                throw XMLPatternError(
+                    message:
+                        "\(shown): ${xmlunit.matchesRegex(…)} needs a regular expression between the parentheses, or it never matches"
+                )
             }
             let pattern: CompiledRegex
             do {
                 pattern = try CompiledRegex(argument, extent: .anywhere)
             } catch {
-                throw XMLPatternError(message: "\(shown): the pattern of ${xmlunit.matchesRegex(…)} cannot be used, so the placeholder would never match: "
-                    + error.message(pattern: argument, at: place))
+                throw XMLPatternError(
+                    message:
+                        "\(shown): the pattern of ${xmlunit.matchesRegex(…)} cannot be used, so the placeholder would never match: "
+                        + error.message(pattern: argument, at: place)
+                )
             }
             result = .matchesRegex(pattern)
         case "isDateTime":
-            throw XMLPatternError(message: "\(shown): ${xmlunit.isDateTime} is not supported by swift-http-stubs (it depends on Java's lenient, locale-specific date parsing); "
-                + "use ${xmlunit.matchesRegex(…)} with the date format you expect, such as ${xmlunit.matchesRegex(^\\d{4}-\\d{2}-\\d{2})}")
+            throw XMLPatternError(
+                message:
+                    "\(shown): ${xmlunit.isDateTime} is not supported by swift-http-stubs (it depends on Java's lenient, locale-specific date parsing); "
+                    + "use ${xmlunit.matchesRegex(…)} with the date format you expect, such as ${xmlunit.matchesRegex(^\\d{4}-\\d{2}-\\d{2})}"
+            )
         default:
-            throw XMLPatternError(message: "\(shown) is not an XMLUnit placeholder (the keyword \(quoted(keyword)) is unknown), so WireMock would compare it "
-                + "literally and the stub would never match; use ${xmlunit.ignore}, ${xmlunit.isNumber} or ${xmlunit.matchesRegex(PATTERN)}, alone in the value")
+            throw XMLPatternError(
+                message:
+                    "\(shown) is not an XMLUnit placeholder (the keyword \(quoted(keyword)) is unknown), so WireMock would compare it "
+                    + "literally and the stub would never match; use ${xmlunit.ignore}, ${xmlunit.isNumber} or ${xmlunit.matchesRegex(PATTERN)}, alone in the value"
+            )
         }
         guard javaTrimmed(found[1]) == javaTrimmed(value) else {
-            throw XMLPatternError(message: "\(shown): a placeholder must be the whole text or attribute value (XMLUnit fails the comparison otherwise); "
-                + "move the other text out, or use ${xmlunit.matchesRegex(…)} for the whole value")
+            throw XMLPatternError(
+                message:
+                    "\(shown): a placeholder must be the whole text or attribute value (XMLUnit fails the comparison otherwise); "
+                    + "move the other text out, or use ${xmlunit.matchesRegex(…)} for the whole value"
+            )
         }
         return result
     }
@@ -139,6 +157,7 @@ struct XMLUnitPlaceholderSyntax: Sendable {
 private func javaTrimmed(_ text: String) -> String {
     let scalars = text.unicodeScalars
     guard let first = scalars.firstIndex(where: { $0.value > 0x20 }),
-          let last = scalars.lastIndex(where: { $0.value > 0x20 }) else { return "" }
+        let last = scalars.lastIndex(where: { $0.value > 0x20 })
+    else { return "" }
     return String(scalars[first...last])
 }

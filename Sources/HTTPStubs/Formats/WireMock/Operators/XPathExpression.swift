@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -43,9 +44,10 @@ struct XPathExpression: Sendable, CustomStringConvertible {
         #if canImport(FoundationXML) || os(macOS)
         // The SAX check rejects what libxml2's tree parser would silently recover from.
         guard (try? XMLTreeElement.parse(xml)) != nil,
-              let document = try? XMLDocument(xmlString: xml, options: [.nodeLoadExternalEntitiesNever]),
-              let root = document.rootElement(),
-              let nodes = try? root.nodes(forXPath: rewritten) else { return nil }
+            let document = try? XMLDocument(xmlString: xml, options: [.nodeLoadExternalEntitiesNever]),
+            let root = document.rootElement(),
+            let nodes = try? root.nodes(forXPath: rewritten)
+        else { return nil }
         return nodes.map { $0.stringValue ?? "" }
         #else
         return nil
@@ -143,7 +145,10 @@ private struct XPathParser {
             throw error("unexpected \(Self.describe(tokens[index].token))", at: tokens[index].offset)
         }
         guard piece.type == .nodeSet else {
-            throw XMLPatternError(message: "the XPath expression `\(piece.text)` computes a \(piece.type) instead of selecting nodes; matchesXPath needs a path such as //item[count(child) = 2]")
+            throw XMLPatternError(
+                message:
+                    "the XPath expression `\(piece.text)` computes a \(piece.type) instead of selecting nodes; matchesXPath needs a path such as //item[count(child) = 2]"
+            )
         }
         return piece.text
     }
@@ -152,32 +157,44 @@ private struct XPathParser {
 
     /// OrExpr.
     private mutating func parseOr() throws(XMLPatternError) -> XPathPiece {
-        try parseBinary(operators: [.operatorName("or")], type: .boolean) { (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseAnd() }
+        try parseBinary(operators: [.operatorName("or")], type: .boolean) {
+            (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseAnd()
+        }
     }
 
     /// AndExpr.
     private mutating func parseAnd() throws(XMLPatternError) -> XPathPiece {
-        try parseBinary(operators: [.operatorName("and")], type: .boolean) { (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseEquality() }
+        try parseBinary(operators: [.operatorName("and")], type: .boolean) {
+            (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseEquality()
+        }
     }
 
     /// EqualityExpr.
     private mutating func parseEquality() throws(XMLPatternError) -> XPathPiece {
-        try parseBinary(operators: [.symbol("="), .symbol("!=")], type: .boolean) { (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseRelational() }
+        try parseBinary(operators: [.symbol("="), .symbol("!=")], type: .boolean) {
+            (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseRelational()
+        }
     }
 
     /// RelationalExpr.
     private mutating func parseRelational() throws(XMLPatternError) -> XPathPiece {
-        try parseBinary(operators: [.symbol("<"), .symbol("<="), .symbol(">"), .symbol(">=")], type: .boolean) { (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseAdditive() }
+        try parseBinary(operators: [.symbol("<"), .symbol("<="), .symbol(">"), .symbol(">=")], type: .boolean) {
+            (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseAdditive()
+        }
     }
 
     /// AdditiveExpr.
     private mutating func parseAdditive() throws(XMLPatternError) -> XPathPiece {
-        try parseBinary(operators: [.symbol("+"), .symbol("-")], type: .number) { (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseMultiplicative() }
+        try parseBinary(operators: [.symbol("+"), .symbol("-")], type: .number) {
+            (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseMultiplicative()
+        }
     }
 
     /// MultiplicativeExpr.
     private mutating func parseMultiplicative() throws(XMLPatternError) -> XPathPiece {
-        try parseBinary(operators: [.symbol("*"), .operatorName("div"), .operatorName("mod")], type: .number) { (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseUnary() }
+        try parseBinary(operators: [.symbol("*"), .operatorName("div"), .operatorName("mod")], type: .number) {
+            (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseUnary()
+        }
     }
 
     /// Parses `operand (operator operand)*`; any operator makes the result `type`.
@@ -212,7 +229,10 @@ private struct XPathParser {
             index += 1
             let rhs = try parsePath()
             guard result.type == .nodeSet, rhs.type == .nodeSet else {
-                throw error("`|` combines node-sets only, but one side computes a value", at: result.type == .nodeSet ? barOffset : start)
+                throw error(
+                    "`|` combines node-sets only, but one side computes a value",
+                    at: result.type == .nodeSet ? barOffset : start
+                )
             }
             result = XPathPiece(text: "\(result.text) | \(rhs.text)", type: .nodeSet)
         }
@@ -240,11 +260,15 @@ private struct XPathParser {
         let start = currentOffset
         var filter = try parsePrimary()
         while peek() == .symbol("[") {
-            guard filter.type == .nodeSet else { throw error("a predicate `[…]` can only follow a node-set", at: currentOffset) }
+            guard filter.type == .nodeSet else {
+                throw error("a predicate `[…]` can only follow a node-set", at: currentOffset)
+            }
             filter.text += try parsePredicate()
         }
         if let slash = peek(), slash == .symbol("/") || slash == .symbol("//") {
-            guard filter.type == .nodeSet else { throw error("a path step can only follow a node-set, not a computed value", at: start) }
+            guard filter.type == .nodeSet else {
+                throw error("a path step can only follow a node-set, not a computed value", at: start)
+            }
             index += 1
             filter.text += Self.spelling(of: slash) + (try parseRelativePath())
         }
@@ -285,7 +309,8 @@ private struct XPathParser {
         if peek() != .symbol(")") {
             repeat {
                 let argumentOffset = currentOffset
-                let argument = try nested { (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseOr() }
+                let argument = try nested { (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseOr()
+                }
                 if signature.nodeSetArguments, argument.type != .nodeSet {
                     throw error("`\(name)()` needs a node-set argument such as //item", at: argumentOffset)
                 }
@@ -294,7 +319,9 @@ private struct XPathParser {
         }
         try expect(.symbol(")"), "to close the call of `\(name)()`")
         guard arguments.count >= signature.minimum, arguments.count <= signature.maximum ?? Int.max else {
-            let expected = signature.maximum == signature.minimum ? "\(signature.minimum)"
+            let expected =
+                signature.maximum == signature.minimum
+                ? "\(signature.minimum)"
                 : signature.maximum.map { "\(signature.minimum) to \($0)" } ?? "at least \(signature.minimum)"
             throw error("`\(name)()` takes \(expected) argument(s), not \(arguments.count)", at: offset)
         }
@@ -340,7 +367,10 @@ private struct XPathParser {
         case nil:
             throw error("the path ends too early; add a step such as `item` or `@id`", at: length)
         case let token?:
-            throw error("expected a path step such as `item`, `@id` or `text()`, found \(Self.describe(token))", at: offset)
+            throw error(
+                "expected a path step such as `item`, `@id` or `text()`, found \(Self.describe(token))",
+                at: offset
+            )
         }
     }
 
@@ -361,17 +391,24 @@ private struct XPathParser {
             }
             try expect(.symbol(")"), "to close `\(name)(`")
         } else if peek() == .symbol("(") {
-            throw error("`\(name)(` is not a node test; use a function in a predicate, such as [\(name)(…)]", at: offset)
+            throw error(
+                "`\(name)(` is not a node test; use a function in a predicate, such as [\(name)(…)]",
+                at: offset
+            )
         } else if let colon = name.firstIndex(of: ":") {
             let prefix = String(name[..<colon])
             let local = String(name[name.index(after: colon)...])
             let condition: String
             if let uri = namespaces[prefix] {
                 let uriLiteral = try Self.quote(uri, at: offset)
-                condition = local == "*" ? "namespace-uri() = \(uriLiteral)"
+                condition =
+                    local == "*"
+                    ? "namespace-uri() = \(uriLiteral)"
                     : "local-name() = \(try Self.quote(local, at: offset)) and namespace-uri() = \(uriLiteral)"
             } else {
-                condition = local == "*" ? "starts-with(name(), \(try Self.quote(prefix + ":", at: offset)))"
+                condition =
+                    local == "*"
+                    ? "starts-with(name(), \(try Self.quote(prefix + ":", at: offset)))"
                     : "name() = \(try Self.quote(name, at: offset))"
             }
             text = axis == "namespace" ? "*" : "*[\(condition)]"
@@ -398,7 +435,8 @@ private struct XPathParser {
     /// Whether the name token at `position` starts a function call (`name(` and not a node type).
     private func isFunctionCall(at position: Int) -> Bool {
         guard case .name(let name) = tokens[position].token, !Self.nodeTypes.contains(name),
-              position + 1 < tokens.count else { return false }
+            position + 1 < tokens.count
+        else { return false }
         return tokens[position + 1].token == .symbol("(")
     }
 
@@ -407,7 +445,10 @@ private struct XPathParser {
         _ body: (inout XPathParser) throws(XMLPatternError) -> XPathPiece
     ) throws(XMLPatternError) -> XPathPiece {
         guard depth < Self.maximumDepth else {
-            throw error("the expression is nested too deeply (more than \(Self.maximumDepth) levels)", at: currentOffset)
+            throw error(
+                "the expression is nested too deeply (more than \(Self.maximumDepth) levels)",
+                at: currentOffset
+            )
         }
         depth += 1
         defer { depth -= 1 }
@@ -448,7 +489,9 @@ private struct XPathParser {
     private static func quote(_ value: String, at offset: Int) throws(XMLPatternError) -> String {
         if !value.contains("'") { return "'\(value)'" }
         if !value.contains("\"") { return "\"\(value)\"" }
-        throw XMLPatternError(message: "invalid XPath at offset \(offset): a string cannot contain both ' and \" in XPath 1.0")
+        throw XMLPatternError(
+            message: "invalid XPath at offset \(offset): a string cannot contain both ' and \" in XPath 1.0"
+        )
     }
 
     /// How `token` is written.
@@ -469,7 +512,9 @@ private struct XPathParser {
 
     /// Splits `characters` into tokens, following the XPath 1.0 lexical rules
     /// for telling `*` and `and`/`or`/`div`/`mod` apart from names.
-    private static func tokenize(_ characters: [Character]) throws(XMLPatternError) -> [(token: XPathToken, offset: Int)] {
+    private static func tokenize(
+        _ characters: [Character]
+    ) throws(XMLPatternError) -> [(token: XPathToken, offset: Int)] {
         var tokens: [(token: XPathToken, offset: Int)] = []
         var position = 0
         func fail(_ message: String, _ offset: Int) -> XMLPatternError {
@@ -486,7 +531,9 @@ private struct XPathParser {
         }
         func readNCName() -> String {
             let start = position
-            while position < characters.count, isNameCharacter(characters[position], first: position == start) { position += 1 }
+            while position < characters.count, isNameCharacter(characters[position], first: position == start) {
+                position += 1
+            }
             return String(characters[start..<position])
         }
         while position < characters.count {
@@ -515,7 +562,9 @@ private struct XPathParser {
                 continue
             default:
                 if character.isASCII, character.isNumber {
-                    while position < characters.count, characters[position].isASCII, characters[position].isNumber || characters[position] == "." { position += 1 }
+                    while position < characters.count, characters[position].isASCII,
+                        characters[position].isNumber || characters[position] == "."
+                    { position += 1 }
                     let text = String(characters[start..<position])
                     guard Double(text) != nil else { throw fail("`\(text)` is not a number", start) }
                     tokens.append((.number(text), start))
@@ -558,7 +607,9 @@ private struct XPathParser {
             case (">", "="?): symbol = ">="
             case (".", let digit?) where digit.isASCII && digit.isNumber:
                 position += 1
-                while position < characters.count, characters[position].isASCII, characters[position].isNumber { position += 1 }
+                while position < characters.count, characters[position].isASCII, characters[position].isNumber {
+                    position += 1
+                }
                 tokens.append((.number(String(characters[start..<position])), start))
                 continue
             case ("!", _): throw fail("`!` is only valid in `!=`; use not(…) for negation", start)
