@@ -18,11 +18,7 @@ extension StubRegistry {
     /// removed so stubbed answers are never cached.
     /// - Parameter base: The configuration to start from; `.ephemeral` by default.
     public func configuration(basedOn base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
-        let configuration = base.copy() as! URLSessionConfiguration
-        let others = (configuration.protocolClasses ?? []).filter { $0 != protocolClass }
-        configuration.protocolClasses = [protocolClass] + others
-        configuration.urlCache = nil
-        return configuration
+        base.served(by: protocolClass)
     }
 
     /// A session served by this registry.
@@ -35,10 +31,6 @@ extension StubRegistry {
         delegate: (any URLSessionDelegate)? = nil,
         delegateQueue: OperationQueue? = nil
     ) -> URLSession {
-        URLSession(
-            configuration: self.configuration(basedOn: configuration),
-            delegate: delegate,
-            delegateQueue: delegateQueue
-        )
+        .served(by: protocolClass, configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
     }
 }

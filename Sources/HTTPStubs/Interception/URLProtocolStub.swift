@@ -129,11 +129,7 @@ public final class URLProtocolStub: URLProtocol {
     /// A configuration whose sessions this class serves: it is put first in `protocolClasses`, and
     /// `urlCache` is removed.
     public static func configuration(basedOn base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
-        let configuration = base.copy() as! URLSessionConfiguration
-        configuration.protocolClasses =
-            [URLProtocolStub.self] + (configuration.protocolClasses ?? []).filter { $0 != URLProtocolStub.self }
-        configuration.urlCache = nil
-        return configuration
+        base.served(by: URLProtocolStub.self)
     }
 
     /// A session this class serves.
@@ -142,8 +138,9 @@ public final class URLProtocolStub: URLProtocol {
         delegate: (any URLSessionDelegate)? = nil,
         delegateQueue: OperationQueue? = nil
     ) -> URLSession {
-        URLSession(
-            configuration: self.configuration(basedOn: configuration),
+        .served(
+            by: URLProtocolStub.self,
+            configuration: configuration,
             delegate: delegate,
             delegateQueue: delegateQueue
         )
