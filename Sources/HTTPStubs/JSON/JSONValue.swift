@@ -78,6 +78,17 @@ extension JSONValue {
         if case .number(let value) = self { value } else { nil }
     }
 
+    /// A scalar's text: a string as it is, a number as written, `true` or `false`; `nil` for null,
+    /// arrays and objects. It is how WireMock (Jackson) reads a scalar where it expects text.
+    var scalarText: String? {
+        switch self {
+        case let .string(text): text
+        case let .number(number): number.text
+        case let .bool(flag): flag ? "true" : "false"
+        case .null, .array, .object: nil
+        }
+    }
+
     /// The JSON type name used in messages: "object", "array", "string", "number", "boolean" or "null".
     package var typeName: String {
         switch self {

@@ -152,12 +152,30 @@ extension WireMockMappingReader {
 
     /// A text operand; numbers and booleans are taken as their text, as Jackson would.
     private func text(_ operand: JSONValue, at jsonPath: JSONPath, _ name: String) -> String? {
-        switch operand {
-        case let .string(text): return text
-        case let .number(number): return number.text
-        case let .bool(flag): return flag ? "true" : "false"
-        default:
+        guard let text = operand.scalarText else {
             error("'\(name)' takes a string, found \(operand.article)", at: jsonPath)
+            return nil
+        }
+        return text
+    }
+
+    /// A JSON operand of `name`, written as JSON or as a string holding JSON (WireMock takes both);
+    /// `nil` after an error saying the string is not JSON and to write `what` itself.
+    private func jsonOperand(
+        _ operand: JSONValue,
+        of name: String,
+        _ what: String,
+        at jsonPath: JSONPath
+    ) -> JSONValue? {
+        guard case let .string(text) = operand else { return operand }
+        do {
+            return try JSONValue(parsing: text)
+        } catch {
+            self.error(
+                "'\(name)' holds a string that is not JSON (\(error.message) at column \(error.column)); "
+                    + "write \(what) itself or fix the string",
+                at: jsonPath
+            )
             return nil
         }
     }
@@ -204,18 +222,7 @@ extension WireMockMappingReader {
 
     private func jsonEqualityTest(_ operand: JSONValue, in object: JSONObject, at jsonPath: JSONPath) -> ValueTest? {
         let operandPath = jsonPath.appending(.key("equalToJson"))
-        var expected = operand
-        if case let .string(text) = operand {
-            do {
-                expected = try JSONValue(parsing: text)
-            } catch {
-                self.error(
-                    "'equalToJson' holds a string that is not JSON (\(error.message) at column \(error.column)); write the JSON itself or fix the string",
-                    at: operandPath
-                )
-                return nil
-            }
-        }
+        guard let expected = jsonOperand(operand, of: "equalToJson", "the JSON", at: operandPath) else { return nil }
         let ignoreExtraElements = flag("ignoreExtraElements", in: object, at: jsonPath)
         var settings = JSONComparisonOptions(
             ignoreArrayOrder: flag("ignoreArrayOrder", in: object, at: jsonPath),
@@ -378,18 +385,9 @@ extension WireMockMappingReader {
             }
             version = named
         }
-        var schemaValue = operand
         let insideText = operand.stringValue != nil
-        if case let .string(text) = operand {
-            do {
-                schemaValue = try JSONValue(parsing: text)
-            } catch {
-                self.error(
-                    "'matchesJsonSchema' holds a string that is not JSON (\(error.message) at column \(error.column)); write the schema itself or fix the string",
-                    at: operandPath
-                )
-                return nil
-            }
+        guard let schemaValue = jsonOperand(operand, of: "matchesJsonSchema", "the schema", at: operandPath) else {
+            return nil
         }
         let schema: JSONSchema
         do {

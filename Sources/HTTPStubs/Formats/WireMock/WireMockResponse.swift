@@ -118,14 +118,11 @@ extension WireMockMappingReader {
     }
 
     private func headerText(_ value: JSONValue, at jsonPath: JSONPath) -> String? {
-        switch value {
-        case let .string(text): return text
-        case let .number(number): return number.text
-        case let .bool(flag): return flag ? "true" : "false"
-        default:
+        guard let text = value.scalarText else {
             error("a header value must be a string or an array of strings, found \(value.article)", at: jsonPath)
             return nil
         }
+        return text
     }
 
     private func body(_ object: JSONObject, at jsonPath: JSONPath, filesRoot: URL) -> ResponseBody? {

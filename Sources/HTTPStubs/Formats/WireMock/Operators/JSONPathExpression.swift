@@ -109,13 +109,7 @@ struct JSONPathExpression: Sendable, CustomStringConvertible {
     /// A value as WireMock converts it to a string: strings unquoted, numbers as
     /// written, `true`/`false`, `null`, containers as compact JSON.
     static func plainString(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let string): string
-        case .number(let number): number.text
-        case .bool(let bool): bool ? "true" : "false"
-        case .null: "null"
-        case .array, .object: value.serialized()
-        }
+        value.scalarText ?? value.serialized()
     }
 }
 
