@@ -74,20 +74,12 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
         line: UInt = #line,
         column: UInt = #column
     ) -> BodyMatcher {
-        do {
-            return json(
-                try JSONValue(parsing: expected),
-                ignoreArrayOrder: ignoreArrayOrder,
-                ignoreExtraMembers: ignoreExtraMembers
-            )
-        } catch {
-            return BodyMatcher(
-                .broken,
-                problems: [
-                    "the expected JSON body at \(fileID):\(line):\(column) is not JSON (\(error)); fix the text or use .equal(_:) for a literal body"
-                ]
-            )
-        }
+        json(
+            { try JSONValue(parsing: expected) },
+            ignoreArrayOrder: ignoreArrayOrder,
+            ignoreExtraMembers: ignoreExtraMembers,
+            writtenAt: "\(fileID):\(line):\(column)"
+        ) { "is not JSON (\($0)); fix the text or use .equal(_:) for a literal body" }
     }
 
     /// The body is JSON semantically equal to an `Encodable` value encoded with `encoder`.
@@ -100,19 +92,27 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
         line: UInt = #line,
         column: UInt = #column
     ) -> BodyMatcher {
+        json(
+            { try JSONValue(encoding: value, encoder: encoder) },
+            ignoreArrayOrder: ignoreArrayOrder,
+            ignoreExtraMembers: ignoreExtraMembers,
+            writtenAt: "\(fileID):\(line):\(column)"
+        ) { "could not be encoded (\($0))" }
+    }
+
+    /// A JSON matcher on the value `expected` makes of the caller's text or value; when it throws, a
+    /// matcher that never matches, whose problem names the place it was written and `failure`'s reason.
+    private static func json(
+        _ expected: () throws -> JSONValue,
+        ignoreArrayOrder: Bool,
+        ignoreExtraMembers: Bool,
+        writtenAt place: String,
+        failure: (any Error) -> String
+    ) -> BodyMatcher {
         do {
-            return json(
-                try JSONValue(encoding: value, encoder: encoder),
-                ignoreArrayOrder: ignoreArrayOrder,
-                ignoreExtraMembers: ignoreExtraMembers
-            )
+            return json(try expected(), ignoreArrayOrder: ignoreArrayOrder, ignoreExtraMembers: ignoreExtraMembers)
         } catch {
-            return BodyMatcher(
-                .broken,
-                problems: [
-                    "the expected JSON body at \(fileID):\(line):\(column) could not be encoded (\(error))"
-                ]
-            )
+            return BodyMatcher(.broken, problems: ["the expected JSON body at \(place) " + failure(error)])
         }
     }
 
