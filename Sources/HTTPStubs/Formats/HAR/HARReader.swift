@@ -333,13 +333,7 @@ struct HARReader {
         }
         guard let paramsValue = postData["params"] else { return nil }
         let paramsPath = path.appending(.key("params"))
-        guard let params = paramsValue.arrayValue else {
-            file.error(
-                "'params' must be an array of {\"name\", \"value\"} objects, found \(paramsValue.article)",
-                at: paramsPath
-            )
-            return nil
-        }
+        guard let params = nameValueList(paramsValue, "params", at: paramsPath) else { return nil }
         guard !params.isEmpty else { return nil }
         if let mimeType = postData["mimeType"]?.stringValue, mimeType.lowercased().contains("multipart") {
             file.warning(
@@ -360,6 +354,19 @@ struct HARReader {
             fields.append(Self.formEncoded(name) + "=" + Self.formEncoded(value))
         }
         return HARBody(text: fields.joined(separator: "&"), isForm: true)
+    }
+
+    /// The elements of HAR's list of `{"name", "value"}` objects called `key` (`headers`, `params`),
+    /// or `nil` after an error saying what was found instead of an array.
+    private func nameValueList(_ value: JSONValue, _ key: String, at path: JSONPath) -> [JSONValue]? {
+        guard let list = value.arrayValue else {
+            file.error(
+                "'\(key)' must be an array of {\"name\", \"value\"} objects, found \(value.article)",
+                at: path
+            )
+            return nil
+        }
+        return list
     }
 
     /// `text` encoded as `application/x-www-form-urlencoded` does: spaces become `+`, and
@@ -423,13 +430,7 @@ struct HARReader {
     private func headers(_ response: JSONObject, at path: JSONPath) -> HeaderFields? {
         guard let listValue = response["headers"] else { return HeaderFields() }
         let listPath = path.appending(.key("headers"))
-        guard let list = listValue.arrayValue else {
-            file.error(
-                "'headers' must be an array of {\"name\", \"value\"} objects, found \(listValue.article)",
-                at: listPath
-            )
-            return nil
-        }
+        guard let list = nameValueList(listValue, "headers", at: listPath) else { return nil }
         let start = file.mark
         var headers = HeaderFields()
         for (index, item) in list.enumerated() {
