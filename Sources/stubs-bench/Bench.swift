@@ -311,13 +311,10 @@ struct Runner {
             let loopback = try LoopbackHTTPServer(maxRequests: bound) { _ in answer }
             server = loopback
             progress("loopback server on 127.0.0.1:\(loopback.port), bounded to \(bound) requests")
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.urlCache = nil
-            configuration.httpMaximumConnectionsPerHost = 1
             sequential.append(
                 Sequential(
                     key: "loopback_rps",
-                    session: URLSession(configuration: configuration),
+                    session: localServerSession(),
                     request: targetRequest(host: "127.0.0.1", port: loopback.port),
                     registry: nil
                 )
@@ -343,13 +340,10 @@ struct Runner {
                     warmup
                 )
             )
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.urlCache = nil
-            configuration.httpMaximumConnectionsPerHost = 1
             sequential.append(
                 Sequential(
                     key: "wiremock_rps",
-                    session: URLSession(configuration: configuration),
+                    session: localServerSession(),
                     request: targetRequest(host: "127.0.0.1", port: server.port),
                     registry: nil,
                     warmup: (warmup / 2, options.wiremockWarmupBudget / 2)

@@ -108,6 +108,15 @@ func check(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?, expec
     }
 }
 
+/// A session to a real server on this machine (the loopback server, WireMock): no cache, and one
+/// kept-alive connection, as the measured requests go one after the other.
+func localServerSession() -> URLSession {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    configuration.httpMaximumConnectionsPerHost = 1
+    return URLSession(configuration: configuration)
+}
+
 func seconds(_ duration: Duration) -> Double {
     let parts = duration.components
     return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
