@@ -45,35 +45,48 @@ enum StubError: Error, Sendable {
             return "The stub's body file \(url.path) does not exist; add the file or fix 'bodyFileName'."
         case let .unreadableBodyFile(url, underlying):
             return
-                "The stub's body file \(url.path) cannot be read: \(underlying); check the path, or whether the file exists."
+                "The stub's body file \(url.path) cannot be read: "
+                + "\(underlying); check the path, or whether the file exists."
         case let .responderFailed(source, error):
             return
-                "The computed response of the stub at \(source) threw \(error); throw a URLError to fail the request on purpose."
+                "The computed response of the stub at \(source) threw "
+                + "\(error); throw a URLError to fail the request on purpose."
         case let .tooManyRedirects(count, lastURL):
             return
-                "Stopped after \(count) redirects, at \(LogMasking.url(lastURL.absoluteString)); a stub probably redirects in a loop."
+                "Stopped after \(count) redirects, at "
+                + "\(LogMasking.url(lastURL.absoluteString)); a stub probably redirects in a loop."
         case .downloadTaskUnsupported:
             return
-                "Download tasks cannot be stubbed on Linux: swift-corelibs-foundation crashes when a custom URLProtocol serves one. Use a data task (data(for:) or dataTask(with:)) and write the data to a file yourself."
+                "Download tasks cannot be stubbed on Linux: swift-corelibs-foundation "
+                + "crashes when a custom URLProtocol serves one. Use a data task "
+                + "(data(for:) or dataTask(with:)) and write the data to a file yourself."
         case .noResponseForAsyncCall:
             return
-                "The stub answers without a URLResponse, which makes swift-corelibs-foundation's async data(for:) crash; give the stub a response (for example HTTPURLResponse with status 200)."
+                "The stub answers without a URLResponse, which makes swift-corelibs-foundation's async "
+                + "data(for:) crash; give the stub a response (for example HTTPURLResponse with status 200)."
         case .notIntercepting:
             return
-                "URLProtocolStub is not intercepting requests: call URLProtocolStub.startInterceptingRequests() before making requests through its sessions."
+                "URLProtocolStub is not intercepting requests: call "
+                + "URLProtocolStub.startInterceptingRequests() before making requests through its sessions."
         case .registryGone:
             return
-                "The StubRegistry this session was made from no longer exists; keep the registry alive as long as its sessions are used."
+                "The StubRegistry this session was made from no longer exists; "
+                + "keep the registry alive as long as its sessions are used."
         case let .testEnded(test, request, virtualDeadline?, now):
             let clock = now.map { ", and the ManualStubClock stood at \($0.seconds) s" } ?? ""
             return
-                "\(request) was still waiting for virtual time \(virtualDeadline.seconds) s when its test \(test) ended\(clock); advance the clock that far (await clock.advance(by:)) and await the request before the test returns."
+                "\(request) was still waiting for virtual time \(virtualDeadline.seconds) "
+                + "s when its test \(test) ended\(clock); advance the clock that far "
+                + "(await clock.advance(by:)) and await the request before the test returns."
         case let .testEnded(test, request, nil, _):
             return
-                "\(request) was still in flight when its test \(test) ended; await the work that makes the request (a Task { }, a completion handler) before the test returns, or give the scope more time with HTTPStubsScope.inFlightTimeout."
+                "\(request) was still in flight when its test \(test) ended; await the work "
+                + "that makes the request (a Task { }, a completion handler) before the test "
+                + "returns, or give the scope more time with HTTPStubsScope.inFlightTimeout."
         case let .arrivedAfterTestEnded(test, request):
             return
-                "\(request) arrived after its test \(test) had ended, so no test could check it; await the work that makes the request (a Task { }, a completion handler) before the test returns."
+                "\(request) arrived after its test \(test) had ended, so no test could check it; await the "
+                + "work that makes the request (a Task { }, a completion handler) before the test returns."
         }
     }
 

@@ -18,10 +18,13 @@ public enum SharedSessionInterception: Sendable, Equatable {
         if classes.first == URLProtocolStub.self { return .active }
         return .unavailable(
             reason:
-                "URLSession.shared cannot be intercepted: on Linux it copies the registered URLProtocol classes when it is first used, "
-                + "and a URLSession already existed before URLProtocolStub.startInterceptingRequests() was called, so URLSession.shared "
+                "URLSession.shared cannot be intercepted: on Linux it copies "
+                + "the registered URLProtocol classes when it is first used, "
+                + "and a URLSession already existed before "
+                + "URLProtocolStub.startInterceptingRequests() was called, so URLSession.shared "
                 + "tries the built-in HTTP protocol first and requests made through it reach the real network. "
-                + "Inject a session from URLProtocolStub.makeSession() (or StubRegistry.makeSession()) into the code under test, "
+                + "Inject a session from URLProtocolStub.makeSession() (or "
+                + "StubRegistry.makeSession()) into the code under test, "
                 + "or call startInterceptingRequests() before anything creates a URLSession in the test process."
         )
         #else

@@ -62,7 +62,8 @@ enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
         guard let form = Self.form(of: text) else {
             throw Problem(
                 message:
-                    "\(shown) looks like a JsonUnit placeholder but is not one: WireMock would compare it literally, so the stub "
+                    "\(shown) looks like a JsonUnit placeholder but is not "
+                    + "one: WireMock would compare it literally, so the stub "
                     + "would never match; a placeholder is the whole string, one of \(forms)"
             )
         }
@@ -75,14 +76,16 @@ enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
         case "ignore-element":
             throw Problem(
                 message:
-                    "\(shown): JsonUnit knows the ignore-element placeholder only as \"${json-unit.ignore-element}\" and would compare "
+                    "\(shown): JsonUnit knows the ignore-element placeholder "
+                    + "only as \"${json-unit.ignore-element}\" and would compare "
                     + "this string literally; write \"${json-unit.ignore-element}\" (with '$'), alone in the string"
             )
         case "regex":
             guard !form.rest.unicodeScalars.contains(where: isLineTerminator) else {
                 throw Problem(
                     message:
-                        "\(shown): the pattern after ${json-unit.regex} holds a line break, which makes JsonUnit compare the "
+                        "\(shown): the pattern after ${json-unit.regex} "
+                        + "holds a line break, which makes JsonUnit compare the "
                         + "string literally; write the line break as \\n in the pattern"
                 )
             }
@@ -92,13 +95,16 @@ enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
         case let name where name.hasPrefix("matches:"):
             throw Problem(
                 message:
-                    "\(shown): ${json-unit.matches:…} needs a matcher registered with JsonUnit in Java code, which WireMock "
-                    + "does not do, so the stub would never match; use ${json-unit.regex}PATTERN or another placeholder (\(forms))"
+                    "\(shown): ${json-unit.matches:…} needs a matcher "
+                    + "registered with JsonUnit in Java code, which WireMock "
+                    + "does not do, so the stub would never match; use "
+                    + "${json-unit.regex}PATTERN or another placeholder (\(forms))"
             )
         default:
             throw Problem(
                 message:
-                    "\(shown) is not a JsonUnit placeholder WireMock knows, so it would be compared literally and the stub "
+                    "\(shown) is not a JsonUnit placeholder WireMock "
+                    + "knows, so it would be compared literally and the stub "
                     + "would never match; a placeholder is the whole string, one of \(forms)"
             )
         }

@@ -48,6 +48,7 @@ public struct UnmetExpectation: Sendable, CustomStringConvertible {
     public var description: String {
         let label = stub.name.map { "\(quoted($0)) " } ?? ""
         return
-            "the stub \(label)(\(pattern)) was expected to answer \(expectation), but answered \(uses) \(uses == 1 ? "request" : "requests")"
+            "the stub \(label)(\(pattern)) was expected to answer \(expectation), "
+            + "but answered \(uses) \(uses == 1 ? "request" : "requests")"
     }
 }

@@ -218,12 +218,14 @@ struct HARReader {
             return nanoseconds
         case .missingTimeZone:
             file.error(
-                "'startedDateTime' \(quoted(text)) has no time zone; HAR 1.2 requires ISO 8601 with one, such as \(quoted(text + "Z")) or \(quoted(text + "+02:00"))",
+                "'startedDateTime' \(quoted(text)) has no time zone; HAR 1.2 requires ISO "
+                    + "8601 with one, such as \(quoted(text + "Z")) or \(quoted(text + "+02:00"))",
                 at: datePath
             )
         case .invalid:
             file.error(
-                "'startedDateTime' \(quoted(text)) is not an ISO 8601 date and time such as \"2024-05-01T12:30:00.000Z\"",
+                "'startedDateTime' \(quoted(text)) is not an ISO 8601 "
+                    + "date and time such as \"2024-05-01T12:30:00.000Z\"",
                 at: datePath
             )
         }
@@ -277,7 +279,8 @@ struct HARReader {
         guard let method, let urlText else { return nil }
         guard InterceptedRequest.Method(rawValue: method).isToken else {
             file.error(
-                "'method' \(quoted(method)) is not an HTTP method: a method is one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"",
+                "'method' \(quoted(method)) is not an HTTP method: a method is "
+                    + "one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"",
                 at: path.appending(.key("method"))
             )
             return nil
@@ -504,15 +507,19 @@ struct HARReader {
                 return (data, false)
             case .failure(.unsupportedEncoding), .failure(.malformed):
                 file.warning(
-                    "the body is Polly.JS's hex-encoded chunks compressed as \(quoted(contentEncoding)), which cannot be decompressed here; it is replayed compressed, with its Content-Encoding header",
+                    "the body is Polly.JS's hex-encoded chunks compressed as "
+                        + "\(quoted(contentEncoding)), which cannot be decompressed here; "
+                        + "it is replayed compressed, with its Content-Encoding header",
                     at: textPath
                 )
                 return (compressed, true)
             case let .failure(.tooLarge(limit)):
                 file.error(
-                    "the \(compressed.count)-byte body compressed as \(quoted(contentEncoding)) inflates to more than \(limit) bytes "
+                    "the \(compressed.count)-byte body compressed as "
+                        + "\(quoted(contentEncoding)) inflates to more than \(limit) bytes "
                         + "(a body may inflate to at most \(Inflate.maximumOutputSize >> 20) MiB, and past "
-                        + "\(Inflate.ratioFloor >> 20) MiB to at most \(Inflate.maximumRatio) times its compressed size), "
+                        + "\(Inflate.ratioFloor >> 20) MiB to at most "
+                        + "\(Inflate.maximumRatio) times its compressed size), "
                         + "which is how a decompression bomb looks; if the body is genuine, record it uncompressed",
                     at: textPath
                 )

@@ -128,7 +128,8 @@ class StubFileReader {
             let bounds =
                 range.lowerBound == Int64.min
                 ? "an integer"
-                : "an integer from \(range.lowerBound)\(range.upperBound == Int64.max ? " up" : " to \(range.upperBound)")"
+                : "an integer from "
+                    + "\(range.lowerBound)\(range.upperBound == Int64.max ? " up" : " to \(range.upperBound)")"
             error("'\(key)' must be \(bounds), found \(value.article)", at: jsonPath.appending(.key(key)))
             return nil
         }
@@ -150,7 +151,8 @@ class StubFileReader {
         for key in object.keys where !known.contains(key) && !key.hasPrefix("$") {
             warning(
                 key: jsonPath.appending(.key(key)),
-                "unknown key '\(key)' in \(what) is ignored; check its spelling (known keys: \(known.sorted().joined(separator: ", ")))"
+                "unknown key '\(key)' in \(what) is ignored; check its spelling "
+                    + "(known keys: \(known.sorted().joined(separator: ", ")))"
             )
         }
     }

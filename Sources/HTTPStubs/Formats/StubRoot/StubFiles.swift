@@ -52,7 +52,8 @@ package enum StubFiles {
                         severity: .error,
                         path: path,
                         message:
-                            "no such file or directory; give a stub root (a folder with mappings/), a folder of mapping files, a mapping file or a .har file"
+                            "no such file or directory; give a stub root (a folder with "
+                            + "mappings/), a folder of mapping files, a mapping file or a .har file"
                     )
                 ]
             )
@@ -179,7 +180,8 @@ package enum StubFiles {
         }
         if let unread = document.unreadText {
             reader.warning(
-                "text after the file's JSON value is ignored, as WireMock ignores it (it starts \(quoted(unread.start))); remove it, or put a second mapping in the \"mappings\" array",
+                "text after the file's JSON value is ignored, as WireMock ignores it (it starts "
+                    + "\(quoted(unread.start))); remove it, or put a second mapping in the \"mappings\" array",
                 at: unread.location
             )
         }

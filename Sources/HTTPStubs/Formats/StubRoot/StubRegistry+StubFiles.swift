@@ -60,7 +60,9 @@ extension StubRegistry {
                         severity: .error,
                         path: candidate.path,
                         message:
-                            "no resource \(quoted(name)) in the bundle at \(bundle.bundlePath); declare it in the target's resources in Package.swift, for example resources: [.copy(\(quoted("Fixtures/" + name)))], and load it by its last path component"
+                            "no resource \(quoted(name)) in the bundle at \(bundle.bundlePath); declare "
+                            + "it in the target's resources in Package.swift, for example resources: "
+                            + "[.copy(\(quoted("Fixtures/" + name)))], and load it by its last path component"
                     )
                 )
             }

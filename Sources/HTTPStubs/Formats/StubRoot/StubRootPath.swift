@@ -14,7 +14,8 @@ package enum StubRootPath {
         guard root.standardizedFileURL.resolvingSymlinksInPath().path != "/" else {
             throw Refused(
                 description:
-                    "\(root.path): error: refusing to write a stub root into the file system's root; give a folder of its own, such as Stubs/Imported"
+                    "\(root.path): error: refusing to write a stub root into the file "
+                    + "system's root; give a folder of its own, such as Stubs/Imported"
             )
         }
     }
@@ -27,7 +28,8 @@ package enum StubRootPath {
         guard !components.isEmpty, components.allSatisfy(isPlainName) else {
             throw Refused(
                 description:
-                    "\(root.path): error: refusing to write \(quoted(relativePath)), which is not a plain path inside the stub root"
+                    "\(root.path): error: refusing to write \(quoted(relativePath)), "
+                    + "which is not a plain path inside the stub root"
             )
         }
         let base = root.standardizedFileURL.resolvingSymlinksInPath()
@@ -36,7 +38,8 @@ package enum StubRootPath {
         guard folder == base.path || folder.hasPrefix(base.path == "/" ? "/" : base.path + "/") else {
             throw Refused(
                 description:
-                    "\(file.path): error: refusing to write outside the stub root \(root.path) (its folder leads to \(folder)); remove the symbolic link"
+                    "\(file.path): error: refusing to write outside the stub root "
+                    + "\(root.path) (its folder leads to \(folder)); remove the symbolic link"
             )
         }
         return file

@@ -18,7 +18,8 @@ extension WireMockMappingReader {
         // WireMock reads the operand as JSON text only: a number (even 2021) fails its load.
         guard let spec = operand.stringValue else {
             error(
-                "'\(name)' takes a date-time string such as \"2021-06-14T15:15:15Z\", \"2021-06-14\" or \"now +3 days\", found \(operand.article)",
+                "'\(name)' takes a date-time string such as \"2021-06-14T15:15:15Z\", "
+                    + "\"2021-06-14\" or \"now +3 days\", found \(operand.article)",
                 at: operandPath
             )
             return nil
@@ -58,7 +59,10 @@ extension WireMockMappingReader {
                 for key in ["expectedOffset", "expectedOffsetUnit"] where object[key] != nil {
                     warning(
                         key: jsonPath.appending(.key(key)),
-                        "'\(key)' is ignored without '\(key == "expectedOffset" ? "expectedOffsetUnit" : "expectedOffset")', as WireMock ignores it; give both, as in \"expectedOffset\": 3, \"expectedOffsetUnit\": \"days\""
+                        "'\(key)' is ignored without "
+                            + "'\(key == "expectedOffset" ? "expectedOffsetUnit" : "expectedOffset")', "
+                            + "as WireMock ignores it; give both, as in "
+                            + "\"expectedOffset\": 3, \"expectedOffsetUnit\": \"days\""
                     )
                 }
             }
@@ -69,7 +73,10 @@ extension WireMockMappingReader {
                 expected = .local(local)
             } else {
                 error(
-                    "\(quoted(spec)) is not a date-time WireMock can read (WireMock would load it and never match); write ISO 8601 such as \"2021-06-14T15:15:15Z\", \"2021-06-14T15:15:15\" (no zone) or \"2021-06-14\", an HTTP date such as \"Mon, 14 Jun 2021 15:15:15 GMT\", or \"now\" with an offset such as \"now +3 days\"",
+                    "\(quoted(spec)) is not a date-time WireMock can read (WireMock would load "
+                        + "it and never match); write ISO 8601 such as \"2021-06-14T15:15:15Z\", "
+                        + "\"2021-06-14T15:15:15\" (no zone) or \"2021-06-14\", an HTTP date such as \"Mon, "
+                        + "14 Jun 2021 15:15:15 GMT\", or \"now\" with an offset such as \"now +3 days\"",
                     at: operandPath
                 )
                 return nil
@@ -77,7 +84,8 @@ extension WireMockMappingReader {
             for key in ["expectedOffset", "expectedOffsetUnit", "truncateExpected"] where object[key] != nil {
                 warning(
                     key: jsonPath.appending(.key(key)),
-                    "'\(key)' applies only when '\(name)' is \"now\" (or \"now +3 days\"), so it is ignored here, as WireMock ignores it"
+                    "'\(key)' applies only when '\(name)' is \"now\" (or \"now "
+                        + "+3 days\"), so it is ignored here, as WireMock ignores it"
                 )
             }
         }
@@ -97,7 +105,8 @@ extension WireMockMappingReader {
         guard let value = object["expectedOffset"] else { return nil }
         guard let number = value.numberValue?.int64Value, Int64(Int32.min)...Int64(Int32.max) ~= number else {
             error(
-                "'expectedOffset' must be a whole number of units from \(Int32.min) to \(Int32.max), written as a JSON number (WireMock reads a string here as 0), found \(value.article)",
+                "'expectedOffset' must be a whole number of units from \(Int32.min) to \(Int32.max), "
+                    + "written as a JSON number (WireMock reads a string here as 0), found \(value.article)",
                 at: jsonPath.appending(.key("expectedOffset"))
             )
             return nil
@@ -137,7 +146,8 @@ extension WireMockMappingReader {
         let path = jsonPath.appending(.key("actualFormat"))
         guard let text = value.stringValue else {
             error(
-                "'actualFormat' takes a DateTimeFormatter pattern such as \"dd/MM/yyyy\", \"unix\" or \"epoch\", found \(value.article)",
+                "'actualFormat' takes a DateTimeFormatter pattern such as "
+                    + "\"dd/MM/yyyy\", \"unix\" or \"epoch\", found \(value.article)",
                 at: path
             )
             return nil

@@ -28,7 +28,8 @@ extension WireMockMappingReader {
         }
         if let object = root.objectValue, object["request"] == nil, object["response"] == nil {
             error(
-                "this file is neither a WireMock stub mapping (it has no \"request\" or \"response\"), nor a mappings file (no \"mappings\" array), nor a HAR capture (no \"log\")",
+                "this file is neither a WireMock stub mapping (it has no \"request\" or \"response\"), "
+                    + "nor a mappings file (no \"mappings\" array), nor a HAR capture (no \"log\")",
                 at: .root
             )
             return []

@@ -63,7 +63,8 @@ extension WireMockMappingReader {
         if operators.count > 1 {
             // WireMock reads the first and ignores the others: say so rather than refuse the file.
             warning(
-                "more than one operator (\(operators.joined(separator: ", "))): WireMock uses the first, '\(name)', and ignores the others; remove them, or combine the tests with \"and\" or \"or\"",
+                "more than one operator (\(operators.joined(separator: ", "))): WireMock uses the first, "
+                    + "'\(name)', and ignores the others; remove them, or combine the tests with \"and\" or \"or\"",
                 at: jsonPath
             )
         }
@@ -71,7 +72,8 @@ extension WireMockMappingReader {
         let operand = object[name] ?? .null
         if Self.unsupportedOperators.contains(name) {
             error(
-                "the operator '\(name)' is not supported by swift-http-stubs; use another operator (for example 'matches' with a regular expression) or a stub written in Swift",
+                "the operator '\(name)' is not supported by swift-http-stubs; use another operator "
+                    + "(for example 'matches' with a regular expression) or a stub written in Swift",
                 at: operandPath
             )
             return nil
@@ -91,7 +93,8 @@ extension WireMockMappingReader {
             for key in Self.dateTimeModifiers.sorted() where object[key] != nil {
                 warning(
                     key: jsonPath.appending(.key(key)),
-                    "'\(key)' applies only to 'before', 'after' and 'equalToDateTime', so it is ignored with '\(name)', as WireMock ignores it"
+                    "'\(key)' applies only to 'before', 'after' and 'equalToDateTime', "
+                        + "so it is ignored with '\(name)', as WireMock ignores it"
                 )
             }
         }
@@ -112,7 +115,8 @@ extension WireMockMappingReader {
             // WireMock reads any "absent" key as absent, whatever its value.
             if operand.boolValue != true {
                 warning(
-                    "'absent' is \(operand.article), but WireMock treats any 'absent' as true: the value must be absent",
+                    "'absent' is \(operand.article), but WireMock treats "
+                        + "any 'absent' as true: the value must be absent",
                     at: operandPath
                 )
             }
@@ -311,7 +315,8 @@ extension WireMockMappingReader {
         case let .object(object):
             guard let text = string("expression", in: object, at: operandPath) else {
                 error(
-                    "the object form of 'matchesJsonPath' needs an \"expression\" and an operator, such as {\"expression\": \"$.id\", \"equalTo\": \"1\"}",
+                    "the object form of 'matchesJsonPath' needs an \"expression\" and "
+                        + "an operator, such as {\"expression\": \"$.id\", \"equalTo\": \"1\"}",
                     at: operandPath
                 )
                 return nil
@@ -323,7 +328,8 @@ extension WireMockMappingReader {
             nestedIsAbsent = test.description == Self.absentTest.description
         default:
             error(
-                "'matchesJsonPath' takes a JSONPath string or {\"expression\": …, <operator>}, found \(operand.article)",
+                "'matchesJsonPath' takes a JSONPath string or "
+                    + "{\"expression\": …, <operator>}, found \(operand.article)",
                 at: operandPath
             )
             return nil
@@ -378,7 +384,9 @@ extension WireMockMappingReader {
         if let declared = object["schemaVersion"], declared != .null {
             guard let name = declared.stringValue, let named = JSONSchema.Version(name: name) else {
                 error(
-                    "'schemaVersion' takes one of \(JSONSchema.Version.allCases.map(\.name).joined(separator: ", ")), found \(declared.article)",
+                    "'schemaVersion' takes one of "
+                        + "\(JSONSchema.Version.allCases.map(\.name).joined(separator: ", ")), "
+                        + "found \(declared.article)",
                     at: jsonPath.appending(.key("schemaVersion"))
                 )
                 return nil
@@ -500,7 +508,8 @@ extension WireMockMappingReader {
         guard flag("enablePlaceholders", in: object, at: jsonPath) else {
             for key in delimiterKeys where object[key] != nil && object[key] != .null {
                 warning(
-                    "'\(key)' has no effect without \"enablePlaceholders\": true (WireMock ignores it too); add \"enablePlaceholders\": true or remove it",
+                    "'\(key)' has no effect without \"enablePlaceholders\": true (WireMock "
+                        + "ignores it too); add \"enablePlaceholders\": true or remove it",
                     at: jsonPath.appending(.key(key))
                 )
             }
@@ -532,8 +541,10 @@ extension WireMockMappingReader {
         else { return }
         let names = exempted.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? exempted.article
         error(
-            "'exemptedComparisons' (\(names)) is not supported by swift-http-stubs: its XML comparison cannot leave out XMLUnit comparison types; "
-                + "use \"enablePlaceholders\": true with ${xmlunit.ignore} for the values that may differ, or 'matchesXPath' for the parts that matter",
+            "'exemptedComparisons' (\(names)) is not supported by swift-http-stubs: "
+                + "its XML comparison cannot leave out XMLUnit comparison types; "
+                + "use \"enablePlaceholders\": true with ${xmlunit.ignore} for the "
+                + "values that may differ, or 'matchesXPath' for the parts that matter",
             at: jsonPath.appending(.key("exemptedComparisons"))
         )
     }
@@ -604,7 +615,8 @@ extension WireMockMappingReader {
                 : MatchVerdict(
                     isMatch: false,
                     detail:
-                        "expected \(expected.count) bytes (base64 \(text.prefix(40))), got \(actual.count) different bytes"
+                        "expected \(expected.count) bytes (base64 "
+                        + "\(text.prefix(40))), got \(actual.count) different bytes"
                 )
         }
         return ValueTest(description, bytesTest: compare) { value in compare(Data((value ?? "").utf8)) }

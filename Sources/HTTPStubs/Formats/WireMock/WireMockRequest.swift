@@ -20,7 +20,8 @@ extension WireMockMappingReader {
         if let method = string("method", in: request, at: jsonPath) {
             if method != method.uppercased() {
                 warning(
-                    "the method \(quoted(method)) is not upper-case: WireMock compares methods case-sensitively and would never match it; write \(quoted(method.uppercased()))",
+                    "the method \(quoted(method)) is not upper-case: WireMock compares methods "
+                        + "case-sensitively and would never match it; write \(quoted(method.uppercased()))",
                     at: jsonPath.appending(.key("method"))
                 )
             }
@@ -95,7 +96,9 @@ extension WireMockMappingReader {
             // As in WireMock without the extension: the stub loads, and never matches.
             let name = custom.objectValue?["name"]?.stringValue.map { " \(quoted($0))" } ?? ""
             errorOnUse(
-                "'customMatcher'\(name) refers to a Java extension, which swift-http-stubs cannot run: the stub loads and never matches, as in WireMock without the extension; replace it with built-in matchers or write the stub in Swift with .matching(_:_:)",
+                "'customMatcher'\(name) refers to a Java extension, which swift-http-stubs cannot "
+                    + "run: the stub loads and never matches, as in WireMock without the extension; "
+                    + "replace it with built-in matchers or write the stub in Swift with .matching(_:_:)",
                 at: jsonPath.appending(.key("customMatcher"))
             )
             matchers.append(
@@ -119,7 +122,8 @@ extension WireMockMappingReader {
         for ignored in present.dropFirst() {
             warning(
                 key: jsonPath.appending(.key(ignored)),
-                "'\(ignored)' is ignored because '\(key)' is also given (WireMock uses the first of \(Self.urlKeys.joined(separator: ", "))); keep only one"
+                "'\(ignored)' is ignored because '\(key)' is also given (WireMock uses "
+                    + "the first of \(Self.urlKeys.joined(separator: ", "))); keep only one"
             )
         }
         let keyPath = jsonPath.appending(.key(key))
@@ -143,7 +147,8 @@ extension WireMockMappingReader {
             for (name, test) in namedValueTests("pathParameters", in: request, at: jsonPath) {
                 if !template.variables.contains(name) {
                     error(
-                        "the path parameter '\(name)' is not a variable of the template \(quoted(text)) (its variables: \(template.variables.joined(separator: ", ")))",
+                        "the path parameter '\(name)' is not a variable of the template "
+                            + "\(quoted(text)) (its variables: \(template.variables.joined(separator: ", ")))",
                         at: jsonPath.appending(.key("pathParameters")).appending(.key(name))
                     )
                 }

@@ -47,7 +47,8 @@ extension WireMockMappingReader {
         }
         if let transformers = object["transformers"], transformers.arrayValue?.isEmpty == false {
             warning(
-                "response templates ('transformers') are not supported: the body and headers are served exactly as written, {{…}} included",
+                "response templates ('transformers') are not supported: the "
+                    + "body and headers are served exactly as written, {{…}} included",
                 at: jsonPath.appending(.key("transformers"))
             )
         }
@@ -58,13 +59,16 @@ extension WireMockMappingReader {
         if object["proxyBaseUrl"] != nil {
             // The stub loads and answers 500, as WireMock does when it cannot reach the proxy target.
             let message =
-                "proxying ('proxyBaseUrl') is not supported by swift-http-stubs: the stub loads and answers its requests with status 500, as WireMock does when it cannot reach the proxy target; record the real answers into stubs instead"
+                "proxying ('proxyBaseUrl') is not supported by swift-http-stubs: the stub "
+                + "loads and answers its requests with status 500, as WireMock does when it "
+                + "cannot reach the proxy target; record the real answers into stubs instead"
             errorOnUse(message, at: jsonPath.appending(.key("proxyBaseUrl")))
             return .http(
                 status: 500,
                 headers: ["Content-Type": "text/plain; charset=utf-8"],
                 body: .text(
-                    "The stub proxies to another server, which swift-http-stubs does not do; record the real answers into stubs instead.\n"
+                    "The stub proxies to another server, which swift-http-stubs "
+                        + "does not do; record the real answers into stubs instead.\n"
                 )
             )
         }
@@ -85,7 +89,8 @@ extension WireMockMappingReader {
                     code,
                     userInfo: [
                         NSLocalizedDescriptionKey:
-                            "The stub simulates WireMock's \(name) fault, which a URLSession client sees as URLError .\(URLErrorNames.name(of: code)) (\(code.rawValue))."
+                            "The stub simulates WireMock's \(name) fault, which a URLSession client "
+                            + "sees as URLError .\(URLErrorNames.name(of: code)) (\(code.rawValue))."
                     ]
                 )
             )
@@ -164,14 +169,16 @@ extension WireMockMappingReader {
     private func bodyFile(_ name: String, at jsonPath: JSONPath, filesRoot: URL) -> URL? {
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             error(
-                "'bodyFileName' \(quoted(name)) contains a control character, which no file name here may hold; refused",
+                "'bodyFileName' \(quoted(name)) contains a control "
+                    + "character, which no file name here may hold; refused",
                 at: jsonPath
             )
             return nil
         }
         if name.contains("\\") {
             error(
-                "'bodyFileName' \(quoted(name)) uses '\\', which is not a path separator here; refused: write the path relative to \(filesRoot.path) with '/' (and without '..')",
+                "'bodyFileName' \(quoted(name)) uses '\\', which is not a path separator here; "
+                    + "refused: write the path relative to \(filesRoot.path) with '/' (and without '..')",
                 at: jsonPath
             )
             return nil
@@ -210,7 +217,9 @@ extension WireMockMappingReader {
         }
         if !exists {
             errorOnUse(
-                "'bodyFileName' \(quoted(name)) does not exist in \(filesRoot.path); the stub loads, and answers its requests with status 500 as WireMock does, until you add the file or fix the name",
+                "'bodyFileName' \(quoted(name)) does not exist in \(filesRoot.path); "
+                    + "the stub loads, and answers its requests with status "
+                    + "500 as WireMock does, until you add the file or fix the name",
                 at: jsonPath
             )
         }
@@ -264,7 +273,8 @@ extension WireMockMappingReader {
             )
         default:
             error(
-                "unknown delay distribution type \(type.map(quoted) ?? "(none)"); use \"fixed\", \"uniform\" or \"lognormal\"",
+                "unknown delay distribution type \(type.map(quoted) ?? "(none)"); "
+                    + "use \"fixed\", \"uniform\" or \"lognormal\"",
                 at: distributionPath
             )
             return nil
@@ -282,7 +292,8 @@ extension WireMockMappingReader {
         warnAboutUnknownKeys(in: object, at: jsonPath, known: ["urlError"], what: "'\(Self.extensionKey)'")
         guard let error = object["urlError"] else {
             self.error(
-                "'\(Self.extensionKey)' needs \"urlError\": a URLError.Code name such as \"notConnectedToInternet\" or its number such as -1009; remove '\(Self.extensionKey)' for an ordinary response",
+                "'\(Self.extensionKey)' needs \"urlError\": a URLError.Code name such as \"notConnectedToInternet\" "
+                    + "or its number such as -1009; remove '\(Self.extensionKey)' for an ordinary response",
                 at: jsonPath
             )
             return nil
@@ -293,7 +304,8 @@ extension WireMockMappingReader {
         }
         guard let name = error.stringValue, let code = URLErrorNames.code(named: name) else {
             self.error(
-                "'urlError' must be a URLError.Code name such as \"notConnectedToInternet\" or its number such as -1009, found \(error.article)",
+                "'urlError' must be a URLError.Code name such as \"notConnectedToInternet\" "
+                    + "or its number such as -1009, found \(error.article)",
                 at: errorPath
             )
             return nil

@@ -65,7 +65,8 @@ struct DateTimeOffset: Sendable, CustomStringConvertible {
         guard let unit = Unit(named: unitText) else {
             throw Problem(
                 message:
-                    "the unit \(quoted(unitText)) is not one WireMock knows; use \(Unit.list) (plural, as WireMock spells them)"
+                    "the unit \(quoted(unitText)) is not one WireMock knows; "
+                    + "use \(Unit.list) (plural, as WireMock spells them)"
             )
         }
         self.init(amount: Int(amount), unit: unit)

@@ -477,7 +477,8 @@ private struct JSONPathParser {
                 throw error("the expression is empty; write a path such as `$.name`", at: position)
             }
             throw error(
-                "a JSONPath must start with `$` (the document root), for example `$.\(String(characters[position...]).prefix(20))`",
+                "a JSONPath must start with `$` (the document root), for "
+                    + "example `$.\(String(characters[position...]).prefix(20))`",
                 at: position
             )
         }
@@ -485,7 +486,8 @@ private struct JSONPathParser {
         skipWhitespace()
         guard position == characters.count else {
             throw error(
-                "unexpected `\(characters[position])`; steps are written `.name`, `['name']`, `[0]`, `[*]` or `[?(…)]`",
+                "unexpected `\(characters[position])`; "
+                    + "steps are written `.name`, `['name']`, `[0]`, `[*]` or `[?(…)]`",
                 at: position
             )
         }
@@ -766,7 +768,8 @@ private struct JSONPathParser {
                     return .relation(lhs, relation, try parseOperand())
                 }
                 throw error(
-                    "unsupported operator `\(word)`; use ==, !=, <, <=, >, >=, =~, in, nin, subsetof, anyof, noneof, contains, size or empty",
+                    "unsupported operator `\(word)`; use ==, !=, <, <=, >, >=, "
+                        + "=~, in, nin, subsetof, anyof, noneof, contains, size or empty",
                     at: position
                 )
             }

@@ -95,7 +95,8 @@ struct JSONSchema: Sendable {
             guard let named = Version(metaSchema: declared) else {
                 throw Problem(
                     message:
-                        "'$schema' names \(quoted(declared)), which is not a JSON Schema draft swift-http-stubs knows (draft-04, -06, -07, 2019-09, 2020-12)",
+                        "'$schema' names \(quoted(declared)), which is not a JSON Schema "
+                        + "draft swift-http-stubs knows (draft-04, -06, -07, 2019-09, 2020-12)",
                     schemaPath: JSONPath.root.appending(.key("$schema"))
                 )
             }
@@ -167,7 +168,8 @@ struct JSONSchema: Sendable {
                 return fail(
                     path,
                     "$ref",
-                    "the schema is applied more than \(JSONSchema.maximumDepth) levels deep here; swift-http-stubs stops there rather than exhaust the stack"
+                    "the schema is applied more than \(JSONSchema.maximumDepth) levels "
+                        + "deep here; swift-http-stubs stops there rather than exhaust the stack"
                 )
             }
             depth += 1
@@ -322,7 +324,8 @@ struct JSONSchema: Sendable {
                         fail(
                             path,
                             "uniqueItems",
-                            "items \(first) and \(second) are equal (\(render(elements[first]))), but uniqueItems is true"
+                            "items \(first) and \(second) are equal "
+                                + "(\(render(elements[first]))), but uniqueItems is true"
                         )
                         break outer
                     }
@@ -494,7 +497,8 @@ struct JSONSchema: Sendable {
                     fail(
                         path,
                         "anyOf",
-                        "\(render(instance)) matches none of the \(options.count) anyOf schemas (the closest: \(closest.map(\.description).joined(separator: "; ")))"
+                        "\(render(instance)) matches none of the \(options.count) anyOf schemas "
+                            + "(the closest: \(closest.map(\.description).joined(separator: "; ")))"
                     )
                 }
             }
@@ -506,7 +510,8 @@ struct JSONSchema: Sendable {
                         "oneOf",
                         matching.isEmpty
                             ? "\(render(instance)) matches none of the \(options.count) oneOf schemas"
-                            : "\(render(instance)) matches \(matching.count) of the oneOf schemas (\(matching.map(String.init).joined(separator: ", "))), expected exactly one"
+                            : "\(render(instance)) matches \(matching.count) of the oneOf schemas "
+                                + "(\(matching.map(String.init).joined(separator: ", "))), expected exactly one"
                     )
                 }
             }
@@ -599,8 +604,8 @@ struct JSONSchema: Sendable {
         }
         let label = "[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9\\-]{0,61}[a-zA-Z0-9]"
         let hostname = "(\(label))(\\.(\(label)))*"
-        let ipv4 =
-            "(([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])\\.){3}([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])"
+        let octet = "([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])"
+        let ipv4 = "(\(octet)\\.){3}\(octet)"
         let time = "([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?(z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
         let hex = "[0-9a-fA-F]"
         switch format {
@@ -719,9 +724,11 @@ private struct SchemaChecker {
         "$recursiveRef":
             "'$recursiveRef' is not supported by swift-http-stubs; use a local '$ref' such as \"#/$defs/name\"",
         "unevaluatedProperties":
-            "'unevaluatedProperties' is not supported by swift-http-stubs; use 'additionalProperties' with the properties listed in the same schema",
+            "'unevaluatedProperties' is not supported by swift-http-stubs; use "
+            + "'additionalProperties' with the properties listed in the same schema",
         "unevaluatedItems":
-            "'unevaluatedItems' is not supported by swift-http-stubs; use 'items' (or 'prefixItems' and 'items') in the same schema",
+            "'unevaluatedItems' is not supported by swift-http-stubs; "
+            + "use 'items' (or 'prefixItems' and 'items') in the same schema",
     ]
 
     mutating func check(_ schema: JSONValue, at path: JSONPath, insideIdentifiedSchema: Bool) throws(JSONSchema.Problem)
@@ -748,7 +755,9 @@ private struct SchemaChecker {
             // schema, and WireMock then never matches (its own test uses {"id": 1, "name": "alice"}).
             throw JSONSchema.Problem(
                 message:
-                    "'id' is draft 4's identifier, and from V6 on WireMock's validator refuses a schema holding it, so the stub would never match; write '$id', or check that this is a schema and not an example value",
+                    "'id' is draft 4's identifier, and from V6 on WireMock's validator "
+                    + "refuses a schema holding it, so the stub would never match; write "
+                    + "'$id', or check that this is a schema and not an example value",
                 schemaPath: at("id")
             )
         }
@@ -762,14 +771,17 @@ private struct SchemaChecker {
             guard text.hasPrefix("#/") || text == "#" else {
                 throw JSONSchema.Problem(
                     message:
-                        "the $ref \(quoted(text)) is not a local JSON pointer; swift-http-stubs resolves only references inside the schema, such as \"#/$defs/name\" (inline the referenced schema instead)",
+                        "the $ref \(quoted(text)) is not a local JSON pointer; "
+                        + "swift-http-stubs resolves only references inside the schema, such "
+                        + "as \"#/$defs/name\" (inline the referenced schema instead)",
                     schemaPath: at("$ref")
                 )
             }
             if identified {
                 throw JSONSchema.Problem(
                     message:
-                        "the $ref \(quoted(text)) is inside a subschema with its own \(identifier), which swift-http-stubs does not resolve against; move the definitions to the root schema",
+                        "the $ref \(quoted(text)) is inside a subschema with its own \(identifier), which "
+                        + "swift-http-stubs does not resolve against; move the definitions to the root schema",
                     schemaPath: at("$ref")
                 )
             }
@@ -792,7 +804,8 @@ private struct SchemaChecker {
             for name in names where !(name.stringValue.map(known.contains) ?? false) {
                 throw JSONSchema.Problem(
                     message:
-                        "'type' takes \(known.sorted().joined(separator: ", ")) or an array of them, found \(name.article)",
+                        "'type' takes \(known.sorted().joined(separator: ", ")) "
+                        + "or an array of them, found \(name.article)",
                     schemaPath: at("type")
                 )
             }
@@ -836,7 +849,10 @@ private struct SchemaChecker {
         {
             throw JSONSchema.Problem(
                 message:
-                    "'format': \(quoted(format)) is asserted by WireMock up to draft 7 but not checked by swift-http-stubs, which checks \(JSONSchema.assertedFormats.sorted().joined(separator: ", ")); use 'pattern', or \"schemaVersion\": \"V202012\" where format is an annotation",
+                    "'format': \(quoted(format)) is asserted by WireMock up to draft "
+                    + "7 but not checked by swift-http-stubs, which checks "
+                    + "\(JSONSchema.assertedFormats.sorted().joined(separator: ", ")); use 'pattern', "
+                    + "or \"schemaVersion\": \"V202012\" where format is an annotation",
                 schemaPath: at("format")
             )
         }
@@ -850,7 +866,8 @@ private struct SchemaChecker {
                 if version == .v202012 {
                     throw JSONSchema.Problem(
                         message:
-                            "in V202012 'items' takes one schema; write a list of schemas as 'prefixItems', or set \"schemaVersion\" to V201909 or earlier",
+                            "in V202012 'items' takes one schema; write a list of schemas "
+                            + "as 'prefixItems', or set \"schemaVersion\" to V201909 or earlier",
                         schemaPath: at("items")
                     )
                 }

@@ -48,7 +48,8 @@ struct XMLEquality: Sendable {
             guard error != .unavailable else { throw error }
             throw XMLPatternError(
                 message:
-                    "the expected XML of equalToXml is not well-formed: \(error.message); check that every tag is closed and attribute values are quoted"
+                    "the expected XML of equalToXml is not well-formed: \(error.message); "
+                    + "check that every tag is closed and attribute values are quoted"
             )
         }
         self.ignoreOrderOfSameNode = ignoreOrderOfSameNode

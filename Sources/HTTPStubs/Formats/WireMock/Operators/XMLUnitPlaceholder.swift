@@ -77,7 +77,8 @@ struct XMLUnitPlaceholderSyntax: Sendable {
         } catch .invalid {
             throw XMLPatternError(
                 message:
-                    "the placeholder delimiters \(quoted(opening ?? "${")) and \(quoted(closing ?? "}")) do not form a regular expression that compiles "
+                    "the placeholder delimiters \(quoted(opening ?? "${")) and "
+                    + "\(quoted(closing ?? "}")) do not form a regular expression that compiles "
                     + "(XMLUnit joins them as OPENING xmlunit.KEYWORD CLOSING); check their escaping"
             )
         } catch {
@@ -115,7 +116,8 @@ struct XMLUnitPlaceholderSyntax: Sendable {
             guard let argument = firstArgument.map(javaTrimmed), !argument.isEmpty else {
                 throw XMLPatternError(
                     message:
-                        "\(shown): ${xmlunit.matchesRegex(…)} needs a regular expression between the parentheses, or it never matches"
+                        "\(shown): ${xmlunit.matchesRegex(…)} needs a regular "
+                        + "expression between the parentheses, or it never matches"
                 )
             }
             let pattern: CompiledRegex
@@ -124,7 +126,8 @@ struct XMLUnitPlaceholderSyntax: Sendable {
             } catch {
                 throw XMLPatternError(
                     message:
-                        "\(shown): the pattern of ${xmlunit.matchesRegex(…)} cannot be used, so the placeholder would never match: "
+                        "\(shown): the pattern of ${xmlunit.matchesRegex(…)} "
+                        + "cannot be used, so the placeholder would never match: "
                         + error.message(pattern: argument, at: place)
                 )
             }
@@ -132,20 +135,25 @@ struct XMLUnitPlaceholderSyntax: Sendable {
         case "isDateTime":
             throw XMLPatternError(
                 message:
-                    "\(shown): ${xmlunit.isDateTime} is not supported by swift-http-stubs (it depends on Java's lenient, locale-specific date parsing); "
-                    + "use ${xmlunit.matchesRegex(…)} with the date format you expect, such as ${xmlunit.matchesRegex(^\\d{4}-\\d{2}-\\d{2})}"
+                    "\(shown): ${xmlunit.isDateTime} is not supported by swift-http-stubs "
+                    + "(it depends on Java's lenient, locale-specific date parsing); "
+                    + "use ${xmlunit.matchesRegex(…)} with the date format you "
+                    + "expect, such as ${xmlunit.matchesRegex(^\\d{4}-\\d{2}-\\d{2})}"
             )
         default:
             throw XMLPatternError(
                 message:
-                    "\(shown) is not an XMLUnit placeholder (the keyword \(quoted(keyword)) is unknown), so WireMock would compare it "
-                    + "literally and the stub would never match; use ${xmlunit.ignore}, ${xmlunit.isNumber} or ${xmlunit.matchesRegex(PATTERN)}, alone in the value"
+                    "\(shown) is not an XMLUnit placeholder (the keyword "
+                    + "\(quoted(keyword)) is unknown), so WireMock would compare it "
+                    + "literally and the stub would never match; use ${xmlunit.ignore}, "
+                    + "${xmlunit.isNumber} or ${xmlunit.matchesRegex(PATTERN)}, alone in the value"
             )
         }
         guard javaTrimmed(found[1]) == javaTrimmed(value) else {
             throw XMLPatternError(
                 message:
-                    "\(shown): a placeholder must be the whole text or attribute value (XMLUnit fails the comparison otherwise); "
+                    "\(shown): a placeholder must be the whole text or "
+                    + "attribute value (XMLUnit fails the comparison otherwise); "
                     + "move the other text out, or use ${xmlunit.matchesRegex(…)} for the whole value"
             )
         }
