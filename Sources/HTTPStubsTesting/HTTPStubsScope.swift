@@ -138,7 +138,8 @@ public final class HTTPStubsScope: Sendable {
             let stubLocation = request.stub.flatMap { SourceCodeLocation($0.source) }
             let stub = request.stub.map { " (answered by \($0))" } ?? ""
             fail(
-                "Request still in flight when the test ended\(stub): \(request.message)\(traitNote(stub: request.stub?.id))",
+                "Request still in flight when the test ended\(stub): "
+                    + "\(request.message)\(traitNote(stub: request.stub?.id))",
                 at: stubLocation ?? location
             )
         }

@@ -17,7 +17,8 @@ extension StubRegistry {
     ) -> StubRegistry {
         if let scope = HTTPStubsScope.current { return scope.stubs }
         TestFailureReporter.fail(
-            "No HTTP stub scope: add the .httpStubs trait to the test (@Test(.httpStubs)) or wrap the code in withHTTPStubs { stubs in … }",
+            "No HTTP stub scope: add the .httpStubs trait to the test "
+                + "(@Test(.httpStubs)) or wrap the code in withHTTPStubs { stubs in … }",
             at: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             framework: TestFailureReporter.current
         )

@@ -35,7 +35,9 @@ public func withSharedSessionStubs<Result>(
     await SharedSessionTurn.lock.acquire()
     if URLProtocolStub.isIntercepting {
         TestFailureReporter.fail(
-            "URLProtocolStub is already intercepting: code outside withSharedSessionStubs started it and did not stop it, so tests using URLSession.shared would overwrite each other's stubs; use withSharedSessionStubs in every such test (it runs them one at a time)",
+            "URLProtocolStub is already intercepting: code outside withSharedSessionStubs started "
+                + "it and did not stop it, so tests using URLSession.shared would overwrite each other's "
+                + "stubs; use withSharedSessionStubs in every such test (it runs them one at a time)",
             at: location,
             framework: framework
         )
@@ -71,7 +73,10 @@ private func finish(
 ) async {
     if !URLProtocolStub.isIntercepting {
         TestFailureReporter.fail(
-            "URLProtocolStub.stopInterceptingRequests() was called while this withSharedSessionStubs scope ran: code outside the scope (another test using URLProtocolStub directly?) stopped interception and reset its stubs; use withSharedSessionStubs in every test that uses URLSession.shared",
+            "URLProtocolStub.stopInterceptingRequests() was called while this "
+                + "withSharedSessionStubs scope ran: code outside the scope (another test using "
+                + "URLProtocolStub directly?) stopped interception and reset its stubs; "
+                + "use withSharedSessionStubs in every test that uses URLSession.shared",
             at: location,
             framework: framework
         )
