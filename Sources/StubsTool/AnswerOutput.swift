@@ -70,7 +70,8 @@ enum AnswerText {
         case let .failure(error, stub):
             let code = (error as? URLError).map { "URLError \($0.code.rawValue)" } ?? "\(type(of: error))"
             return
-                "The stub fails the request with \(code): \((error as? URLError)?.localizedDescription ?? "\(error)")\n\n(answered by \(stub))\n"
+                "The stub fails the request with \(code): "
+                + "\((error as? URLError)?.localizedDescription ?? "\(error)")\n\n(answered by \(stub))\n"
         case let .unmatched(report):
             return report.text + "\n"
         }

@@ -96,7 +96,8 @@ enum ImportHARCommand {
                 try contents.write(to: url, options: .atomic)
             } catch {
                 io.err(
-                    "\(url.path): error: cannot be written: \(FileFailure.writeProblem(error, alternative: "choose another --into"))\n"
+                    "\(url.path): error: cannot be written: "
+                        + "\(FileFailure.writeProblem(error, alternative: "choose another --into"))\n"
                 )
                 return 2
             }

@@ -10,7 +10,8 @@ enum ListCommand {
         "name", if any), priority, method, URL pattern, first response, and scenario. Paths inside the
         current directory are shown relative to it. Problems go to standard error.
 
-        Exit status: 0 when every file loaded, 1 when some had errors (the stubs that loaded are listed), 2 on wrong usage.
+        Exit status: 0 when every file loaded, 1 when some had \
+        errors (the stubs that loaded are listed), 2 on wrong usage.
 
         """
 

@@ -79,7 +79,8 @@ enum MatchCommand {
         if let requestsFile {
             guard positional.isEmpty, headers.isEmpty, data == nil else {
                 throw UsageError(
-                    "--requests takes each request's method, URL, headers and body from FILE; drop METHOD, URL, -H and --data",
+                    "--requests takes each request's method, URL, headers "
+                        + "and body from FILE; drop METHOD, URL, -H and --data",
                     command: "match"
                 )
             }
@@ -118,7 +119,8 @@ enum MatchCommand {
         }
         guard loaded.refusals.isEmpty else {
             io.err(
-                "stubs: error: the stubs cannot be loaded (\(loaded.refusals.count) \(plural(loaded.refusals.count, "error")) above)\n"
+                "stubs: error: the stubs cannot be loaded (\(loaded.refusals.count) "
+                    + "\(plural(loaded.refusals.count, "error")) above)\n"
             )
             return 2
         }
@@ -161,7 +163,8 @@ enum MatchCommand {
             guard let chunk else {
                 let code = errno
                 io.err(
-                    "\(name): error: cannot be read: \(FileFailure.reason(code: code)); \(FileFailure.readAdvice(code: code))\n"
+                    "\(name): error: cannot be read: \(FileFailure.reason(code: code)); "
+                        + "\(FileFailure.readAdvice(code: code))\n"
                 )
                 return 2
             }
@@ -170,7 +173,8 @@ enum MatchCommand {
                 lines = try splitter.lines(completedBy: chunk)
             } catch {
                 io.err(
-                    "\(name):\(error.lineNumber): error: the line is longer than \(RequestLines.maximumLineLength >> 20) MiB, "
+                    "\(name):\(error.lineNumber): error: the line is longer "
+                        + "than \(RequestLines.maximumLineLength >> 20) MiB, "
                         + "the most one request may take; end each request with a line break, and keep bodies smaller\n"
                 )
                 return 2

@@ -81,7 +81,8 @@ struct Options {
     var wiremockWarmupBudget: Duration = .seconds(15)
 
     static let usage = """
-        usage: swift run -c release stubs-bench [--json] [--quick] [--only w1,w2,...] [--rounds N] [--requests N] [--wiremock-jar PATH]
+        usage: swift run -c release stubs-bench [--json] [--quick] \
+        [--only w1,w2,...] [--rounds N] [--requests N] [--wiremock-jar PATH]
 
           --json               print one JSON object instead of the table
           --quick              a reduced run (fewer rounds and requests) that finishes in well under a minute

@@ -88,7 +88,8 @@ enum LargeBody {
             let bytes = Int(fields[3]), let elapsed = Double(fields[4])
         else {
             throw BenchFailure(
-                "large body child failed (status \(process.terminationStatus)): \(String(decoding: data, as: UTF8.self))"
+                "large body child failed (status \(process.terminationStatus)): "
+                    + "\(String(decoding: data, as: UTF8.self))"
             )
         }
         guard bytes == StubFileCorpus.largeBodyBytes else {

@@ -69,7 +69,8 @@ enum StubFileCorpus {
                   "response": {
                     "status": 200,
                     "headers": { "Content-Type": "application/json", "X-Stub": "\(index)" },
-                    "jsonBody": { "id": \(index), "name": "item \(index)", "tags": ["bench", "generated"], "price": \(index).5 }
+                    "jsonBody": { "id": \(index), "name": "item \(index)", "tags": ["bench", "generated"], \
+                "price": \(index).5 }
                   }
                 }
 
@@ -147,7 +148,8 @@ enum StubFileCorpus {
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
         try writeFile(
             Data(
-                #"{"request": {"method": "GET", "urlPath": "/large"}, "response": {"status": 200, "bodyFileName": "large.bin", "headers": {"Content-Type": "application/octet-stream"}}}"#
+                (#"{"request": {"method": "GET", "urlPath": "/large"}, "response": {"status": 200, "#
+                    + #""bodyFileName": "large.bin", "headers": {"Content-Type": "application/octet-stream"}}}"#)
                     .utf8
             ),
             to: mappings.appendingPathComponent("large.json").path
