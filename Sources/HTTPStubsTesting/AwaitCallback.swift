@@ -10,8 +10,8 @@ public struct CallbackTimeout: Error, CustomStringConvertible {
 
     /// `the callback was not called within 5 seconds (at Tests/FeedTests.swift:12:9)`.
     public var description: String {
-        "the callback was not called within \(timeout) (awaited at "
-            + "\(location)); check that every path of the code under test calls it"
+        "the callback was not called within \(timeout) (awaited at \(location)); "
+            + "check that every path of the code under test calls it"
     }
 }
 

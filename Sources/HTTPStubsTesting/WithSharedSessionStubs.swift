@@ -36,8 +36,8 @@ public func withSharedSessionStubs<Result>(
     if URLProtocolStub.isIntercepting {
         TestFailureReporter.fail(
             "URLProtocolStub is already intercepting: code outside withSharedSessionStubs started "
-                + "it and did not stop it, so tests using URLSession.shared would overwrite each other's "
-                + "stubs; use withSharedSessionStubs in every such test (it runs them one at a time)",
+                + "it and did not stop it, so tests using URLSession.shared would overwrite each other's stubs; "
+                + "use withSharedSessionStubs in every such test (it runs them one at a time)",
             at: location,
             framework: framework
         )
@@ -73,10 +73,9 @@ private func finish(
 ) async {
     if !URLProtocolStub.isIntercepting {
         TestFailureReporter.fail(
-            "URLProtocolStub.stopInterceptingRequests() was called while this "
-                + "withSharedSessionStubs scope ran: code outside the scope (another test using "
-                + "URLProtocolStub directly?) stopped interception and reset its stubs; "
-                + "use withSharedSessionStubs in every test that uses URLSession.shared",
+            "URLProtocolStub.stopInterceptingRequests() was called while this withSharedSessionStubs scope ran: "
+                + "code outside the scope (another test using URLProtocolStub directly?) stopped interception "
+                + "and reset its stubs; use withSharedSessionStubs in every test that uses URLSession.shared",
             at: location,
             framework: framework
         )

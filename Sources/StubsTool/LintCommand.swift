@@ -22,8 +22,8 @@ enum LintCommand {
         let warnings = result.warnings.count
         io.out(
             "\(result.files.count) \(plural(result.files.count, "file")), "
-                + "\(result.stubs.count) \(plural(result.stubs.count, "stub")): \(errors) "
-                + "\(plural(errors, "error")), \(warnings) \(plural(warnings, "warning"))\n"
+                + "\(result.stubs.count) \(plural(result.stubs.count, "stub")): "
+                + "\(errors) \(plural(errors, "error")), \(warnings) \(plural(warnings, "warning"))\n"
         )
         return errors == 0 ? 0 : 1
     }

@@ -79,8 +79,8 @@ enum MatchCommand {
         if let requestsFile {
             guard positional.isEmpty, headers.isEmpty, data == nil else {
                 throw UsageError(
-                    "--requests takes each request's method, URL, headers "
-                        + "and body from FILE; drop METHOD, URL, -H and --data",
+                    "--requests takes each request's method, URL, "
+                        + "headers and body from FILE; drop METHOD, URL, -H and --data",
                     command: "match"
                 )
             }
@@ -173,8 +173,8 @@ enum MatchCommand {
                 lines = try splitter.lines(completedBy: chunk)
             } catch {
                 io.err(
-                    "\(name):\(error.lineNumber): error: the line is longer "
-                        + "than \(RequestLines.maximumLineLength >> 20) MiB, "
+                    "\(name):\(error.lineNumber): error: "
+                        + "the line is longer than \(RequestLines.maximumLineLength >> 20) MiB, "
                         + "the most one request may take; end each request with a line break, and keep bodies smaller\n"
                 )
                 return 2

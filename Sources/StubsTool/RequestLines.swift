@@ -44,8 +44,8 @@ enum RequestLines {
             guard let name = method.stringValue else { return problem("\"method\" must be a string such as \"GET\"") }
             guard InterceptedRequest.Method(rawValue: name).isToken else {
                 return problem(
-                    "\"method\" \(quoted(name)) is not an HTTP method: one word "
-                        + "of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\""
+                    "\"method\" \(quoted(name)) is not an HTTP method: "
+                        + "one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\""
                 )
             }
         }

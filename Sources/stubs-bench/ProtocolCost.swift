@@ -45,8 +45,8 @@ enum ProtocolCost {
                 let elapsed = threadCPUSeconds() - start
                 guard client.finished == batchSize, client.failure == nil else {
                     throw BenchFailure(
-                        "\(key): \(client.finished) of \(batchSize) requests answered "
-                            + "as expected; \(client.failure ?? "no failure reported")"
+                        "\(key): \(client.finished) of \(batchSize) requests answered as expected; "
+                            + "\(client.failure ?? "no failure reported")"
                     )
                 }
                 samples[key, default: []].append(elapsed * 1e9 / Double(batchSize))

@@ -74,12 +74,12 @@ enum Report {
         let machine = results.machine
         var lines: [String] = []
         lines.append(
-            "swift-http-stubs benchmark — \(options.quick ? "quick" : "full") run: request rates "
-                + "are medians over \(options.rounds) rounds × \(options.slices) interleaved slices"
+            "swift-http-stubs benchmark — \(options.quick ? "quick" : "full") run: "
+                + "request rates are medians over \(options.rounds) rounds × \(options.slices) interleaved slices"
         )
         lines.append(
-            "machine: \(machine.cpus) × \(machine.cpuModel), \(String(format: "%.1f", machine.memoryGiB)) "
-                + "GiB, Swift \(machine.swift), \(machine.os), Linux \(machine.kernel)"
+            "machine: \(machine.cpus) × \(machine.cpuModel), \(String(format: "%.1f", machine.memoryGiB)) GiB, "
+                + "Swift \(machine.swift), \(machine.os), Linux \(machine.kernel)"
                 + String(
                     format: ", load average %.2f at start, %.2f at end",
                     machine.loadAverage,
@@ -135,8 +135,8 @@ enum Report {
 
         if let floor = results.median("floor_protocol_ns"), let stub = results.median("stub_protocol_ns") {
             lines.append(
-                "the protocols alone, without URLSession: CPU ns per request, medians of "
-                    + "\(options.protocolBatches) batches of \(options.protocolBatchSize.formatted())"
+                "the protocols alone, without URLSession: CPU ns per request, "
+                    + "medians of \(options.protocolBatches) batches of \(options.protocolBatchSize.formatted())"
             )
             lines.append("  " + pad("floor: bare URLProtocol", 40) + lpad(Int(floor.rounded()).formatted() + " ns", 10))
             lines.append(
@@ -148,8 +148,8 @@ enum Report {
         if let load = results.median("load_10k_files_s"), let parse = results.median("json_parse_10k_files_s") {
             let bytes = Int(results.notes["mapping_bytes"] ?? "") ?? 0
             lines.append(
-                "\(options.fileCount.formatted()) mapping files "
-                    + "(\(bytes / 1024) KiB), medians of \(options.fileRounds) rounds"
+                "\(options.fileCount.formatted()) mapping files (\(bytes / 1024) KiB), "
+                    + "medians of \(options.fileRounds) rounds"
             )
             lines.append(
                 "  " + pad("StubRegistry.load(root)", 40) + lpad(String(format: "%.3f s", load), 10)
@@ -174,8 +174,8 @@ enum Report {
             lines.append(
                 String(
                     format:
-                        "100 MiB bodyFileName, data(for:):         peak RSS "
-                        + "growth %6.1f MiB (sampled VmRSS %6.1f MiB), %.2f s",
+                        "100 MiB bodyFileName, data(for:): "
+                        + "        peak RSS growth %6.1f MiB (sampled VmRSS %6.1f MiB), %.2f s",
                     peak,
                     sampled,
                     time
@@ -185,8 +185,8 @@ enum Report {
                 lines.append(
                     String(
                         format:
-                            "100 MiB bodyFileName, completion handler: peak RSS "
-                            + "growth %6.1f MiB (sampled VmRSS %6.1f MiB), %.2f s",
+                            "100 MiB bodyFileName, completion handler: "
+                            + "peak RSS growth %6.1f MiB (sampled VmRSS %6.1f MiB), %.2f s",
                         completion,
                         results.median("large_body_sampled_mb_completion") ?? 0,
                         results.median("large_body_s_completion") ?? 0

@@ -120,8 +120,8 @@ final class WireMockServer {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
         throw BenchFailure(
-            "java not found in PATH (\(path)): the wiremock workload runs "
-                + "`java -jar`; install a Java runtime or leave out --wiremock-jar"
+            "java not found in PATH (\(path)): the wiremock workload runs `java -jar`; "
+                + "install a Java runtime or leave out --wiremock-jar"
         )
     }
 

@@ -673,8 +673,8 @@ final class RequestDelivery: @unchecked Sendable {
         if task is URLSessionUploadTask {
             return (
                 nil,
-                "the body of this upload task could not be read: swift-corelibs-foundation "
-                    + "hides upload bodies from a URLProtocol, and reading it "
+                "the body of this upload task could not be read: "
+                    + "swift-corelibs-foundation hides upload bodies from a URLProtocol, and reading it "
                     + "from the task failed (for example because its file does not exist)"
             )
         }

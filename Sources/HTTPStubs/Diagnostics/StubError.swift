@@ -49,17 +49,17 @@ enum StubError: Error, Sendable {
                 + "\(underlying); check the path, or whether the file exists."
         case let .responderFailed(source, error):
             return
-                "The computed response of the stub at \(source) threw "
-                + "\(error); throw a URLError to fail the request on purpose."
+                "The computed response of the stub at \(source) threw \(error); "
+                + "throw a URLError to fail the request on purpose."
         case let .tooManyRedirects(count, lastURL):
             return
-                "Stopped after \(count) redirects, at "
-                + "\(LogMasking.url(lastURL.absoluteString)); a stub probably redirects in a loop."
+                "Stopped after \(count) redirects, at \(LogMasking.url(lastURL.absoluteString)); "
+                + "a stub probably redirects in a loop."
         case .downloadTaskUnsupported:
             return
-                "Download tasks cannot be stubbed on Linux: swift-corelibs-foundation "
-                + "crashes when a custom URLProtocol serves one. Use a data task "
-                + "(data(for:) or dataTask(with:)) and write the data to a file yourself."
+                "Download tasks cannot be stubbed on Linux: "
+                + "swift-corelibs-foundation crashes when a custom URLProtocol serves one. "
+                + "Use a data task (data(for:) or dataTask(with:)) and write the data to a file yourself."
         case .noResponseForAsyncCall:
             return
                 "The stub answers without a URLResponse, which makes swift-corelibs-foundation's async "
@@ -80,8 +80,8 @@ enum StubError: Error, Sendable {
                 + "(await clock.advance(by:)) and await the request before the test returns."
         case let .testEnded(test, request, nil, _):
             return
-                "\(request) was still in flight when its test \(test) ended; await the work "
-                + "that makes the request (a Task { }, a completion handler) before the test "
+                "\(request) was still in flight when its test \(test) ended; "
+                + "await the work that makes the request (a Task { }, a completion handler) before the test "
                 + "returns, or give the scope more time with HTTPStubsScope.inFlightTimeout."
         case let .arrivedAfterTestEnded(test, request):
             return

@@ -18,8 +18,8 @@ public enum SharedSessionInterception: Sendable, Equatable {
         if classes.first == URLProtocolStub.self { return .active }
         return .unavailable(
             reason:
-                "URLSession.shared cannot be intercepted: on Linux it copies "
-                + "the registered URLProtocol classes when it is first used, "
+                "URLSession.shared cannot be intercepted: "
+                + "on Linux it copies the registered URLProtocol classes when it is first used, "
                 + "and a URLSession already existed before "
                 + "URLProtocolStub.startInterceptingRequests() was called, so URLSession.shared "
                 + "tries the built-in HTTP protocol first and requests made through it reach the real network. "

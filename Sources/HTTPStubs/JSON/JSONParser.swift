@@ -276,8 +276,8 @@ struct JSONParser {
     private mutating func skipCharacter(_ byte: UInt8) throws(JSONParseError) {
         if byte < 0x20 {
             throw error(
-                "control character \(Self.scalarName(UInt32(byte))) must be "
-                    + "escaped in strings; write \(Self.escape(forControl: byte))",
+                "control character \(Self.scalarName(UInt32(byte))) must be escaped in strings; "
+                    + "write \(Self.escape(forControl: byte))",
                 at: position
             )
         }

@@ -62,8 +62,8 @@ enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
         guard let form = Self.form(of: text) else {
             throw Problem(
                 message:
-                    "\(shown) looks like a JsonUnit placeholder but is not "
-                    + "one: WireMock would compare it literally, so the stub "
+                    "\(shown) looks like a JsonUnit placeholder but is not one: "
+                    + "WireMock would compare it literally, so the stub "
                     + "would never match; a placeholder is the whole string, one of \(forms)"
             )
         }
@@ -97,14 +97,14 @@ enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
                 message:
                     "\(shown): ${json-unit.matches:…} needs a matcher "
                     + "registered with JsonUnit in Java code, which WireMock "
-                    + "does not do, so the stub would never match; use "
-                    + "${json-unit.regex}PATTERN or another placeholder (\(forms))"
+                    + "does not do, so the stub would never match; "
+                    + "use ${json-unit.regex}PATTERN or another placeholder (\(forms))"
             )
         default:
             throw Problem(
                 message:
-                    "\(shown) is not a JsonUnit placeholder WireMock "
-                    + "knows, so it would be compared literally and the stub "
+                    "\(shown) is not a JsonUnit placeholder WireMock knows, "
+                    + "so it would be compared literally and the stub "
                     + "would never match; a placeholder is the whole string, one of \(forms)"
             )
         }

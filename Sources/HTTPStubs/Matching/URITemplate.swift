@@ -30,14 +30,14 @@ struct URITemplate: Sendable {
                 || name.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") })
             {
                 problem =
-                    "path template \(quoted(template)) has an invalid "
-                    + "variable {\(name)}; use letters, digits, '_', '-' or '.'"
+                    "path template \(quoted(template)) has an invalid variable {\(name)}; "
+                    + "use letters, digits, '_', '-' or '.'"
                 break
             }
             if variables.contains(name) {
                 problem =
-                    "path template \(quoted(template)) uses the variable "
-                    + "{\(name)} twice; give each variable its own name"
+                    "path template \(quoted(template)) uses the variable {\(name)} twice; "
+                    + "give each variable its own name"
                 break
             }
             variables.append(name)

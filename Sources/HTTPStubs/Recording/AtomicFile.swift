@@ -108,10 +108,10 @@ enum AtomicFile {
             let reason = String(cString: strerror(code))
             if call == "link", [EPERM, ENOTSUP, ENOSYS].contains(code) {
                 return
-                    "cannot create \(path): the file system does not support "
-                    + "hard links (link: \(reason)), which recording needs "
-                    + "to create files without ever replacing one another "
-                    + "recording created; record into a folder on a local disk"
+                    "cannot create \(path): the file system does not support hard links (link: "
+                    + "\(reason)), which recording needs "
+                    + "to create files without ever replacing one another recording created; "
+                    + "record into a folder on a local disk"
             }
             return "cannot write \(path): \(call) failed: \(FileFailure.reason(code: code)); "
                 + FileFailure.writeAdvice(code: code, alternative: "record into another folder")

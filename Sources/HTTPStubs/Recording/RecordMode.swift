@@ -36,7 +36,7 @@ package struct RecordModeError: Error, CustomStringConvertible {
 
     /// What is wrong and how to fix it.
     package var description: String {
-        "\(RecordMode.environmentVariable)=\(value) is not a record mode; use "
-            + "one of \(RecordMode.allCases.map(\.rawValue).joined(separator: ", "))"
+        "\(RecordMode.environmentVariable)=\(value) is not a record mode; "
+            + "use one of \(RecordMode.allCases.map(\.rawValue).joined(separator: ", "))"
     }
 }

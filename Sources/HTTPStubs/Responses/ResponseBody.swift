@@ -35,8 +35,8 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
             return (status, headers, try load())
         } catch let StubError.missingBodyFile(url) {
             let text =
-                "The stub's body file \(url.path) does not exist, so the stub "
-                + "answers 500 as WireMock does; add the file or fix 'bodyFileName'.\n"
+                "The stub's body file \(url.path) does not exist, so the stub answers 500 as WireMock does; "
+                + "add the file or fix 'bodyFileName'.\n"
             return (500, ["Content-Type": "text/plain; charset=utf-8"], Data(text.utf8))
         }
     }

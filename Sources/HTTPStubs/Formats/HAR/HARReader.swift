@@ -218,14 +218,14 @@ struct HARReader {
             return nanoseconds
         case .missingTimeZone:
             file.error(
-                "'startedDateTime' \(quoted(text)) has no time zone; HAR 1.2 requires ISO "
-                    + "8601 with one, such as \(quoted(text + "Z")) or \(quoted(text + "+02:00"))",
+                "'startedDateTime' \(quoted(text)) has no time zone; HAR 1.2 requires "
+                    + "ISO 8601 with one, such as \(quoted(text + "Z")) or \(quoted(text + "+02:00"))",
                 at: datePath
             )
         case .invalid:
             file.error(
-                "'startedDateTime' \(quoted(text)) is not an ISO 8601 "
-                    + "date and time such as \"2024-05-01T12:30:00.000Z\"",
+                "'startedDateTime' \(quoted(text)) is not an ISO 8601 date "
+                    + "and time such as \"2024-05-01T12:30:00.000Z\"",
                 at: datePath
             )
         }
@@ -279,8 +279,8 @@ struct HARReader {
         guard let method, let urlText else { return nil }
         guard InterceptedRequest.Method(rawValue: method).isToken else {
             file.error(
-                "'method' \(quoted(method)) is not an HTTP method: a method is "
-                    + "one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"",
+                "'method' \(quoted(method)) is not an HTTP method: "
+                    + "a method is one word of letters, digits and !#$%&'*+-.^_`|~, such as \"GET\"",
                 at: path.appending(.key("method"))
             )
             return nil

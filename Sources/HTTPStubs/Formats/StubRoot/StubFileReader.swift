@@ -151,8 +151,8 @@ class StubFileReader {
         for key in object.keys where !known.contains(key) && !key.hasPrefix("$") {
             warning(
                 key: jsonPath.appending(.key(key)),
-                "unknown key '\(key)' in \(what) is ignored; check its spelling "
-                    + "(known keys: \(known.sorted().joined(separator: ", ")))"
+                "unknown key '\(key)' in \(what) is ignored; "
+                    + "check its spelling (known keys: \(known.sorted().joined(separator: ", ")))"
             )
         }
     }

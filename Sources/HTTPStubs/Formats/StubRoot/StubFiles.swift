@@ -52,8 +52,8 @@ package enum StubFiles {
                         severity: .error,
                         path: path,
                         message:
-                            "no such file or directory; give a stub root (a folder with "
-                            + "mappings/), a folder of mapping files, a mapping file or a .har file"
+                            "no such file or directory; give a stub root (a folder with mappings/), "
+                            + "a folder of mapping files, a mapping file or a .har file"
                     )
                 ]
             )

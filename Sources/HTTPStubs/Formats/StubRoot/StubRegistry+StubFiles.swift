@@ -60,8 +60,8 @@ extension StubRegistry {
                         severity: .error,
                         path: candidate.path,
                         message:
-                            "no resource \(quoted(name)) in the bundle at \(bundle.bundlePath); declare "
-                            + "it in the target's resources in Package.swift, for example resources: "
+                            "no resource \(quoted(name)) in the bundle at \(bundle.bundlePath); "
+                            + "declare it in the target's resources in Package.swift, for example resources: "
                             + "[.copy(\(quoted("Fixtures/" + name)))], and load it by its last path component"
                     )
                 )

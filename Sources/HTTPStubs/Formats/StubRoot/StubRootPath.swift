@@ -14,8 +14,8 @@ package enum StubRootPath {
         guard root.standardizedFileURL.resolvingSymlinksInPath().path != "/" else {
             throw Refused(
                 description:
-                    "\(root.path): error: refusing to write a stub root into the file "
-                    + "system's root; give a folder of its own, such as Stubs/Imported"
+                    "\(root.path): error: refusing to write a stub root into the file system's root; "
+                    + "give a folder of its own, such as Stubs/Imported"
             )
         }
     }

@@ -61,8 +61,8 @@ extension WireMockMappingReader {
                         key: jsonPath.appending(.key(key)),
                         "'\(key)' is ignored without "
                             + "'\(key == "expectedOffset" ? "expectedOffsetUnit" : "expectedOffset")', "
-                            + "as WireMock ignores it; give both, as in "
-                            + "\"expectedOffset\": 3, \"expectedOffsetUnit\": \"days\""
+                            + "as WireMock ignores it; give both, as in \"expectedOffset\": "
+                            + "3, \"expectedOffsetUnit\": \"days\""
                     )
                 }
             }
@@ -73,8 +73,8 @@ extension WireMockMappingReader {
                 expected = .local(local)
             } else {
                 error(
-                    "\(quoted(spec)) is not a date-time WireMock can read (WireMock would load "
-                        + "it and never match); write ISO 8601 such as \"2021-06-14T15:15:15Z\", "
+                    "\(quoted(spec)) is not a date-time WireMock can read (WireMock would load it and never match); "
+                        + "write ISO 8601 such as \"2021-06-14T15:15:15Z\", "
                         + "\"2021-06-14T15:15:15\" (no zone) or \"2021-06-14\", an HTTP date such as \"Mon, "
                         + "14 Jun 2021 15:15:15 GMT\", or \"now\" with an offset such as \"now +3 days\"",
                     at: operandPath
@@ -84,8 +84,8 @@ extension WireMockMappingReader {
             for key in ["expectedOffset", "expectedOffsetUnit", "truncateExpected"] where object[key] != nil {
                 warning(
                     key: jsonPath.appending(.key(key)),
-                    "'\(key)' applies only when '\(name)' is \"now\" (or \"now "
-                        + "+3 days\"), so it is ignored here, as WireMock ignores it"
+                    "'\(key)' applies only when '\(name)' is \"now\" (or \"now +3 days\"), "
+                        + "so it is ignored here, as WireMock ignores it"
                 )
             }
         }
@@ -146,8 +146,8 @@ extension WireMockMappingReader {
         let path = jsonPath.appending(.key("actualFormat"))
         guard let text = value.stringValue else {
             error(
-                "'actualFormat' takes a DateTimeFormatter pattern such as "
-                    + "\"dd/MM/yyyy\", \"unix\" or \"epoch\", found \(value.article)",
+                "'actualFormat' takes a DateTimeFormatter pattern such as \"dd/MM/yyyy\", "
+                    + "\"unix\" or \"epoch\", found \(value.article)",
                 at: path
             )
             return nil

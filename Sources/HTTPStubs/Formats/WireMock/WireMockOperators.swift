@@ -115,8 +115,8 @@ extension WireMockMappingReader {
             // WireMock reads any "absent" key as absent, whatever its value.
             if operand.boolValue != true {
                 warning(
-                    "'absent' is \(operand.article), but WireMock treats "
-                        + "any 'absent' as true: the value must be absent",
+                    "'absent' is \(operand.article), but WireMock treats any 'absent' as true: "
+                        + "the value must be absent",
                     at: operandPath
                 )
             }
@@ -315,8 +315,8 @@ extension WireMockMappingReader {
         case let .object(object):
             guard let text = string("expression", in: object, at: operandPath) else {
                 error(
-                    "the object form of 'matchesJsonPath' needs an \"expression\" and "
-                        + "an operator, such as {\"expression\": \"$.id\", \"equalTo\": \"1\"}",
+                    "the object form of 'matchesJsonPath' needs an \"expression\" and an operator, "
+                        + "such as {\"expression\": \"$.id\", \"equalTo\": \"1\"}",
                     at: operandPath
                 )
                 return nil
@@ -328,8 +328,8 @@ extension WireMockMappingReader {
             nestedIsAbsent = test.description == Self.absentTest.description
         default:
             error(
-                "'matchesJsonPath' takes a JSONPath string or "
-                    + "{\"expression\": …, <operator>}, found \(operand.article)",
+                "'matchesJsonPath' takes a JSONPath string or {\"expression\": "
+                    + "…, <operator>}, found \(operand.article)",
                 at: operandPath
             )
             return nil
@@ -384,8 +384,7 @@ extension WireMockMappingReader {
         if let declared = object["schemaVersion"], declared != .null {
             guard let name = declared.stringValue, let named = JSONSchema.Version(name: name) else {
                 error(
-                    "'schemaVersion' takes one of "
-                        + "\(JSONSchema.Version.allCases.map(\.name).joined(separator: ", ")), "
+                    "'schemaVersion' takes one of \(JSONSchema.Version.allCases.map(\.name).joined(separator: ", ")), "
                         + "found \(declared.article)",
                     at: jsonPath.appending(.key("schemaVersion"))
                 )
@@ -508,8 +507,8 @@ extension WireMockMappingReader {
         guard flag("enablePlaceholders", in: object, at: jsonPath) else {
             for key in delimiterKeys where object[key] != nil && object[key] != .null {
                 warning(
-                    "'\(key)' has no effect without \"enablePlaceholders\": true (WireMock "
-                        + "ignores it too); add \"enablePlaceholders\": true or remove it",
+                    "'\(key)' has no effect without \"enablePlaceholders\": "
+                        + "true (WireMock ignores it too); add \"enablePlaceholders\": true or remove it",
                     at: jsonPath.appending(.key(key))
                 )
             }
@@ -615,8 +614,8 @@ extension WireMockMappingReader {
                 : MatchVerdict(
                     isMatch: false,
                     detail:
-                        "expected \(expected.count) bytes (base64 "
-                        + "\(text.prefix(40))), got \(actual.count) different bytes"
+                        "expected \(expected.count) bytes (base64 \(text.prefix(40))), "
+                        + "got \(actual.count) different bytes"
                 )
         }
         return ValueTest(description, bytesTest: compare) { value in compare(Data((value ?? "").utf8)) }

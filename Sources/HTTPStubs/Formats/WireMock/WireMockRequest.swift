@@ -96,8 +96,8 @@ extension WireMockMappingReader {
             // As in WireMock without the extension: the stub loads, and never matches.
             let name = custom.objectValue?["name"]?.stringValue.map { " \(quoted($0))" } ?? ""
             errorOnUse(
-                "'customMatcher'\(name) refers to a Java extension, which swift-http-stubs cannot "
-                    + "run: the stub loads and never matches, as in WireMock without the extension; "
+                "'customMatcher'\(name) refers to a Java extension, which swift-http-stubs cannot run: "
+                    + "the stub loads and never matches, as in WireMock without the extension; "
                     + "replace it with built-in matchers or write the stub in Swift with .matching(_:_:)",
                 at: jsonPath.appending(.key("customMatcher"))
             )

@@ -47,8 +47,8 @@ extension WireMockMappingReader {
         }
         if let transformers = object["transformers"], transformers.arrayValue?.isEmpty == false {
             warning(
-                "response templates ('transformers') are not supported: the "
-                    + "body and headers are served exactly as written, {{…}} included",
+                "response templates ('transformers') are not supported: "
+                    + "the body and headers are served exactly as written, {{…}} included",
                 at: jsonPath.appending(.key("transformers"))
             )
         }
@@ -59,16 +59,16 @@ extension WireMockMappingReader {
         if object["proxyBaseUrl"] != nil {
             // The stub loads and answers 500, as WireMock does when it cannot reach the proxy target.
             let message =
-                "proxying ('proxyBaseUrl') is not supported by swift-http-stubs: the stub "
-                + "loads and answers its requests with status 500, as WireMock does when it "
+                "proxying ('proxyBaseUrl') is not supported by swift-http-stubs: "
+                + "the stub loads and answers its requests with status 500, as WireMock does when it "
                 + "cannot reach the proxy target; record the real answers into stubs instead"
             errorOnUse(message, at: jsonPath.appending(.key("proxyBaseUrl")))
             return .http(
                 status: 500,
                 headers: ["Content-Type": "text/plain; charset=utf-8"],
                 body: .text(
-                    "The stub proxies to another server, which swift-http-stubs "
-                        + "does not do; record the real answers into stubs instead.\n"
+                    "The stub proxies to another server, which swift-http-stubs does not do; "
+                        + "record the real answers into stubs instead.\n"
                 )
             )
         }
@@ -169,8 +169,8 @@ extension WireMockMappingReader {
     private func bodyFile(_ name: String, at jsonPath: JSONPath, filesRoot: URL) -> URL? {
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             error(
-                "'bodyFileName' \(quoted(name)) contains a control "
-                    + "character, which no file name here may hold; refused",
+                "'bodyFileName' \(quoted(name)) contains a control character, "
+                    + "which no file name here may hold; refused",
                 at: jsonPath
             )
             return nil
@@ -218,8 +218,8 @@ extension WireMockMappingReader {
         if !exists {
             errorOnUse(
                 "'bodyFileName' \(quoted(name)) does not exist in \(filesRoot.path); "
-                    + "the stub loads, and answers its requests with status "
-                    + "500 as WireMock does, until you add the file or fix the name",
+                    + "the stub loads, and answers its requests with "
+                    + "status 500 as WireMock does, until you add the file or fix the name",
                 at: jsonPath
             )
         }

@@ -519,8 +519,8 @@ extension DateTimeFormat {
                 guard closed else {
                     throw PatternProblem(
                         message:
-                            "it ends inside a quoted literal; close it with "
-                            + "a single quote (write '' for a quote itself)"
+                            "it ends inside a quoted literal; "
+                            + "close it with a single quote (write '' for a quote itself)"
                     )
                 }
                 stack[stack.count - 1].append(.literal(literal.isEmpty ? "'" : literal))
@@ -535,8 +535,8 @@ extension DateTimeFormat {
             } else if "{}#".contains(character) {
                 throw PatternProblem(
                     message:
-                        "it uses '\(character)', which Java reserves; put "
-                        + "it in single quotes to mean the character itself"
+                        "it uses '\(character)', which Java reserves; "
+                        + "put it in single quotes to mean the character itself"
                 )
             } else if character.isASCII, character.isLetter {
                 var count = 0
@@ -626,8 +626,8 @@ extension DateTimeFormat {
             if let meaning = unsupportedLetters[letter] { throw unsupported(letter, count, meaning) }
             throw PatternProblem(
                 message:
-                    "'\(letter)' is not a DateTimeFormatter pattern letter (Java "
-                    + "refuses it too); put literal text in single quotes, as in 'T'"
+                    "'\(letter)' is not a DateTimeFormatter pattern letter (Java refuses it too); "
+                    + "put literal text in single quotes, as in 'T'"
             )
         }
     }

@@ -477,8 +477,8 @@ private struct JSONPathParser {
                 throw error("the expression is empty; write a path such as `$.name`", at: position)
             }
             throw error(
-                "a JSONPath must start with `$` (the document root), for "
-                    + "example `$.\(String(characters[position...]).prefix(20))`",
+                "a JSONPath must start with `$` (the document root), "
+                    + "for example `$.\(String(characters[position...]).prefix(20))`",
                 at: position
             )
         }

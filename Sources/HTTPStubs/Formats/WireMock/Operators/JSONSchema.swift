@@ -168,8 +168,8 @@ struct JSONSchema: Sendable {
                 return fail(
                     path,
                     "$ref",
-                    "the schema is applied more than \(JSONSchema.maximumDepth) levels "
-                        + "deep here; swift-http-stubs stops there rather than exhaust the stack"
+                    "the schema is applied more than \(JSONSchema.maximumDepth) levels deep here; "
+                        + "swift-http-stubs stops there rather than exhaust the stack"
                 )
             }
             depth += 1
@@ -497,8 +497,8 @@ struct JSONSchema: Sendable {
                     fail(
                         path,
                         "anyOf",
-                        "\(render(instance)) matches none of the \(options.count) anyOf schemas "
-                            + "(the closest: \(closest.map(\.description).joined(separator: "; ")))"
+                        "\(render(instance)) matches none of the \(options.count) anyOf schemas (the closest: "
+                            + "\(closest.map(\.description).joined(separator: "; ")))"
                     )
                 }
             }
@@ -724,8 +724,8 @@ private struct SchemaChecker {
         "$recursiveRef":
             "'$recursiveRef' is not supported by swift-http-stubs; use a local '$ref' such as \"#/$defs/name\"",
         "unevaluatedProperties":
-            "'unevaluatedProperties' is not supported by swift-http-stubs; use "
-            + "'additionalProperties' with the properties listed in the same schema",
+            "'unevaluatedProperties' is not supported by swift-http-stubs; "
+            + "use 'additionalProperties' with the properties listed in the same schema",
         "unevaluatedItems":
             "'unevaluatedItems' is not supported by swift-http-stubs; "
             + "use 'items' (or 'prefixItems' and 'items') in the same schema",
@@ -756,8 +756,8 @@ private struct SchemaChecker {
             throw JSONSchema.Problem(
                 message:
                     "'id' is draft 4's identifier, and from V6 on WireMock's validator "
-                    + "refuses a schema holding it, so the stub would never match; write "
-                    + "'$id', or check that this is a schema and not an example value",
+                    + "refuses a schema holding it, so the stub would never match; "
+                    + "write '$id', or check that this is a schema and not an example value",
                 schemaPath: at("id")
             )
         }
@@ -772,8 +772,8 @@ private struct SchemaChecker {
                 throw JSONSchema.Problem(
                     message:
                         "the $ref \(quoted(text)) is not a local JSON pointer; "
-                        + "swift-http-stubs resolves only references inside the schema, such "
-                        + "as \"#/$defs/name\" (inline the referenced schema instead)",
+                        + "swift-http-stubs resolves only references inside the schema, "
+                        + "such as \"#/$defs/name\" (inline the referenced schema instead)",
                     schemaPath: at("$ref")
                 )
             }
@@ -849,10 +849,10 @@ private struct SchemaChecker {
         {
             throw JSONSchema.Problem(
                 message:
-                    "'format': \(quoted(format)) is asserted by WireMock up to draft "
-                    + "7 but not checked by swift-http-stubs, which checks "
-                    + "\(JSONSchema.assertedFormats.sorted().joined(separator: ", ")); use 'pattern', "
-                    + "or \"schemaVersion\": \"V202012\" where format is an annotation",
+                    "'format': \(quoted(format)) is asserted by WireMock up to draft 7 but "
+                    + "not checked by swift-http-stubs, "
+                    + "which checks \(JSONSchema.assertedFormats.sorted().joined(separator: ", ")); "
+                    + "use 'pattern', or \"schemaVersion\": \"V202012\" where format is an annotation",
                 schemaPath: at("format")
             )
         }

@@ -137,8 +137,8 @@ struct XMLUnitPlaceholderSyntax: Sendable {
                 message:
                     "\(shown): ${xmlunit.isDateTime} is not supported by swift-http-stubs "
                     + "(it depends on Java's lenient, locale-specific date parsing); "
-                    + "use ${xmlunit.matchesRegex(…)} with the date format you "
-                    + "expect, such as ${xmlunit.matchesRegex(^\\d{4}-\\d{2}-\\d{2})}"
+                    + "use ${xmlunit.matchesRegex(…)} with the date format you expect, "
+                    + "such as ${xmlunit.matchesRegex(^\\d{4}-\\d{2}-\\d{2})}"
             )
         default:
             throw XMLPatternError(

@@ -147,8 +147,8 @@ private struct XPathParser {
         guard piece.type == .nodeSet else {
             throw XMLPatternError(
                 message:
-                    "the XPath expression `\(piece.text)` computes a \(piece.type) instead of "
-                    + "selecting nodes; matchesXPath needs a path such as //item[count(child) = 2]"
+                    "the XPath expression `\(piece.text)` computes a \(piece.type) instead of selecting nodes; "
+                    + "matchesXPath needs a path such as //item[count(child) = 2]"
             )
         }
         return piece.text
