@@ -826,7 +826,7 @@ extension FuzzTests {
             process.standardError = errorHandle
             // No backtrace: symbolicating a crash of the child (a regression) is slow, and its status is what counts.
             process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-            try childProcessLaunch.withLock { _ in try process.run() }
+            try launchOneAtATime(process)
             process.waitUntilExit()
             return Outcome(
                 status: process.terminationStatus,

@@ -112,7 +112,7 @@ final class StubsExecutableTests {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try childProcessLaunch.withLock { _ in try process.run() }
+        try launchOneAtATime(process)
         defer {
             if process.isRunning { process.terminate() }
         }
@@ -190,7 +190,7 @@ final class StubsExecutableTests {
         process.standardInput = inputHandle
         process.standardOutput = outputHandle
         process.standardError = errorHandle
-        try childProcessLaunch.withLock { _ in try process.run() }
+        try launchOneAtATime(process)
         process.waitUntilExit()
         return ProcessResult(
             status: process.terminationStatus,

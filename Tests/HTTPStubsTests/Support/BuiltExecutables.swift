@@ -58,7 +58,7 @@ func run(_ executable: URL, _ arguments: [String], within seconds: Double) throw
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = handle
     process.standardError = handle
-    try childProcessLaunch.withLock { _ in try process.run() }
+    try launchOneAtATime(process)
     let deadline = Date().addingTimeInterval(seconds)
     while process.isRunning, Date() < deadline {
         usleep(20_000)
@@ -81,6 +81,15 @@ struct ChildTimeout: Error, CustomStringConvertible {
 #if os(macOS) || os(Linux)
 /// Serialises `Process.run()` across the suite's parallel tests: on Linux, two launches at once
 /// once crashed inside Foundation (a `memcpy` in `Process.run()` while another launch listed the
-/// process's file descriptors).
-let childProcessLaunch = Locked(())
+/// process's file descriptors). The state counts the launches: a `Locked<Void>` made the thread
+/// sanitizer report a false access race on its zero-sized state.
+private let childProcessLaunch = Locked(0)
+
+/// Starts `process`, never while another test of the suite is starting one (see `childProcessLaunch`).
+func launchOneAtATime(_ process: Process) throws {
+    try childProcessLaunch.withLock { launches in
+        launches += 1
+        try process.run()
+    }
+}
 #endif
