@@ -44,6 +44,10 @@ Each line of wiremock-answers.jsonl:
                            parse, an unknown helper, a helper that throws): status 500 and the exception's
                            message, first line, `inline@1a2b3c` ids replaced by `inline`; then
      "errorDetail": [...]  the message's other lines (the template excerpt and the caret under the column),
+     "errorKind": "parse" (the template does not parse: found/expected), "unknown-helper" (a helper with
+                  arguments that is not registered), "partial" (a {{> partial}} not found), "render" (a helper
+                  threw while rendering: a Java exception), "transform" (outside Handlebars: WireMock's own
+                  split of the template, a missing body file),
      "loadError": "..."    when the admin API refused the stub: its status and the first line of its answer
                            (then no request is sent),
      "volatile": true, "regex": "...", "regexMatched": true|false, "clockBefore": ms, "clockAfter": ms
@@ -134,6 +138,13 @@ def send(port, method, url, headers, body):
     c.close()
     return r.status, hdrs, payload
 
+def error_kind(err):
+    if 'could not find helper' in err: return 'unknown-helper'
+    if re.search(r"found: '.*'", err) or 'expected:' in err: return 'parse'
+    if 'partial' in err: return 'partial'
+    if 'HandlebarsException' in err: return 'render'
+    return 'transform'
+
 def load_error(text):
     """The admin API's refusal: `{"errors": [{"title": ..., "detail": ...}]}`, as "title: detail" (first line)."""
     try:
@@ -198,6 +209,7 @@ def run(jar, cases, keep):
                 err, detail = (error_of(payload, root) if status == 500 and 'matched-stub-id' not in hdrs else (None, None))
                 if err is not None:
                     line['error'] = err
+                    line['errorKind'] = error_kind(err)
                     line['errorDetail'] = detail
                 else:
                     try: line['body'] = payload.decode('utf-8')
