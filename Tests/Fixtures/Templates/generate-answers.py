@@ -38,7 +38,8 @@ Each line of wiremock-answers.jsonl:
     {"name": ..., "mode": "local"|"global",
      "request": {"method", "url", "headers": [[n, v], ...] (exactly as sent, X-Case and Host included), "body"},
      "status": 200,
-     "headers": {"Name": ["value", ...]}   only the headers the stub declares (looked up case-insensitively),
+     "headers": {"Name": ["value", ...]}   only the headers the stub declares (looked up case-insensitively;
+                           empty when WireMock answered with an error of its own),
      "body": "exact text" | "bodyBase64": "..." (when the body is not UTF-8),
      "error": "..."        only when WireMock answered with an error of its own (a template that does not
                            parse, an unknown helper, a helper that throws): status 500 and the exception's
@@ -208,6 +209,7 @@ def run(jar, cases, keep):
                 line['headers'] = declared
                 err, detail = (error_of(payload, root) if status == 500 and 'matched-stub-id' not in hdrs else (None, None))
                 if err is not None:
+                    line['headers'] = {}   # Jetty's error page, not the stub's headers
                     line['error'] = err
                     line['errorKind'] = error_kind(err)
                     line['errorDetail'] = detail
