@@ -1,0 +1,17 @@
+/// Bounds on one rendering, so that a hostile or mistaken template (nested loops over a large
+/// body, a helper that renders its body many times) fails with a located error instead of
+/// hanging a test or exhausting memory.
+struct TemplateRenderLimits: Sendable, Hashable {
+    /// The most UTF-8 bytes a rendering may produce, counting the text of nested bodies as they
+    /// are rendered (so intermediate text counts too): 10 MiB by default.
+    var maximumOutputBytes = 10 * 1024 * 1024
+    /// The deepest nesting of bodies being rendered at once (blocks inside blocks, helper bodies):
+    /// 200 by default. Parsing already limits static nesting to ``TemplateParser/maximumNesting``.
+    var maximumDepth = 200
+    /// The most nodes a rendering may visit (a body rendered 1,000 times counts its nodes
+    /// 1,000 times): one million by default, about a second of work at worst.
+    var maximumSteps = 1_000_000
+
+    /// The default limits.
+    static let standard = TemplateRenderLimits()
+}
