@@ -8,6 +8,9 @@ struct TemplateBlock: Sendable, Hashable {
     let expression: TemplateExpression
     /// `{{^name}}`: the body renders when the value of `name` is falsy.
     let inverted: Bool
+    /// The names of `as |item index|`: while the body renders, `item` is the value the helper
+    /// renders it with and `index` the second block value (`each` passes the index or key).
+    let blockParams: [String]
     /// What renders when the helper calls its body (or the section is entered).
     let body: [TemplateNode]
     /// What renders after `{{else}}` (or `{{^}}`); empty when there is no `else`.

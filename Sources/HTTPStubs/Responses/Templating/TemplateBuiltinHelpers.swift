@@ -55,7 +55,7 @@ enum TemplateBuiltinHelpers {
                     ("@odd", .string(even ? "" : "odd")), ("@even", .string(even ? "even" : "")),
                     ("@index_1", .integer(index + 1)),
                 ])
-                output += try call.renderBody(in: item, data: data)
+                output += try call.renderBody(in: item, data: data, blockValues: [item, .integer(index)])
             }
             if items.isEmpty { output = try call.renderInverse() }
         case .object(let object):
@@ -65,7 +65,7 @@ enum TemplateBuiltinHelpers {
                     ("@first", .string(offset == 0 ? "first" : "")),
                     ("@last", .string(offset == object.count - 1 ? "last" : "")),
                 ])
-                output += try call.renderBody(in: entry.value, data: data)
+                output += try call.renderBody(in: entry.value, data: data, blockValues: [entry.value, .string(entry.key)])
             }
             if object.count == 0 { output = try call.renderInverse() }
         default:

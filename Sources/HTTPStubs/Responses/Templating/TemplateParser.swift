@@ -4,8 +4,8 @@
 /// `{{{ }}}` and `{{& }}`, blocks with `{{else}}`, `{{^}}` and `{{else if …}}` chains, inverted
 /// sections `{{^name}}`, paths, literals, hash arguments and subexpressions.
 ///
-/// Partials, partial blocks, decorators, raw blocks, block parameters (`as |x|`) and delimiter
-/// changes are rejected with a located error: WireMock registers no partials, and none of the
+/// Block parameters (`{{#each items as |item index|}}`) are supported. Partials, partial blocks,
+/// decorators, raw blocks and delimiter changes are rejected with a located error: WireMock registers no partials, and none of the
 /// rest appears in stub files.
 ///
 /// Parsing is bounded: blocks and subexpressions may nest at most ``maximumNesting`` levels, so a
@@ -48,7 +48,7 @@ struct TemplateParser {
             return Template(nodes: nodes)
         case .close(let name, let offset):
             throw TemplateSyntaxError(location: source.location(offset), message: "'{{/\(name)}}' closes a block that was never opened: remove it, or open it with '{{#\(name)}}'")
-        case .plainElse(let offset), .elseChain(_, let offset):
+        case .plainElse(let offset), .elseChain(_, _, let offset):
             throw TemplateSyntaxError(location: source.location(offset), message: "'{{else}}' is only allowed inside a block ('{{#if x}}…{{else}}…{{/if}}')")
         }
     }
@@ -58,7 +58,7 @@ struct TemplateParser {
         case endOfText
         case close(name: String, offset: Int)
         case plainElse(offset: Int)
-        case elseChain(TemplateExpression, offset: Int)
+        case elseChain(TemplateExpression, blockParams: [String], offset: Int)
     }
 
     private let source: TemplateSourceText
@@ -93,8 +93,9 @@ struct TemplateParser {
                         if lexemes.count == 1 { return (nodes, .plainElse(offset: token.offset)) }
                         var index = 1
                         let expression = try self.expression(lexemes, &index, depth: depth, tagOffset: token.offset)
+                        let names = try blockParams(lexemes, &index)
                         try expectEnd(lexemes, index)
-                        return (nodes, .elseChain(expression, offset: token.offset))
+                        return (nodes, .elseChain(expression, blockParams: names, offset: token.offset))
                     }
                     nodes.append(.mustache(try wholeExpression(lexemes, depth: depth, tagOffset: token.offset), escaped: true))
                 case .triple, .ampersand:
@@ -122,7 +123,10 @@ struct TemplateParser {
         if lexemes.first?.kind == .star {
             throw TemplateSyntaxError(location: source.location(token.offset), message: "decorators ('{{#*name}}') are not supported")
         }
-        var expression = try wholeExpression(lexemes, depth: depth, tagOffset: token.offset)
+        var index = 0
+        var expression = try self.expression(lexemes, &index, depth: depth, tagOffset: token.offset)
+        let names = try blockParams(lexemes, &index)
+        try expectEnd(lexemes, index)
         let opener = inverted ? "^" : "#"
         if inverted {
             // handlebars.java builds an inverted section without its parameters.
@@ -130,14 +134,14 @@ struct TemplateParser {
         }
         let (body, firstEnd) = try nodes(depth: depth)
         var end = firstEnd
-        var chain: [(TemplateExpression, [TemplateNode])] = []
+        var chain: [(TemplateExpression, [String], [TemplateNode])] = []
         var elseBody: [TemplateNode] = []
         var sawPlainElse = false
         while true {
             switch end {
             case .endOfText:
                 throw TemplateSyntaxError(location: source.location(token.offset), message: "'{{\(opener)\(expression.name)}}' is never closed: add '{{/\(expression.name)}}'")
-            case .plainElse(let offset), .elseChain(_, let offset):
+            case .plainElse(let offset), .elseChain(_, _, let offset):
                 if inverted {
                     throw TemplateSyntaxError(location: source.location(offset), message: "'{{else}}' is not allowed in an inverted section '{{^\(expression.name)}}': use '{{#unless \(expression.name)}}…{{else}}…{{/unless}}'")
                 }
@@ -145,8 +149,8 @@ struct TemplateParser {
                     throw TemplateSyntaxError(location: source.location(offset), message: "this block already has an '{{else}}': only '{{/\(expression.name)}}' may follow it")
                 }
                 let (nodes, next) = try nodes(depth: depth)
-                if case .elseChain(let link, _) = end {
-                    chain.append((link, nodes))
+                if case .elseChain(let link, let linkNames, _) = end {
+                    chain.append((link, linkNames, nodes))
                 } else {
                     elseBody = nodes
                     sawPlainElse = true
@@ -162,10 +166,30 @@ struct TemplateParser {
             break
         }
         var inverse = elseBody
-        for (link, nodes) in chain.reversed() {
-            inverse = [.block(TemplateBlock(expression: link, inverted: false, body: nodes, inverse: inverse))]
+        for (link, linkNames, nodes) in chain.reversed() {
+            inverse = [.block(TemplateBlock(expression: link, inverted: false, blockParams: linkNames, body: nodes, inverse: inverse))]
         }
-        return TemplateBlock(expression: expression, inverted: inverted, body: body, inverse: inverse)
+        return TemplateBlock(expression: expression, inverted: inverted, blockParams: names, body: body, inverse: inverse)
+    }
+
+    /// `as |name …|` at `index`, if present.
+    private func blockParams(_ lexemes: [TemplateTagLexeme], _ index: inout Int) throws(TemplateSyntaxError) -> [String] {
+        guard index < lexemes.count, lexemes[index].kind == .asKeyword else { return [] }
+        let start = lexemes[index]
+        guard index + 1 < lexemes.count, lexemes[index + 1].kind == .pipe else {
+            throw TemplateSyntaxError(location: source.location(start.offset), message: "block parameters are written 'as |name|' or 'as |item index|'")
+        }
+        index += 2
+        var names: [String] = []
+        while index < lexemes.count, lexemes[index].kind == .name {
+            names.append(lexemes[index].text)
+            index += 1
+        }
+        guard !names.isEmpty, index < lexemes.count, lexemes[index].kind == .pipe else {
+            throw TemplateSyntaxError(location: source.location(start.offset), message: "block parameters are written 'as |name|' or 'as |item index|': name them between two '|'")
+        }
+        index += 1
+        return names
     }
 
     /// An expression that fills the whole tag.
@@ -180,7 +204,7 @@ struct TemplateParser {
         guard index < lexemes.count else { return }
         let extra = lexemes[index]
         let message = switch extra.kind {
-        case .asKeyword, .pipe: "block parameters ('as |x|') are not supported"
+        case .asKeyword, .pipe: "block parameters ('as |x|') are only allowed in a block's opening tag"
         case .closeParen: "')' has no matching '('"
         case .equals: "'=' must follow a key name: key=value"
         default: "'\(extra.text)' cannot follow key=value arguments: put positional parameters before them"

@@ -83,8 +83,9 @@ final class TemplateRenderSession {
 
     /// The value a `{{ }}` tag prints, `nil` when there is nothing to print.
     private func mustacheValue(_ expression: TemplateExpression, in scope: TemplateScope) throws(TemplateRenderError) -> TemplateValue? {
-        if let helper = helpers[expression.name.text] {
-            return try call(helper, expression, isBlock: false, body: [], inverse: [], in: scope)
+        // In a block-parameter level a bare name is never a helper call (`Variable.value`).
+        if let helper = helpers[expression.name.text], !(scope.holdsBlockParams && !expression.requiresHelper) {
+            return try call(helper, expression, isBlock: false, body: [], inverse: [], blockParams: [], in: scope)
         }
         try requireNoHelper(expression)
         return lookup(expression.name, in: scope)
@@ -104,7 +105,7 @@ final class TemplateRenderSession {
             return try render(value.isFalsy ? block.body : block.inverse, in: scope)
         }
         if let helper = helpers[expression.name.text] {
-            let result = try call(helper, expression, isBlock: true, body: block.body, inverse: block.inverse, in: scope)
+            let result = try call(helper, expression, isBlock: true, body: block.body, inverse: block.inverse, blockParams: block.blockParams, in: scope)
             return result.isNull ? "" : result.printed
         }
         try requireNoHelper(expression)
@@ -121,7 +122,8 @@ final class TemplateRenderSession {
         }
         let call = TemplateHelperCall(
             name: expression.name.text, params: [value], hash: [:], context: sectionScope.value, isBlock: true,
-            location: expression.location, session: self, scope: sectionScope, body: block.body, inverse: block.inverse)
+            location: expression.location, session: self, scope: sectionScope, body: block.body, inverse: block.inverse,
+            blockParams: block.blockParams)
         if case .list = value {
             return try TemplateBuiltinHelpers.each(call).printed
         }
@@ -129,7 +131,7 @@ final class TemplateRenderSession {
     }
 
     /// Calls `helper` with the arguments of `expression` evaluated in `scope`.
-    private func call(_ helper: TemplateHelper, _ expression: TemplateExpression, isBlock: Bool, body: [TemplateNode], inverse: [TemplateNode], in scope: TemplateScope) throws(TemplateRenderError) -> TemplateValue {
+    private func call(_ helper: TemplateHelper, _ expression: TemplateExpression, isBlock: Bool, body: [TemplateNode], inverse: [TemplateNode], blockParams: [String], in scope: TemplateScope) throws(TemplateRenderError) -> TemplateValue {
         var params: [TemplateValue] = []
         params.reserveCapacity(expression.params.count)
         for argument in expression.params { params.append(try evaluate(argument, in: scope)) }
@@ -137,7 +139,7 @@ final class TemplateRenderSession {
         for argument in expression.hash { hash[argument.key] = try evaluate(argument.value, in: scope) }
         let call = TemplateHelperCall(
             name: expression.name.text, params: params, hash: hash, context: scope.value, isBlock: isBlock,
-            location: expression.location, session: self, scope: scope, body: body, inverse: inverse)
+            location: expression.location, session: self, scope: scope, body: body, inverse: inverse, blockParams: blockParams)
         do {
             return try helper.function(call)
         } catch let error as TemplateRenderError {
@@ -158,7 +160,7 @@ final class TemplateRenderSession {
             guard let helper = helpers[expression.name.text] else {
                 throw TemplateRenderError(location: expression.location, message: "helper '\(expression.name)' is not implemented")
             }
-            return try call(helper, expression, isBlock: false, body: [], inverse: [], in: scope)
+            return try call(helper, expression, isBlock: false, body: [], inverse: [], blockParams: [], in: scope)
         }
     }
 
@@ -174,6 +176,12 @@ final class TemplateRenderSession {
 
     /// The value of `path` in `scope` (`nil` when missing or `null`), as `Context.get` finds it.
     func lookup(_ path: TemplatePath, in scope: TemplateScope) -> TemplateValue? {
+        if scope.holdsBlockParams, let parent = scope.parent {
+            if path.segments.count == 1 && path.text == "this" { return parent.value.isNull ? nil : parent.value }
+            if path.segments.count > 1, path.text.hasPrefix(".") {
+                return lookup(TemplatePath(segments: path.segments.dropFirst()), in: parent)
+            }
+        }
         if path.isLocal {
             if case .found(let value) = follow(path.segments[...], from: scope.value, in: scope) { return value }
             switch path.segments[0] {

@@ -8,10 +8,16 @@ final class TemplateScope: Sendable {
     /// The data variables of this level, keyed with their `@` (`@index`).
     let data: TemplateObject
 
+    /// Whether this level holds block parameters (`as |x i|`): then `value` maps their names to
+    /// their values, `this` means the parent's value, and `./` or `../` paths are read from the
+    /// parent (handlebars.java's `Context.BlockParam`).
+    let holdsBlockParams: Bool
+
     /// A level for `value`, entered from `parent`.
-    init(value: TemplateValue, parent: TemplateScope?, data: TemplateObject) {
+    init(value: TemplateValue, parent: TemplateScope?, data: TemplateObject, holdsBlockParams: Bool = false) {
         self.value = value
         self.parent = parent
         self.data = data
+        self.holdsBlockParams = holdsBlockParams
     }
 }
