@@ -12,11 +12,10 @@ struct Template: Sendable, Hashable {
         let location: TemplateSourceLocation
     }
 
-    /// Every tag that can only be a helper call, in source order: blocks and tags with parameters
-    /// or hash arguments, `{{else if …}}` links and subexpressions. A bare `{{name}}` is not listed:
-    /// it prints the path `name` unless a helper of that name exists. A block without parameters
-    /// (`{{#items}}`) is listed only if its name is `if`, `unless`, `each`, `with` or `lookup`
-    /// (otherwise it is a section over the path).
+    /// Every tag that can only be a helper call, in source order: tags, blocks and `{{else if …}}`
+    /// links with parameters or hash arguments, and subexpressions. handlebars.java refuses these
+    /// when no helper has the name. A bare `{{name}}` or `{{#name}}` is not listed: it calls the
+    /// helper `name` if there is one, and otherwise reads the path `name` (a section for a block).
     var helperCalls: [HelperCall] {
         var calls: [HelperCall] = []
         Self.collect(nodes, into: &calls)
@@ -32,25 +31,23 @@ struct Template: Sendable, Hashable {
         }
     }
 
-    private static let builtinBlockNames: Set<String> = ["if", "unless", "each", "with", "lookup"]
-
     private static func collect(_ nodes: [TemplateNode], into calls: inout [HelperCall]) {
         for node in nodes {
             switch node {
             case .text, .comment:
                 break
             case .mustache(let expression, _):
-                collect(expression, isBlock: false, into: &calls)
+                collect(expression, into: &calls)
             case .block(let block):
-                if !block.inverted { collect(block.expression, isBlock: true, into: &calls) }
+                if !block.inverted { collect(block.expression, into: &calls) }
                 collect(block.body, into: &calls)
                 collect(block.inverse, into: &calls)
             }
         }
     }
 
-    private static func collect(_ expression: TemplateExpression, isBlock: Bool, into calls: inout [HelperCall]) {
-        if expression.requiresHelper || (isBlock && builtinBlockNames.contains(expression.name.text)) {
+    private static func collect(_ expression: TemplateExpression, into calls: inout [HelperCall]) {
+        if expression.requiresHelper {
             calls.append(HelperCall(name: expression.name.text, location: expression.location))
         }
         for argument in expression.params { collect(argument, into: &calls) }

@@ -1,5 +1,5 @@
-/// handlebars.java's built-in helpers that WireMock templates use: `if`, `unless`, `each`, `with`
-/// and `lookup`, with the Java behaviour (see each function). The first parameter is the value the
+/// handlebars.java's built-in helpers that WireMock templates use: `if`, `unless`, `each`, `with`,
+/// `lookup` and `log`, with the Java behaviour (see each function). The first parameter is the value the
 /// helper works on; without parameters it is the current context.
 enum TemplateBuiltinHelpers {
     /// The built-ins by name.
@@ -9,7 +9,13 @@ enum TemplateBuiltinHelpers {
         "each": TemplateHelper(each),
         "with": TemplateHelper(with),
         "lookup": TemplateHelper(lookup),
+        "log": TemplateHelper(log),
     ]
+
+    /// `LogHelper`: handlebars.java logs its parameters and prints nothing; here it prints nothing.
+    static func log(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
+        .null
+    }
 
     /// `IfHelper`: the body when the value is truthy (``TemplateValue/isFalsy``), else the inverse.
     static func ifHelper(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {

@@ -207,7 +207,11 @@ struct TemplateParser {
         case .asKeyword, .pipe: "block parameters ('as |x|') are only allowed in a block's opening tag"
         case .closeParen: "')' has no matching '('"
         case .equals: "'=' must follow a key name: key=value"
-        default: "'\(extra.text)' cannot follow key=value arguments: put positional parameters before them"
+        case .partialPath where extra.text.hasPrefix("'"): "this string is never closed: end it with '"
+        case .partialPath: "'\(extra.text)' is not a valid value: use a path, \"text\", a number, true/false or (helper …)"
+        case .name, .doubleQuoted, .singleQuoted, .number, .boolean, .openParen:
+            "'\(extra.text)' cannot follow key=value arguments: put positional parameters before them"
+        default: "unexpected '\(extra.text)'"
         }
         throw TemplateSyntaxError(location: source.location(extra.offset), message: message)
     }

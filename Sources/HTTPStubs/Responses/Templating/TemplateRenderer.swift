@@ -6,7 +6,7 @@
 /// so one renderer can serve many requests at once.
 struct TemplateRenderer: Sendable {
     /// The helpers by name. ``TemplateBuiltinHelpers/all`` are handlebars.java's built-ins
-    /// (`if`, `unless`, `each`, `with`, `lookup`); callers add their own.
+    /// (`if`, `unless`, `each`, `with`, `lookup`, `log`); callers add their own.
     let helpers: [String: TemplateHelper]
     /// The bounds on each rendering.
     let limits: TemplateRenderLimits
