@@ -2,8 +2,9 @@
 /// body, a helper that renders its body many times) fails with a located error instead of
 /// hanging a test or exhausting memory.
 struct TemplateRenderLimits: Sendable, Hashable {
-    /// The most UTF-8 bytes a rendering may produce, counting the text of nested bodies as they
-    /// are rendered (so intermediate text counts too): 10 MiB by default.
+    /// The most UTF-8 bytes a rendering may produce: 10 MiB by default. Text and tag output count
+    /// as they are produced, including bodies a helper renders and then drops, and the final
+    /// output is checked too.
     var maximumOutputBytes = 10 * 1024 * 1024
     /// The deepest nesting of bodies being rendered at once (blocks inside blocks, helper bodies):
     /// 200 by default. Parsing already limits static nesting to ``TemplateParser/maximumNesting``.

@@ -23,6 +23,8 @@ final class TemplateRenderSession {
     private var producedBytes = 0
     private var steps = 0
     private var depth = 0
+    /// The innermost block being rendered, to locate errors found in plain text.
+    private var blockLocation = TemplateSourceLocation(line: 1, column: 1)
 
     init(helpers: [String: TemplateHelper], limits: TemplateRenderLimits, root: TemplateValue) {
         self.helpers = helpers
@@ -39,7 +41,7 @@ final class TemplateRenderSession {
         for node in nodes {
             steps += 1
             if steps > limits.maximumSteps || depth > limits.maximumDepth {
-                let location = Self.location(of: node) ?? TemplateSourceLocation(line: 1, column: 1)
+                let location = Self.location(of: node) ?? blockLocation
                 let what = steps > limits.maximumSteps
                     ? "rendering visited more than \(limits.maximumSteps) tags (loops over large data?)"
                     : "rendering nested more than \(limits.maximumDepth) bodies"
@@ -59,17 +61,27 @@ final class TemplateRenderSession {
                     piece = escaped ? TemplateEscaping.html(value.printed) : value.printed
                 }
             case .block(let block):
-                piece = try render(block, in: scope)
+                let outer = blockLocation
+                blockLocation = block.expression.location
+                defer { blockLocation = outer }
+                let blockOutput = try render(block, in: scope)
+                // Its text was counted as it was produced; a helper may add more, so the total is
+                // checked at the top level.
+                if depth == 1, output.utf8.count + blockOutput.utf8.count > limits.maximumOutputBytes {
+                    throw tooLarge(at: block.expression.location)
+                }
+                output += blockOutput
+                continue
             }
             producedBytes += piece.utf8.count
-            if producedBytes > limits.maximumOutputBytes {
-                throw TemplateRenderError(
-                    location: Self.location(of: node) ?? TemplateSourceLocation(line: 1, column: 1),
-                    message: "rendering produced more than \(limits.maximumOutputBytes) bytes: the template's output is too large")
-            }
+            if producedBytes > limits.maximumOutputBytes { throw tooLarge(at: Self.location(of: node) ?? blockLocation) }
             output += piece
         }
         return output
+    }
+
+    private func tooLarge(at location: TemplateSourceLocation) -> TemplateRenderError {
+        TemplateRenderError(location: location, message: "rendering produced more than \(limits.maximumOutputBytes) bytes: the template's output is too large")
     }
 
     private static func location(of node: TemplateNode) -> TemplateSourceLocation? {
