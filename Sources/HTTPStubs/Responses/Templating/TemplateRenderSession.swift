@@ -37,15 +37,17 @@ final class TemplateRenderSession {
     func render(_ nodes: [TemplateNode], in scope: TemplateScope) throws(TemplateRenderError) -> String {
         depth += 1
         defer { depth -= 1 }
+        // Rendering a body is a step even when it is empty, so a loop over a loop is bounded.
+        steps += 1
+        if steps > limits.maximumSteps { throw tooManySteps(at: blockLocation) }
         var output = ""
         for node in nodes {
             steps += 1
-            if steps > limits.maximumSteps || depth > limits.maximumDepth {
-                let location = Self.location(of: node) ?? blockLocation
-                let what = steps > limits.maximumSteps
-                    ? "rendering visited more than \(limits.maximumSteps) tags (loops over large data?)"
-                    : "rendering nested more than \(limits.maximumDepth) bodies"
-                throw TemplateRenderError(location: location, message: "\(what): simplify the template")
+            if steps > limits.maximumSteps { throw tooManySteps(at: Self.location(of: node) ?? blockLocation) }
+            if depth > limits.maximumDepth {
+                throw TemplateRenderError(
+                    location: Self.location(of: node) ?? blockLocation,
+                    message: "rendering nested more than \(limits.maximumDepth) bodies: simplify the template")
             }
             let piece: String
             switch node {
@@ -78,6 +80,10 @@ final class TemplateRenderSession {
             output += piece
         }
         return output
+    }
+
+    private func tooManySteps(at location: TemplateSourceLocation) -> TemplateRenderError {
+        TemplateRenderError(location: location, message: "rendering visited more than \(limits.maximumSteps) tags (loops over large data?): simplify the template")
     }
 
     private func tooLarge(at location: TemplateSourceLocation) -> TemplateRenderError {
