@@ -212,12 +212,23 @@ final class TemplateRenderSession {
         }
         var current: TemplateScope? = scope
         while let level = current {
-            for (start, owner) in [(level.value, level), (.object(level.data), nil), (.object(rootData), level)] as [(TemplateValue, TemplateScope?)] {
-                switch follow(path.segments[...], from: start, in: owner) {
+            // The context's value, then its data variables, then the shared data (`root`).
+            switch follow(path.segments[...], from: level.value, in: level) {
+            case .found(let value): return value
+            case .stop: return nil
+            case .missing: break
+            }
+            if level.data.count > 0 {
+                switch follow(path.segments[...], from: .object(level.data), in: nil) {
                 case .found(let value): return value
                 case .stop: return nil
-                case .missing: continue
+                case .missing: break
                 }
+            }
+            switch follow(path.segments[...], from: .object(rootData), in: level) {
+            case .found(let value): return value
+            case .stop: return nil
+            case .missing: break
             }
             current = level.parent
         }
