@@ -64,6 +64,11 @@ struct TemplateParser {
     private let source: TemplateSourceText
     private let tokens: [TemplateToken]
     private var position = 0
+    /// The names of the blocks being parsed, innermost last.
+    private var blockNames: [String] = []
+    /// The first parameter of each enclosing block that has parameters, innermost last (a path's
+    /// text; empty for other parameters).
+    private var firstParams: [String] = []
 
     private init(source: TemplateSourceText, tokens: [TemplateToken]) {
         self.source = source
@@ -97,9 +102,9 @@ struct TemplateParser {
                         try expectEnd(lexemes, index)
                         return (nodes, .elseChain(expression, blockParams: names, offset: token.offset))
                     }
-                    nodes.append(.mustache(try wholeExpression(lexemes, depth: depth, tagOffset: token.offset), escaped: true))
+                    nodes.append(.mustache(qualifiedInWith(try wholeExpression(lexemes, depth: depth, tagOffset: token.offset)), escaped: true))
                 case .triple, .ampersand:
-                    nodes.append(.mustache(try wholeExpression(lexemes, depth: depth, tagOffset: token.offset), escaped: false))
+                    nodes.append(.mustache(qualifiedInWith(try wholeExpression(lexemes, depth: depth, tagOffset: token.offset)), escaped: false))
                 case .inverted where lexemes.isEmpty:
                     return (nodes, .plainElse(offset: token.offset))
                 case .block, .inverted:
@@ -113,6 +118,16 @@ struct TemplateParser {
             }
         }
         return (nodes, .endOfText)
+    }
+
+    /// handlebars.java's "HACK to qualified 'with'" (`TemplateBuilder.newVar`): directly inside
+    /// `{{#with person}}`, a bare `{{person}}` or `{{person.name}}` reads `this.person…`, that is
+    /// `person` inside the current value, never the outer `person`.
+    private func qualifiedInWith(_ expression: TemplateExpression) -> TemplateExpression {
+        let name = expression.name.text
+        guard !expression.requiresHelper, blockNames.last == "with", !name.hasPrefix("."),
+              let scope = firstParams.last, name == scope || name.hasPrefix(scope + ".") else { return expression }
+        return TemplateExpression(name: TemplatePath("this." + name), params: [], hash: [], location: expression.location)
     }
 
     /// A block or inverted section whose opening tag is `token`, up to its `{{/name}}`.
@@ -131,6 +146,16 @@ struct TemplateParser {
         if inverted {
             // handlebars.java builds an inverted section without its parameters.
             expression = TemplateExpression(name: expression.name, params: [], hash: [], location: expression.location)
+        }
+        blockNames.append(expression.name.text)
+        if let first = expression.params.first {
+            if case .path(let path) = first { firstParams.append(path.text) } else { firstParams.append("") }
+        }
+        defer {
+            // handlebars.java never removes an inverted section's name (`visitUnless`); the
+            // enclosing block then removes it instead of its own. Kept, for the same `with` rule.
+            if !inverted { blockNames.removeLast() }
+            if !expression.params.isEmpty { firstParams.removeLast() }
         }
         let (body, firstEnd) = try nodes(depth: depth)
         var end = firstEnd
