@@ -137,6 +137,18 @@ struct TemplateRendererTests {
         #expect((try? render(deep, helpers: ["again": again])) == "x")
     }
 
+    @Test func theDeepestTemplateTheParserAcceptsRendersOnAPoolThread() async throws {
+        let depth = TemplateParser.maximumNesting
+        let opening = (0..<depth).map { ["{{#each l}}", "{{#with o}}", "{{#if (lookup o 'k')}}"][$0 % 3] }.joined()
+        let closing = (0..<depth).reversed().map { ["{{/each}}", "{{/with}}", "{{/if}}"][$0 % 3] }.joined()
+        let template = try TemplateParser.parse(opening + "{{@index}}" + closing)
+        let context = TemplateValue.object(TemplateObject([
+            ("l", .list([.integer(1)])), ("o", .object(TemplateObject([("k", .bool(true))]))),
+        ]))
+        let output = try await Task.detached { try TemplateRenderer().render(template, context: context) }.value
+        #expect(output == "0")
+    }
+
     @Test func defaultLimitsAreDocumentedValues() {
         #expect(TemplateRenderLimits.standard.maximumOutputBytes == 10 * 1024 * 1024)
         #expect(TemplateRenderLimits.standard.maximumDepth == 200)
