@@ -27,7 +27,10 @@ struct Template: Sendable, Hashable {
         for call in helperCalls where !helpers.contains(call.name) {
             throw TemplateSyntaxError(
                 location: call.location,
-                message: "helper '\(call.name)' is not implemented: check the spelling, or remove the tag (a tag with parameters always calls a helper)")
+                message:
+                    "helper '\(call.name)' is not implemented: "
+                    + "check the spelling, or remove the tag (a tag with parameters always calls a helper)"
+            )
         }
     }
 

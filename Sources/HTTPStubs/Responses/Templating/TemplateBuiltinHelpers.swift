@@ -50,7 +50,10 @@ enum TemplateBuiltinHelpers {
         var output = ""
         switch value {
         case .list(let items):
-            let base: Int = if case .number(_, let number)? = call.hash["base"], let integer = Int(exactly: number.rounded(.towardZero)) { integer } else { 0 }
+            let base: Int =
+                if case .number(_, let number)? = call.hash["base"],
+                    let integer = Int(exactly: number.rounded(.towardZero))
+                { integer } else { 0 }
             for (offset, item) in items.enumerated() {
                 let index = base + offset
                 let even = offset % 2 == (base % 2 == 0 ? 0 : 1) ? true : false
@@ -71,7 +74,11 @@ enum TemplateBuiltinHelpers {
                     ("@first", .string(offset == 0 ? "first" : "")),
                     ("@last", .string(offset == object.count - 1 ? "last" : "")),
                 ])
-                output += try call.renderBody(in: entry.value, data: data, blockValues: [entry.value, .string(entry.key)])
+                output += try call.renderBody(
+                    in: entry.value,
+                    data: data,
+                    blockValues: [entry.value, .string(entry.key)]
+                )
             }
             if object.count == 0 { output = try call.renderInverse() }
         default:

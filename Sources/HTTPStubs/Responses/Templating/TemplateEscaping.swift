@@ -4,7 +4,11 @@ enum TemplateEscaping {
     /// `text` with `&` `<` `>` `"` `'` `` ` `` `=` replaced by `&amp;` `&lt;` `&gt;` `&quot;`
     /// `&#x27;` `&#x60;` `&#x3D;`; everything else (non-ASCII included) is kept.
     static func html(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || $0 == 0x60 || $0 == 0x3D }) else {
+        guard
+            text.utf8.contains(where: {
+                $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || $0 == 0x60 || $0 == 0x3D
+            })
+        else {
             return text
         }
         var result = ""

@@ -33,7 +33,11 @@ struct TemplateHelperCall {
     /// `options.fn(value)`: the body rendered with `value` as `this` (a child context, so `../`
     /// reaches the current one), with data variables such as `@index` set from `data`.
     /// `blockValues` are what `as |a b|` names (by default `value` alone).
-    func renderBody(in value: TemplateValue, data: TemplateObject = TemplateObject(), blockValues: [TemplateValue]? = nil) throws(TemplateRenderError) -> String {
+    func renderBody(
+        in value: TemplateValue,
+        data: TemplateObject = TemplateObject(),
+        blockValues: [TemplateValue]? = nil
+    ) throws(TemplateRenderError) -> String {
         let child = TemplateScope(value: value, parent: scope, data: data)
         return try session.render(body, in: withBlockParams(child, values: blockValues ?? [value]))
     }

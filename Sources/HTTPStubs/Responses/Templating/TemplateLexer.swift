@@ -32,7 +32,15 @@ struct TemplateLexer {
             }
             var end = offset + 1
             while end < count, !source.has("{{", at: end), !source.has("\\{{", at: end) { end += 1 }
-            tokens.append(TemplateToken(kind: .text(source.text(offset..<end)), offset: offset, end: end, trimsBefore: false, trimsAfter: false))
+            tokens.append(
+                TemplateToken(
+                    kind: .text(source.text(offset..<end)),
+                    offset: offset,
+                    end: end,
+                    trimsBefore: false,
+                    trimsAfter: false
+                )
+            )
             offset = end
         }
         if usesWhitespaceControl { Self.controlWhitespace(&tokens) }
@@ -51,10 +59,18 @@ struct TemplateLexer {
                 after = true
             }
             if before, index > 0, case .text(let text) = tokens[index - 1].kind {
-                tokens[index - 1].kind = .text(String(String.UnicodeScalarView(text.unicodeScalars.reversed().drop(while: isJavaWhitespace).reversed())))
+                tokens[index - 1].kind = .text(
+                    String(
+                        String.UnicodeScalarView(
+                            text.unicodeScalars.reversed().drop(while: isJavaWhitespace).reversed()
+                        )
+                    )
+                )
             }
             if after, index + 1 < tokens.count, case .text(let text) = tokens[index + 1].kind {
-                tokens[index + 1].kind = .text(String(String.UnicodeScalarView(text.unicodeScalars.drop(while: isJavaWhitespace))))
+                tokens[index + 1].kind = .text(
+                    String(String.UnicodeScalarView(text.unicodeScalars.drop(while: isJavaWhitespace)))
+                )
             }
         }
     }
@@ -79,16 +95,28 @@ struct TemplateLexer {
     private func escapedTag(at offset: Int) throws(TemplateSyntaxError) -> TemplateToken {
         var end = offset + 2
         while end < scalars.count {
-            if source.has("}}", at: end) { end += 2; break }
+            if source.has("}}", at: end) {
+                end += 2
+                break
+            }
             if source.has("{{", at: end) {
                 throw TemplateSyntaxError(
                     location: source.location(offset),
-                    message: "'\\{{' escapes a tag, but another '{{' starts before its '}}': close the escaped tag with '}}' first")
+                    message:
+                        "'\\{{' escapes a tag, but another '{{' starts before its '}}': "
+                        + "close the escaped tag with '}}' first"
+                )
             }
             end += 1
         }
         end = min(end, scalars.count)
-        return TemplateToken(kind: .escapedTag(source.text(offset + 1..<end)), offset: offset, end: end, trimsBefore: false, trimsAfter: false)
+        return TemplateToken(
+            kind: .escapedTag(source.text(offset + 1..<end)),
+            offset: offset,
+            end: end,
+            trimsBefore: false,
+            trimsAfter: false
+        )
     }
 
     /// A comment or a tag starting at `offset` (which holds `{{`).
@@ -125,35 +153,64 @@ struct TemplateLexer {
         while index < scalars.count {
             if source.has(close, at: index) {
                 let end = index + close.unicodeScalars.count
-                return TemplateToken(kind: .comment(source.text(offset..<end)), offset: offset, end: end, trimsBefore: false, trimsAfter: false)
+                return TemplateToken(
+                    kind: .comment(source.text(offset..<end)),
+                    offset: offset,
+                    end: end,
+                    trimsBefore: false,
+                    trimsAfter: false
+                )
             }
             index += 1
         }
-        throw TemplateSyntaxError(location: source.location(offset), message: "this comment is never closed: end it with '\(close)'")
+        throw TemplateSyntaxError(
+            location: source.location(offset),
+            message: "this comment is never closed: end it with '\(close)'"
+        )
     }
 
     /// The tokens of a tag after its opener, up to and including its closer.
-    private func tagBody(at offset: Int, opener: Int, kind: TemplateTagKind, trimsBefore: Bool) throws(TemplateSyntaxError) -> TemplateToken {
+    private func tagBody(
+        at offset: Int,
+        opener: Int,
+        kind: TemplateTagKind,
+        trimsBefore: Bool
+    ) throws(TemplateSyntaxError) -> TemplateToken {
         var lexemes: [TemplateTagLexeme] = []
         var index = offset + opener
         while true {
             while index < scalars.count, [" ", "\t", "\r", "\n"].contains(scalars[index]) { index += 1 }
             guard index < scalars.count else {
                 let closer = kind == .triple ? "}}}" : "}}"
-                throw TemplateSyntaxError(location: source.location(offset), message: "this tag is never closed: end it with '\(closer)'")
+                throw TemplateSyntaxError(
+                    location: source.location(offset),
+                    message: "this tag is never closed: end it with '\(closer)'"
+                )
             }
             if let (length, closer, tilde) = closer(at: index) {
                 let expected = kind == .triple ? "}}}" : "}}"
                 guard closer == expected else {
-                    let message = switch (kind, closer) {
-                    case (.triple, _): "'{{{' must be closed by '}}}', found '\(closer)'"
-                    case (_, "}}}"): "found '}}}' where this tag ends with '}}': to print a '}' right after the tag, put a space before it ('{{x}} }'); to print without escaping, use '{{{x}}}'"
-                    default: "found '}}}}' where this tag ends with '}}': put a space between the tag and the extra braces"
-                    }
+                    let message =
+                        switch (kind, closer) {
+                        case (.triple, _): "'{{{' must be closed by '}}}', found '\(closer)'"
+                        case (_, "}}}"):
+                            "found '}}}' where this tag ends with '}}': "
+                                + "to print a '}' right after the tag, put a space before it ('{{x}} }'); "
+                                + "to print without escaping, use '{{{x}}}'"
+                        default:
+                            "found '}}}}' where this tag ends with '}}': "
+                                + "put a space between the tag and the extra braces"
+                        }
                     throw TemplateSyntaxError(location: source.location(index), message: message)
                 }
                 let end = index + length
-                return TemplateToken(kind: .tag(kind, lexemes), offset: offset, end: end, trimsBefore: trimsBefore, trimsAfter: tilde)
+                return TemplateToken(
+                    kind: .tag(kind, lexemes),
+                    offset: offset,
+                    end: end,
+                    trimsBefore: trimsBefore,
+                    trimsAfter: tilde
+                )
             }
             let lexeme = try self.lexeme(at: index)
             lexemes.append(lexeme)
@@ -187,12 +244,19 @@ struct TemplateLexer {
         for candidate in candidates where candidate.1 > best.1 { best = candidate }
         guard best.1 > 0 else {
             let found = String(scalars[index])
-            let hint = switch found {
-            case "\"", "'": "this string is never closed: end it with \(found)"
-            case "#", "/", "^", "!", "&", ">": "put '\(found)' right after '{{', without spaces ('{{\(found)name}}')"
-            default: "a tag holds a helper name or path, then parameters (paths, \"strings\", numbers, true/false, (subexpressions)) and key=value arguments"
-            }
-            throw TemplateSyntaxError(location: source.location(index), message: "unexpected '\(found)' in a tag: \(hint)")
+            let hint =
+                switch found {
+                case "\"", "'": "this string is never closed: end it with \(found)"
+                case "#", "/", "^", "!", "&", ">":
+                    "put '\(found)' right after '{{', without spaces ('{{\(found)name}}')"
+                default:
+                    "a tag holds a helper name or path, then parameters (paths, \"strings\", numbers, true/false, "
+                        + "(subexpressions)) and key=value arguments"
+                }
+            throw TemplateSyntaxError(
+                location: source.location(index),
+                message: "unexpected '\(found)' in a tag: \(hint)"
+            )
         }
         return TemplateTagLexeme(kind: best.0, text: source.text(index..<index + best.1), offset: index)
     }
@@ -277,7 +341,9 @@ struct TemplateLexer {
         }
         while end < scalars.count {
             let scalar = scalars[end]
-            if Self.isIdentifierStart(scalar) || ("0"..."9").contains(scalar) || scalar == "." || scalar == "/" || scalar == "-" {
+            if Self.isIdentifierStart(scalar) || ("0"..."9").contains(scalar) || scalar == "." || scalar == "/"
+                || scalar == "-"
+            {
                 end += 1
             } else if scalar == "[", [".", "/", "-"].contains(scalars[end - 1]), let close = literalSegment(at: end) {
                 end = close

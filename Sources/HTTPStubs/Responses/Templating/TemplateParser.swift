@@ -5,8 +5,8 @@
 /// sections `{{^name}}`, paths, literals, hash arguments and subexpressions.
 ///
 /// Block parameters (`{{#each items as |item index|}}`) are supported. Partials, partial blocks,
-/// decorators, raw blocks and delimiter changes are rejected with a located error: WireMock registers no partials, and none of the
-/// rest appears in stub files.
+/// decorators, raw blocks and delimiter changes are rejected with a located error: WireMock
+/// registers no partials, and none of the rest appears in stub files.
 ///
 /// Parsing is bounded: blocks and subexpressions may nest at most ``maximumNesting`` levels, so a
 /// hostile template cannot exhaust the stack.
@@ -19,18 +19,29 @@ struct TemplateParser {
     /// `HandlebarsOptimizedTemplate` does (so a `~` cannot trim that outer text, a `\` before the
     /// first `{{` stays, and a text with `{{` but no `}}` is all literal). `line` and `column` place
     /// `text` in its file, for error locations.
-    static func parse(_ text: String, literalOuterText: Bool = false, line: Int = 1, column: Int = 1) throws(TemplateSyntaxError) -> Template {
+    static func parse(
+        _ text: String,
+        literalOuterText: Bool = false,
+        line: Int = 1,
+        column: Int = 1
+    ) throws(TemplateSyntaxError) -> Template {
         guard literalOuterText else {
             return try parseWhole(TemplateSourceText(text, line: line, column: column))
         }
         let whole = TemplateSourceText(text, line: line, column: column)
         let scalars = whole.scalars
         guard let first = (0..<scalars.count).first(where: { whole.has("{{", at: $0) }),
-              let last = (0..<scalars.count).last(where: { whole.has("}}", at: $0) }) else {
+            let last = (0..<scalars.count).last(where: { whole.has("}}", at: $0) })
+        else {
             return Template(nodes: text.isEmpty ? [] : [.text(text)])
         }
         guard last + 2 >= first else {
-            throw TemplateSyntaxError(location: whole.location(last), message: "'}}' comes before the first '{{': WireMock cannot cut this template; remove the stray '}}' or escape it")
+            throw TemplateSyntaxError(
+                location: whole.location(last),
+                message:
+                    "'}}' comes before the first '{{': "
+                    + "WireMock cannot cut this template; remove the stray '}}' or escape it"
+            )
         }
         let start = whole.location(first)
         let middle = TemplateSourceText(whole.text(first..<last + 2), line: start.line, column: start.column)
@@ -47,9 +58,16 @@ struct TemplateParser {
         case .endOfText:
             return Template(nodes: nodes)
         case .close(let name, let offset):
-            throw TemplateSyntaxError(location: source.location(offset), message: "'{{/\(name)}}' closes a block that was never opened: remove it, or open it with '{{#\(name)}}'")
+            throw TemplateSyntaxError(
+                location: source.location(offset),
+                message:
+                    "'{{/\(name)}}' closes a block that was never opened: remove it, or open it with '{{#\(name)}}'"
+            )
         case .plainElse(let offset), .elseChain(_, _, let offset):
-            throw TemplateSyntaxError(location: source.location(offset), message: "'{{else}}' is only allowed inside a block ('{{#if x}}…{{else}}…{{/if}}')")
+            throw TemplateSyntaxError(
+                location: source.location(offset),
+                message: "'{{else}}' is only allowed inside a block ('{{#if x}}…{{else}}…{{/if}}')"
+            )
         }
     }
 
@@ -102,16 +120,29 @@ struct TemplateParser {
                         try expectEnd(lexemes, index)
                         return (nodes, .elseChain(expression, blockParams: names, offset: token.offset))
                     }
-                    nodes.append(.mustache(qualifiedInWith(try wholeExpression(lexemes, depth: depth, tagOffset: token.offset)), escaped: true))
+                    nodes.append(
+                        .mustache(
+                            qualifiedInWith(try wholeExpression(lexemes, depth: depth, tagOffset: token.offset)),
+                            escaped: true
+                        )
+                    )
                 case .triple, .ampersand:
-                    nodes.append(.mustache(qualifiedInWith(try wholeExpression(lexemes, depth: depth, tagOffset: token.offset)), escaped: false))
+                    nodes.append(
+                        .mustache(
+                            qualifiedInWith(try wholeExpression(lexemes, depth: depth, tagOffset: token.offset)),
+                            escaped: false
+                        )
+                    )
                 case .inverted where lexemes.isEmpty:
                     return (nodes, .plainElse(offset: token.offset))
                 case .block, .inverted:
                     nodes.append(.block(try block(kind == .inverted, lexemes, token: token, depth: depth + 1)))
                 case .close:
                     guard lexemes.count == 1, lexemes[0].kind == .name else {
-                        throw TemplateSyntaxError(location: source.location(token.offset), message: "a closing tag holds only the block's name: '{{/name}}'")
+                        throw TemplateSyntaxError(
+                            location: source.location(token.offset),
+                            message: "a closing tag holds only the block's name: '{{/name}}'"
+                        )
                     }
                     return (nodes, .close(name: lexemes[0].text, offset: lexemes[0].offset))
                 }
@@ -126,17 +157,35 @@ struct TemplateParser {
     private func qualifiedInWith(_ expression: TemplateExpression) -> TemplateExpression {
         let name = expression.name.text
         guard !expression.requiresHelper, blockNames.last == "with", !name.hasPrefix("."),
-              let scope = firstParams.last, name == scope || name.hasPrefix(scope + ".") else { return expression }
-        return TemplateExpression(name: TemplatePath("this." + name), params: [], hash: [], location: expression.location)
+            let scope = firstParams.last, name == scope || name.hasPrefix(scope + ".")
+        else { return expression }
+        return TemplateExpression(
+            name: TemplatePath("this." + name),
+            params: [],
+            hash: [],
+            location: expression.location
+        )
     }
 
     /// A block or inverted section whose opening tag is `token`, up to its `{{/name}}`.
-    private mutating func block(_ inverted: Bool, _ lexemes: [TemplateTagLexeme], token: TemplateToken, depth: Int) throws(TemplateSyntaxError) -> TemplateBlock {
+    private mutating func block(
+        _ inverted: Bool,
+        _ lexemes: [TemplateTagLexeme],
+        token: TemplateToken,
+        depth: Int
+    ) throws(TemplateSyntaxError) -> TemplateBlock {
         guard depth <= Self.maximumNesting else {
-            throw TemplateSyntaxError(location: source.location(token.offset), message: "blocks and subexpressions nest more than \(Self.maximumNesting) levels deep: flatten the template")
+            throw TemplateSyntaxError(
+                location: source.location(token.offset),
+                message:
+                    "blocks and subexpressions nest more than \(Self.maximumNesting) levels deep: flatten the template"
+            )
         }
         if lexemes.first?.kind == .star {
-            throw TemplateSyntaxError(location: source.location(token.offset), message: "decorators ('{{#*name}}') are not supported")
+            throw TemplateSyntaxError(
+                location: source.location(token.offset),
+                message: "decorators ('{{#*name}}') are not supported"
+            )
         }
         var index = 0
         var expression = try self.expression(lexemes, &index, depth: depth, tagOffset: token.offset)
@@ -165,13 +214,24 @@ struct TemplateParser {
         while true {
             switch end {
             case .endOfText:
-                throw TemplateSyntaxError(location: source.location(token.offset), message: "'{{\(opener)\(expression.name)}}' is never closed: add '{{/\(expression.name)}}'")
+                throw TemplateSyntaxError(
+                    location: source.location(token.offset),
+                    message: "'{{\(opener)\(expression.name)}}' is never closed: add '{{/\(expression.name)}}'"
+                )
             case .plainElse(let offset), .elseChain(_, _, let offset):
                 if inverted {
-                    throw TemplateSyntaxError(location: source.location(offset), message: "'{{else}}' is not allowed in an inverted section '{{^\(expression.name)}}': use '{{#unless \(expression.name)}}…{{else}}…{{/unless}}'")
+                    throw TemplateSyntaxError(
+                        location: source.location(offset),
+                        message:
+                            "'{{else}}' is not allowed in an inverted section '{{^\(expression.name)}}': "
+                            + "use '{{#unless \(expression.name)}}…{{else}}…{{/unless}}'"
+                    )
                 }
                 if sawPlainElse {
-                    throw TemplateSyntaxError(location: source.location(offset), message: "this block already has an '{{else}}': only '{{/\(expression.name)}}' may follow it")
+                    throw TemplateSyntaxError(
+                        location: source.location(offset),
+                        message: "this block already has an '{{else}}': only '{{/\(expression.name)}}' may follow it"
+                    )
                 }
                 let (nodes, next) = try nodes(depth: depth)
                 if case .elseChain(let link, let linkNames, _) = end {
@@ -185,24 +245,49 @@ struct TemplateParser {
             case .close(let name, let offset):
                 guard name == expression.name.text else {
                     let opened = source.location(token.offset)
-                    throw TemplateSyntaxError(location: source.location(offset), message: "'{{/\(name)}}' closes '{{\(opener)\(expression.name)}}' opened at \(opened): write '{{/\(expression.name)}}'")
+                    throw TemplateSyntaxError(
+                        location: source.location(offset),
+                        message:
+                            "'{{/\(name)}}' closes '{{\(opener)\(expression.name)}}' opened at \(opened): "
+                            + "write '{{/\(expression.name)}}'"
+                    )
                 }
             }
             break
         }
         var inverse = elseBody
         for (link, linkNames, nodes) in chain.reversed() {
-            inverse = [.block(TemplateBlock(expression: link, inverted: false, blockParams: linkNames, body: nodes, inverse: inverse))]
+            inverse = [
+                .block(
+                    TemplateBlock(
+                        expression: link,
+                        inverted: false,
+                        blockParams: linkNames,
+                        body: nodes,
+                        inverse: inverse
+                    )
+                )
+            ]
         }
-        return TemplateBlock(expression: expression, inverted: inverted, blockParams: names, body: body, inverse: inverse)
+        return TemplateBlock(
+            expression: expression,
+            inverted: inverted,
+            blockParams: names,
+            body: body,
+            inverse: inverse
+        )
     }
 
     /// `as |name …|` at `index`, if present.
-    private func blockParams(_ lexemes: [TemplateTagLexeme], _ index: inout Int) throws(TemplateSyntaxError) -> [String] {
+    private func blockParams(_ lexemes: [TemplateTagLexeme], _ index: inout Int) throws(TemplateSyntaxError) -> [String]
+    {
         guard index < lexemes.count, lexemes[index].kind == .asKeyword else { return [] }
         let start = lexemes[index]
         guard index + 1 < lexemes.count, lexemes[index + 1].kind == .pipe else {
-            throw TemplateSyntaxError(location: source.location(start.offset), message: "block parameters are written 'as |name|' or 'as |item index|'")
+            throw TemplateSyntaxError(
+                location: source.location(start.offset),
+                message: "block parameters are written 'as |name|' or 'as |item index|'"
+            )
         }
         index += 2
         var names: [String] = []
@@ -211,14 +296,21 @@ struct TemplateParser {
             index += 1
         }
         guard !names.isEmpty, index < lexemes.count, lexemes[index].kind == .pipe else {
-            throw TemplateSyntaxError(location: source.location(start.offset), message: "block parameters are written 'as |name|' or 'as |item index|': name them between two '|'")
+            throw TemplateSyntaxError(
+                location: source.location(start.offset),
+                message: "block parameters are written 'as |name|' or 'as |item index|': name them between two '|'"
+            )
         }
         index += 1
         return names
     }
 
     /// An expression that fills the whole tag.
-    private func wholeExpression(_ lexemes: [TemplateTagLexeme], depth: Int, tagOffset: Int) throws(TemplateSyntaxError) -> TemplateExpression {
+    private func wholeExpression(
+        _ lexemes: [TemplateTagLexeme],
+        depth: Int,
+        tagOffset: Int
+    ) throws(TemplateSyntaxError) -> TemplateExpression {
         var index = 0
         let expression = try expression(lexemes, &index, depth: depth, tagOffset: tagOffset)
         try expectEnd(lexemes, index)
@@ -228,37 +320,53 @@ struct TemplateParser {
     private func expectEnd(_ lexemes: [TemplateTagLexeme], _ index: Int) throws(TemplateSyntaxError) {
         guard index < lexemes.count else { return }
         let extra = lexemes[index]
-        let message = switch extra.kind {
-        case .asKeyword, .pipe: "block parameters ('as |x|') are only allowed in a block's opening tag"
-        case .closeParen: "')' has no matching '('"
-        case .equals: "'=' must follow a key name: key=value"
-        case .partialPath where extra.text.hasPrefix("'"): "this string is never closed: end it with '"
-        case .partialPath: "'\(extra.text)' is not a valid value: use a path, \"text\", a number, true/false or (helper …)"
-        case .name, .doubleQuoted, .singleQuoted, .number, .boolean, .openParen:
-            "'\(extra.text)' cannot follow key=value arguments: put positional parameters before them"
-        default: "unexpected '\(extra.text)'"
-        }
+        let message =
+            switch extra.kind {
+            case .asKeyword, .pipe: "block parameters ('as |x|') are only allowed in a block's opening tag"
+            case .closeParen: "')' has no matching '('"
+            case .equals: "'=' must follow a key name: key=value"
+            case .partialPath where extra.text.hasPrefix("'"): "this string is never closed: end it with '"
+            case .partialPath:
+                "'\(extra.text)' is not a valid value: use a path, \"text\", a number, true/false or (helper …)"
+            case .name, .doubleQuoted, .singleQuoted, .number, .boolean, .openParen:
+                "'\(extra.text)' cannot follow key=value arguments: put positional parameters before them"
+            default: "unexpected '\(extra.text)'"
+            }
         throw TemplateSyntaxError(location: source.location(extra.offset), message: message)
     }
 
     /// `name param* (key=param)*` starting at `index`.
-    private func expression(_ lexemes: [TemplateTagLexeme], _ index: inout Int, depth: Int, tagOffset: Int) throws(TemplateSyntaxError) -> TemplateExpression {
+    private func expression(
+        _ lexemes: [TemplateTagLexeme],
+        _ index: inout Int,
+        depth: Int,
+        tagOffset: Int
+    ) throws(TemplateSyntaxError) -> TemplateExpression {
         guard depth <= Self.maximumNesting else {
-            throw TemplateSyntaxError(location: source.location(tagOffset), message: "blocks and subexpressions nest more than \(Self.maximumNesting) levels deep: flatten the template")
+            throw TemplateSyntaxError(
+                location: source.location(tagOffset),
+                message:
+                    "blocks and subexpressions nest more than \(Self.maximumNesting) levels deep: flatten the template"
+            )
         }
         guard index < lexemes.count else {
-            throw TemplateSyntaxError(location: source.location(tagOffset), message: "this tag is empty: write a helper name or a path ('{{request.path}}')")
+            throw TemplateSyntaxError(
+                location: source.location(tagOffset),
+                message: "this tag is empty: write a helper name or a path ('{{request.path}}')"
+            )
         }
         let head = lexemes[index]
         guard head.kind == .name else {
-            let message = switch head.kind {
-            case .doubleQuoted, .singleQuoted, .number, .boolean:
-                "a tag starts with a helper name or a path, not the literal \(head.text): to print it, write it outside the tag"
-            case .elseKeyword: "'else' is only allowed as '{{else}}' or '{{else if …}}' inside a block"
-            case .star: "decorators ('{{*name}}') are not supported"
-            case .partialPath: "'\(head.text)' is not a valid name: names start with a letter, '_', '$', '@' or ':'"
-            default: "a tag starts with a helper name or a path, not '\(head.text)'"
-            }
+            let message =
+                switch head.kind {
+                case .doubleQuoted, .singleQuoted, .number, .boolean:
+                    "a tag starts with a helper name or a path, not the literal \(head.text): "
+                        + "to print it, write it outside the tag"
+                case .elseKeyword: "'else' is only allowed as '{{else}}' or '{{else if …}}' inside a block"
+                case .star: "decorators ('{{*name}}') are not supported"
+                case .partialPath: "'\(head.text)' is not a valid name: names start with a letter, '_', '$', '@' or ':'"
+                default: "a tag starts with a helper name or a path, not '\(head.text)'"
+                }
             throw TemplateSyntaxError(location: source.location(head.offset), message: message)
         }
         index += 1
@@ -268,20 +376,41 @@ struct TemplateParser {
             let lexeme = lexemes[index]
             if lexeme.kind == .name, index + 1 < lexemes.count, lexemes[index + 1].kind == .equals {
                 index += 2
-                hash.append(TemplateHashArgument(key: lexeme.text, value: try argument(lexemes, &index, depth: depth, tagOffset: tagOffset, after: lexeme)))
-            } else if hash.isEmpty, [.name, .doubleQuoted, .singleQuoted, .number, .boolean, .openParen].contains(lexeme.kind) {
+                hash.append(
+                    TemplateHashArgument(
+                        key: lexeme.text,
+                        value: try argument(lexemes, &index, depth: depth, tagOffset: tagOffset, after: lexeme)
+                    )
+                )
+            } else if hash.isEmpty,
+                [.name, .doubleQuoted, .singleQuoted, .number, .boolean, .openParen].contains(lexeme.kind)
+            {
                 params.append(try argument(lexemes, &index, depth: depth, tagOffset: tagOffset, after: lexeme))
             } else {
                 break
             }
         }
-        return TemplateExpression(name: TemplatePath(head.text), params: params, hash: hash, location: source.location(head.offset))
+        return TemplateExpression(
+            name: TemplatePath(head.text),
+            params: params,
+            hash: hash,
+            location: source.location(head.offset)
+        )
     }
 
     /// One parameter or hash value at `index`.
-    private func argument(_ lexemes: [TemplateTagLexeme], _ index: inout Int, depth: Int, tagOffset: Int, after previous: TemplateTagLexeme) throws(TemplateSyntaxError) -> TemplateArgument {
+    private func argument(
+        _ lexemes: [TemplateTagLexeme],
+        _ index: inout Int,
+        depth: Int,
+        tagOffset: Int,
+        after previous: TemplateTagLexeme
+    ) throws(TemplateSyntaxError) -> TemplateArgument {
         guard index < lexemes.count else {
-            throw TemplateSyntaxError(location: source.location(previous.offset), message: "'\(previous.text)=' needs a value: key=\"text\", key=1, key=path or key=(helper …)")
+            throw TemplateSyntaxError(
+                location: source.location(previous.offset),
+                message: "'\(previous.text)=' needs a value: key=\"text\", key=1, key=path or key=(helper …)"
+            )
         }
         let lexeme = lexemes[index]
         index += 1
@@ -299,12 +428,19 @@ struct TemplateParser {
         case .openParen:
             let inner = try expression(lexemes, &index, depth: depth + 1, tagOffset: lexeme.offset)
             guard index < lexemes.count, lexemes[index].kind == .closeParen else {
-                throw TemplateSyntaxError(location: source.location(lexeme.offset), message: "this '(' is never closed: add ')' after the subexpression")
+                throw TemplateSyntaxError(
+                    location: source.location(lexeme.offset),
+                    message: "this '(' is never closed: add ')' after the subexpression"
+                )
             }
             index += 1
             return .subexpression(inner)
         default:
-            throw TemplateSyntaxError(location: source.location(lexeme.offset), message: "'\(lexeme.text)' is not a valid value: use a path, \"text\", a number, true/false or (helper …)")
+            throw TemplateSyntaxError(
+                location: source.location(lexeme.offset),
+                message:
+                    "'\(lexeme.text)' is not a valid value: use a path, \"text\", a number, true/false or (helper …)"
+            )
         }
     }
 }

@@ -63,8 +63,9 @@ struct TemplatePath: Sendable, Hashable, CustomStringConvertible {
         while !rest.isEmpty {
             let key: Substring
             if rest.first == "[", let close = rest.firstIndex(of: "]"),
-               !rest[rest.index(after: rest.startIndex)..<close].contains("["),
-               close > rest.index(after: rest.startIndex) {
+                !rest[rest.index(after: rest.startIndex)..<close].contains("["),
+                close > rest.index(after: rest.startIndex)
+            {
                 key = rest[rest.startIndex...close]
                 rest = rest[rest.index(after: close)...]
             } else if rest.hasPrefix("../") {

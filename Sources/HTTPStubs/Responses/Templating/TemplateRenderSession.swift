@@ -47,7 +47,8 @@ final class TemplateRenderSession {
             if depth > limits.maximumDepth {
                 throw TemplateRenderError(
                     location: Self.location(of: node) ?? blockLocation,
-                    message: "rendering nested more than \(limits.maximumDepth) bodies: simplify the template")
+                    message: "rendering nested more than \(limits.maximumDepth) bodies: simplify the template"
+                )
             }
             let piece: String
             switch node {
@@ -76,18 +77,29 @@ final class TemplateRenderSession {
                 continue
             }
             producedBytes += piece.utf8.count
-            if producedBytes > limits.maximumOutputBytes { throw tooLarge(at: Self.location(of: node) ?? blockLocation) }
+            if producedBytes > limits.maximumOutputBytes {
+                throw tooLarge(at: Self.location(of: node) ?? blockLocation)
+            }
             output += piece
         }
         return output
     }
 
     private func tooManySteps(at location: TemplateSourceLocation) -> TemplateRenderError {
-        TemplateRenderError(location: location, message: "rendering visited more than \(limits.maximumSteps) tags (loops over large data?): simplify the template")
+        TemplateRenderError(
+            location: location,
+            message:
+                "rendering visited more than \(limits.maximumSteps) tags (loops over large data?): "
+                + "simplify the template"
+        )
     }
 
     private func tooLarge(at location: TemplateSourceLocation) -> TemplateRenderError {
-        TemplateRenderError(location: location, message: "rendering produced more than \(limits.maximumOutputBytes) bytes: the template's output is too large")
+        TemplateRenderError(
+            location: location,
+            message:
+                "rendering produced more than \(limits.maximumOutputBytes) bytes: the template's output is too large"
+        )
     }
 
     private static func location(of node: TemplateNode) -> TemplateSourceLocation? {
@@ -100,7 +112,10 @@ final class TemplateRenderSession {
     }
 
     /// The value a `{{ }}` tag prints, `nil` when there is nothing to print.
-    private func mustacheValue(_ expression: TemplateExpression, in scope: TemplateScope) throws(TemplateRenderError) -> TemplateValue? {
+    private func mustacheValue(
+        _ expression: TemplateExpression,
+        in scope: TemplateScope
+    ) throws(TemplateRenderError) -> TemplateValue? {
         // In a block-parameter level a bare name is never a helper call (`Variable.value`).
         if let helper = helpers[expression.name.text], !(scope.holdsBlockParams && !expression.requiresHelper) {
             return try call(helper, expression, isBlock: false, body: [], inverse: [], blockParams: [], in: scope)
@@ -111,7 +126,10 @@ final class TemplateRenderSession {
 
     private func requireNoHelper(_ expression: TemplateExpression) throws(TemplateRenderError) {
         if expression.requiresHelper {
-            throw TemplateRenderError(location: expression.location, message: "helper '\(expression.name)' is not implemented")
+            throw TemplateRenderError(
+                location: expression.location,
+                message: "helper '\(expression.name)' is not implemented"
+            )
         }
     }
 
@@ -123,7 +141,15 @@ final class TemplateRenderSession {
             return try render(value.isFalsy ? block.body : block.inverse, in: scope)
         }
         if let helper = helpers[expression.name.text] {
-            let result = try call(helper, expression, isBlock: true, body: block.body, inverse: block.inverse, blockParams: block.blockParams, in: scope)
+            let result = try call(
+                helper,
+                expression,
+                isBlock: true,
+                body: block.body,
+                inverse: block.inverse,
+                blockParams: block.blockParams,
+                in: scope
+            )
             return result.isNull ? "" : result.printed
         }
         try requireNoHelper(expression)
@@ -139,9 +165,18 @@ final class TemplateRenderSession {
             sectionScope = TemplateScope(value: value, parent: scope, data: TemplateObject())
         }
         let call = TemplateHelperCall(
-            name: expression.name.text, params: [value], hash: [:], context: sectionScope.value, isBlock: true,
-            location: expression.location, session: self, scope: sectionScope, body: block.body, inverse: block.inverse,
-            blockParams: block.blockParams)
+            name: expression.name.text,
+            params: [value],
+            hash: [:],
+            context: sectionScope.value,
+            isBlock: true,
+            location: expression.location,
+            session: self,
+            scope: sectionScope,
+            body: block.body,
+            inverse: block.inverse,
+            blockParams: block.blockParams
+        )
         if case .list = value {
             return try TemplateBuiltinHelpers.each(call).printed
         }
@@ -149,26 +184,50 @@ final class TemplateRenderSession {
     }
 
     /// Calls `helper` with the arguments of `expression` evaluated in `scope`.
-    private func call(_ helper: TemplateHelper, _ expression: TemplateExpression, isBlock: Bool, body: [TemplateNode], inverse: [TemplateNode], blockParams: [String], in scope: TemplateScope) throws(TemplateRenderError) -> TemplateValue {
+    private func call(
+        _ helper: TemplateHelper,
+        _ expression: TemplateExpression,
+        isBlock: Bool,
+        body: [TemplateNode],
+        inverse: [TemplateNode],
+        blockParams: [String],
+        in scope: TemplateScope
+    ) throws(TemplateRenderError) -> TemplateValue {
         var params: [TemplateValue] = []
         params.reserveCapacity(expression.params.count)
         for argument in expression.params { params.append(try evaluate(argument, in: scope)) }
         var hash: [String: TemplateValue] = [:]
         for argument in expression.hash { hash[argument.key] = try evaluate(argument.value, in: scope) }
         let call = TemplateHelperCall(
-            name: expression.name.text, params: params, hash: hash, context: scope.value, isBlock: isBlock,
-            location: expression.location, session: self, scope: scope, body: body, inverse: inverse, blockParams: blockParams)
+            name: expression.name.text,
+            params: params,
+            hash: hash,
+            context: scope.value,
+            isBlock: isBlock,
+            location: expression.location,
+            session: self,
+            scope: scope,
+            body: body,
+            inverse: inverse,
+            blockParams: blockParams
+        )
         do {
             return try helper.function(call)
         } catch let error as TemplateRenderError {
             throw error
         } catch {
-            throw TemplateRenderError(location: expression.location, message: "helper '\(expression.name)' failed: \(error)")
+            throw TemplateRenderError(
+                location: expression.location,
+                message: "helper '\(expression.name)' failed: \(error)"
+            )
         }
     }
 
     /// The value of a parameter or hash value (`null` for a missing path).
-    private func evaluate(_ argument: TemplateArgument, in scope: TemplateScope) throws(TemplateRenderError) -> TemplateValue {
+    private func evaluate(
+        _ argument: TemplateArgument,
+        in scope: TemplateScope
+    ) throws(TemplateRenderError) -> TemplateValue {
         switch argument {
         case .literal(let value):
             return value
@@ -176,7 +235,10 @@ final class TemplateRenderSession {
             return lookup(path, in: scope) ?? .null
         case .subexpression(let expression):
             guard let helper = helpers[expression.name.text] else {
-                throw TemplateRenderError(location: expression.location, message: "helper '\(expression.name)' is not implemented")
+                throw TemplateRenderError(
+                    location: expression.location,
+                    message: "helper '\(expression.name)' is not implemented"
+                )
             }
             return try call(helper, expression, isBlock: false, body: [], inverse: [], blockParams: [], in: scope)
         }
@@ -206,7 +268,9 @@ final class TemplateRenderSession {
             case .this, .current:
                 return nil
             default:
-                if case .found(let value) = follow(path.segments[...], from: .object(scope.data), in: nil) { return value }
+                if case .found(let value) = follow(path.segments[...], from: .object(scope.data), in: nil) {
+                    return value
+                }
                 return nil
             }
         }
@@ -237,7 +301,11 @@ final class TemplateRenderSession {
 
     /// Follows `segments` from `start`; `scope` is the context `../` steps out of (`nil` when the
     /// start is a data map, which has no parent).
-    private func follow(_ segments: ArraySlice<TemplatePath.Segment>, from start: TemplateValue, in scope: TemplateScope?) -> Resolution {
+    private func follow(
+        _ segments: ArraySlice<TemplatePath.Segment>,
+        from start: TemplateValue,
+        in scope: TemplateScope?
+    ) -> Resolution {
         var value = start
         var consumed = 0
         for (offset, segment) in zip(segments.indices, segments) {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPStubs
 
 /// The grammar of handlebars.java 4.x as the parser reads it: the tree it builds, the located
@@ -29,11 +30,12 @@ struct TemplateParserTests {
         let template = try parse("a {{b}} {{{c}}} {{&d}} {{! e }}f")
         #expect(template.nodes.count == 9)
         guard case .text("a ") = template.nodes[0],
-              case .mustache(let b, escaped: true) = template.nodes[1],
-              case .mustache(let c, escaped: false) = template.nodes[3],
-              case .mustache(let d, escaped: false) = template.nodes[5],
-              case .comment(let commentLocation) = template.nodes[7],
-              case .text("f") = template.nodes[8] else {
+            case .mustache(let b, escaped: true) = template.nodes[1],
+            case .mustache(let c, escaped: false) = template.nodes[3],
+            case .mustache(let d, escaped: false) = template.nodes[5],
+            case .comment(let commentLocation) = template.nodes[7],
+            case .text("f") = template.nodes[8]
+        else {
             Issue.record("unexpected nodes \(template.nodes)")
             return
         }
@@ -50,39 +52,56 @@ struct TemplateParserTests {
             return
         }
         #expect(expression.name.text == "helper")
-        #expect(expression.params == [
-            .path(TemplatePath("a.b")),
-            .literal(.string(#"x"y"#)),
-            .literal(.string("it's")),
-            .literal(.number(text: "-1.5", value: -1.5)),
-            .literal(.integer(7)),
-            .literal(.bool(true)),
-            .subexpression(TemplateExpression(
-                name: TemplatePath("inner"), params: [.path(TemplatePath("c"))],
-                hash: [TemplateHashArgument(key: "key", value: .literal(.integer(1)))], location: location(1, 45))),
-        ])
-        #expect(expression.hash == [
-            TemplateHashArgument(key: "k1", value: .path(TemplatePath("d"))),
-            TemplateHashArgument(key: "k2", value: .literal(.string("v"))),
-        ])
+        #expect(
+            expression.params == [
+                .path(TemplatePath("a.b")),
+                .literal(.string(#"x"y"#)),
+                .literal(.string("it's")),
+                .literal(.number(text: "-1.5", value: -1.5)),
+                .literal(.integer(7)),
+                .literal(.bool(true)),
+                .subexpression(
+                    TemplateExpression(
+                        name: TemplatePath("inner"),
+                        params: [.path(TemplatePath("c"))],
+                        hash: [TemplateHashArgument(key: "key", value: .literal(.integer(1)))],
+                        location: location(1, 45)
+                    )
+                ),
+            ]
+        )
+        #expect(
+            expression.hash == [
+                TemplateHashArgument(key: "k1", value: .path(TemplatePath("d"))),
+                TemplateHashArgument(key: "k2", value: .literal(.string("v"))),
+            ]
+        )
     }
 
     @Test func stringEscapesAreOnlyTheQuote() throws {
         let template = try parse(#"{{h "a\nb" 'a\"b' "a\\b"}}"#)
         guard case .mustache(let expression, _) = template.nodes.first else { return }
-        #expect(expression.params == [.literal(.string(#"a\nb"#)), .literal(.string(#"a\"b"#)), .literal(.string(#"a\\b"#))])
+        #expect(
+            expression.params == [
+                .literal(.string(#"a\nb"#)), .literal(.string(#"a\"b"#)), .literal(.string(#"a\\b"#)),
+            ]
+        )
     }
 
     @Test func elseIfChainsNest() throws {
         let template = try parse("{{#if a}}A{{else if b}}B{{else unless c}}C{{else}}D{{/if}}")
         guard case .block(let outer) = template.nodes.first,
-              case .block(let second) = outer.inverse.first,
-              case .block(let third) = second.inverse.first else {
+            case .block(let second) = outer.inverse.first,
+            case .block(let third) = second.inverse.first
+        else {
             Issue.record("chain not nested: \(template.nodes)")
             return
         }
         #expect(outer.expression.name.text == "if" && outer.body == [.text("A")])
-        #expect(second.expression.name.text == "if" && second.expression.params == [.path(TemplatePath("b"))] && second.body == [.text("B")])
+        #expect(
+            second.expression.name.text == "if" && second.expression.params == [.path(TemplatePath("b"))]
+                && second.body == [.text("B")]
+        )
         #expect(third.expression.name.text == "unless" && third.body == [.text("C")] && third.inverse == [.text("D")])
     }
 
@@ -118,7 +137,11 @@ struct TemplateParserTests {
         #expect(TemplatePath("..").segments == [.parentValue])
         #expect(TemplatePath("../a.b").segments == [.parent, .property("a"), .property("b")])
         #expect(TemplatePath("./a").segments == [.this, .property("a")])
-        #expect(TemplatePath("a/b.[c.d].0.[1]").segments == [.property("a"), .property("b"), .property("c.d"), .index(0, key: "0"), .index(1, key: "1")])
+        #expect(
+            TemplatePath("a/b.[c.d].0.[1]").segments == [
+                .property("a"), .property("b"), .property("c.d"), .index(0, key: "0"), .index(1, key: "1"),
+            ]
+        )
         #expect(TemplatePath("@index").segments == [.data("index")])
         #expect(TemplatePath("@../index").segments == [.parent, .data("index")])
         #expect(TemplatePath("@root.name").segments == [.data("root"), .property("name")])
@@ -135,7 +158,9 @@ struct TemplateParserTests {
 
     @Test func commentsMayContainBraces() throws {
         let template = try parse("a{{!-- {{#if}} }} --}}b{{! x }}c")
-        #expect(template.nodes == [.text("a"), .comment(location(1, 2)), .text("b"), .comment(location(1, 24)), .text("c")])
+        #expect(
+            template.nodes == [.text("a"), .comment(location(1, 2)), .text("b"), .comment(location(1, 24)), .text("c")]
+        )
     }
 
     @Test func escapedTagsAreText() throws {
@@ -211,19 +236,28 @@ struct TemplateParserTests {
         let depth = TemplateParser.maximumNesting + 1
         let blocks = String(repeating: "{{#if a}}", count: depth) + String(repeating: "{{/if}}", count: depth)
         #expect(error(blocks)?.message.contains("nest more than") == true)
-        let subexpressions = "{{h " + String(repeating: "(h ", count: depth) + String(repeating: ")", count: depth) + "}}"
+        let subexpressions =
+            "{{h " + String(repeating: "(h ", count: depth) + String(repeating: ")", count: depth) + "}}"
         #expect(error(subexpressions)?.message.contains("nest more than") == true)
         let fine = String(repeating: "{{#if a}}", count: 50) + String(repeating: "{{/if}}", count: 50)
         #expect(error(fine) == nil)
     }
 
     @Test func garbageNeverCrashes() {
-        let pieces = ["{{", "}}", "{", "}", "~", "#", "/", "^", "!", "--", "\\", "\"", "'", "(", ")", "=", "as", "|", "else", "if", " ", "\n", "a", ".", "[", "]", "@", "&", ">", "*"]
+        let pieces = [
+            "{{", "}}", "{", "}", "~", "#", "/", "^", "!", "--", "\\", "\"", "'", "(", ")", "=", "as", "|", "else",
+            "if", " ", "\n", "a", ".", "[", "]", "@", "&", ">", "*",
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<3000 {
-            let text = (0..<Int.random(in: 1...14, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let text = (0..<Int.random(in: 1...14, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
             if let template = try? TemplateParser.parse(text) {
-                _ = try? TemplateRenderer().render(template, context: .object(TemplateObject([("a", .list([.integer(1)]))])))
+                _ = try? TemplateRenderer().render(
+                    template,
+                    context: .object(TemplateObject([("a", .list([.integer(1)]))]))
+                )
             }
             _ = try? TemplateParser.parse(text, literalOuterText: true)
         }
@@ -245,10 +279,12 @@ struct TemplateParserTests {
     // MARK: Helper calls
 
     @Test func helperCallsListEveryTagThatNeedsAHelper() throws {
-        let template = try parse("""
+        let template = try parse(
+            """
             {{plain}}{{#section}}{{/section}}{{upper name}}
             {{#if (eq a 'b')}}{{else if (contains x y)}}{{else}}{{/if}}{{x k=(now)}}{{^inv}}{{/inv}}
-            """)
+            """
+        )
         let calls = template.helperCalls.map { "\($0.name)@\($0.location)" }
         #expect(calls == ["upper@1:36", "if@2:4", "eq@2:8", "if@2:26", "contains@2:30", "x@2:62", "now@2:67"])
         do {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPStubs
 
 /// Rendering: helpers (arguments, escaping of their results, blocks), the limits that stop a
@@ -12,17 +13,29 @@ struct TemplateRendererTests {
     /// A helper that prints its name, parameters, hash (sorted) and `this` as `name(p1,p2;k=v|this)`.
     private static let echo = TemplateHelper { call in
         let hash = call.hash.keys.sorted().map { "\($0)=\(call.hash[$0]!.printed)" }.joined(separator: ",")
-        return .string("\(call.name)(\(call.params.map(\.printed).joined(separator: ","));\(hash)|\(call.context.printed))")
+        return .string(
+            "\(call.name)(\(call.params.map(\.printed).joined(separator: ","));\(hash)|\(call.context.printed))"
+        )
     }
 
-    private func render(_ text: String, _ context: String = "{}", helpers extra: [String: TemplateHelper] = [:], limits: TemplateRenderLimits = .standard) throws -> String {
+    private func render(
+        _ text: String,
+        _ context: String = "{}",
+        helpers extra: [String: TemplateHelper] = [:],
+        limits: TemplateRenderLimits = .standard
+    ) throws -> String {
         let template = try TemplateParser.parse(text)
         let helpers = TemplateBuiltinHelpers.all.merging(extra) { $1 }
         let renderer = TemplateRenderer(helpers: helpers, limits: limits)
         return try renderer.render(template, context: TemplateValue(json: try JSONValue(parsing: context)))
     }
 
-    private func renderError(_ text: String, _ context: String = "{}", helpers: [String: TemplateHelper] = [:], limits: TemplateRenderLimits = .standard) -> TemplateRenderError? {
+    private func renderError(
+        _ text: String,
+        _ context: String = "{}",
+        helpers: [String: TemplateHelper] = [:],
+        limits: TemplateRenderLimits = .standard
+    ) -> TemplateRenderError? {
         do {
             _ = try render(text, context, helpers: helpers, limits: limits)
             return nil
@@ -39,12 +52,21 @@ struct TemplateRendererTests {
     @Test func helpersGetEvaluatedArgumentsAndTheCurrentContext() throws {
         let output = try render(
             #"{{#with person}}{{echo name 'lit' 2 ../flag nope k=age j=(echo 1)}}{{/with}}"#,
-            #"{"flag":true,"person":{"name":"Al","age":30}}"#, helpers: ["echo": Self.echo])
-        #expect(output == "echo(Al,lit,2,true,null;j&#x3D;echo(1;|{name&#x3D;Al, age&#x3D;30}),k&#x3D;30|{name&#x3D;Al, age&#x3D;30})")
+            #"{"flag":true,"person":{"name":"Al","age":30}}"#,
+            helpers: ["echo": Self.echo]
+        )
+        #expect(
+            output
+                == "echo(Al,lit,2,true,null;j&#x3D;echo(1;|{name&#x3D;Al, age&#x3D;30}),k&#x3D;30|{name&#x3D;Al, "
+                + "age&#x3D;30})"
+        )
     }
 
     @Test func aBareNameCallsTheHelperOfThatNameBeforeThePath() throws {
-        #expect(try render("{{echo}}|{{{echo}}}", #"{"echo":"path"}"#, helpers: ["echo": Self.echo]) == "echo(;|{echo&#x3D;path})|echo(;|{echo=path})")
+        #expect(
+            try render("{{echo}}|{{{echo}}}", #"{"echo":"path"}"#, helpers: ["echo": Self.echo])
+                == "echo(;|{echo&#x3D;path})|echo(;|{echo=path})"
+        )
     }
 
     @Test func helperResultsAreEscapedUnlessSafe() throws {
@@ -54,7 +76,10 @@ struct TemplateRendererTests {
             "nothing": TemplateHelper { _ in .null },
             "number": TemplateHelper { _ in .number(text: "1.0E10", value: 1e10) },
         ]
-        #expect(try render("{{plain}}{{{plain}}}{{safe}}[{{nothing}}]{{number}}", helpers: helpers) == "&lt;b&gt;<b><b>[]1.0E10")
+        #expect(
+            try render("{{plain}}{{{plain}}}{{safe}}[{{nothing}}]{{number}}", helpers: helpers)
+                == "&lt;b&gt;<b><b>[]1.0E10"
+        )
     }
 
     @Test func blockHelpersRenderTheirBodyAndInverseAsOftenAsTheyLike() throws {
@@ -69,8 +94,11 @@ struct TemplateRendererTests {
             },
         ]
         let output = try render(
-            "{{#twice}}<{{x}}>{{/twice}}|{{#otherwise}}no{{else}}yes{{/otherwise}}|{{#into obj}}{{y}}{{@tag}}{{../x}}{{/into}}",
-            #"{"x":"&","obj":{"y":"Y"}}"#, helpers: helpers)
+            "{{#twice}}<{{x}}>{{/twice}}|{{#otherwise}}no{{else}}yes{{/otherwise}}|"
+                + "{{#into obj}}{{y}}{{@tag}}{{../x}}{{/into}}",
+            #"{"x":"&","obj":{"y":"Y"}}"#,
+            helpers: helpers
+        )
         // A block's output is never escaped; the tags inside it are.
         #expect(output == "<&amp;><&amp;>|yes|Y&lt;t&gt;&amp;")
     }
@@ -89,14 +117,22 @@ struct TemplateRendererTests {
 
     @Test func sectionsFollowTheValue() throws {
         let context = #"{"list":[1,2],"yes":true,"no":false,"obj":{"a":"A"},"text":"t","zero":0}"#
-        #expect(try render("{{#list}}{{this}}{{/list}}{{#yes}}Y{{/yes}}{{#no}}N{{else}}n{{/no}}{{#obj}}{{a}}{{/obj}}{{#text}}{{this}}{{/text}}{{#zero}}z{{else}}0{{/zero}}", context) == "12YnAt0")
+        #expect(
+            try render(
+                "{{#list}}{{this}}{{/list}}{{#yes}}Y{{/yes}}{{#no}}N{{else}}n{{/no}}{{#obj}}{{a}}{{/obj}}"
+                    + "{{#text}}{{this}}{{/text}}{{#zero}}z{{else}}0{{/zero}}",
+                context
+            ) == "12YnAt0"
+        )
     }
 
     @Test func lookupsWalkUpUntilTheFirstSegmentIsFound() throws {
         let context = #"{"name":"root","a":{"b":"rootB"},"items":[{"a":{}},{"x":1}]}"#
         // In the first item `a` exists without `b`: the lookup stops there. The second has no
         // `a`, so `a.b` is found at the root.
-        #expect(try render("{{#each items}}[{{a.b}}|{{name}}|{{this.name}}]{{/each}}", context) == "[|root|][rootB|root|]")
+        #expect(
+            try render("{{#each items}}[{{a.b}}|{{name}}|{{this.name}}]{{/each}}", context) == "[|root|][rootB|root|]"
+        )
     }
 
     // MARK: Limits
@@ -104,7 +140,11 @@ struct TemplateRendererTests {
     @Test func outputIsBounded() {
         var limits = TemplateRenderLimits()
         limits.maximumOutputBytes = 1000
-        let error = renderError("{{#each list}}{{#each ../list}}0123456789{{/each}}{{/each}}", "{\"list\":[" + Array(repeating: "1", count: 20).joined(separator: ",") + "]}", limits: limits)
+        let error = renderError(
+            "{{#each list}}{{#each ../list}}0123456789{{/each}}{{/each}}",
+            "{\"list\":[" + Array(repeating: "1", count: 20).joined(separator: ",") + "]}",
+            limits: limits
+        )
         #expect(error?.message.contains("more than 1000 bytes") == true)
         // Located at the innermost block, whose text overflowed.
         #expect(error?.location == TemplateSourceLocation(line: 1, column: 18))
@@ -114,15 +154,25 @@ struct TemplateRendererTests {
         var limits = TemplateRenderLimits()
         limits.maximumOutputBytes = 100
         let big = TemplateHelper { _ in .safe(String(repeating: "x", count: 101)) }
-        #expect(renderError("a\n{{#big}}{{/big}}", helpers: ["big": big], limits: limits)?.location == TemplateSourceLocation(line: 2, column: 4))
-        #expect(renderError("{{big}}", helpers: ["big": big], limits: limits)?.location == TemplateSourceLocation(line: 1, column: 3))
+        #expect(
+            renderError("a\n{{#big}}{{/big}}", helpers: ["big": big], limits: limits)?.location
+                == TemplateSourceLocation(line: 2, column: 4)
+        )
+        #expect(
+            renderError("{{big}}", helpers: ["big": big], limits: limits)?.location
+                == TemplateSourceLocation(line: 1, column: 3)
+        )
     }
 
     @Test func workIsBoundedEvenWithoutOutput() {
         var limits = TemplateRenderLimits()
         limits.maximumSteps = 10_000
         let list = "[" + Array(repeating: "1", count: 100).joined(separator: ",") + "]"
-        let error = renderError("{{#each l}}{{#each ../l}}{{#each ../../l}}{{/each}}{{/each}}{{/each}}", "{\"l\":\(list)}", limits: limits)
+        let error = renderError(
+            "{{#each l}}{{#each ../l}}{{#each ../../l}}{{/each}}{{/each}}{{/each}}",
+            "{\"l\":\(list)}",
+            limits: limits
+        )
         #expect(error?.message.contains("more than 10000 tags") == true)
     }
 
@@ -133,7 +183,10 @@ struct TemplateRendererTests {
         let deep = String(repeating: "{{#again}}", count: 90) + "x" + String(repeating: "{{/again}}", count: 90)
         var limits = TemplateRenderLimits()
         limits.maximumDepth = 50
-        #expect(renderError(deep, helpers: ["again": again], limits: limits)?.message.contains("nested more than 50") == true)
+        #expect(
+            renderError(deep, helpers: ["again": again], limits: limits)?.message.contains("nested more than 50")
+                == true
+        )
         #expect((try? render(deep, helpers: ["again": again])) == "x")
     }
 
@@ -142,9 +195,11 @@ struct TemplateRendererTests {
         let opening = (0..<depth).map { ["{{#each l}}", "{{#with o}}", "{{#if (lookup o 'k')}}"][$0 % 3] }.joined()
         let closing = (0..<depth).reversed().map { ["{{/each}}", "{{/with}}", "{{/if}}"][$0 % 3] }.joined()
         let template = try TemplateParser.parse(opening + "{{@index}}" + closing)
-        let context = TemplateValue.object(TemplateObject([
-            ("l", .list([.integer(1)])), ("o", .object(TemplateObject([("k", .bool(true))]))),
-        ]))
+        let context = TemplateValue.object(
+            TemplateObject([
+                ("l", .list([.integer(1)])), ("o", .object(TemplateObject([("k", .bool(true))]))),
+            ])
+        )
         let output = try await Task.detached { try TemplateRenderer().render(template, context: context) }.value
         #expect(output == "0")
     }
@@ -163,7 +218,10 @@ struct TemplateRendererTests {
         let outputs = try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<64 {
                 group.addTask {
-                    try renderer.render(template, context: .object(TemplateObject([("items", .list([.integer(index), .integer(index + 1)]))])))
+                    try renderer.render(
+                        template,
+                        context: .object(TemplateObject([("items", .list([.integer(index), .integer(index + 1)]))]))
+                    )
                 }
             }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
@@ -178,7 +236,8 @@ struct TemplateRendererTests {
         let cases: [(String, String)] = [
             ("1", "1"), ("-0", "0"), ("12345678901234567890", "12345678901234567890"),
             ("1.0", "1.0"), ("1.50", "1.5"), ("1e3", "1000.0"), ("1E-5", "1.0E-5"), ("0.001", "0.001"),
-            ("1234567.0", "1234567.0"), ("12345678.9", "1.23456789E7"), ("-2.5e-4", "-2.5E-4"), ("0.0", "0.0"), ("-0.0", "-0.0"),
+            ("1234567.0", "1234567.0"), ("12345678.9", "1.23456789E7"), ("-2.5e-4", "-2.5E-4"), ("0.0", "0.0"),
+            ("-0.0", "-0.0"),
         ]
         for (json, printed) in cases {
             #expect(TemplateValue(json: try JSONValue(parsing: json)).printed == printed, "\(json)")
@@ -202,7 +261,10 @@ struct TemplateRendererTests {
         #expect(TemplateValue.object(TemplateObject()).isFalsy == false)
         #expect(TemplateValue.number(text: "-0.0", value: -0.0).isFalsy)
         #expect(TemplateValue.string("false").isFalsy == false)
-        #expect(TemplateValue.list([.null, .bool(true), .object(TemplateObject([("k", .list([]))]))]).printed == "[null, true, {k=[]}]")
+        #expect(
+            TemplateValue.list([.null, .bool(true), .object(TemplateObject([("k", .list([]))]))]).printed
+                == "[null, true, {k=[]}]"
+        )
     }
 
     @Test func escapingSet() {

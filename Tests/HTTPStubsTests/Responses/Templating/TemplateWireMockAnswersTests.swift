@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HTTPStubs
 
 /// The `core/` cases of `Tests/Fixtures/Templates/wiremock-answers.jsonl` (what real WireMock 2.35.1
@@ -17,7 +18,7 @@ struct TemplateWireMockAnswersTests {
 
     /// Cases the engine refuses on purpose although WireMock renders them.
     static let refusedOnPurpose: Set<String> = [
-        "core/raw-block",  // raw blocks are refused with a located message
+        "core/raw-block"  // raw blocks are refused with a located message
     ]
 
     struct Answer: CustomTestStringConvertible, Sendable {
@@ -31,32 +32,47 @@ struct TemplateWireMockAnswersTests {
 
     static func load() -> [Answer] {
         guard let answerText = try? String(contentsOf: answers, encoding: .utf8),
-              let caseData = try? Data(contentsOf: cases),
-              case .array(let caseList)? = try? JSONValue(parsing: caseData) else { return [] }
+            let caseData = try? Data(contentsOf: cases),
+            case .array(let caseList)? = try? JSONValue(parsing: caseData)
+        else { return [] }
         var templates: [String: String] = [:]
         for item in caseList {
-            if case .object(let object) = item, case .string(let name)? = object["name"], case .string(let template)? = object["template"] {
+            if case .object(let object) = item, case .string(let name)? = object["name"],
+                case .string(let template)? = object["template"]
+            {
                 templates[name] = template
             }
         }
         var result: [Answer] = []
         for line in answerText.split(separator: "\n") {
             guard case .object(let object)? = try? JSONValue(parsing: String(line)),
-                  case .string(let name)? = object["name"], name.hasPrefix("core/"), !refusedOnPurpose.contains(name),
-                  case .string("local")? = object["mode"],
-                  let template = templates[name],
-                  case .number(let status)? = object["status"],
-                  case .object(let request)? = object["request"],
-                  case .string(let method)? = request["method"] else { continue }
+                case .string(let name)? = object["name"], name.hasPrefix("core/"), !refusedOnPurpose.contains(name),
+                case .string("local")? = object["mode"],
+                let template = templates[name],
+                case .number(let status)? = object["status"],
+                case .object(let request)? = object["request"],
+                case .string(let method)? = request["method"]
+            else { continue }
             // Only `request.method` from the request model.
             let rest = template.replacing("request.method", with: "")
             guard !rest.contains("request") else { continue }
             // Only the built-in helpers (a template that does not parse is kept: WireMock must fail too).
             if let parsed = try? TemplateParser.parse(template, literalOuterText: true),
-               parsed.helperCalls.contains(where: { TemplateBuiltinHelpers.all[$0.name] == nil }) { continue }
+                parsed.helperCalls.contains(where: { TemplateBuiltinHelpers.all[$0.name] == nil })
+            {
+                continue
+            }
             var body: String?
             if case .string(let text)? = object["body"] { body = text }
-            result.append(Answer(name: name, template: template, method: method, status: Int(exactly: status.doubleValue) ?? 0, body: body))
+            result.append(
+                Answer(
+                    name: name,
+                    template: template,
+                    method: method,
+                    status: Int(exactly: status.doubleValue) ?? 0,
+                    body: body
+                )
+            )
         }
         return result
     }
@@ -68,9 +84,15 @@ struct TemplateWireMockAnswersTests {
         #expect(Self.loaded.count >= 25, "\(Self.loaded.map(\.name))")
     }
 
-    @Test("Same body as WireMock", .enabled(if: FileManager.default.fileExists(atPath: answers.path)), arguments: loaded)
+    @Test(
+        "Same body as WireMock",
+        .enabled(if: FileManager.default.fileExists(atPath: answers.path)),
+        arguments: loaded
+    )
     func sameBody(_ answer: Answer) throws {
-        let context = TemplateValue.object(TemplateObject([("request", .object(TemplateObject([("method", .string(answer.method))])))]))
+        let context = TemplateValue.object(
+            TemplateObject([("request", .object(TemplateObject([("method", .string(answer.method))])))])
+        )
         let renderer = TemplateRenderer()
         let result = Result { () throws -> String in
             let template = try TemplateParser.parse(answer.template, literalOuterText: true)
