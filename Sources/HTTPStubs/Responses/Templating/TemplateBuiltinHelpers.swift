@@ -46,7 +46,8 @@ enum TemplateBuiltinHelpers {
     /// handlebars.java iterates the Java bean properties of other values (a string's `bytes`,
     /// `empty`, …); here a string, number or boolean has no entries, so the inverse renders.
     static func each(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
-        let value = call.params.first ?? call.context
+        var value = call.params.first ?? call.context
+        if case .javaObject(let object) = value, let items = object.items { value = .list(items) }
         var output = ""
         switch value {
         case .list(let items):

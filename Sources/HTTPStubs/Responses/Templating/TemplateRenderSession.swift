@@ -16,6 +16,9 @@ final class TemplateRenderSession {
     /// The outermost context.
     let rootScope: TemplateScope
 
+    /// The clock and random source helpers read.
+    let environment: TemplateEnvironment
+
     private let helpers: [String: TemplateHelper]
     private let limits: TemplateRenderLimits
     /// handlebars.java's shared `data` map: `root` is the root value.
@@ -26,8 +29,14 @@ final class TemplateRenderSession {
     /// The innermost block being rendered, to locate errors found in plain text.
     private var blockLocation = TemplateSourceLocation(line: 1, column: 1)
 
-    init(helpers: [String: TemplateHelper], limits: TemplateRenderLimits, root: TemplateValue) {
+    init(
+        helpers: [String: TemplateHelper],
+        limits: TemplateRenderLimits,
+        root: TemplateValue,
+        environment: TemplateEnvironment = .system
+    ) {
         self.helpers = helpers
+        self.environment = environment
         self.limits = limits
         self.rootScope = TemplateScope(value: root, parent: nil, data: TemplateObject())
         self.rootData = TemplateObject([("root", root)])
@@ -154,7 +163,8 @@ final class TemplateRenderSession {
         }
         try requireNoHelper(expression)
         // A section: handlebars.java picks `each` for a list, `if` for a boolean, else `with`.
-        let value = lookup(expression.name, in: scope) ?? .null
+        var value = lookup(expression.name, in: scope) ?? .null
+        if case .javaObject(let object) = value, let items = object.items { value = .list(items) }
         let sectionScope: TemplateScope
         switch value {
         case .list:
@@ -327,6 +337,8 @@ final class TemplateRenderSession {
             case .index(let index, let key):
                 if case .list(let items) = value {
                     next = items.indices.contains(index) ? items[index] : nil
+                } else if case .javaObject(let object) = value, let items = object.items {
+                    next = object.property(key) ?? (items.indices.contains(index) ? items[index] : nil)
                 } else {
                     next = Self.property(key, of: value)
                 }
@@ -361,6 +373,14 @@ final class TemplateRenderSession {
             switch name {
             case "length": return .integer(text.utf16.count)
             case "empty", "isEmpty": return .bool(text.isEmpty)
+            default: return nil
+            }
+        case .javaObject(let object):
+            if let found = object.property(name) { return found }
+            guard let items = object.items else { return nil }
+            switch name {
+            case "size": return .integer(items.count)
+            case "empty", "isEmpty": return .bool(items.isEmpty)
             default: return nil
             }
         case .number, .bool, .null:

@@ -17,9 +17,14 @@ struct TemplateRenderer: Sendable {
         self.limits = limits
     }
 
-    /// `template` rendered with `context` as the root `this`.
-    func render(_ template: Template, context: TemplateValue) throws(TemplateRenderError) -> String {
-        let session = TemplateRenderSession(helpers: helpers, limits: limits, root: context)
+    /// `template` rendered with `context` as the root `this`; helpers read the clock and the random
+    /// source from `environment`.
+    func render(
+        _ template: Template,
+        context: TemplateValue,
+        environment: TemplateEnvironment = .system
+    ) throws(TemplateRenderError) -> String {
+        let session = TemplateRenderSession(helpers: helpers, limits: limits, root: context, environment: environment)
         return try session.render(template.nodes, in: session.rootScope)
     }
 }

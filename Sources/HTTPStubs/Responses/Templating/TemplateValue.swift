@@ -20,6 +20,9 @@ enum TemplateValue: Sendable, Hashable {
     case object(TemplateObject)
     /// Text already rendered (handlebars.java's `SafeString`): printed as is, never escaped.
     case safe(String)
+    /// A Java object of the request model with its own printing, elements and properties
+    /// (``TemplateJavaObject``): falsy only when it is an empty list.
+    case javaObject(TemplateJavaObject)
 
     /// A number from an integer, printed as Java prints an `int` or `long`.
     static func integer(_ value: Int) -> TemplateValue {
@@ -37,6 +40,7 @@ enum TemplateValue: Sendable, Hashable {
         case .number(_, let value): value == 0
         case .list(let items): items.isEmpty
         case .object: false
+        case .javaObject(let object): object.items?.isEmpty ?? false
         }
     }
 
@@ -52,6 +56,7 @@ enum TemplateValue: Sendable, Hashable {
         case .list(let items): "[" + items.map(\.printed).joined(separator: ", ") + "]"
         case .object(let object):
             "{" + object.entries.map { "\($0.key)=\($0.value.printed)" }.joined(separator: ", ") + "}"
+        case .javaObject(let object): object.printed
         }
     }
 
