@@ -277,4 +277,53 @@ struct TemplatedResponseTests {
         }
         #expect(String(decoding: response.body, as: UTF8.self) == "x=b")
     }
+
+    // MARK: Time, random, Spring Cloud Contract
+
+    @Test("now reads the registry's clock: a ManualStubClock advanced by a day moves the date by a day")
+    func virtualNow() async throws {
+        let clock = ManualStubClock()
+        let stubs = StubRegistry(clock: clock)
+        stubs.setTemplateDate(Date(timeIntervalSince1970: 1_700_000_000))  // 2023-11-14T22:13:20Z
+        stubs.stub(.get("https://api.example.com/today"), .template("{{now format='yyyy-MM-dd' timezone='UTC'}}"))
+        let session = stubs.makeSession()
+        #expect(try await Self.both(session, "https://api.example.com/today").body == "2023-11-14")
+        await clock.advance(by: .seconds(86_400))
+        #expect(try await Self.both(session, "https://api.example.com/today").body == "2023-11-15")
+    }
+
+    @Test("randomValue draws from the registry's seeded generator: the same seed gives the same bytes")
+    func seededRandom() async throws {
+        func values(seed: UInt64) async throws -> [String] {
+            let stubs = StubRegistry()
+            stubs.seedRandom(seed)
+            stubs.stub(.get("https://api.example.com/r"), .template("{{randomValue length=16 type='ALPHANUMERIC'}}"))
+            let session = stubs.makeSession()
+            return [
+                try await Self.both(session, "https://api.example.com/r").body,
+                await answer(session, "https://api.example.com/r"),
+            ]
+        }
+        let first = try await values(seed: 42)
+        #expect(first[0].count == 16)
+        #expect(first[0] != first[1])
+        #expect(try await values(seed: 42) == first)
+        #expect(try await values(seed: 43) != first)
+    }
+
+    @Test("Spring Cloud Contract's {{{jsonpath this '$.name'}}} answers from the posted body")
+    func springCloudContract() async throws {
+        let root = try TemporaryStubRoot(mappings: [
+            "scc.json": #"""
+            {"request": {"url": "/check", "method": "POST"},
+             "response": {"status": 200, "headers": {"Content-Type": "application/json"},
+                          "body": "{\"name\":\"{{{jsonpath this '$.name'}}}\",\"status\":\"OK\"}",
+                          "transformers": ["response-template"]}}
+            """#
+        ])
+        let registry = try root.registry()
+        let session = registry.makeSession()
+        let post = request("POST", "http://localhost/check", body: #"{"name":"marcin","age":25}"#)
+        #expect(try await Self.both(session, post).body == #"{"name":"marcin","status":"OK"}"#)
+    }
 }
