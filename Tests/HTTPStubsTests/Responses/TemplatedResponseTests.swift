@@ -326,4 +326,38 @@ struct TemplatedResponseTests {
         let post = request("POST", "http://localhost/check", body: #"{"name":"marcin","age":25}"#)
         #expect(try await Self.both(session, post).body == #"{"name":"marcin","status":"OK"}"#)
     }
+
+    // MARK: The documentation's examples (Responses.md, StubFiles.md)
+
+    @Test("the Templates examples of the documentation answer as documented")
+    func documentationExamples() async throws {
+        let stubs = StubRegistry()
+        stubs.stub(
+            .post("https://api.example.com/users/{id}"),
+            .template(
+                #"{"id": "{{request.path.[1]}}", "name": "{{jsonPath request.body '$.name'}}"}"#,
+                headers: ["Content-Type": "application/json"]
+            )
+        )
+        let session = stubs.makeSession()
+        let post = request("POST", "https://api.example.com/users/7", body: #"{"name": "Ada"}"#)
+        #expect(try await Self.both(session, post).body == #"{"id": "7", "name": "Ada"}"#)
+
+        let root = try TemporaryStubRoot(mappings: [
+            "orders.json": Self.mapping("/orders/.*", #"{"body": "order {{request.path.[1]}}"}"#)
+        ])
+        let registry = StubRegistry()
+        try registry.load(root.path, templating: .global)
+        #expect(try await Self.both(registry.makeSession(), "http://localhost/orders/9").body == "order 9")
+    }
+
+    @Test("the documentation's virtual-time example: now follows a ManualStubClock")
+    func documentationVirtualTime() async throws {
+        let clock = ManualStubClock()
+        let stubs = StubRegistry(clock: clock, randomSeed: 7)
+        stubs.setTemplateDate(Date(timeIntervalSince1970: 1_700_000_000))  // 2023-11-14T22:13:20Z
+        stubs.stub(.get("https://api.example.com/today"), .template("{{now format='yyyy-MM-dd' timezone='UTC'}}"))
+        await clock.advance(by: .seconds(86_400))  // {{now}} reads 2023-11-15 from here on
+        #expect(try await Self.both(stubs.makeSession(), "https://api.example.com/today").body == "2023-11-15")
+    }
 }
