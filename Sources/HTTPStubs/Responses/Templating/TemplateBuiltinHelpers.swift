@@ -47,7 +47,9 @@ enum TemplateBuiltinHelpers {
     /// `empty`, …); here a string, number or boolean has no entries, so the inverse renders.
     static func each(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
         var value = call.params.first ?? call.context
-        if case .javaObject(let object) = value, let items = object.items { value = .list(items) }
+        if case .javaObject(let object) = value {
+            value = object.items.map(TemplateValue.list) ?? .object(object.properties)
+        }
         var output = ""
         switch value {
         case .list(let items):

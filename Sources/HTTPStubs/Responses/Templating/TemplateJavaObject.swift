@@ -1,3 +1,5 @@
+import Foundation
+
 /// A Java object of WireMock's request model that is neither a plain string, list nor map, so that
 /// it prints, indexes and compares as WireMock's does: `request.path` (a `UrlPath`: a list of
 /// decoded segments that prints as the decoded path), `request.query.x` and `request.headers.x`
@@ -30,6 +32,8 @@ struct TemplateJavaObject: Sendable, Hashable {
 
     /// The property `name`, honouring ``caseInsensitive``.
     func property(_ name: String) -> TemplateValue? {
-        properties[caseInsensitive ? name.lowercased() : name]
+        if let exact = properties[name] { return exact }
+        guard caseInsensitive else { return nil }
+        return properties.entries.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }

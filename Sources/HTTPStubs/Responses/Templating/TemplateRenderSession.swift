@@ -22,7 +22,7 @@ final class TemplateRenderSession {
     private let helpers: [String: TemplateHelper]
     private let limits: TemplateRenderLimits
     /// handlebars.java's shared `data` map: `root` is the root value.
-    private let rootData: TemplateObject
+    private var rootData: TemplateObject
     private var producedBytes = 0
     private var steps = 0
     private var depth = 0
@@ -40,6 +40,12 @@ final class TemplateRenderSession {
         self.limits = limits
         self.rootScope = TemplateScope(value: root, parent: nil, data: TemplateObject())
         self.rootData = TemplateObject([("root", root)])
+    }
+
+    /// Sets the data variable `name` for the rest of the rendering (handlebars.java's
+    /// `context.data(name, value)`), which paths then read like `root`.
+    func setVariable(_ name: String, _ value: TemplateValue) {
+        rootData[name] = value
     }
 
     /// `nodes` rendered in `scope`.

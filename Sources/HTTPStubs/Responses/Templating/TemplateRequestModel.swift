@@ -99,14 +99,12 @@ enum TemplateRequestModel {
     private static func headersModel(_ request: InterceptedRequest) -> TemplateValue {
         var names: [String] = []
         var values: [String: [String]] = [:]
-        for field in request.headers {
-            let key = field.name.lowercased()
+        var fields = request.headers.map { ($0.name, $0.value) }
+        if !request.headers.contains("Host"), let host = request.header("Host") { fields.insert(("Host", host), at: 0) }
+        for (name, value) in fields {
+            let key = names.first { $0.caseInsensitiveCompare(name) == .orderedSame } ?? name
             if values[key] == nil { names.append(key) }
-            values[key, default: []].append(field.value)
-        }
-        if values["host"] == nil, let host = request.header("Host") {
-            names.append("host")
-            values["host"] = [host]
+            values[key, default: []].append(key.lowercased() == "content-type" ? jettyContentType(value) : value)
         }
         let properties = TemplateObject(names.map { ($0, listOrSingle(values[$0] ?? [])) })
         return .javaObject(
@@ -116,6 +114,14 @@ enum TemplateRequestModel {
                 caseInsensitive: true
             )
         )
+    }
+
+    /// A `Content-Type` as Jetty hands it to WireMock: the charset's value upper-cased.
+    private static func jettyContentType(_ value: String) -> String {
+        guard let range = value.range(of: "charset=", options: .caseInsensitive) else { return value }
+        let rest = value[range.upperBound...]
+        let end = rest.firstIndex(of: ";") ?? rest.endIndex
+        return value[..<range.upperBound] + rest[..<end].uppercased() + rest[end...]
     }
 
     private static func cookiesModel(_ request: InterceptedRequest) -> TemplateValue {

@@ -3,7 +3,15 @@
 enum WireMockHelpers {
     /// Every helper by name.
     static let all: [String: TemplateHelper] = {
-        let helpers = TemplateBuiltinHelpers.all
+        var helpers = TemplateBuiltinHelpers.all
+        for group in [
+            WireMockConditionHelpers.all, WireMockStringHelpers.all, WireMockJSONHelpers.all,
+            WireMockEncodingHelpers.all, WireMockExtractHelpers.all, WireMockOtherHelpers.all,
+            WireMockDateHelpers.all, WireMockRandomHelpers.all,
+        ] {
+            helpers.merge(group) { _, new in new }
+        }
+        helpers["math"] = WireMockMathHelper.helper
         return helpers
     }()
 }
