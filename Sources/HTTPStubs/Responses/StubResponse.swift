@@ -147,7 +147,8 @@ public struct StubResponse: Sendable {
             let response = TemplatedResponse(status: status, headers: parts, body: .text(body))
             return StubResponse(.templated(response, modifiers: []))
         } catch {
-            let problem = "the template at \(origin) cannot be used (its line:column \(error.location)): \(error.message)"
+            let problem =
+                "the template at \(origin) cannot be used (its line:column \(error.location)): \(error.message)"
             return StubResponse(.failure(StubError.brokenStub(problem).urlError(for: nil)), problems: [problem])
         }
     }
