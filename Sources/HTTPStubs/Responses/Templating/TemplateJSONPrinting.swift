@@ -16,6 +16,9 @@ enum TemplateJSONPrinting {
             return .javaObject(TemplateJavaObject(printed: pretty(json, level: 0), properties: properties))
         case .array(let items):
             return .javaObject(TemplateJavaObject(printed: compact(json, smart: true), items: items.map(value)))
+        case .number(let number) where number.text.count > 18 && number.text.contains("."):
+            // json-smart reads a long decimal as a BigDecimal, which prints as written.
+            return .number(text: number.text, value: number.doubleValue)
         default:
             return TemplateValue(json: json)
         }

@@ -56,7 +56,7 @@ enum TemplateRequestModel {
             ("id", .string(uuid(environment.random))),
             ("url", .string(url)),
             ("path", path),
-            ("pathSegments", .list(segments)),
+            ("pathSegments", path),
             ("query", query),
             ("method", method),
             ("scheme", .string(scheme)),
@@ -75,7 +75,7 @@ enum TemplateRequestModel {
             TemplateObject([
                 ("method", method), ("scheme", .string(scheme)), ("host", .string(request.host)),
                 ("port", .integer(port)), ("baseUrl", .string(baseURL)), ("path", path),
-                ("pathSegments", .list(segments)), ("query", query), ("url", .string(url)),
+                ("pathSegments", path), ("query", query), ("url", .string(url)),
             ])
         )
         return model
@@ -106,6 +106,8 @@ enum TemplateRequestModel {
             if values[key] == nil { names.append(key) }
             values[key, default: []].append(key.lowercased() == "content-type" ? jettyContentType(value) : value)
         }
+        // WireMock keeps headers in a case-insensitive sorted map.
+        names.sort { $0.caseInsensitiveCompare($1) == .orderedAscending }
         let properties = TemplateObject(names.map { ($0, listOrSingle(values[$0] ?? [])) })
         return .javaObject(
             TemplateJavaObject(
@@ -142,7 +144,7 @@ enum TemplateRequestModel {
 
     /// A version-4 UUID from `random`, lower-case as Java prints it.
     private static func uuid(_ random: (Int) -> Int) -> String {
-        var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: random(256)) }
+        var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: min(max(random(256), 0), 255)) }
         bytes[6] = bytes[6] & 0x0f | 0x40
         bytes[8] = bytes[8] & 0x3f | 0x80
         let hex = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }

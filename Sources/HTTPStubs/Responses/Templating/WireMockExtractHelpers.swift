@@ -54,10 +54,10 @@ enum WireMockExtractHelpers {
         } catch {
             return WireMockHelperSupport.inBandError("\(expression) is not a valid XPath expression")
         }
-        guard let values = compiled.evaluate(xml) else {
+        guard let values = compiled.renderedNodes(xml) else {
             return WireMockHelperSupport.inBandError("\(xml) is not valid XML")
         }
-        guard let first = values.first else { return .null }
-        return .string(first)
+        guard !values.isEmpty else { return .null }
+        return values.count == 1 ? .string(values[0]) : TemplateRequestModel.listOrSingle(values)
     }
 }

@@ -100,4 +100,11 @@ enum WireMockHelperSupport {
     static func assign(_ call: TemplateHelperCall, _ name: String, _ value: TemplateValue) {
         call.session.setVariable(name, value)
     }
+
+    /// A number in `0..<bound` from the environment's random source, clamped into range so that
+    /// a source that misbehaves cannot make a helper index out of bounds.
+    static func random(_ call: TemplateHelperCall, _ bound: Int) -> Int {
+        guard bound > 0 else { return 0 }
+        return min(max(call.session.environment.random(bound), 0), bound - 1)
+    }
 }

@@ -26,7 +26,11 @@ enum WireMockMathHelper {
         guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US")),
             text.allSatisfy({ "0123456789.-+eE".contains($0) })
         else { return Operand(value: 0, scale: 0) }
-        let scale = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? 0
+        // BigDecimal's scale: the digits after the point less the exponent (never below 0 here).
+        let mantissa = text.split(whereSeparator: { $0 == "e" || $0 == "E" }).first.map(String.init) ?? text
+        let exponent = text.split(whereSeparator: { $0 == "e" || $0 == "E" }).dropFirst().first.flatMap { Int($0) } ?? 0
+        let fraction = mantissa.firstIndex(of: ".").map { mantissa.distance(from: $0, to: mantissa.endIndex) - 1 } ?? 0
+        let scale = max(0, fraction - exponent)
         return Operand(value: decimal, scale: scale)
     }
 

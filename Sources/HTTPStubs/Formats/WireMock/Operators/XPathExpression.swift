@@ -53,6 +53,42 @@ struct XPathExpression: Sendable, CustomStringConvertible {
         return nil
         #endif
     }
+
+    /// Each selected node as WireMock's `xPath` template helper prints it: an element as its XML,
+    /// indented by two spaces per level and ending with a newline; an attribute or text node as
+    /// its text. `nil` when `xml` is not well-formed XML.
+    func renderedNodes(_ xml: String) -> [String]? {
+        #if canImport(FoundationXML) || os(macOS)
+        guard (try? XMLTreeElement.parse(xml)) != nil,
+            let document = try? XMLDocument(xmlString: xml, options: [.nodeLoadExternalEntitiesNever]),
+            let root = document.rootElement(),
+            let nodes = try? root.nodes(forXPath: rewritten)
+        else { return nil }
+        return nodes.map { node in
+            guard node.kind == .element else { return node.stringValue ?? "" }
+            return Self.indented(node, level: 0)
+        }
+        #else
+        return nil
+        #endif
+    }
+
+    #if canImport(FoundationXML) || os(macOS)
+    /// An element's XML, one element a line, children indented by two spaces (text-only elements on one line).
+    private static func indented(_ node: XMLNode, level: Int) -> String {
+        let indent = String(repeating: "  ", count: level)
+        let children = node.children ?? []
+        let elementChildren = children.filter { $0.kind == .element }
+        guard let element = node as? XMLElement else { return indent + node.xmlString + "\n" }
+        let name = element.name ?? ""
+        let attributes = (element.attributes ?? []).map { " " + $0.xmlString }.joined()
+        if children.isEmpty { return indent + "<\(name)\(attributes)/>\n" }
+        guard !elementChildren.isEmpty else { return indent + node.xmlString + "\n" }
+        return indent + "<\(name)\(attributes)>\n"
+            + elementChildren.map { indented($0, level: level + 1) }.joined()
+            + indent + "</\(name)>\n"
+    }
+    #endif
 }
 
 /// The static type of an XPath subexpression.
