@@ -357,7 +357,9 @@ struct TemplatedResponseTests {
         let stubs = StubRegistry(clock: clock, randomSeed: 7)
         stubs.setTemplateDate(Date(timeIntervalSince1970: 1_700_000_000))  // 2023-11-14T22:13:20Z
         stubs.stub(.get("https://api.example.com/today"), .template("{{now format='yyyy-MM-dd' timezone='UTC'}}"))
-        await clock.advance(by: .seconds(86_400))  // {{now}} reads 2023-11-15 from here on
-        #expect(try await Self.both(stubs.makeSession(), "https://api.example.com/today").body == "2023-11-15")
+        let session = stubs.makeSession()
+        #expect(try await Self.both(session, "https://api.example.com/today").body == "2023-11-14")
+        await clock.advance(by: .seconds(86_400))
+        #expect(try await Self.both(session, "https://api.example.com/today").body == "2023-11-15")
     }
 }
