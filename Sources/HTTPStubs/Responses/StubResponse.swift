@@ -127,7 +127,7 @@ public struct StubResponse: Sendable {
     /// exist, makes a response that fails with `URLError(.cannotParseResponse)` and is reported,
     /// with the line that wrote it, when the stub is added. A template that fails for a request
     /// answers 500 naming the error, as WireMock does, and is reported to the issue handler. For
-    /// logic a template cannot express, use ``computed(_:)-(@Sendable(InterceptedRequest)throws->StubResponse)``.
+    /// logic a template cannot express, use `.computed { request in … }`.
     public static func template(
         _ text: String,
         status: Int = 200,
