@@ -306,6 +306,7 @@ struct TemplateLexer {
             ("0"..."9").contains(scalar) || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
                 || "_$'/.:-".unicodeScalars.contains(scalar)
         }
+        guard index < scalars.count else { return 0 }
         var end = index
         if scalars[index] == "[" { end += 1 }
         while end < scalars.count, isPathCharacter(scalars[end]) { end += 1 }
@@ -320,6 +321,7 @@ struct TemplateLexer {
     /// identifier characters, digits, `.`, `/`, `-` and `[literal]` segments (after `.`, `/` or `-`,
     /// or at the start).
     private func name(at index: Int) -> Int {
+        guard index < scalars.count else { return 0 }  // `../` or `./` at the very end
         if source.has("../", at: index) {
             let rest = name(at: index + 3)
             return rest > 0 ? 3 + rest : 2

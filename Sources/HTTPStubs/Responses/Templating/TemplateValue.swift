@@ -21,8 +21,9 @@ enum TemplateValue: Sendable, Hashable {
     /// Text already rendered (handlebars.java's `SafeString`): printed as is, never escaped.
     case safe(String)
     /// A Java object of the request model with its own printing, elements and properties
-    /// (``TemplateJavaObject``): falsy only when it is an empty list.
-    case javaObject(TemplateJavaObject)
+    /// (``TemplateJavaObject``): falsy only when it is an empty list. Indirect, so that the enum stays
+    /// as small as before (deep renders recurse with values in their frames).
+    indirect case javaObject(TemplateJavaObject)
 
     /// A number from an integer, printed as Java prints an `int` or `long`.
     static func integer(_ value: Int) -> TemplateValue {

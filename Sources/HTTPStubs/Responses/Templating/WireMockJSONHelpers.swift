@@ -2,7 +2,7 @@ import Foundation
 
 /// WireMock's JSON helpers: `jsonPath` (Jayway JsonPath through the package's one
 /// ``JSONPathExpression``, printing as ``TemplateJSONPrinting``), `parseJson`, `array`, `range`,
-/// WireMock 3's `toJson`, `formatJson`, `val` and `arrayJoin`, and Spring Cloud Contract's
+/// WireMock 3's `toJson`, `formatJson`, `formatXml`, `val` and `arrayJoin`, and Spring Cloud Contract's
 /// `jsonpath` (lower case), whose first parameter `this` means the request body (SCC registers it
 /// in its own WireMock extension; plain WireMock has no such helper).
 enum WireMockJSONHelpers {
@@ -48,6 +48,14 @@ enum WireMockJSONHelpers {
                 return .safe(TemplateJSONPrinting.compact(json, smart: false))
             }
             return .safe(TemplateJSONPrinting.pretty(json, level: 0))
+        },
+        "formatXml": TemplateHelper { call throws(TemplateRenderError) in
+            let text = try WireMockHelperSupport.bodyOrFirst(call) ?? ""
+            let compact = WireMockHelperSupport.hashString(call, "format") == "compact"
+            guard let formatted = XPathExpression.formatted(text, compact: compact) else {
+                throw WireMockHelperSupport.failure(call, "formatXml: the input is not XML")
+            }
+            return .safe(formatted)
         },
         "val": TemplateHelper { call in
             let value = call.params.first ?? .null

@@ -29,8 +29,6 @@ struct TemplateWireMockAnswersTests {
         "jsonPath/scc-lowercase-this":
             "Spring Cloud Contract's `jsonpath this` is implemented (this = the request body), as SCC's own "
             + "WireMock extension does; plain WireMock 2.35.1 has no `jsonpath` helper",
-        "json/formatXml-3x": "WireMock 3's formatXml is not implemented (2.35.1's answer, a missing section, is given)",
-        "json/formatXml-compact-3x": "WireMock 3's formatXml is not implemented: an unknown-helper load error",
     ]
 
     /// Why a case is left to the wiring's tests: its template is not (only) the response body.

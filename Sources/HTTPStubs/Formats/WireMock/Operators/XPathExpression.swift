@@ -73,7 +73,40 @@ struct XPathExpression: Sendable, CustomStringConvertible {
         #endif
     }
 
+    /// `xml` re-printed as WireMock 3's `formatXml` does: pretty (children indented by two spaces,
+    /// ending with a newline) or, `compact`, without the whitespace between elements. `nil` when
+    /// `xml` is not well-formed.
+    static func formatted(_ xml: String, compact: Bool) -> String? {
+        #if canImport(FoundationXML) || os(macOS)
+        let trimmed = xml.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (try? XMLTreeElement.parse(trimmed)) != nil,
+            let document = try? XMLDocument(xmlString: trimmed, options: [.nodeLoadExternalEntitiesNever]),
+            let root = document.rootElement()
+        else { return nil }
+        removeBlankText(root)
+        return compact ? root.xmlString : indented(root, level: 0)
+        #else
+        return nil
+        #endif
+    }
+
     #if canImport(FoundationXML) || os(macOS)
+    /// Removes the whitespace-only text between elements.
+    private static func removeBlankText(_ node: XMLNode) {
+        guard let element = node as? XMLElement else { return }
+        let children = element.children ?? []
+        let hasElements = children.contains { $0.kind == .element }
+        for (index, child) in children.enumerated().reversed() {
+            if hasElements, child.kind == .text,
+                (child.stringValue ?? "").allSatisfy({ $0.isWhitespace || $0.isNewline })
+            {
+                element.removeChild(at: index)
+            } else {
+                removeBlankText(child)
+            }
+        }
+    }
+
     /// An element's XML, one element a line, children indented by two spaces (text-only elements on one line).
     private static func indented(_ node: XMLNode, level: Int) -> String {
         let indent = String(repeating: "  ", count: level)
