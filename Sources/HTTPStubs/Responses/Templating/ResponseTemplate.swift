@@ -8,6 +8,9 @@ import Foundation
 struct ResponseTemplate: Sendable {
     /// The parsed template.
     let template: Template
+    /// Whether the template may read `request.id`: its text mentions `id`, or it reads names it
+    /// does not spell out (`each`, `lookup`). Otherwise the render skips drawing the UUID.
+    let mayReadRequestID: Bool
 
     /// The helpers every response template may call.
     static let helpers: [String: TemplateHelper] = WireMockHelpers.all
@@ -28,7 +31,19 @@ struct ResponseTemplate: Sendable {
                     + helpers.keys.sorted().joined(separator: ", ")
             )
         }
-        return ResponseTemplate(template: template)
+        return ResponseTemplate(template: template, mayReadRequestID: mayReadRequestID(text))
+    }
+
+    /// Whether a tag of `text` (what lies between `{{` and `}}`) mentions `id`, `each` or `lookup`.
+    private static func mayReadRequestID(_ text: String) -> Bool {
+        var rest = text[...]
+        while let open = rest.range(of: "{{") {
+            guard let close = rest.range(of: "}}", range: open.upperBound..<rest.endIndex) else { return false }
+            let tag = rest[open.upperBound..<close.lowerBound]
+            if tag.contains("id") || tag.contains("each") || tag.contains("lookup") { return true }
+            rest = rest[close.upperBound...]
+        }
+        return false
     }
 
     /// Whether `text` contains a template at all (a `{{` with a `}}` after it), so that literal
@@ -46,7 +61,12 @@ struct ResponseTemplate: Sendable {
         environment: TemplateEnvironment,
         parameters: TemplateObject = TemplateObject()
     ) throws(TemplateRenderError) -> String {
-        let context = TemplateRequestModel.context(for: request, environment: environment, parameters: parameters)
+        let context = TemplateRequestModel.context(
+            for: request,
+            environment: environment,
+            parameters: parameters,
+            includeID: mayReadRequestID
+        )
         return try Self.renderer.render(template, context: context, environment: environment)
     }
 }

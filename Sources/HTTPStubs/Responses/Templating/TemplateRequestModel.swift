@@ -21,18 +21,24 @@ enum TemplateRequestModel {
     static func context(
         for request: InterceptedRequest,
         environment: TemplateEnvironment,
-        parameters: TemplateObject = TemplateObject()
+        parameters: TemplateObject = TemplateObject(),
+        includeID: Bool = true
     ) -> TemplateValue {
         .object(
             TemplateObject([
-                ("request", .object(model(of: request, environment: environment))),
+                ("request", .object(model(of: request, environment: environment, includeID: includeID))),
                 ("parameters", .object(parameters)),
             ])
         )
     }
 
-    /// The `request` map.
-    static func model(of request: InterceptedRequest, environment: TemplateEnvironment) -> TemplateObject {
+    /// The `request` map; `includeID` draws `request.id` (16 random numbers: left out when the
+    /// template cannot read it).
+    static func model(
+        of request: InterceptedRequest,
+        environment: TemplateEnvironment,
+        includeID: Bool = true
+    ) -> TemplateObject {
         let url = request.pathAndQuery
         let decodedPath = request.path.removingPercentEncoding ?? request.path
         let segments = request.path.split(separator: "/").map { segment -> TemplateValue in
@@ -53,7 +59,6 @@ enum TemplateRequestModel {
         let method = TemplateValue.javaObject(TemplateJavaObject(printed: request.method.rawValue))
         let query = queryModel(request)
         var model = TemplateObject([
-            ("id", .string(uuid(environment.random))),
             ("url", .string(url)),
             ("path", path),
             ("pathSegments", path),
@@ -67,6 +72,7 @@ enum TemplateRequestModel {
             ("cookies", cookiesModel(request)),
             ("clientIp", .string("127.0.0.1")),
         ])
+        if includeID { model["id"] = .string(uuid(environment.random)) }
         if let body = request.body, !body.isEmpty {
             model["body"] = .string(request.bodyText ?? String(bytes: body, encoding: .isoLatin1) ?? "")
             model["bodyAsBase64"] = .safe(body.base64EncodedString())
