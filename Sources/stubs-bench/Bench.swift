@@ -44,7 +44,7 @@ struct Bench {
 struct Options {
     static let workloads = [
         "floor", "stub", "stub_10k", "loopback", "wiremock", "concurrent", "protocol", "files", "large_body",
-        "virtual_time",
+        "virtual_time", "template",
     ]
 
     var json = false
@@ -285,6 +285,21 @@ struct Runner {
                     registry: registry
                 )
             )
+        }
+        if options.runs("template") {
+            // The same POST answered by a response template and by the literal body it renders.
+            for (key, registry) in [
+                ("template_rps", Registries.templated()), ("template_literal_rps", Registries.literalPost()),
+            ] {
+                sequential.append(
+                    Sequential(
+                        key: key,
+                        session: registry.makeSession(),
+                        request: templateRequest(),
+                        registry: registry
+                    )
+                )
+            }
         }
         if options.runs("stub_10k") {
             let start = clock.now

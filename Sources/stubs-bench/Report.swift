@@ -31,7 +31,7 @@ enum Report {
             ("floor_rps", 1), ("stub_rps", 1), ("stub_10k_rps", 1), ("loopback_rps", 1), ("wiremock_rps", 1),
             ("concurrent_rps", 1),
             ("load_10k_files_s", 4), ("json_parse_10k_files_s", 4), ("large_body_peak_mb", 1),
-            ("virtual_time_wall_ms", 1),
+            ("virtual_time_wall_ms", 1), ("template_rps", 1), ("template_literal_rps", 1),
             ("overhead_ratio", 3), ("scale_ratio", 3), ("loopback_speedup", 3), ("wiremock_speedup", 3),
             ("load_ratio", 3),
             ("floor_protocol_ns", 0), ("stub_protocol_ns", 0),
@@ -92,6 +92,8 @@ enum Report {
             ("floor: bare URLProtocol", "floor_rps"),
             ("toolkit, 1 stub", "stub_rps"),
             ("toolkit, 10,000 stubs", "stub_10k_rps"),
+            ("POST, response template", "template_rps"),
+            ("POST, literal body", "template_literal_rps"),
             ("loopback HTTP/1.1 server", "loopback_rps"),
             (WireMockServer.label(jar: options.wiremockJar ?? ""), "wiremock_rps"),
             ("\(options.concurrentTasks) tasks, 1,000 stubs", "concurrent_rps"),
@@ -115,6 +117,13 @@ enum Report {
                         + "   " + spread(results.quartiles(key + suffix))
                 )
             }
+        }
+        if let cpu = results.ratio("template_literal_rps", "template_rps") {
+            let cpuRatio = cpuRatio("template_ratio", in: results).map { String(format: "%.2f", $0) } ?? "–"
+            lines.append(
+                String(format: "  (template_ratio: a templated stub costs %.2f× a literal one per request", cpu)
+                    + ", \(cpuRatio)× in CPU time; goal ≤ 1.2)"
+            )
         }
         if let built = results.notes["stub_10k_build_s"] {
             lines.append("  (adding the 10,000 stubs in code took \(built) s, outside the measurement)")
@@ -262,6 +271,7 @@ enum Report {
         case "overhead_ratio": return ratio(cpu("stub_rps"), cpu("floor_rps"))
         case "scale_ratio": return ratio(cpu("stub_10k_rps"), cpu("stub_rps"))
         case "loopback_speedup": return ratio(cpu("loopback_rps"), cpu("stub_rps"))
+        case "template_ratio": return ratio(cpu("template_rps"), cpu("template_literal_rps"))
         default: return nil
         }
     }

@@ -67,6 +67,28 @@ enum Registries {
         return registry
     }
 
+    /// The template of the `template` workload: the id from the path, the name from the posted
+    /// JSON; it renders ``Payload/text``.
+    static let template =
+        #"{"id":{{request.path.[1]}},"name":"{{jsonPath request.body '$.name'}}","email":"ada@example.com"}"#
+
+    /// One stub answering ``templateRequest()`` from ``template``.
+    static func templated() -> StubRegistry {
+        let registry = StubRegistry()
+        registry.stub(
+            .post(URLPattern("\(base)/users/{id}")),
+            .template(template, headers: ["Content-Type": "application/json"])
+        )
+        return registry
+    }
+
+    /// One stub answering ``templateRequest()`` with the literal body the template renders.
+    static func literalPost() -> StubRegistry {
+        let registry = StubRegistry()
+        registry.stub(.post(URLPattern("\(base)/users/{id}")), .json(text: Payload.text))
+        return registry
+    }
+
     static func decoy(_ index: Int, methods: [InterceptedRequest.Method]) -> RequestPattern {
         switch index % 10 {
         case 0, 1, 2, 3:
@@ -94,6 +116,15 @@ func targetRequest(host: String = Payload.host, port: Int? = nil) -> URLRequest 
     let authority = port.map { "\(host):\($0)" } ?? host
     var request = URLRequest(url: URL(string: "http://\(authority)\(Payload.targetPath)")!)
     request.setValue("application/json", forHTTPHeaderField: "Accept")
+    return request
+}
+
+/// The request of the `template` workload: a POST of a small JSON body to the target path.
+func templateRequest() -> URLRequest {
+    var request = targetRequest()
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = Data(#"{"name":"Ada Lovelace","age":36}"#.utf8)
     return request
 }
 

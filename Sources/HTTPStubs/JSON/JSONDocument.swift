@@ -48,8 +48,18 @@ struct JSONDocument: Sendable {
         return (location(ofOffset: unreadOffset), start)
     }
 
+    /// The byte offset at which the value at `path` starts.
+    func offset(of path: JSONPath) -> Int? {
+        valueOffsets[path]
+    }
+
+    /// Runs `body` with the document's bytes.
+    func withRawBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        data.withUnsafeBytes(body)
+    }
+
     /// The line and column of a byte offset.
-    private func location(ofOffset offset: Int) -> JSONSourceLocation {
+    func location(ofOffset offset: Int) -> JSONSourceLocation {
         data.withUnsafeBytes { lineTable.location(ofOffset: offset, in: $0) }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 extension StubRegistry {
     /// Replays the stub root at `root` and, in a recording mode, records what its stubs do not
     /// answer from the real server into it, as WireMock mappings + `__files/` (the format
-    /// ``load(_:)-(String...)`` reads, so recorded and hand-written stubs are one format).
+    /// ``load(_:templating:)-(String...,StubTemplating)`` reads, so recorded and hand-written stubs are one format).
     ///
     /// ```swift
     /// let stubs = StubRegistry()

@@ -2,7 +2,7 @@ extension Stub {
     /// A stub's identity, such as `stub-7`: unique in the process and numbered in order of creation.
     ///
     /// ``StubRegistry/stub(_:_:priority:expecting:fileID:filePath:line:column:)``, ``StubRegistry/add(_:)``
-    /// and ``StubRegistry/load(_:)-(String...)`` return it; ``StubRegistry/remove(_:)`` and
+    /// and ``StubRegistry/load(_:templating:)-(String...,StubTemplating)`` return it; ``StubRegistry/remove(_:)`` and
     /// ``StubRegistry/useCount(of:)`` take it, and ``StubSummary/id`` names the stub that answered a request.
     public struct ID: Hashable, Sendable, CustomStringConvertible {
         /// The identity's text, as reports print it.

@@ -51,6 +51,9 @@ public final class StubRegistry: Sendable {
         var issueHandler: @Sendable (StubDiagnostic) -> Void = StubRegistry.printIssue
         var recorder: StubRecorder?
         var replayRoot: String?
+        /// The calendar time templates' `now` reads at the clock instant `clockMark`; `nil`
+        /// for the system clock's real time (see ``StubRegistry/setTemplateDate(_:)``).
+        var templateTime: (date: Date, clockMark: Duration)?
     }
 
     /// Creates an empty registry.
@@ -60,7 +63,9 @@ public final class StubRegistry: Sendable {
     public init(clock: any StubClock = SystemStubClock(), randomSeed: UInt64? = nil) {
         self.clock = clock
         self.manualClock = clock as? ManualStubClock
-        self.state = Locked(State(generator: SeededGenerator(seed: randomSeed ?? UInt64.random(in: .min ... .max))))
+        var state = State(generator: SeededGenerator(seed: randomSeed ?? UInt64.random(in: .min ... .max)))
+        if !(clock is SystemStubClock) { state.templateTime = (Date(), clock.now) }
+        self.state = Locked(state)
         self.identity = RegistryDirectory.nextIdentity()
         RegistryDirectory.attach(self, as: identity)
     }
@@ -285,8 +290,9 @@ public final class StubRegistry: Sendable {
     }
 
     /// Reseeds the generator of random delays, so the delays that follow repeat from run to run.
+    /// The same as ``seedRandom(_:)``, whose generator random delays share with templates.
     public func seedRandomDelays(_ seed: UInt64) {
-        state.withLock { $0.generator = SeededGenerator(seed: seed) }
+        seedRandom(seed)
     }
 
     /// Calls `observer` with every request the registry intercepts, before it is answered, with

@@ -66,8 +66,43 @@ struct ResponseResolution {
                 }
             case .computedAsync:
                 return nil
+            case let .templated(template, modifiers):
+                content = Self.render(
+                    template,
+                    modifiers: modifiers,
+                    request: request,
+                    source: source,
+                    registry: registry
+                )
             }
         }
+    }
+
+    /// The response `template` renders for `request`, with the registry's clock and generator; a
+    /// template that fails answers 500 as WireMock does, and the failure is reported.
+    private static func render(
+        _ template: TemplatedResponse,
+        modifiers: [StubResponse.HTTPModifier],
+        request: InterceptedRequest,
+        source: StubSource,
+        registry: StubRegistry
+    ) -> StubResponse.Content {
+        let (content, failure) = template.render(request, environment: registry.templateEnvironment)
+        if let failure {
+            registry.report(
+                StubDiagnostic(
+                    severity: .error,
+                    source: source,
+                    message:
+                        "the response template failed for \(request.method) \(request.url.absoluteString) "
+                        + "and the stub answered 500, as WireMock does: \(failure)"
+                )
+            )
+            return content
+        }
+        guard case var .http(status, reason, headers, body) = content else { return content }
+        for modify in modifiers { modify(&status, &reason, &headers, &body) }
+        return .http(status: status, reason: reason, headers: headers, body: body)
     }
 
     /// The delay the resolved response waits, drawn from the registry's generator once.

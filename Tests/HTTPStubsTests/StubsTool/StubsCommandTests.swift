@@ -293,7 +293,51 @@ final class StubsCommandTests {
         #expect(result.stderr.contains("\(mixed.path):3:26: error: $.mappings[1].request.method:"), "\(result.stderr)")
     }
 
+    @Test("lint: a response template that does not parse is a located error naming the template's line and column")
+    func lintTemplate() throws {
+        let folder = scratch
+        let bad = try folder.write(
+            "template.json",
+            """
+            {
+              "request": {"urlPath": "/x"},
+              "response": {"transformers": ["response-template"], "body": "id {{#if request.method}}"}
+            }
+            """
+        )
+        let result = runStubs(["lint", bad.path])
+        #expect(result.status == 1, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let first = try #require(lines.first)
+        #expect(
+            first.hasPrefix(
+                "\(bad.path):3:67: error: $.response.body: the template cannot be loaded, at its line 1, column 4"
+            ),
+            "\(first)"
+        )
+        #expect(lines.last == "1 file, 0 stubs: 1 error, 0 warnings")
+    }
+
     // MARK: match METHOD URL
+
+    @Test("match: a templated stub renders its answer from the request")
+    func matchTemplate() throws {
+        let folder = scratch
+        let mapping = try folder.write(
+            "template.json",
+            #"""
+            {"request": {"urlPathPattern": "/users/[0-9]+"},
+             "response": {"transformers": ["response-template"], "headers": {"X-Id": "{{request.path.[1]}}"},
+                          "body": "user {{request.path.[1]}} by {{request.method}}"}}
+            """#
+        )
+        let result = runStubs(["match", "--stubs", mapping.path, "DELETE", "https://api.example.com/users/12"])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "HTTP/1.1 200 OK")
+        #expect(lines.contains("X-Id: 12"), "\(result.stdout)")
+        #expect(lines.contains("user 12 by DELETE"), "\(result.stdout)")
+    }
 
     @Test("match: prints the answer like curl -i (status line, headers, body) and the stub's source")
     func matchSingleRequest() throws {

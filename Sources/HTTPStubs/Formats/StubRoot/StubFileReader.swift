@@ -32,6 +32,22 @@ class StubFileReader {
         report(.error, message, at: jsonPath, key: false)
     }
 
+    /// Reports an error about the value at `jsonPath` at a place inside it (a template's tag in a
+    /// string), or at the value's start when `location` is `nil`.
+    func error(_ message: String, at jsonPath: JSONPath, location: JSONSourceLocation?) {
+        guard let location else { return error(message, at: jsonPath) }
+        diagnostics.append(
+            StubDiagnostic(
+                severity: .error,
+                path: path,
+                line: location.line,
+                column: location.column,
+                jsonPath: jsonPath.description,
+                message: message
+            )
+        )
+    }
+
     /// Reports an error at the value at `jsonPath` that fails only the requests its stub answers:
     /// the stub loads all the same.
     func errorOnUse(_ message: String, at jsonPath: JSONPath) {

@@ -11,7 +11,8 @@ package enum StubFiles {
     /// error contributes the stubs that had none.
     /// - Parameter wallClock: Where date-time operators read "now"; the system's calendar time
     ///   unless a test fixes it.
-    static func load(_ paths: [String], wallClock: WallClock) -> StubFileLoad {
+    /// - Parameter templating: Which stubs render their responses as templates.
+    static func load(_ paths: [String], wallClock: WallClock, templating: StubTemplating = .perStub) -> StubFileLoad {
         var stubs: [Stub] = []
         var diagnostics: [StubDiagnostic] = []
         var files: [String] = []
@@ -20,7 +21,7 @@ package enum StubFiles {
             diagnostics += problems
             for file in found {
                 files.append(file.path)
-                let result = load(file, wallClock: wallClock)
+                let result = load(file, wallClock: wallClock, templating: templating)
                 stubs += result.stubs
                 diagnostics += result.diagnostics
             }
@@ -30,8 +31,8 @@ package enum StubFiles {
 
     /// Loads every stub file under `paths` (see ``load(_:wallClock:)``), "now" being the system's
     /// calendar time.
-    package static func load(_ paths: [String]) -> StubFileLoad {
-        load(paths, wallClock: .system)
+    package static func load(_ paths: [String], templating: StubTemplating = .perStub) -> StubFileLoad {
+        load(paths, wallClock: .system, templating: templating)
     }
 
     /// A file to load, and the `__files` folder its body files live in.
@@ -136,7 +137,11 @@ package enum StubFiles {
     }
 
     /// Loads one file: a HAR capture (by its `.har` extension or its `log` member) or WireMock mappings.
-    static func load(_ file: File, wallClock: WallClock = .system) -> (stubs: [Stub], diagnostics: [StubDiagnostic]) {
+    static func load(
+        _ file: File,
+        wallClock: WallClock = .system,
+        templating: StubTemplating = .perStub
+    ) -> (stubs: [Stub], diagnostics: [StubDiagnostic]) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file.path, isDirectory: false))
@@ -173,7 +178,10 @@ package enum StubFiles {
             )
         }
         let isHAR = harByName || document.root.objectValue?["log"] != nil
-        let wireMock = isHAR ? nil : WireMockMappingReader(path: file.path, document: document, wallClock: wallClock)
+        let wireMock =
+            isHAR
+            ? nil
+            : WireMockMappingReader(path: file.path, document: document, wallClock: wallClock, templating: templating)
         let reader = wireMock ?? StubFileReader(path: file.path, document: document)
         for duplicate in document.duplicateKeys {
             reader.warning(key: duplicate, "this key appears more than once in its object; the last value wins")

@@ -7,17 +7,20 @@ extension StubRegistry {
     /// When any file has an error, nothing is added and the error lists every diagnostic
     /// (`path:line:column: error: $.json.path: message`). Warnings of a successful load go to the
     /// issue handler (see ``onDiagnostic(_:)``).
-    /// - Parameter paths: Stub roots, folders of mapping files, mapping files or `.har` files.
+    /// - Parameters:
+    ///   - paths: Stub roots, folders of mapping files, mapping files or `.har` files.
+    ///   - templating: Which stubs render their responses as templates: those that ask with
+    ///     `"transformers": ["response-template"]` (the default), or all (``StubTemplating/global``).
     /// - Returns: The identities of the added stubs, in load order.
     @discardableResult
-    public func load(_ paths: String...) throws(StubFileError) -> [Stub.ID] {
-        try load(paths)
+    public func load(_ paths: String..., templating: StubTemplating = .perStub) throws(StubFileError) -> [Stub.ID] {
+        try load(paths, templating: templating)
     }
 
-    /// Loads stub files (see ``load(_:)-(String...)``).
+    /// Loads stub files (see ``load(_:templating:)-(String...,StubTemplating)``).
     @discardableResult
-    public func load(_ paths: [String]) throws(StubFileError) -> [Stub.ID] {
-        let result = StubFiles.load(paths)
+    public func load(_ paths: [String], templating: StubTemplating = .perStub) throws(StubFileError) -> [Stub.ID] {
+        let result = StubFiles.load(paths, templating: templating)
         guard result.refusals.isEmpty else { throw StubFileError(diagnostics: result.diagnostics) }
         for warning in result.reportedOnLoad {
             report(warning)
@@ -33,10 +36,14 @@ extension StubRegistry {
     /// ```swift
     /// try stubs.load("Fixtures/Checkout", relativeTo: #filePath)
     /// ```
-    /// (For resources bundled with a test target, pass `Bundle.module` paths to ``load(_:)-(String...)``.)
+    /// (For resources bundled with a test target, pass `Bundle.module` paths to ``load(_:templating:)-(String...,StubTemplating)``.)
     @discardableResult
-    public func load(_ paths: String..., relativeTo file: StaticString) throws(StubFileError) -> [Stub.ID] {
-        try load(paths.map { StubRootPath.resolving($0, relativeTo: file) })
+    public func load(
+        _ paths: String...,
+        relativeTo file: StaticString,
+        templating: StubTemplating = .perStub
+    ) throws(StubFileError) -> [Stub.ID] {
+        try load(paths.map { StubRootPath.resolving($0, relativeTo: file) }, templating: templating)
     }
 }
 
@@ -47,7 +54,11 @@ extension StubRegistry {
     ///
     /// A name the bundle does not hold is an error that says how to declare it.
     @discardableResult
-    public func load(_ names: String..., in bundle: Bundle) throws(StubFileError) -> [Stub.ID] {
+    public func load(
+        _ names: String...,
+        in bundle: Bundle,
+        templating: StubTemplating = .perStub
+    ) throws(StubFileError) -> [Stub.ID] {
         var paths: [String] = []
         var missing: [StubDiagnostic] = []
         for name in names {
@@ -68,6 +79,6 @@ extension StubRegistry {
             }
         }
         guard missing.isEmpty else { throw StubFileError(diagnostics: missing) }
-        return try load(paths)
+        return try load(paths, templating: templating)
     }
 }

@@ -45,7 +45,7 @@ package enum StubRootPath {
         return file
     }
 
-    /// Where `path`, given to ``StubRegistry/load(_:relativeTo:)`` or
+    /// Where `path`, given to ``StubRegistry/load(_:relativeTo:templating:)`` or
     /// ``StubRegistry/replay(_:relativeTo:mode:redaction:)``, is: an absolute path as it is; a
     /// relative one in the folder of `file` (a `#filePath`), or without `file` in the current directory.
     package static func resolving(_ path: String, relativeTo file: StaticString?) -> String {

@@ -45,7 +45,13 @@ extension WireMockMappingReader {
             mapping["request"].map { requestPattern($0, at: jsonPath.appending(.key("request"))) } ?? RequestPattern()
         let response: StubResponse?
         if let value = mapping["response"] {
-            response = self.response(value, at: jsonPath.appending(.key("response")), filesRoot: filesRoot)
+            let pathTemplate = mapping["request"]?.objectValue?["urlPathTemplate"]?.stringValue.map(URITemplate.init)
+            response = self.response(
+                value,
+                at: jsonPath.appending(.key("response")),
+                filesRoot: filesRoot,
+                pathTemplate: pathTemplate
+            )
         } else {
             warning("the mapping has no 'response'; it answers 200 with no body, as WireMock does", at: jsonPath)
             response = .ok

@@ -7,9 +7,13 @@ final class WireMockMappingReader: StubFileReader {
     /// Where date-time operators read "now" (`"before": "now +3 days"`); tests fix it.
     let wallClock: WallClock
 
+    /// Which stubs render their responses as templates.
+    let templating: StubTemplating
+
     /// A reader of the mapping file at `path`, parsed as `document`.
-    init(path: String, document: JSONDocument, wallClock: WallClock = .system) {
+    init(path: String, document: JSONDocument, wallClock: WallClock = .system, templating: StubTemplating = .perStub) {
         self.wallClock = wallClock
+        self.templating = templating
         super.init(path: path, document: document)
     }
 

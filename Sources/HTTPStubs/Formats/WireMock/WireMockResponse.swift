@@ -23,11 +23,24 @@ extension WireMockMappingReader {
     ]
 
     /// Reads a response; `filesRoot` is the stub root's `__files` folder.
-    func response(_ value: JSONValue, at jsonPath: JSONPath, filesRoot: URL) -> StubResponse? {
+    /// `pathTemplate` is the request's `urlPathTemplate`, which templates read as `request.path.<name>`.
+    func response(
+        _ value: JSONValue,
+        at jsonPath: JSONPath,
+        filesRoot: URL,
+        pathTemplate: URITemplate? = nil
+    ) -> StubResponse? {
         guard let object = object(value, at: jsonPath, "'response'") else { return nil }
         warnAboutUnknownKeys(in: object, at: jsonPath, known: Self.responseKeys, what: "'response'")
         let start = mark
-        var response = answer(object, at: jsonPath, filesRoot: filesRoot)
+        let templated = isTemplated(object, at: jsonPath)
+        var response = answer(
+            object,
+            at: jsonPath,
+            filesRoot: filesRoot,
+            templated: templated,
+            pathTemplate: pathTemplate
+        )
         if let delay = delay(object, at: jsonPath) {
             response = response?.delayed(delay)
         }
@@ -45,17 +58,17 @@ extension WireMockMappingReader {
                 )
             }
         }
-        if let transformers = object["transformers"], transformers.arrayValue?.isEmpty == false {
-            warning(
-                "response templates ('transformers') are not supported: "
-                    + "the body and headers are served exactly as written, {{…}} included",
-                at: jsonPath.appending(.key("transformers"))
-            )
-        }
         return hasErrors(since: start) ? nil : response
     }
 
-    private func answer(_ object: JSONObject, at jsonPath: JSONPath, filesRoot: URL) -> StubResponse? {
+    /// With `templated`, the status, headers and body are templates (see ``templatedAnswer``).
+    private func answer(
+        _ object: JSONObject,
+        at jsonPath: JSONPath,
+        filesRoot: URL,
+        templated: Bool,
+        pathTemplate: URITemplate?
+    ) -> StubResponse? {
         if object["proxyBaseUrl"] != nil {
             // The stub loads and answers 500, as WireMock does when it cannot reach the proxy target.
             let message =
@@ -95,6 +108,9 @@ extension WireMockMappingReader {
                 )
             )
         }
+        if templated {
+            return templatedAnswer(object, at: jsonPath, filesRoot: filesRoot, pathTemplate: pathTemplate)
+        }
         let status = integer("status", in: object, at: jsonPath, in: 0...999) ?? 0
         var headers = HeaderFields()
         if let declared = object["headers"] {
@@ -130,7 +146,7 @@ extension WireMockMappingReader {
         return text
     }
 
-    private func body(_ object: JSONObject, at jsonPath: JSONPath, filesRoot: URL) -> ResponseBody? {
+    func body(_ object: JSONObject, at jsonPath: JSONPath, filesRoot: URL) -> ResponseBody? {
         let present = ["body", "jsonBody", "base64Body", "bodyFileName"].filter { object[$0] != nil }
         for ignored in present.dropFirst() {
             warning(
@@ -166,7 +182,7 @@ extension WireMockMappingReader {
     }
 
     /// The body file's URL, refusing names that would leave the `__files` folder.
-    private func bodyFile(_ name: String, at jsonPath: JSONPath, filesRoot: URL) -> URL? {
+    func bodyFile(_ name: String, at jsonPath: JSONPath, filesRoot: URL) -> URL? {
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             error(
                 "'bodyFileName' \(quoted(name)) contains a control character, "

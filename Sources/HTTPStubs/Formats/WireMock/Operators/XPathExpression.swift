@@ -53,6 +53,75 @@ struct XPathExpression: Sendable, CustomStringConvertible {
         return nil
         #endif
     }
+
+    /// Each selected node as WireMock's `xPath` template helper prints it: an element as its XML,
+    /// indented by two spaces per level and ending with a newline; an attribute or text node as
+    /// its text. `nil` when `xml` is not well-formed XML.
+    func renderedNodes(_ xml: String) -> [String]? {
+        #if canImport(FoundationXML) || os(macOS)
+        guard (try? XMLTreeElement.parse(xml)) != nil,
+            let document = try? XMLDocument(xmlString: xml, options: [.nodeLoadExternalEntitiesNever]),
+            let root = document.rootElement(),
+            let nodes = try? root.nodes(forXPath: rewritten)
+        else { return nil }
+        return nodes.map { node in
+            guard node.kind == .element else { return node.stringValue ?? "" }
+            return Self.indented(node, level: 0)
+        }
+        #else
+        return nil
+        #endif
+    }
+
+    /// `xml` re-printed as WireMock 3's `formatXml` does: pretty (children indented by two spaces,
+    /// ending with a newline) or, `compact`, without the whitespace between elements. `nil` when
+    /// `xml` is not well-formed.
+    static func formatted(_ xml: String, compact: Bool) -> String? {
+        #if canImport(FoundationXML) || os(macOS)
+        let trimmed = xml.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (try? XMLTreeElement.parse(trimmed)) != nil,
+            let document = try? XMLDocument(xmlString: trimmed, options: [.nodeLoadExternalEntitiesNever]),
+            let root = document.rootElement()
+        else { return nil }
+        removeBlankText(root)
+        return compact ? root.xmlString : indented(root, level: 0)
+        #else
+        return nil
+        #endif
+    }
+
+    #if canImport(FoundationXML) || os(macOS)
+    /// Removes the whitespace-only text between elements.
+    private static func removeBlankText(_ node: XMLNode) {
+        guard let element = node as? XMLElement else { return }
+        let children = element.children ?? []
+        let hasElements = children.contains { $0.kind == .element }
+        for (index, child) in children.enumerated().reversed() {
+            if hasElements, child.kind == .text,
+                (child.stringValue ?? "").allSatisfy({ $0.isWhitespace || $0.isNewline })
+            {
+                element.removeChild(at: index)
+            } else {
+                removeBlankText(child)
+            }
+        }
+    }
+
+    /// An element's XML, one element a line, children indented by two spaces (text-only elements on one line).
+    private static func indented(_ node: XMLNode, level: Int) -> String {
+        let indent = String(repeating: "  ", count: level)
+        let children = node.children ?? []
+        let elementChildren = children.filter { $0.kind == .element }
+        guard let element = node as? XMLElement else { return indent + node.xmlString + "\n" }
+        let name = element.name ?? ""
+        let attributes = (element.attributes ?? []).map { " " + $0.xmlString }.joined()
+        if children.isEmpty { return indent + "<\(name)\(attributes)/>\n" }
+        guard !elementChildren.isEmpty else { return indent + node.xmlString + "\n" }
+        return indent + "<\(name)\(attributes)>\n"
+            + elementChildren.map { indented($0, level: level + 1) }.joined()
+            + indent + "</\(name)>\n"
+    }
+    #endif
 }
 
 /// The static type of an XPath subexpression.

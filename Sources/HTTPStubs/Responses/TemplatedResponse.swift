@@ -1,0 +1,154 @@
+import Foundation
+
+/// A response whose parts are response templates, parsed when the stub loads and rendered for
+/// each request it answers: WireMock's `"transformers": ["response-template"]`, global templating,
+/// and ``StubResponse/template(_:status:headers:fileID:line:column:)``.
+struct TemplatedResponse: Sendable {
+    /// A piece of the response: text served as written, or a template rendered per request.
+    enum Part: Sendable {
+        case literal(String)
+        case template(ResponseTemplate, origin: String)
+
+        /// `text` parsed as a template when it has tags, else as written.
+        static func parsing(_ text: String, origin: String) throws(TemplateSyntaxError) -> Part {
+            guard ResponseTemplate.isTemplate(text) else { return .literal(text) }
+            return .template(try ResponseTemplate.parse(text), origin: origin)
+        }
+
+        /// The part's text for `request`.
+        func rendered(
+            _ request: InterceptedRequest,
+            _ environment: TemplateEnvironment,
+            _ parameters: TemplateObject
+        ) throws -> String {
+            switch self {
+            case let .literal(text):
+                return text
+            case let .template(template, origin):
+                do {
+                    return try template.render(request, environment: environment, parameters: parameters)
+                } catch {
+                    throw TemplateRenderFailure(origin: origin, error: "\(error)")
+                }
+            }
+        }
+    }
+
+    /// Where the body comes from.
+    enum Body: Sendable {
+        /// A body that is not templated (`base64Body`, an empty body, a body file served as is).
+        case fixed(ResponseBody)
+        /// A templated text body.
+        case text(Part)
+        /// A file of the stub root's `__files` folder whose name is a template; its contents are
+        /// rendered too unless `templatedContents` is false. Read per request, as WireMock reads it.
+        case file(name: Part, filesRoot: URL, templatedContents: Bool, origin: String)
+    }
+
+    var status: Int
+    var reason: String?
+    var headers: [(name: String, value: Part)]
+    var body: Body
+    /// The stub's `urlPathTemplate`, for `request.path.<name>`.
+    var pathTemplate: URITemplate?
+    /// WireMock's `transformerParameters`, which templates read as `parameters.*`.
+    var parameters = TemplateObject()
+
+    /// The response for `request`: an HTTP response, or WireMock's 500 naming the template that
+    /// failed (with the failure to report as a diagnostic).
+    func render(
+        _ request: InterceptedRequest,
+        environment: TemplateEnvironment
+    ) -> (content: StubResponse.Content, failure: TemplateRenderFailure?) {
+        var environment = environment
+        environment.pathTemplate = pathTemplate
+        do {
+            var fields = HeaderFields()
+            for header in headers {
+                fields.add(header.name, try header.value.rendered(request, environment, parameters))
+            }
+            let rendered: ResponseBody
+            switch body {
+            case let .fixed(body):
+                rendered = body
+            case let .text(part):
+                rendered = .text(try part.rendered(request, environment, parameters))
+            case let .file(name, filesRoot, templatedContents, origin):
+                rendered = try file(
+                    name.rendered(request, environment, parameters),
+                    in: filesRoot,
+                    templatedContents: templatedContents,
+                    origin: origin,
+                    request,
+                    environment
+                )
+            }
+            return (.http(status: status, reason: reason, headers: fields, body: rendered), nil)
+        } catch let failure as TemplateRenderFailure {
+            let body = "The response template failed: \(failure.description)\n"
+            return (
+                .http(
+                    status: 500,
+                    reason: nil,
+                    headers: ["Content-Type": "text/plain; charset=utf-8"],
+                    body: .text(body)
+                ),
+                failure
+            )
+        } catch {
+            return (.failure(error), nil)
+        }
+    }
+
+    private func file(
+        _ name: String,
+        in filesRoot: URL,
+        templatedContents: Bool,
+        origin: String,
+        _ request: InterceptedRequest,
+        _ environment: TemplateEnvironment
+    ) throws -> ResponseBody {
+        let relative = String(name.drop { $0 == "/" })
+        let url = filesRoot.appendingPathComponent(relative)
+        let root = filesRoot.resolvingSymlinksInPath().standardizedFileURL.path
+        let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
+        guard !relative.split(separator: "/").contains(".."), resolved.hasPrefix(root + "/") else {
+            throw TemplateRenderFailure(
+                origin: origin,
+                error:
+                    "the rendered file name \(quoted(name)) leads outside \(filesRoot.path); "
+                    + "make the template give a path inside it"
+            )
+        }
+        let file = URL(fileURLWithPath: resolved)
+        guard templatedContents else { return .stubRootFile(file) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw TemplateRenderFailure(
+                origin: origin,
+                error:
+                    "the body file \(resolved) cannot be read (\(FileFailure.readProblem(error))); add it or fix the name"
+            )
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let part: Part
+        do {
+            part = try Part.parsing(text, origin: resolved)
+        } catch {
+            throw TemplateRenderFailure(origin: "\(resolved):\(error.location)", error: error.message)
+        }
+        return .text(try part.rendered(request, environment, parameters))
+    }
+}
+
+/// A template that failed to render for a request: where it was written and what went wrong.
+struct TemplateRenderFailure: Error, Sendable, CustomStringConvertible {
+    /// The template's place: `path:line:column ($.response.body)` or `fileID:line:column`.
+    let origin: String
+    /// The renderer's error.
+    let error: String
+
+    var description: String { "\(origin): \(error)" }
+}

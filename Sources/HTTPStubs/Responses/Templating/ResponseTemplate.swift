@@ -1,0 +1,72 @@
+import Foundation
+
+/// A response template (WireMock's Handlebars dialect) parsed once, rendered per request.
+///
+/// Only the span between the first `{{` and the last `}}` is Handlebars, as in WireMock's
+/// `HandlebarsOptimizedTemplate`; the helpers are handlebars.java's built-ins and WireMock's own
+/// (``WireMockHelpers/all``), with the request model of ``TemplateRequestModel``.
+struct ResponseTemplate: Sendable {
+    /// The parsed template.
+    let template: Template
+    /// Whether the template may read `request.id`: its text mentions `id`, or it reads names it
+    /// does not spell out (`each`, `lookup`). Otherwise the render skips drawing the UUID.
+    let mayReadRequestID: Bool
+
+    /// The helpers every response template may call.
+    static let helpers: [String: TemplateHelper] = WireMockHelpers.all
+
+    /// The renderer shared by all response templates (it holds no mutable state).
+    private static let renderer = TemplateRenderer(helpers: helpers)
+
+    /// Parses `text` as WireMock does (only the span between the first `{{` and the last `}}` is
+    /// Handlebars) and checks that every helper it calls exists. Throws ``TemplateSyntaxError``
+    /// located within `text` (line and column), for an unknown helper too.
+    static func parse(_ text: String) throws(TemplateSyntaxError) -> ResponseTemplate {
+        let template = try TemplateParser.parse(text, literalOuterText: true)
+        for call in template.helperCalls where helpers[call.name] == nil {
+            throw TemplateSyntaxError(
+                location: call.location,
+                message:
+                    "helper '\(call.name)' is not implemented; the supported helpers are "
+                    + helpers.keys.sorted().joined(separator: ", ")
+            )
+        }
+        return ResponseTemplate(template: template, mayReadRequestID: mayReadRequestID(text))
+    }
+
+    /// Whether a tag of `text` (what lies between `{{` and `}}`) mentions `id`, `each` or `lookup`.
+    private static func mayReadRequestID(_ text: String) -> Bool {
+        var rest = text[...]
+        while let open = rest.range(of: "{{") {
+            guard let close = rest.range(of: "}}", range: open.upperBound..<rest.endIndex) else { return false }
+            let tag = rest[open.upperBound..<close.lowerBound]
+            if tag.contains("id") || tag.contains("each") || tag.contains("lookup") { return true }
+            rest = rest[close.upperBound...]
+        }
+        return false
+    }
+
+    /// Whether `text` contains a template at all (a `{{` with a `}}` after it), so that literal
+    /// bodies skip rendering.
+    static func isTemplate(_ text: String) -> Bool {
+        guard let open = text.range(of: "{{") else { return false }
+        return text.range(of: "}}", range: open.upperBound..<text.endIndex) != nil
+    }
+
+    /// The template rendered against `request`, with `parameters` as `parameters.*` (WireMock's
+    /// `transformerParameters`). Throws ``TemplateRenderError`` when a helper fails or a limit is
+    /// reached (WireMock answers 500 then).
+    func render(
+        _ request: InterceptedRequest,
+        environment: TemplateEnvironment,
+        parameters: TemplateObject = TemplateObject()
+    ) throws(TemplateRenderError) -> String {
+        let context = TemplateRequestModel.context(
+            for: request,
+            environment: environment,
+            parameters: parameters,
+            includeID: mayReadRequestID
+        )
+        return try Self.renderer.render(template, context: context, environment: environment)
+    }
+}

@@ -1,0 +1,66 @@
+/// A parsed Handlebars template, ready to render many times: parse once when a stub loads
+/// (``TemplateParser``), render per request (``TemplateRenderer``).
+struct Template: Sendable, Hashable {
+    /// The template's top-level pieces.
+    let nodes: [TemplateNode]
+
+    /// A helper call found in a template, with where it is.
+    struct HelperCall: Sendable, Hashable {
+        /// The helper's name.
+        let name: String
+        /// Where the name is written.
+        let location: TemplateSourceLocation
+    }
+
+    /// Every tag that can only be a helper call, in source order: tags, blocks and `{{else if …}}`
+    /// links with parameters or hash arguments, and subexpressions. handlebars.java refuses these
+    /// when no helper has the name. A bare `{{name}}` or `{{#name}}` is not listed: it calls the
+    /// helper `name` if there is one, and otherwise reads the path `name` (a section for a block).
+    var helperCalls: [HelperCall] {
+        var calls: [HelperCall] = []
+        Self.collect(nodes, into: &calls)
+        return calls
+    }
+
+    /// Fails with a located error naming the first helper call whose name is not in `helpers`.
+    func validate(helpers: Set<String>) throws(TemplateSyntaxError) {
+        for call in helperCalls where !helpers.contains(call.name) {
+            throw TemplateSyntaxError(
+                location: call.location,
+                message:
+                    "helper '\(call.name)' is not implemented: "
+                    + "check the spelling, or remove the tag (a tag with parameters always calls a helper)"
+            )
+        }
+    }
+
+    private static func collect(_ nodes: [TemplateNode], into calls: inout [HelperCall]) {
+        for node in nodes {
+            switch node {
+            case .text, .comment:
+                break
+            case .mustache(let expression, _):
+                collect(expression, into: &calls)
+            case .block(let block):
+                if !block.inverted { collect(block.expression, into: &calls) }
+                collect(block.body, into: &calls)
+                collect(block.inverse, into: &calls)
+            }
+        }
+    }
+
+    private static func collect(_ expression: TemplateExpression, into calls: inout [HelperCall]) {
+        if expression.requiresHelper {
+            calls.append(HelperCall(name: expression.name.text, location: expression.location))
+        }
+        for argument in expression.params { collect(argument, into: &calls) }
+        for argument in expression.hash { collect(argument.value, into: &calls) }
+    }
+
+    private static func collect(_ argument: TemplateArgument, into calls: inout [HelperCall]) {
+        guard case .subexpression(let expression) = argument else { return }
+        calls.append(HelperCall(name: expression.name.text, location: expression.location))
+        for argument in expression.params { collect(argument, into: &calls) }
+        for argument in expression.hash { collect(argument.value, into: &calls) }
+    }
+}

@@ -1,0 +1,103 @@
+/// handlebars.java's built-in helpers that WireMock templates use: `if`, `unless`, `each`, `with`,
+/// `lookup` and `log`, with the Java behaviour (see each function). The first parameter is the value the
+/// helper works on; without parameters it is the current context.
+enum TemplateBuiltinHelpers {
+    /// The built-ins by name.
+    static let all: [String: TemplateHelper] = [
+        "if": TemplateHelper(ifHelper),
+        "unless": TemplateHelper(unless),
+        "each": TemplateHelper(each),
+        "with": TemplateHelper(with),
+        "lookup": TemplateHelper(lookup),
+        "log": TemplateHelper(log),
+    ]
+
+    /// `LogHelper`: handlebars.java logs its parameters and prints nothing; here it prints nothing.
+    static func log(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
+        .null
+    }
+
+    /// `IfHelper`: the body when the value is truthy (``TemplateValue/isFalsy``), else the inverse.
+    static func ifHelper(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
+        let value = call.params.first ?? call.context
+        return .safe(try value.isFalsy ? call.renderInverse() : call.renderBody())
+    }
+
+    /// `UnlessHelper`: the body when the value is falsy, else the inverse.
+    static func unless(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
+        let value = call.params.first ?? call.context
+        return .safe(try value.isFalsy ? call.renderBody() : call.renderInverse())
+    }
+
+    /// `WithHelper`: the body with the value as `this` when it is truthy, else the inverse (also
+    /// with the value as `this`).
+    static func with(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
+        let value = call.params.first ?? call.context
+        return .safe(try value.isFalsy ? call.renderInverse(in: value) : call.renderBody(in: value))
+    }
+
+    /// `EachHelper`: the body once per element of a list or entry of a map, with the element as
+    /// `this`; the inverse when there is none (or the value is `null`).
+    ///
+    /// Over a list: `@index` and `@key` are the index (from the hash argument `base`, default 0),
+    /// `@first` is the string `first` on the first element and empty otherwise, `@last` is `last`
+    /// on the last, `@odd`/`@even` are `odd`/`even` or empty, `@index_1` is the index plus one.
+    /// Over a map: `@key` is the key, `@index` counts from 0, `@first`/`@last` as for lists.
+    /// handlebars.java iterates the Java bean properties of other values (a string's `bytes`,
+    /// `empty`, …); here a string, number or boolean has no entries, so the inverse renders.
+    static func each(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
+        var value = call.params.first ?? call.context
+        if case .javaObject(let object) = value {
+            value = object.items.map(TemplateValue.list) ?? .object(object.properties)
+        }
+        var output = ""
+        switch value {
+        case .list(let items):
+            let base: Int =
+                if case .number(_, let number)? = call.hash["base"],
+                    let integer = Int(exactly: number.rounded(.towardZero))
+                { integer } else { 0 }
+            for (offset, item) in items.enumerated() {
+                let index = base + offset
+                let even = offset % 2 == (base % 2 == 0 ? 0 : 1) ? true : false
+                let data = TemplateObject([
+                    ("@key", .integer(index)), ("@index", .integer(index)),
+                    ("@first", .string(offset == 0 ? "first" : "")),
+                    ("@last", .string(offset == items.count - 1 ? "last" : "")),
+                    ("@odd", .string(even ? "" : "odd")), ("@even", .string(even ? "even" : "")),
+                    ("@index_1", .integer(index + 1)),
+                ])
+                output += try call.renderBody(in: item, data: data, blockValues: [item, .integer(index)])
+            }
+            if items.isEmpty { output = try call.renderInverse() }
+        case .object(let object):
+            for (offset, entry) in object.entries.enumerated() {
+                let data = TemplateObject([
+                    ("@key", .string(entry.key)), ("@index", .integer(offset)),
+                    ("@first", .string(offset == 0 ? "first" : "")),
+                    ("@last", .string(offset == object.count - 1 ? "last" : "")),
+                ])
+                output += try call.renderBody(
+                    in: entry.value,
+                    data: data,
+                    blockValues: [entry.value, .string(entry.key)]
+                )
+            }
+            if object.count == 0 { output = try call.renderInverse() }
+        default:
+            output = try call.renderInverse()
+        }
+        return .safe(output)
+    }
+
+    /// `LookupHelper`: `{{lookup value key}}` reads `key` (printed, then read as a path) from
+    /// `value`, looking further up the contexts when `value` lacks it. handlebars.java returns
+    /// `value` itself when nothing is found, and `null` when `value` is `null`.
+    static func lookup(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
+        let value = call.params.first ?? call.context
+        if value.isNull { return .null }
+        guard call.params.count > 1 else { return value }
+        let scope = TemplateScope(value: value, parent: call.scope, data: TemplateObject())
+        return call.session.lookup(TemplatePath(call.params[1].printed), in: scope) ?? value
+    }
+}

@@ -1,0 +1,11 @@
+/// Where something is in a template's source: the 1-based line and the 1-based column counted in
+/// Unicode scalars (a tab is one column). `\n`, `\r\n` and a lone `\r` each end a line.
+struct TemplateSourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The 1-based line.
+    let line: Int
+    /// The 1-based column, counted in Unicode scalars.
+    let column: Int
+
+    /// `line:column`, as compilers print it.
+    var description: String { "\(line):\(column)" }
+}

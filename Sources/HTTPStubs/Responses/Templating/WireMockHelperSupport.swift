@@ -1,0 +1,110 @@
+import Foundation
+
+/// What WireMock's helpers share: reading parameters as Java does, failing as a Java exception
+/// does (a render error, WireMock's 500), and WireMock's in-band `[ERROR: …]` answers.
+enum WireMockHelperSupport {
+    /// A render error at the helper's tag, as a Java exception thrown by the helper would give.
+    static func failure(_ call: TemplateHelperCall, _ message: String) -> TemplateRenderError {
+        TemplateRenderError(location: call.location, message: "helper '\(call.name)' failed: \(message)")
+    }
+
+    /// WireMock's in-band error (`HandlebarsHelper.handleError`): the text `[ERROR: message]`.
+    static func inBandError(_ message: String) -> TemplateValue {
+        .string("[ERROR: \(message)]")
+    }
+
+    /// The parameter at `index`, `nil` when absent.
+    static func param(_ call: TemplateHelperCall, _ index: Int) -> TemplateValue? {
+        call.params.indices.contains(index) ? call.params[index] : nil
+    }
+
+    /// The first parameter as a string (`toString()`), failing like Java's `NullPointerException`
+    /// when it is missing or `null`.
+    static func requiredString(_ call: TemplateHelperCall, _ index: Int = 0) throws(TemplateRenderError) -> String {
+        guard let value = param(call, index), !value.isNull else {
+            throw failure(call, "java.lang.NullPointerException: parameter \(index + 1) is missing or null")
+        }
+        return value.printed
+    }
+
+    /// The parameter as a string, `nil` when missing or `null`.
+    static func optionalString(_ call: TemplateHelperCall, _ index: Int) -> String? {
+        guard let value = param(call, index), !value.isNull else { return nil }
+        return value.printed
+    }
+
+    /// A hash argument as a string, `nil` when absent or `null`.
+    static func hashString(_ call: TemplateHelperCall, _ key: String) -> String? {
+        guard let value = call.hash[key], !value.isNull else { return nil }
+        return value.printed
+    }
+
+    /// A hash argument read as Handlebars reads a boolean option: `true` or the string `true`.
+    static func hashFlag(_ call: TemplateHelperCall, _ key: String) -> Bool {
+        switch call.hash[key] {
+        case .bool(let flag)?: flag
+        case .string(let text)?, .safe(let text)?: text == "true"
+        default: false
+        }
+    }
+
+    /// A value read as an integer (a number, or text that parses as one).
+    static func integer(_ value: TemplateValue?) -> Int? {
+        switch value {
+        case .number(let text, let number)?:
+            Int(text) ?? (number.isFinite && abs(number) < 9e18 ? Int(number) : nil)
+        case .string(let text)?, .safe(let text)?:
+            Int(text.trimmingCharacters(in: .whitespaces))
+        case .javaObject(let object)?:
+            Int(object.printed)
+        default: nil
+        }
+    }
+
+    /// A value read as a double (a number, or text that parses as one).
+    static func double(_ value: TemplateValue?) -> Double? {
+        switch value {
+        case .number(_, let number)?: number
+        case .string(let text)?, .safe(let text)?: Double(text.trimmingCharacters(in: .whitespaces))
+        case .javaObject(let object)?: Double(object.printed)
+        default: nil
+        }
+    }
+
+    /// The items of a list-like value (a list, or a Java list of the request model).
+    static func items(_ value: TemplateValue) -> [TemplateValue]? {
+        switch value {
+        case .list(let items): items
+        case .javaObject(let object): object.items
+        default: nil
+        }
+    }
+
+    /// The block's body or inverse as handlebars.java's conditional helpers answer: a block renders
+    /// one of them, a tag prints `yes`/`no` from the hash or `true`/`false`.
+    static func conditional(_ call: TemplateHelperCall, _ result: Bool) throws(TemplateRenderError) -> TemplateValue {
+        if call.isBlock { return .safe(try result ? call.renderBody() : call.renderInverse()) }
+        if result { return call.hash["yes"] ?? .bool(true) }
+        return call.hash["no"] ?? .bool(false)
+    }
+
+    /// A block's body rendered, or the first parameter: how WireMock's helpers that accept both
+    /// (`{{#trim}}…{{/trim}}`, `{{#base64}}…{{/base64}}`) read their input.
+    static func bodyOrFirst(_ call: TemplateHelperCall) throws(TemplateRenderError) -> String? {
+        if call.isBlock && call.params.isEmpty { return try call.renderBody() }
+        return optionalString(call, 0)
+    }
+
+    /// Stores `value` under `name` for the rest of the template, as WireMock's helpers do with
+    /// their variable-name parameter (`options.context.data(name, value)`).
+    static func assign(_ call: TemplateHelperCall, _ name: String, _ value: TemplateValue) {
+        call.session.setVariable(name, value)
+    }
+
+    /// A number in `0..<bound` from the environment's random source, clamped into range so that
+    /// a source that misbehaves cannot make a helper index out of bounds.
+    static func random(_ call: TemplateHelperCall, _ bound: Int) -> Int {
+        guard bound > 0 else { return 0 }
+        return min(max(call.session.environment.random(bound), 0), bound - 1)
+    }
+}

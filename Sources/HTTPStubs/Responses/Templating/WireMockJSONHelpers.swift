@@ -1,0 +1,156 @@
+import Foundation
+
+/// WireMock's JSON helpers: `jsonPath` (Jayway JsonPath through the package's one
+/// ``JSONPathExpression``, printing as ``TemplateJSONPrinting``), `parseJson`, `array`, `range`,
+/// WireMock 3's `toJson`, `formatJson`, `formatXml`, `val` and `arrayJoin`, and Spring Cloud Contract's
+/// `jsonpath` (lower case), whose first parameter `this` means the request body (SCC registers it
+/// in its own WireMock extension; plain WireMock has no such helper).
+enum WireMockJSONHelpers {
+    /// The helpers by name.
+    static let all: [String: TemplateHelper] = [
+        "jsonPath": TemplateHelper { call throws(TemplateRenderError) in
+            try jsonPath(call, input: call.params.first ?? .null)
+        },
+        "jsonpath": TemplateHelper { call throws(TemplateRenderError) in
+            // Spring Cloud Contract: `this` is the request body.
+            var input = call.params.first ?? .null
+            if case .object(let root) = input, case .object(let request)? = root["request"] {
+                input = request["body"] ?? .null
+            }
+            return try jsonPath(call, input: input)
+        },
+        "parseJson": TemplateHelper(parseJson),
+        "array": TemplateHelper { call in .list(call.params) },
+        "range": TemplateHelper { call throws(TemplateRenderError) in
+            guard let lower = WireMockHelperSupport.integer(WireMockHelperSupport.param(call, 0)),
+                let upper = WireMockHelperSupport.integer(WireMockHelperSupport.param(call, 1))
+            else {
+                return WireMockHelperSupport.inBandError(
+                    "The range helper requires both lower and upper bounds as integer parameters"
+                )
+            }
+            guard upper >= lower, upper - lower < 100_000 else {
+                return upper < lower ? .list([]) : WireMockHelperSupport.inBandError("range too large")
+            }
+            return .list((lower...upper).map { TemplateValue.integer($0) })
+        },
+        "toJson": TemplateHelper { call in
+            let value = call.params.first ?? .null
+            guard let json = try? JSONValue(parsing: TemplateJSONPrinting.jsonText(value)) else { return .null }
+            return .string(TemplateJSONPrinting.pretty(json, level: 0))
+        },
+        "formatJson": TemplateHelper { call throws(TemplateRenderError) in
+            let text = try WireMockHelperSupport.bodyOrFirst(call) ?? ""
+            guard let json = try? JSONValue(parsing: text) else {
+                throw WireMockHelperSupport.failure(call, "formatJson: the input is not JSON")
+            }
+            if WireMockHelperSupport.hashString(call, "format") == "compact" {
+                return .safe(TemplateJSONPrinting.compact(json, smart: false))
+            }
+            return .safe(TemplateJSONPrinting.pretty(json, level: 0))
+        },
+        "formatXml": TemplateHelper { call throws(TemplateRenderError) in
+            let text = try WireMockHelperSupport.bodyOrFirst(call) ?? ""
+            let compact = WireMockHelperSupport.hashString(call, "format") == "compact"
+            guard let formatted = XPathExpression.formatted(text, compact: compact) else {
+                throw WireMockHelperSupport.failure(call, "formatXml: the input is not XML")
+            }
+            return .safe(formatted)
+        },
+        "val": TemplateHelper { call in
+            let value = call.params.first ?? .null
+            let chosen = value.isNull ? (call.hash["or"] ?? call.hash["default"] ?? .null) : value
+            if let name = WireMockHelperSupport.hashString(call, "assign") {
+                WireMockHelperSupport.assign(call, name, chosen)
+                return .null
+            }
+            return chosen
+        },
+        "arrayJoin": TemplateHelper { call throws(TemplateRenderError) in
+            guard let separator = WireMockHelperSupport.optionalString(call, 0) else {
+                return WireMockHelperSupport.inBandError("The separator is missing")
+            }
+            var values: [TemplateValue] = []
+            for value in call.params.dropFirst() {
+                if let items = WireMockHelperSupport.items(value) { values += items } else { values.append(value) }
+            }
+            let prefix = WireMockHelperSupport.hashString(call, "prefix") ?? ""
+            let suffix = WireMockHelperSupport.hashString(call, "suffix") ?? ""
+            if call.isBlock {
+                var parts: [String] = []
+                for value in values { parts.append(try call.renderBody(in: value)) }
+                return .safe(prefix + parts.joined(separator: separator) + suffix)
+            }
+            return .string(prefix + values.map(\.printed).joined(separator: separator) + suffix)
+        },
+    ]
+
+    /// WireMock's `HandlebarsJsonPathHelper` on `input`.
+    static func jsonPath(_ call: TemplateHelperCall, input: TemplateValue) throws(TemplateRenderError) -> TemplateValue
+    {
+        guard let path = WireMockHelperSupport.optionalString(call, 1), !path.isEmpty else {
+            return WireMockHelperSupport.inBandError("The JSONPath cannot be empty")
+        }
+        let text: String
+        switch input {
+        case .null: return defaultValue(call)  // WireMock 3: a missing body gives empty
+        case .string(let string), .safe(let string): text = string
+        case .object, .list: text = TemplateJSONPrinting.jsonText(input)
+        case .javaObject(let object):
+            text =
+                object.items != nil || object.properties.count > 0 || object.printed.hasPrefix("{")
+                ? TemplateJSONPrinting.jsonText(input) : object.printed
+        case .number, .bool: text = input.printed
+        }
+        if text.isEmpty { return defaultValue(call) }
+        let expression: JSONPathExpression
+        do {
+            expression = try JSONPathExpression(path)
+        } catch {
+            return WireMockHelperSupport.inBandError("\(path) is not a valid JSONPath expression")
+        }
+        guard let json = try? JSONValue(parsing: text) else { return defaultValue(call) }
+        switch expression.evaluate(json) {
+        case .notFound, .value(.null): return defaultValue(call)
+        case .value(let value): return TemplateJSONPrinting.value(value)
+        case .values(let values): return TemplateJSONPrinting.value(.array(values))
+        }
+    }
+
+    /// The `default=` hash argument, or nothing.
+    static func defaultValue(_ call: TemplateHelperCall) -> TemplateValue {
+        call.hash["default"] ?? .null
+    }
+
+    /// WireMock's `ParseJsonHelper`: the JSON text (the first parameter or the block's body) as
+    /// maps and lists that print as Java's (`{a=1, b=[1, 2]}`), stored under the variable name
+    /// when one is given (the second parameter, or the first for a block).
+    static func parseJson(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
+        let text: String
+        var variable: String?
+        if call.isBlock {
+            text = try call.renderBody()
+            variable = WireMockHelperSupport.optionalString(call, 0)
+        } else {
+            text = try WireMockHelperSupport.requiredString(call, 0)
+            variable = WireMockHelperSupport.optionalString(call, 1)
+        }
+        let value: TemplateValue
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            value = .object(TemplateObject())
+        } else {
+            guard let json = try? JSONValue(parsing: text) else {
+                throw WireMockHelperSupport.failure(
+                    call,
+                    "com.fasterxml.jackson.core.JsonParseException: not JSON: \(text)"
+                )
+            }
+            value = TemplateValue(json: json)
+        }
+        if let variable {
+            WireMockHelperSupport.assign(call, variable, value)
+            return .null
+        }
+        return value
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// WireMock's random helpers, drawing from the environment's random source (seedable):
+/// `randomValue` (`length=`, `type=` `ALPHANUMERIC` (default), `ALPHABETIC`, `NUMERIC`,
+/// `HEXADECIMAL`, `ALPHANUMERIC_AND_SYMBOLS`, `UUID`; `uppercase=true`), `randomInt` (`lower=`
+/// inclusive, `upper=` exclusive), `randomDecimal` and `pickRandom` (one of the parameters or of
+/// a list).
+enum WireMockRandomHelpers {
+    /// The helpers by name.
+    static let all: [String: TemplateHelper] = [
+        "randomValue": TemplateHelper { call in
+            let random = { (bound: Int) in WireMockHelperSupport.random(call, bound) }
+            let type = WireMockHelperSupport.hashString(call, "type") ?? "ALPHANUMERIC"
+            if type == "UUID" {
+                var bytes = (0..<16).map { _ in random(256) }
+                bytes[6] = bytes[6] & 0x0f | 0x40
+                bytes[8] = bytes[8] & 0x3f | 0x80
+                let hex = bytes.map { String(format: "%02x", $0) }
+                return .string(
+                    hex[0..<4].joined() + "-" + hex[4..<6].joined() + "-" + hex[6..<8].joined() + "-"
+                        + hex[8..<10].joined() + "-" + hex[10..<16].joined()
+                )
+            }
+            let alphabets = [
+                "ALPHANUMERIC": "abcdefghijklmnopqrstuvwxyz0123456789",
+                "ALPHABETIC": "abcdefghijklmnopqrstuvwxyz",
+                "NUMERIC": "0123456789",
+                "HEXADECIMAL": "0123456789abcdef",
+                "ALPHANUMERIC_AND_SYMBOLS": (33...126).map { String(UnicodeScalar(UInt8($0))) }.joined(),
+            ]
+            let alphabet = Array(alphabets[type] ?? alphabets["ALPHANUMERIC"]!)
+            let length = min(max(WireMockHelperSupport.integer(call.hash["length"]) ?? 36, 0), 100_000)
+            var text = String((0..<length).map { _ in alphabet[random(alphabet.count)] })
+            if WireMockHelperSupport.hashFlag(call, "uppercase") { text = text.uppercased() }
+            return .string(text)
+        },
+        "randomInt": TemplateHelper { call in
+            let lower = WireMockHelperSupport.integer(call.hash["lower"]) ?? Int(Int32.min)
+            let upper = WireMockHelperSupport.integer(call.hash["upper"]) ?? Int(Int32.max)
+            guard upper > lower else { return .integer(lower) }
+            return .integer(lower + WireMockHelperSupport.random(call, upper - lower))
+        },
+        "randomDecimal": TemplateHelper { call in
+            let lower = WireMockHelperSupport.double(call.hash["lower"]) ?? -Double(Int64.max)
+            let upper = WireMockHelperSupport.double(call.hash["upper"]) ?? Double(Int64.max)
+            let fraction = Double(WireMockHelperSupport.random(call, 1 << 30)) / Double(1 << 30)
+            let value = lower + (upper - lower) * fraction
+            return .number(text: JavaNumberFormat.double(value), value: value)
+        },
+        "pickRandom": TemplateHelper { call throws(TemplateRenderError) in
+            var choices: [TemplateValue] = []
+            for value in call.params {
+                if let items = WireMockHelperSupport.items(value) { choices += items } else { choices.append(value) }
+            }
+            guard !choices.isEmpty else {
+                throw WireMockHelperSupport.failure(call, "pickRandom needs at least one value to pick from")
+            }
+            return choices[WireMockHelperSupport.random(call, choices.count)]
+        },
+    ]
+}
