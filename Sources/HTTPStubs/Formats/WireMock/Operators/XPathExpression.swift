@@ -42,13 +42,7 @@ struct XPathExpression: Sendable, CustomStringConvertible {
     /// well-formed XML. The string form of `matchesXPath` matches when this is non-empty.
     func evaluate(_ xml: String) -> [String]? {
         #if canImport(FoundationXML) || os(macOS)
-        // The SAX check rejects what libxml2's tree parser would silently recover from.
-        guard (try? XMLTreeElement.parse(xml)) != nil,
-            let document = try? XMLDocument(xmlString: xml, options: [.nodeLoadExternalEntitiesNever]),
-            let root = document.rootElement(),
-            let nodes = try? root.nodes(forXPath: rewritten)
-        else { return nil }
-        return nodes.map { $0.stringValue ?? "" }
+        return selectedNodes(in: xml)?.map { $0.stringValue ?? "" }
         #else
         return nil
         #endif
@@ -59,12 +53,7 @@ struct XPathExpression: Sendable, CustomStringConvertible {
     /// its text. `nil` when `xml` is not well-formed XML.
     func renderedNodes(_ xml: String) -> [String]? {
         #if canImport(FoundationXML) || os(macOS)
-        guard (try? XMLTreeElement.parse(xml)) != nil,
-            let document = try? XMLDocument(xmlString: xml, options: [.nodeLoadExternalEntitiesNever]),
-            let root = document.rootElement(),
-            let nodes = try? root.nodes(forXPath: rewritten)
-        else { return nil }
-        return nodes.map { node in
+        return selectedNodes(in: xml)?.map { node in
             guard node.kind == .element else { return node.stringValue ?? "" }
             return Self.indented(node, level: 0)
         }
@@ -73,16 +62,29 @@ struct XPathExpression: Sendable, CustomStringConvertible {
         #endif
     }
 
+    #if canImport(FoundationXML) || os(macOS)
+    /// The nodes this expression selects in `xml`, or `nil` when `xml` is not well-formed.
+    private func selectedNodes(in xml: String) -> [XMLNode]? {
+        guard let root = Self.wellFormedRoot(xml) else { return nil }
+        return try? root.nodes(forXPath: rewritten)
+    }
+
+    /// The root element of `xml`, or `nil` when `xml` is not well-formed XML: the SAX check rejects
+    /// what libxml2's tree parser would silently recover from, and external entities are never loaded.
+    private static func wellFormedRoot(_ xml: String) -> XMLElement? {
+        guard (try? XMLTreeElement.parse(xml)) != nil,
+            let document = try? XMLDocument(xmlString: xml, options: [.nodeLoadExternalEntitiesNever])
+        else { return nil }
+        return document.rootElement()
+    }
+    #endif
+
     /// `xml` re-printed as WireMock 3's `formatXml` does: pretty (children indented by two spaces,
     /// ending with a newline) or, `compact`, without the whitespace between elements. `nil` when
     /// `xml` is not well-formed.
     static func formatted(_ xml: String, compact: Bool) -> String? {
         #if canImport(FoundationXML) || os(macOS)
-        let trimmed = xml.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (try? XMLTreeElement.parse(trimmed)) != nil,
-            let document = try? XMLDocument(xmlString: trimmed, options: [.nodeLoadExternalEntitiesNever]),
-            let root = document.rootElement()
-        else { return nil }
+        guard let root = wellFormedRoot(xml.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
         removeBlankText(root)
         return compact ? root.xmlString : indented(root, level: 0)
         #else
