@@ -45,7 +45,9 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
         /// `arrivals` when the previous advance began.
         var arrivalsSeen = 0
         /// Set when an advance gave up waiting for a first request: the instant before it, which
-        /// the next request to start takes as its start.
+        /// the next request to start takes as its start. It stays until a request takes it (a
+        /// later advance does not clear it: the late request may still be on its way then), and a
+        /// later advance that gives up replaces it.
         var lateStart: Duration?
     }
 
@@ -124,7 +126,6 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
 
     /// Step 1 of an advance: no request on its way to the clock, and some request there to move.
     private func letRequestsArrive() async {
-        state.withLock { $0.lateStart = nil }  // only the latest advance that gave up counts
         await waitUntil(within: Self.transitTimeout) { $0.inTransit == 0 }
         let idle = state.withLock { $0.pending.isEmpty && $0.arrivals == $0.arrivalsSeen }
         guard idle, arrivalTimeout > .zero else { return }

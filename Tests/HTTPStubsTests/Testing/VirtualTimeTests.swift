@@ -197,6 +197,27 @@ struct VirtualTimeTests {
         }
     }
 
+    @Test(
+        "ManualStubClock: a late request still on its way when the next advance begins is timed from before the advance that gave up"
+    )
+    func manualLateRequestInTransitAtTheNextAdvance() async throws {
+        let clock = ManualStubClock(arrivalTimeout: .milliseconds(5))
+        try await withHTTPStubs(clock: clock) { stubs in
+            stubs.stub(.get(.init(Self.url.absoluteString)), .text("3 items").delayed(by: .seconds(2)))
+            await clock.advance(by: .milliseconds(1999))  // nothing arrives within 5 ms: gives up at 0 s
+            let outcome = OneShot<Completion>()
+            // Resumed now, the request is on its way (planned on URLSession's queue) while the next
+            // advance begins: it must still be timed from 0 s, or it would wait for 3.999 s and hang.
+            stubs.makeSession().dataTask(with: Self.url) { data, response, error in
+                outcome.fulfill(Completion(data: data, response: response, error: error))
+            }.resume()
+            await clock.advance(by: .milliseconds(1))
+            let completion = try #require(await outcome.value(within: patience), "the answer was not due at 2 s")
+            #expect(completion.text == "3 items")
+            #expect(clock.now == .seconds(2))
+        }
+    }
+
     @Test("ManualStubClock: advancing less than the delay keeps the model loading")
     func manualAdvancingLessKeepsLoading() async throws {
         let clock = ManualStubClock()
