@@ -108,11 +108,7 @@ struct TemplatedResponse: Sendable {
         _ request: InterceptedRequest,
         _ environment: TemplateEnvironment
     ) throws -> ResponseBody {
-        let relative = String(name.drop { $0 == "/" })
-        let url = filesRoot.appendingPathComponent(relative)
-        let root = filesRoot.resolvingSymlinksInPath().standardizedFileURL.path
-        let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
-        guard !relative.split(separator: "/").contains(".."), resolved.hasPrefix(root + "/") else {
+        guard case let .inside(file) = BodyFilePath(name, in: filesRoot) else {
             throw TemplateRenderFailure(
                 origin: origin,
                 error:
@@ -120,7 +116,7 @@ struct TemplatedResponse: Sendable {
                     + "make the template give a path inside it"
             )
         }
-        let file = URL(fileURLWithPath: resolved)
+        let resolved = file.path
         guard templatedContents else { return .stubRootFile(file) }
         let data: Data
         do {

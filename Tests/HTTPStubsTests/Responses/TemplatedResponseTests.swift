@@ -120,6 +120,11 @@ struct TemplatedResponseTests {
         let reported = try #require(issues.all.first)
         #expect(reported.severity == .error)
         #expect(reported.message.contains("$.response.bodyFileName"))
+
+        // A rendered name that climbs out of __files is refused for that request, with the fix.
+        let escaping = try await Self.both(session, "http://localhost/greet?who=/../../hello")
+        #expect(escaping.status == 500)
+        #expect(escaping.body.contains("make the template give a path inside it"), "\(escaping.body)")
     }
 
     @Test("without transformers a stub is served as written; global templating renders every stub")

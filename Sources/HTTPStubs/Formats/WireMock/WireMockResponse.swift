@@ -206,20 +206,24 @@ extension WireMockMappingReader {
             )
             return nil
         }
-        if name.split(separator: "/").contains("..") {
+        let resolved: String
+        switch BodyFilePath(name, in: filesRoot) {
+        case let .inside(file):
+            resolved = file.path
+        case .parentReference:
             error("'bodyFileName' \(quoted(name)) must stay inside \(filesRoot.path); '..' is refused", at: jsonPath)
             return nil
-        }
-        // A leading '/' is read relative to __files, as WireMock 3 reads it.
-        let url = filesRoot.appendingPathComponent(String(name.drop { $0 == "/" }))
-        let root = filesRoot.resolvingSymlinksInPath().standardizedFileURL.path
-        let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
-        guard resolved.hasPrefix(root + "/") else {
-            let message =
-                resolved == root
-                ? "'bodyFileName' \(quoted(name)) names the __files folder itself; give the path of a file inside it"
-                : "'bodyFileName' \(quoted(name)) leads outside \(filesRoot.path) through a symbolic link; refused"
-            error(message, at: jsonPath)
+        case .folderItself:
+            error(
+                "'bodyFileName' \(quoted(name)) names the __files folder itself; give the path of a file inside it",
+                at: jsonPath
+            )
+            return nil
+        case .outside:
+            error(
+                "'bodyFileName' \(quoted(name)) leads outside \(filesRoot.path) through a symbolic link; refused",
+                at: jsonPath
+            )
             return nil
         }
         var isDirectory: ObjCBool = false
