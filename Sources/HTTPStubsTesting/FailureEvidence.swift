@@ -43,13 +43,10 @@ final class FailureEvidence: Sendable {
                 Attachment.record(
                     [UInt8](attachment.contents),
                     named: attachment.name,
-                    sourceLocation: SourceLocation(
-                        fileID: location.fileID,
-                        filePath: location.filePath,
-                        line: location.line,
-                        column: location.column
-                    )
+                    sourceLocation: location.testingSourceLocation
                 )
+                #else
+                break
                 #endif
             case .xcTest:
                 #if canImport(XCTest) && canImport(Darwin)
