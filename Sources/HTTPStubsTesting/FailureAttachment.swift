@@ -62,23 +62,26 @@ struct FailureAttachment: Sendable, Equatable {
         return [FailureAttachment(name: "\(base)-failures.txt", contents: Data(text.utf8))] + attachments
     }
 
-    /// The failures, numbered and separated, then `notes`; cut at ``textLimit`` between failures.
+    /// The failures, numbered and separated, then `notes`; failures that would take it past
+    /// ``textLimit`` are left out, and counted.
     private static func report(failures: [String], testName: String, notes: [String]) -> String {
         let count = failures.count == 1 ? "1 failure" : "\(failures.count) failures"
         var text = "\(count) of \(testName), reported by its HTTP stubs:\n"
+        let ending = notes.map { "\n\($0)\n" }.joined()
+        // Room for the ending and for the line counting what is left out.
+        let budget = textLimit - ending.utf8.count - 100
+        var size = text.utf8.count
         for (index, failure) in failures.enumerated() {
             let part = "\n── \(index + 1) of \(failures.count) ──\n\(failure)\n"
-            guard text.utf8.count + part.utf8.count <= textLimit - 200 else {
+            size += part.utf8.count
+            guard size <= budget else {
                 let left = failures.count - index
                 text += "\n… \(left) more failure\(left == 1 ? "" : "s") left out: this text stops at 1 MiB.\n"
                 break
             }
             text += part
         }
-        for note in notes {
-            text += "\n\(note)\n"
-        }
-        return text
+        return text + ending
     }
 
     /// The test's name as a file name: `Suite/test()` and `-[Suite test]` become `Suite.test`, and

@@ -9,7 +9,8 @@ import XCTest
 #endif
 
 /// What a stub scope reported as failures, kept so that its end can attach the evidence
-/// (``FailureAttachment``) to the test: nothing for a scope that reported none.
+/// (``FailureAttachment``) to the test: nothing for a scope that reported none, or only failures
+/// that Swift Testing's `withKnownIssue` expected (the test passes).
 ///
 /// Under Swift Testing the files are recorded with `Attachment.record`, at the scope's line
 /// (`swift test --attachments-path DIR` writes them to `DIR`; Xcode shows them with the test's
@@ -20,7 +21,7 @@ import XCTest
 final class FailureEvidence: Sendable {
     private let failures = Locked<[String]>([])
 
-    /// Keeps a failure the scope reported.
+    /// Keeps a failure the scope reported that fails the test.
     func note(_ failure: String) {
         failures.withLock { $0.append(failure) }
     }

@@ -189,8 +189,9 @@ public final class HTTPStubsScope: Sendable {
     }
 
     private func fail(_ message: String, at location: SourceCodeLocation) {
-        evidence.note(message)
-        TestFailureReporter.fail(message, at: location, framework: framework, testCase: testCase.object)
+        if TestFailureReporter.fail(message, at: location, framework: framework, testCase: testCase.object) {
+            evidence.note(message)
+        }
     }
 }
 

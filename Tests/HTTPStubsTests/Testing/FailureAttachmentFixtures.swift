@@ -49,6 +49,15 @@ struct FailureAttachmentFixtures {
         }
     }
 
+    /// Fails only as `withKnownIssue` expects: the test passes.
+    @Test func knownIssue() async {
+        await withKnownIssue {
+            await withHTTPStubs { stubs in
+                _ = try? await stubs.makeSession().data(from: URL(string: "https://api.example.com/feed")!)
+            }
+        }
+    }
+
     /// An 11 MiB body: its HAR is over the 10 MiB limit.
     @Test func hugeBody() async {
         await withHTTPStubs { stubs in

@@ -63,7 +63,8 @@ struct FailureAttachmentTests {
     func fixturesRan() async throws {
         let run = try await Self.fixtures.value
         #expect(run.status != 0, "\(run.output)")
-        #expect(run.output.contains("6 tests"), "\(run.output)")
+        #expect(run.output.contains("Test run with 7 tests in 1 suite failed"), "\(run.output)")
+        #expect(run.output.contains("with 6 issues (including 1 known issue)"), "\(run.output)")
     }
 
     @Test("an unmatched request attaches its near-miss report and the journal as HAR, secrets redacted")
@@ -133,10 +134,11 @@ struct FailureAttachmentTests {
         #expect(url == "https://api.example.com/feed")
     }
 
-    @Test("a passing test attaches nothing")
+    @Test("a passing test attaches nothing, nor does one whose stub failures withKnownIssue expected")
     func passingTest() async throws {
         let run = try await Self.fixtures.value
         #expect(run.names(of: "passing") == [])
+        #expect(run.names(of: "knownIssue") == [])
         #expect(!run.files.isEmpty, "the failing fixtures attached files")
     }
 
