@@ -43,6 +43,8 @@ public final class HTTPStubsScope: Sendable {
     private let state = Locked(ScopeState())
     /// Runs the stub code of the scope's requests in tasks of the test (see ``UserCodeHost``).
     private let userCode = UserCodeHost()
+    /// The failures reported, attached as files when the scope ends (see ``FailureAttachment``).
+    private let evidence = FailureEvidence()
 
     private struct ScopeState {
         var reportedUnmatched = 0
@@ -147,6 +149,7 @@ public final class HTTPStubsScope: Sendable {
             let stubLocation = stubs.stubs.first { $0.id == unmet.stub.id }.flatMap { SourceCodeLocation($0.source) }
             fail("Unmet expectation: \(unmet)\(traitNote(stub: unmet.stub.id))", at: stubLocation ?? location)
         }
+        evidence.attach(stubs: stubs, testName: testName, at: location, framework: framework, testCase: testCase.object)
     }
 
     // MARK: Stubs declared inside the `.httpStubs` trait
@@ -186,7 +189,9 @@ public final class HTTPStubsScope: Sendable {
     }
 
     private func fail(_ message: String, at location: SourceCodeLocation) {
-        TestFailureReporter.fail(message, at: location, framework: framework, testCase: testCase.object)
+        if TestFailureReporter.fail(message, at: location, framework: framework, testCase: testCase.object) {
+            evidence.note(message)
+        }
     }
 }
 

@@ -41,16 +41,18 @@ enum TestFailureReporter {
     }
 
     /// Records a failure at `location`; for XCTest, `testCase` lets a failure point into any file.
+    /// - Returns: Whether it fails the test: not an issue Swift Testing's `withKnownIssue` expected.
+    @discardableResult
     static func fail(
         _ message: String,
         at location: SourceCodeLocation,
         framework: Framework,
         testCase: AnyObject? = nil
-    ) {
+    ) -> Bool {
         switch framework {
         case .swiftTesting:
             #if canImport(Testing)
-            Issue.record(
+            return Issue.record(
                 Comment(rawValue: message),
                 sourceLocation: SourceLocation(
                     fileID: location.fileID,
@@ -58,7 +60,7 @@ enum TestFailureReporter {
                     line: location.line,
                     column: location.column
                 )
-            )
+            ).isFailure
             #endif
         case .xcTest:
             #if canImport(XCTest)
@@ -76,5 +78,6 @@ enum TestFailureReporter {
             }
             #endif
         }
+        return true
     }
 }
