@@ -41,6 +41,9 @@ enum TestFailureReporter {
     }
 
     /// Records a failure at `location`; for XCTest, `testCase` lets a failure point into any file.
+    ///
+    /// Under Swift Testing the message's first line is recorded as the issue's error (see
+    /// ``FailureHeadline``) and the rest as its comment; XCTest gets the message as it is.
     static func fail(
         _ message: String,
         at location: SourceCodeLocation,
@@ -50,8 +53,11 @@ enum TestFailureReporter {
         switch framework {
         case .swiftTesting:
             #if canImport(Testing)
+            // The first line as the issue's error, so that it is what the console prints first.
+            let (headline, details) = FailureHeadline.split(message)
             Issue.record(
-                Comment(rawValue: message),
+                headline,
+                details.map { Comment(rawValue: $0) },
                 sourceLocation: SourceLocation(
                     fileID: location.fileID,
                     filePath: location.filePath,
