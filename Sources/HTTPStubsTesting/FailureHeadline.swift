@@ -3,8 +3,10 @@
 ///
 /// Swift Testing prints an issue recorded with only a comment as the generic `Issue recorded`, with
 /// the comment below it; an issue recorded with an error prints the error on the issue's own line
-/// (`Caught error: Unmatched request: …`), which is also the line Xcode's issue navigator shows. The
-/// rest of the report follows as the issue's comment. A `withKnownIssue` matcher sees the headline as
+/// (`Caught error: Unmatched request: …`, checked on Linux with Swift Testing 6.3.1). Xcode's issue
+/// navigator titles an issue from the same description, so it should read the same there (not
+/// checked: no Apple platform has run this code yet). The rest of the report follows as the
+/// issue's comment. A `withKnownIssue` matcher sees the headline as
 /// `issue.error` and the whole text in `issue.description`.
 struct FailureHeadline: Error, CustomStringConvertible {
     /// The headline.
