@@ -12,8 +12,15 @@ extension StubRegistry {
     /// reports of unmatched requests no longer say which session sent them (see
     /// ``UnmatchedRequestReport/sessionOrigins``).
     public var protocolClass: URLProtocol.Type {
-        state.withLock { $0.sessionOrigins = nil }
+        _ = servingUnseenSessions()
         return registryProtocolClass(for: identity)
+    }
+
+    /// Marks the registry as serving sessions it does not see being made: its reports stop naming
+    /// session lines, which could then be wrong. Returns the registry.
+    func servingUnseenSessions() -> StubRegistry {
+        state.withLock { $0.sessionOrigins = nil }
+        return self
     }
 
     /// A configuration whose sessions are served by this registry.

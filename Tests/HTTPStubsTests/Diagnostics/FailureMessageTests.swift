@@ -181,3 +181,19 @@ import FoundationNetworking
         #expect(report.utf8.count < 2_000, "the report is \(report.utf8.count) bytes")
     }
 }
+
+extension FailureMessageTests {
+    /// Inside `withSharedSessionStubs`, which lets one test at a time use `URLProtocolStub.registry`.
+    @Test("URLProtocolStub's registry serves sessions it never sees made, so its reports name none")
+    func urlProtocolStubNamesNoSession() async throws {
+        let issues = try await recordedIssues {
+            await withSharedSessionStubs { stubs in
+                _ = stubs.makeSession()
+                _ = await complete(stubs.makeSession(), "https://api.example.com/never-stubbed")
+            }
+        }
+        let unmatched = try #require(issues.first { $0.description.contains("Unmatched request") })
+        #expect(unmatched.error.map { "\($0)" } == "Unmatched request: GET https://api.example.com/never-stubbed")
+        #expect(!unmatched.description.contains("Sent through"), "\(unmatched)")
+    }
+}
