@@ -10,8 +10,7 @@ import Foundation
 /// corrected from the request: the method and URL from the request's (the URL string as written
 /// is kept when all its parts matched), a header or query parameter to the value sent (or left
 /// out when none was sent), a body test to the body sent (when it is short text), any other failed
-/// test (an absence, a closure) left out. Secrets are masked, as
-/// everywhere in the report.
+/// test (an absence, a closure) left out. Secrets are masked, as everywhere in the report.
 enum StubRepair {
     /// How many failed matchers a close stub may have.
     static let maximumCorrections = 2
