@@ -30,7 +30,7 @@ public final class HTTPStubsScope: Sendable {
     /// Where the running test's scope is kept: only the trait and `withHTTPStubs` set it.
     @TaskLocal static var running: HTTPStubsScope?
 
-    /// The scope's stubs; make sessions from it (`StubRegistry.makeSession(configuration:delegate:delegateQueue:)`).
+    /// The scope's stubs; make sessions from it (`stubs.makeSession()`).
     public let stubs: StubRegistry
     private let location: SourceCodeLocation
     private let framework: TestFailureReporter.Framework
@@ -147,7 +147,13 @@ public final class HTTPStubsScope: Sendable {
         }
         for unmet in stubs.unmetExpectations {
             let stubLocation = stubs.stubs.first { $0.id == unmet.stub.id }.flatMap { SourceCodeLocation($0.source) }
-            fail("Unmet expectation: \(unmet)\(traitNote(stub: unmet.stub.id))", at: stubLocation ?? location)
+            // The trait's note belongs to the headline, before the requests that arrived.
+            let lines = unmet.description.split(separator: "\n", maxSplits: 1)
+            let rest = lines.dropFirst().map { "\n\($0)" }.joined()
+            fail(
+                "Unmet expectation: \(lines[0])\(traitNote(stub: unmet.stub.id))\(rest)",
+                at: stubLocation ?? location
+            )
         }
         evidence.attach(stubs: stubs, testName: testName, at: location, framework: framework, testCase: testCase.object)
     }
