@@ -10,7 +10,9 @@ import Foundation
 /// corrected from the request: the method and URL from the request's (the URL string as written
 /// is kept when all its parts matched), a header or query parameter to the value sent (or left
 /// out when none was sent), a body test to the body sent (when it is short text), any other failed
-/// test (an absence, a closure) left out. Secrets are masked, as everywhere in the report.
+/// test (an absence, a closure) left out. The stub's response is not written back (it may be a
+/// closure): the Xcode placeholder `<#its response#>` stands for it. Secrets are masked, as everywhere in
+/// the report.
 enum StubRepair {
     /// How many failed matchers a close stub may have.
     static let maximumCorrections = 2
@@ -40,7 +42,9 @@ enum StubRepair {
                 code += "\n        \(correction)"
             }
         }
-        return "stubs.stub(\(code), .status(200))"
+        // The closest stub's response is not written back (it may be a closure): an editor
+        // placeholder stands for it, so the pasted line does not compile until it is filled in.
+        return "stubs.stub(\(code), <#its response#>)"
     }
 
     /// A fresh stub for `request`: its method and URL, and its body when it is short text.

@@ -136,7 +136,7 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         }
         lines.append("")
         if let correctedStub {
-            lines.append("To answer it, correct the closest stub, \(correctedStub), keeping its response:")
+            lines.append("To answer it, correct the closest stub, \(correctedStub), to:")
         } else {
             lines.append("To answer it, add a stub such as:")
         }

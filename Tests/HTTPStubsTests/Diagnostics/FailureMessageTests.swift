@@ -40,9 +40,9 @@ import FoundationNetworking
            ✓ path template "/users/{id}"
            ✗ header Accept: expected "application/json", got "text/plain"
 
-        To answer it, correct the closest stub, \(file):\(stubLine):19, keeping its response:
+        To answer it, correct the closest stub, \(file):\(stubLine):19, to:
             stubs.stub(.get("https://api.example.com/users/{id}")
-                .header("Accept", "text/plain"), .status(200))
+                .header("Accept", "text/plain"), <#its response#>)
         """
     }
 
@@ -97,7 +97,7 @@ import FoundationNetworking
             reports[0].suggestedStub == """
                 stubs.stub(.post("https://api.example.com/orders")
                         .header("Accept", "text/plain")
-                        .query("draft", "false"), .status(200))
+                        .query("draft", "false"), <#its response#>)
                 """
         )
         #expect(reports[0].correctedStub?.id == stubs.stubs.first?.id)
@@ -177,7 +177,7 @@ import FoundationNetworking
             request("GET", "https://api.example.com/feed", headers: ["X-Big": big])
         )
         let report = try #require(completion.urlError?.localizedDescription)
-        #expect(report.hasSuffix(#"    stubs.stub(.get("https://api.example.com/feed"), .status(200))"#), "\(report)")
+        #expect(report.hasSuffix(#"    stubs.stub(.get("https://api.example.com/feed"), <#its response#>)"#), "\(report)")
         #expect(report.utf8.count < 2_000, "the report is \(report.utf8.count) bytes")
     }
 }

@@ -89,7 +89,7 @@ struct FailureAttachmentTests {
             "\(report)"
         )
         #expect(report.contains(#"✗ path: expected "/users/42", got "/users/43""#), "the near miss: \(report)")
-        #expect(report.contains("To answer it, add a stub such as:"), "\(report)")
+        #expect(report.contains("To answer it, correct the closest stub, "), "\(report)")
         #expect(!report.contains("s3cr3t-token"), "\(report)")
 
         let har = try run.json("FailureAttachmentFixtures.unmatched-journal.har")

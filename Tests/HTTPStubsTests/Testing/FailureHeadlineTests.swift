@@ -41,8 +41,8 @@ import FoundationNetworking
                    ✓ port 443
                    ✓ path = "/v1/users"
 
-                To answer it, correct the closest stub, \(Self.file):\(lines.stub):27, keeping its response:
-                    stubs.stub(.put("https://api.example.com/v1/users"), .status(200))
+                To answer it, correct the closest stub, \(Self.file):\(lines.stub):27, to:
+                    stubs.stub(.put("https://api.example.com/v1/users"), <#its response#>)
                 """
             ]
         )
