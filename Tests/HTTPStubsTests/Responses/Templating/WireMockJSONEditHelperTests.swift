@@ -150,10 +150,12 @@ struct WireMockJSONEditHelperTests {
     @Test("JsonMergeHelperTest: objects merge recursively; removeNulls=true removes what is set to null")
     func jsonMergeRecursiveAndNulls() throws {
         let base = #"""
-            { "id": 456, "name": "bob", "data": { "nestedObject": { "value": "my value", "veryNestedArray": [ true, false, 123 ], "anOldField": "with an old value" }, "someNumber": 456 } }
+            { "id": 456, "name": "bob", "data": { "nestedObject": { "value": "my value",
+              "veryNestedArray": [ true, false, 123 ], "anOldField": "with an old value" }, "someNumber": 456 } }
             """#
         let other = #"""
-            { "data": { "nestedObject": { "value": "new value", "veryNestedArray": [ "newItem" ], "aNewField": "with a new value" }, "newNestedObject": { "someBoolean": true } } }
+            { "data": { "nestedObject": { "value": "new value", "veryNestedArray": [ "newItem" ],
+              "aNewField": "with a new value" }, "newNestedObject": { "someBoolean": true } } }
             """#
         #expect(
             try render("{{jsonMerge b o}}", ["b": .string(base), "o": .string(other)])
@@ -248,7 +250,8 @@ struct WireMockJSONEditHelperTests {
             ),
             (#"{"id":456,"name":"bob"}"#, "$.name", #"{"id":456}"#),
             (
-                #"[{"id":456,"name":"bob","roles":["admin","user"]},{"id":123,"name":"alice","roles":["admin","user"]}]"#,
+                #"[{"id":456,"name":"bob","roles":["admin","user"]},"#
+                    + #"{"id":123,"name":"alice","roles":["admin","user"]}]"#,
                 #"$.[?(@.name == "alice")].roles[?(@ == "admin")]"#,
                 #"[{"id":456,"name":"bob","roles":["admin","user"]},{"id":123,"name":"alice","roles":["user"]}]"#
             ),
@@ -330,7 +333,8 @@ struct WireMockJSONEditHelperTests {
             (bobAlice, "123", #"[{"id":456,"name":"bob"},{"id":123,"name":"alice"},123]"#),
             (
                 bobAlice, #"[{"id":321,"name":"sam"},{"id":666,"name":"jason"}]"#,
-                #"[{"id":456,"name":"bob"},{"id":123,"name":"alice"},[{"id":321,"name":"sam"},{"id":666,"name":"jason"}]]"#
+                #"[{"id":456,"name":"bob"},{"id":123,"name":"alice"},"#
+                    + #"[{"id":321,"name":"sam"},{"id":666,"name":"jason"}]]"#
             ),
         ]
         for (array, item, expected) in single {
@@ -343,7 +347,8 @@ struct WireMockJSONEditHelperTests {
         let flattened: [(String, String, String)] = [
             (
                 bobAlice, samJason,
-                #"[{"id":456,"name":"bob"},{"id":123,"name":"alice"},{"id":321,"name":"sam"},{"id":666,"name":"jason"}]"#
+                #"[{"id":456,"name":"bob"},{"id":123,"name":"alice"},"#
+                    + #"{"id":321,"name":"sam"},{"id":666,"name":"jason"}]"#
             ),
             ("[]", samJason, samJason),
             (
@@ -405,7 +410,8 @@ struct WireMockJSONEditHelperTests {
             ("123", false, #"[{"id":456,"name":"bob"},{"id":123,"name":"alice"},123]"#),
             (
                 #"[{"id":321,"name":"sam"},{"id":666,"name":"jason"}]"#, true,
-                #"[{"id":456,"name":"bob"},{"id":123,"name":"alice"},{"id":321,"name":"sam"},{"id":666,"name":"jason"}]"#
+                #"[{"id":456,"name":"bob"},{"id":123,"name":"alice"},"#
+                    + #"{"id":321,"name":"sam"},{"id":666,"name":"jason"}]"#
             ),
         ]
         for (block, flatten, expected) in blocks {
@@ -418,7 +424,8 @@ struct WireMockJSONEditHelperTests {
             (
                 #"{"expired":false,"users":[{"id":456,"name":"bob"},{"id":123,"name":"alice"}]}"#,
                 #"{"id":321,"name":"sam"}"#, "$.users",
-                #"{"expired":false,"users":[{"id":456,"name":"bob"},{"id":123,"name":"alice"},{"id":321,"name":"sam"}]}"#
+                #"{"expired":false,"users":[{"id":456,"name":"bob"},"#
+                    + #"{"id":123,"name":"alice"},{"id":321,"name":"sam"}]}"#
             ),
             (
                 #"[{"id":456,"names":["bob","jason"]},{"id":123,"names":["alice"]}]"#, #""sam""#, "$[0].names",
@@ -580,14 +587,18 @@ struct WireMockJSONEditHelperTests {
                 #"{"users":[{"name":"alice"},{"name":"bob"},{"name":"charlie"}]}"#
             ),
             (
-                #"[{"id":1,"created":"2025-03-15T14:30:00Z"},{"id":2,"created":"2025-01-10T09:15:00Z"},{"id":3,"created":"2025-12-01T18:45:00Z"}]"#,
+                #"[{"id":1,"created":"2025-03-15T14:30:00Z"},{"id":2,"#
+                    + #""created":"2025-01-10T09:15:00Z"},{"id":3,"created":"2025-12-01T18:45:00Z"}]"#,
                 "'$[*].created'",
-                #"[{"id":2,"created":"2025-01-10T09:15:00Z"},{"id":1,"created":"2025-03-15T14:30:00Z"},{"id":3,"created":"2025-12-01T18:45:00Z"}]"#
+                #"[{"id":2,"created":"2025-01-10T09:15:00Z"},{"id":1,"#
+                    + #""created":"2025-03-15T14:30:00Z"},{"id":3,"created":"2025-12-01T18:45:00Z"}]"#
             ),
             (
-                #"[{"id":1,"created":"2025-03-15T14:30:00Z"},{"id":2,"created":"2025-01-10T09:15:00Z"},{"id":3,"created":"2025-12-01T18:45:00Z"}]"#,
+                #"[{"id":1,"created":"2025-03-15T14:30:00Z"},{"id":2,"#
+                    + #""created":"2025-01-10T09:15:00Z"},{"id":3,"created":"2025-12-01T18:45:00Z"}]"#,
                 "'$[*].created' order='desc'",
-                #"[{"id":3,"created":"2025-12-01T18:45:00Z"},{"id":1,"created":"2025-03-15T14:30:00Z"},{"id":2,"created":"2025-01-10T09:15:00Z"}]"#
+                #"[{"id":3,"created":"2025-12-01T18:45:00Z"},{"id":1,"#
+                    + #""created":"2025-03-15T14:30:00Z"},{"id":2,"created":"2025-01-10T09:15:00Z"}]"#
             ),
             (
                 #"[{"id":9007199254740993},{"id":9007199254740992},{"id":9007199254740994}]"#, "'$[*].id'",
@@ -638,7 +649,8 @@ struct WireMockJSONEditHelperTests {
                 #"[{"id":2,"data":{"value":"a"}},{"id":3,"data":{"value":"b"}},{"id":1,"data":{"value":"c"}}]"#
             ),
             (
-                #"[{"id":5,"name":"charlie"},{"id":2,"name":null},{"id":4,"name":"alice"},{"id":1,"name":null},{"id":3,"name":"bob"}]"#,
+                #"[{"id":5,"name":"charlie"},{"id":2,"name":null},{"id":4,"#
+                    + #""name":"alice"},{"id":1,"name":null},{"id":3,"name":"bob"}]"#,
                 "'$[*].name'",
                 #"[{"id":2},{"id":1},{"id":4,"name":"alice"},{"id":3,"name":"bob"},{"id":5,"name":"charlie"}]"#
             ),
@@ -678,9 +690,11 @@ struct WireMockJSONEditHelperTests {
                 #"[{"id":2,"name":"alice"},{"id":1,"name":"bob"},{"id":3,"name":"bob"},{"id":4,"name":"charlie"}]"#
             ),
             (
-                #"[{"id":"a","score":100},{"id":"b","score":50},{"id":"c","score":50},{"id":"d","score":25},{"id":"e","score":50}]"#,
+                #"[{"id":"a","score":100},{"id":"b","score":50},{"id":"c","#
+                    + #""score":50},{"id":"d","score":25},{"id":"e","score":50}]"#,
                 "'$[*].score'",
-                #"[{"id":"d","score":25},{"id":"b","score":50},{"id":"c","score":50},{"id":"e","score":50},{"id":"a","score":100}]"#
+                #"[{"id":"d","score":25},{"id":"b","score":50},{"id":"c","#
+                    + #""score":50},{"id":"e","score":50},{"id":"a","score":100}]"#
             ),
         ]
         for (input, arguments, expected) in cases {
@@ -689,12 +703,23 @@ struct WireMockJSONEditHelperTests {
                 "\(input) \(arguments)"
             )
         }
+        // The Java test's one-line JSON, wrapped here; the answer is one line.
         let mixed = #"""
-            [{"id":1,"name":"alice","active":true,"score":95.5,"created":"2025-06-20T10:00:00Z","metadata":{"department":"engineering","level":3}},{"id":2,"name":"bob","active":false,"score":87.2,"created":"2025-02-15T14:30:00Z","metadata":{"department":"sales","level":2}},{"id":3,"name":"charlie","active":true,"score":92.0,"created":"2025-09-10T08:45:00Z","metadata":{"department":"engineering","level":4}}]
+            [{"id":1,"name":"alice","active":true,"score":95.5,
+            "created":"2025-06-20T10:00:00Z","metadata":{"department":"engineering","level":3}},
+            {"id":2,"name":"bob","active":false,"score":87.2,
+            "created":"2025-02-15T14:30:00Z","metadata":{"department":"sales","level":2}},
+            {"id":3,"name":"charlie","active":true,"score":92.0,
+            "created":"2025-09-10T08:45:00Z","metadata":{"department":"engineering","level":4}}]
             """#
         let sorted = #"""
-            [{"id":2,"name":"bob","active":false,"score":87.2,"created":"2025-02-15T14:30:00Z","metadata":{"department":"sales","level":2}},{"id":1,"name":"alice","active":true,"score":95.5,"created":"2025-06-20T10:00:00Z","metadata":{"department":"engineering","level":3}},{"id":3,"name":"charlie","active":true,"score":92.0,"created":"2025-09-10T08:45:00Z","metadata":{"department":"engineering","level":4}}]
-            """#
+            [{"id":2,"name":"bob","active":false,"score":87.2,
+            "created":"2025-02-15T14:30:00Z","metadata":{"department":"sales","level":2}},
+            {"id":1,"name":"alice","active":true,"score":95.5,
+            "created":"2025-06-20T10:00:00Z","metadata":{"department":"engineering","level":3}},
+            {"id":3,"name":"charlie","active":true,"score":92.0,
+            "created":"2025-09-10T08:45:00Z","metadata":{"department":"engineering","level":4}}]
+            """#.replacingOccurrences(of: "\n", with: "")
         #expect(try render("{{ jsonSort input '$[*].created' }}", ["input": .string(mixed)]) == sorted)
     }
 
