@@ -30,7 +30,7 @@ public final class HTTPStubsScope: Sendable {
     /// Where the running test's scope is kept: only the trait and `withHTTPStubs` set it.
     @TaskLocal static var running: HTTPStubsScope?
 
-    /// The scope's stubs; make sessions from it (`StubRegistry.makeSession(configuration:delegate:delegateQueue:)`).
+    /// The scope's stubs; make sessions from it (`stubs.makeSession()`).
     public let stubs: StubRegistry
     private let location: SourceCodeLocation
     private let framework: TestFailureReporter.Framework
@@ -43,6 +43,8 @@ public final class HTTPStubsScope: Sendable {
     private let state = Locked(ScopeState())
     /// Runs the stub code of the scope's requests in tasks of the test (see ``UserCodeHost``).
     private let userCode = UserCodeHost()
+    /// The failures reported, attached as files when the scope ends (see ``FailureAttachment``).
+    private let evidence = FailureEvidence()
 
     private struct ScopeState {
         var reportedUnmatched = 0
@@ -145,8 +147,15 @@ public final class HTTPStubsScope: Sendable {
         }
         for unmet in stubs.unmetExpectations {
             let stubLocation = stubs.stubs.first { $0.id == unmet.stub.id }.flatMap { SourceCodeLocation($0.source) }
-            fail("Unmet expectation: \(unmet)\(traitNote(stub: unmet.stub.id))", at: stubLocation ?? location)
+            // The trait's note belongs to the headline, before the requests that arrived.
+            let lines = unmet.description.split(separator: "\n", maxSplits: 1)
+            let rest = lines.dropFirst().map { "\n\($0)" }.joined()
+            fail(
+                "Unmet expectation: \(lines[0])\(traitNote(stub: unmet.stub.id))\(rest)",
+                at: stubLocation ?? location
+            )
         }
+        evidence.attach(stubs: stubs, testName: testName, at: location, framework: framework, testCase: testCase.object)
     }
 
     // MARK: Stubs declared inside the `.httpStubs` trait
@@ -186,7 +195,9 @@ public final class HTTPStubsScope: Sendable {
     }
 
     private func fail(_ message: String, at location: SourceCodeLocation) {
-        TestFailureReporter.fail(message, at: location, framework: framework, testCase: testCase.object)
+        if TestFailureReporter.fail(message, at: location, framework: framework, testCase: testCase.object) {
+            evidence.note(message)
+        }
     }
 }
 

@@ -46,6 +46,11 @@ public struct SourceCodeLocation: Sendable, CustomStringConvertible {
         self.line = location.line
         self.column = location.column
     }
+
+    /// The place as Swift Testing records issues and attachments at it.
+    var testingSourceLocation: SourceLocation {
+        SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
     #endif
 
     /// `Module/File.swift:12:5`.

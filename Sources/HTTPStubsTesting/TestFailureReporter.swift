@@ -41,24 +41,27 @@ enum TestFailureReporter {
     }
 
     /// Records a failure at `location`; for XCTest, `testCase` lets a failure point into any file.
+    ///
+    /// Under Swift Testing the message's first line is recorded as the issue's error (see
+    /// ``FailureHeadline``) and the rest as its comment; XCTest gets the message as it is.
+    /// - Returns: Whether it fails the test: not an issue Swift Testing's `withKnownIssue` expected.
+    @discardableResult
     static func fail(
         _ message: String,
         at location: SourceCodeLocation,
         framework: Framework,
         testCase: AnyObject? = nil
-    ) {
+    ) -> Bool {
         switch framework {
         case .swiftTesting:
             #if canImport(Testing)
-            Issue.record(
-                Comment(rawValue: message),
-                sourceLocation: SourceLocation(
-                    fileID: location.fileID,
-                    filePath: location.filePath,
-                    line: location.line,
-                    column: location.column
-                )
-            )
+            // The first line as the issue's error, so that it is what the console prints first.
+            let (headline, details) = FailureHeadline.split(message)
+            return Issue.record(
+                headline,
+                details.map { Comment(rawValue: $0) },
+                sourceLocation: location.testingSourceLocation
+            ).isFailure
             #endif
         case .xcTest:
             #if canImport(XCTest)
@@ -76,5 +79,6 @@ enum TestFailureReporter {
             }
             #endif
         }
+        return true
     }
 }

@@ -35,45 +35,67 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     public let stubCount: Int
     /// What else to do, such as the environment variable that records the request.
     public let hint: String?
+    /// Where the registry's sessions were made, by
+    /// ``StubRegistry/makeSession(configuration:delegate:delegateQueue:fileID:filePath:line:column:)``:
+    /// one of them sent the request. Empty when that is not known for sure: the registry also
+    /// handed out its protocol class or a configuration, whose sessions it does not see being made
+    /// (and URLSession tells a protocol nothing of the session a request comes from).
+    public let sessionOrigins: [StubSource]
+    /// Swift code for a stub that would answer the request, ready to paste: the closest stub
+    /// corrected when it was close (see ``correctedStub``), else a fresh stub for the request. Secrets
+    /// are masked, as everywhere in the report.
+    public let suggestedStub: String
+    /// The stub ``suggestedStub`` corrects: the closest one, when it failed at most two of its
+    /// matchers and can be written as Swift (a method and a URL string, then header and query tests
+    /// of literals); `nil` when the suggestion is a fresh stub.
+    public let correctedStub: StubSummary?
 
-    /// Ranks `candidates` against `request`.
-    init(request: InterceptedRequest, candidates: [(stub: Stub, notes: [String])], hint: String? = nil) {
+    /// Ranks `candidates` against `request`, sent through a session made at one of `sessionOrigins`.
+    init(
+        request: InterceptedRequest,
+        candidates: [(stub: Stub, notes: [String])],
+        sessionOrigins: [StubSource] = [],
+        hint: String? = nil
+    ) {
         self.request = request
         self.hint = hint
+        self.sessionOrigins = sessionOrigins
         self.stubCount = candidates.count
-        let ranked = candidates.map { candidate -> NearMiss in
-            let evaluation = candidate.stub.pattern.evaluate(request)
+        let ranked = candidates.enumerated().map { position, candidate in
+            (position, candidate, candidate.stub.pattern.evaluate(request))
+        }.sorted { left, right in
             // A stub whose pattern matches but that could not answer (scenario, uses) ranks closest.
-            return NearMiss(
-                stub: StubSummary(candidate.stub),
-                pattern: candidate.stub.pattern.description,
-                distance: evaluation.distance,
-                rows: evaluation.rows,
-                notes: candidate.notes
+            left.2.distance != right.2.distance ? left.2.distance < right.2.distance : left.0 < right.0
+        }
+        self.nearMisses = ranked.prefix(Self.nearMissCount).map { _, candidate, evaluation in
+            Self.masked(
+                NearMiss(
+                    stub: StubSummary(candidate.stub),
+                    pattern: candidate.stub.pattern.description,
+                    distance: evaluation.distance,
+                    rows: evaluation.rows,
+                    notes: candidate.notes
+                )
             )
         }
-        self.nearMisses = Array(
-            ranked.enumerated().sorted { left, right in
-                left.element.distance != right.element.distance
-                    ? left.element.distance < right.element.distance
-                    : left.offset < right.offset
-            }.map(\.element).prefix(Self.nearMissCount)
-        ).map(Self.masked)
+        let body = request.body.map { LogMasking.body($0, contentType: request.header("Content-Type")) }
+        let closest = ranked.first.flatMap { _, candidate, evaluation in
+            StubRepair.corrected(
+                candidate.stub,
+                evaluation: evaluation,
+                notes: candidate.notes,
+                for: request,
+                maskedBody: body
+            ).map { (code: $0, stub: StubSummary(candidate.stub)) }
+        }
+        self.correctedStub = closest?.stub
+        self.suggestedStub = closest?.code ?? StubRepair.fresh(for: request, maskedBody: body)
     }
 
     /// A near miss as the report prints it: what its rows and pattern quote of secrets masked
     /// (see ``LogMasking``), because the report goes into logs.
     private static func masked(_ miss: NearMiss) -> NearMiss {
-        let rows = miss.rows.map { row in
-            PatternEvaluation.Row(
-                matcher: row.matcher.described(as: LogMasking.text(row.matcher.description, part: row.matcher.part)),
-                verdict: MatchVerdict(
-                    isMatch: row.verdict.isMatch,
-                    distance: row.verdict.distance,
-                    detail: LogMasking.text(row.verdict.detail, part: row.matcher.part)
-                )
-            )
-        }
+        let rows = masked(miss.rows)
         return NearMiss(
             stub: miss.stub,
             pattern: rows.isEmpty ? "any request" : rows.map(\.matcher.description).joined(separator: " and "),
@@ -81,23 +103,6 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
             rows: rows,
             notes: miss.notes
         )
-    }
-
-    /// Swift code for a stub that would answer the request, ready to paste; secrets in the URL
-    /// and body are masked, as everywhere in the report.
-    public var suggestedStub: String {
-        let method = request.method.rawValue.lowercased()
-        let known = ["get", "head", "post", "put", "patch", "delete", "options"]
-        let url = quoted(LogMasking.url(request.url.absoluteString), limit: nil)
-        var pattern =
-            known.contains(method)
-            ? ".\(method)(\(url))" : ".method(\(quoted(request.method.rawValue, limit: nil)), \(url))"
-        if let body = maskedBody, !body.isEmpty, body.count <= 2_000, let text = String(data: body, encoding: .utf8),
-            text.count <= 500
-        {
-            pattern += "\n        .body(.equal(\(quoted(text, limit: nil))))"
-        }
-        return "stubs.stub(\(pattern), .status(200))"
     }
 
     /// The whole report, as the `URLError` description and test failures show it.
@@ -111,6 +116,14 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         } else if let body = maskedBody, !body.isEmpty {
             lines.append("  Body: \(BodyMatcher.describe(body))")
         }
+        switch sessionOrigins.count {
+        case 0: break
+        case 1: lines.append("Sent through the session made at \(sessionOrigins[0]).")
+        default:
+            let places = sessionOrigins.prefix(3).map(\.description).joined(separator: ", ")
+            let more = sessionOrigins.count > 3 ? " and \(sessionOrigins.count - 3) more places" : ""
+            lines.append("Sent through one of the sessions made at \(places)\(more).")
+        }
         lines.append("")
         if nearMisses.isEmpty {
             lines.append("No stubs are registered.")
@@ -118,24 +131,15 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
             lines.append("Closest stubs (\(nearMisses.count) of \(stubCount)):")
             for (index, miss) in nearMisses.enumerated() {
                 lines.append("\(index + 1). \(miss.stub), distance \(Self.format(miss.distance))")
-                for row in miss.rows {
-                    if row.verdict.isMatch {
-                        lines.append("   ✓ \(row.matcher.description)")
-                    } else {
-                        // A matcher whose verdict says what it expected is named once, by its subject.
-                        let name =
-                            row.verdict.detail.hasPrefix("expected ")
-                            ? row.matcher.subject ?? row.matcher.description : row.matcher.description
-                        lines.append("   ✗ \(name): \(row.verdict.detail)")
-                    }
-                }
-                for note in miss.notes {
-                    lines.append("   ✗ \(note)")
-                }
+                lines += Self.verdictLines(miss.rows, notes: miss.notes)
             }
         }
         lines.append("")
-        lines.append("To answer it, add a stub such as:")
+        if let correctedStub {
+            lines.append("To answer it, correct the closest stub, \(correctedStub), keeping its response:")
+        } else {
+            lines.append("To answer it, add a stub such as:")
+        }
         lines.append("    \(suggestedStub)")
         if let hint {
             lines.append("")
@@ -158,7 +162,41 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         return "\(value.prefix(200))… (\(value.utf8.count) bytes)"
     }
 
-    private static func format(_ distance: Double) -> String {
+    /// A distance as reports print it: `0.20`.
+    static func format(_ distance: Double) -> String {
         String(format: "%.2f", distance)
+    }
+
+    /// Verdict rows with what they quote of secrets masked (see ``LogMasking``), because reports go
+    /// into logs.
+    static func masked(_ rows: [PatternEvaluation.Row]) -> [PatternEvaluation.Row] {
+        rows.map { row in
+            PatternEvaluation.Row(
+                matcher: row.matcher.described(as: LogMasking.text(row.matcher.description, part: row.matcher.part)),
+                verdict: MatchVerdict(
+                    isMatch: row.verdict.isMatch,
+                    distance: row.verdict.distance,
+                    detail: LogMasking.text(row.verdict.detail, part: row.matcher.part)
+                )
+            )
+        }
+    }
+
+    /// One line per verdict, `   ✓ method GET` or `   ✗ path: expected "/users/42", got "/users/43"`,
+    /// then one per note.
+    static func verdictLines(_ rows: [PatternEvaluation.Row], notes: [String]) -> [String] {
+        var lines: [String] = []
+        for row in rows {
+            if row.verdict.isMatch {
+                lines.append("   ✓ \(row.matcher.description)")
+            } else {
+                // A matcher whose verdict says what it expected is named once, by its subject.
+                let name =
+                    row.verdict.detail.hasPrefix("expected ")
+                    ? row.matcher.subject ?? row.matcher.description : row.matcher.description
+                lines.append("   ✗ \(name): \(row.verdict.detail)")
+            }
+        }
+        return lines + notes.map { "   ✗ \($0)" }
     }
 }

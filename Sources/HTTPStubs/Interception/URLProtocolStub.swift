@@ -21,8 +21,9 @@ import FoundationNetworking
 /// ``startInterceptingRequests(fileID:filePath:line:column:)`` explains what it can do for
 /// `URLSession.shared`.
 public final class URLProtocolStub: URLProtocol {
-    /// The registry that serves every request this class intercepts.
-    public static let registry = StubRegistry()
+    /// The registry that serves every request this class intercepts. Its reports never name the line
+    /// that made a session: requests reach it from sessions it does not see being made.
+    public static let registry = StubRegistry().servingUnseenSessions()
 
     private static let interception = Locked(
         (isIntercepting: false, compatibilityStub: Stub.ID?.none, reportedSharedSession: false)

@@ -43,11 +43,12 @@ public struct JournalEntry: Sendable, Identifiable, CustomStringConvertible {
         return false
     }
 
-    /// `#3 POST https://api.example.com/orders → stub-2 (File.swift:40:9)`.
+    /// `#3 POST https://api.example.com/orders → MyAppTests/OrderTests.swift:40:9`, or
+    /// `→ "create order" (mappings/orders.json)` for a named stub.
     public var description: String {
         let result: String
         switch outcome {
-        case let .answered(stub): result = "\(stub.id) (\(stub.source))"
+        case let .answered(stub): result = stub.description
         case .unmatched: result = "unmatched"
         case .passedThrough: result = "passed through to the network"
         case let .refused(reason): result = "refused: \(reason)"
@@ -88,6 +89,7 @@ public struct StubSummary: Sendable, Hashable, CustomStringConvertible {
         self.source = stub.source
     }
 
-    /// The name, or the identity, and the source.
-    public var description: String { "\(name.map(quoted) ?? id.description) (\(source))" }
+    /// Where the stub was written (`MyAppTests/UserTests.swift:12:9`, `mappings/users.json`), after
+    /// its name when it has one (`"get user" (mappings/users.json)`).
+    public var description: String { name.map { "\(quoted($0)) (\(source))" } ?? source.description }
 }

@@ -54,6 +54,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     var subject: String?
     /// The exact path the matcher requires, when it requires one: lets a registry index its stubs.
     var literalPath: String?
+    /// How the matcher is written on a pattern, when a report can write it into a stub to paste.
+    var code: MatcherCode?
     /// A literal start every path the matcher accepts has (`/users/` for `/users/{id}`): lets a
     /// registry index stubs that do not require one exact path.
     var pathPrefix: String?
@@ -122,6 +124,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         )
         matcher.literalPath = literalPath
         matcher.subject = subject
+        matcher.code = code
         return matcher
     }
 
@@ -264,12 +267,16 @@ extension RequestMatcher {
 
     /// Some value of the decoded query parameter `name` satisfies `matcher`.
     public static func query(_ name: String, _ matcher: StringMatcher) -> RequestMatcher {
-        anyValue(.query(name), matcher) { $0.queryValues(name) }
+        var query = anyValue(.query(name), matcher) { $0.queryValues(name) }
+        query.code = .query(name, matcher)
+        return query
     }
 
     /// The query parameter `name` is absent.
     public static func queryAbsent(_ name: String) -> RequestMatcher {
-        absence(.query(name)) { $0.queryValues(name) }
+        var absent = absence(.query(name)) { $0.queryValues(name) }
+        absent.code = .queryAbsent(name)
+        return absent
     }
 
     /// The query has exactly these decoded parameters (in any order), and no others.
@@ -295,12 +302,16 @@ extension RequestMatcher {
 
     /// Some value of the header `name` (case-insensitive) satisfies `matcher`.
     public static func header(_ name: String, _ matcher: StringMatcher) -> RequestMatcher {
-        anyValue(.header(name), matcher) { $0.sentValues(ofHeader: name) }
+        var header = anyValue(.header(name), matcher) { $0.sentValues(ofHeader: name) }
+        header.code = .header(name, matcher)
+        return header
     }
 
     /// The header `name` (case-insensitive) is absent.
     public static func headerAbsent(_ name: String) -> RequestMatcher {
-        absence(.header(name)) { $0.sentValues(ofHeader: name) }
+        var absent = absence(.header(name)) { $0.sentValues(ofHeader: name) }
+        absent.code = .headerAbsent(name)
+        return absent
     }
 
     /// The body satisfies `matcher`.
@@ -405,13 +416,13 @@ extension RequestMatcher {
         _ matcher: StringMatcher,
         _ extract: @escaping @Sendable (InterceptedRequest) -> [String]
     ) -> RequestMatcher {
-        RequestMatcher(
+        var valuesMatcher = RequestMatcher(
             part: part,
             description: "\(part) \(matcher)",
             evaluate: { request in
                 let values = extract(request)
                 guard !values.isEmpty else {
-                    return MatchVerdict(isMatch: false, detail: "expected \(matcher), but it is missing")
+                    return MatchVerdict(isMatch: false, detail: "expected \(matcher.expectation), but it is missing")
                 }
                 if let match = values.first(where: matcher.matches) {
                     return MatchVerdict(isMatch: true, detail: quoted(match))
@@ -419,12 +430,14 @@ extension RequestMatcher {
                 return MatchVerdict(
                     isMatch: false,
                     distance: values.map(matcher.distance(to:)).min() ?? 1,
-                    detail: "expected \(matcher), got " + values.map(quoted).joined(separator: ", ")
+                    detail: "expected \(matcher.expectation), got " + values.map(quoted).joined(separator: ", ")
                 )
             },
             problems: matcher.problems,
             predicate: { extract($0).contains(where: matcher.matches) }
         )
+        valuesMatcher.subject = part.name
+        return valuesMatcher
     }
 
     private static func absence(

@@ -11,6 +11,10 @@ import Foundation
 public struct RequestPattern: Sendable, CustomStringConvertible {
     /// The matchers, all of which must match.
     public private(set) var matchers: [RequestMatcher]
+    /// How the pattern's first matchers were written, when they came from a method and a URL string
+    /// (`.get("https://api.example.com/users/{id}")`): the method (`nil` for `anyMethod`), the URL
+    /// string, and how many matchers they made. Reports write a corrected stub from it.
+    private(set) var head: (method: InterceptedRequest.Method?, url: String, count: Int)?
 
     /// A pattern that requires every one of `matchers`; with none, it matches every request.
     public init(_ matchers: [RequestMatcher] = []) {
@@ -19,6 +23,7 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
 
     private init(method: InterceptedRequest.Method?, url: URLPattern) {
         self.matchers = (method.map { [RequestMatcher.method($0)] } ?? []) + url.matchers
+        self.head = url.literal.map { (method, $0, matchers.count) }
     }
 
     /// Every request, whatever its method and URL: a catch-all (give it a low priority such as 10).

@@ -14,10 +14,14 @@ public struct URLPattern: Sendable, ExpressibleByStringInterpolation, CustomStri
     let matchers: [RequestMatcher]
     /// The pattern as written.
     public let description: String
+    /// The string the pattern was read from, when it was read from one: how a report writes it back
+    /// into a stub to paste.
+    let literal: String?
 
-    init(matchers: [RequestMatcher], description: String) {
+    init(matchers: [RequestMatcher], description: String, literal: String? = nil) {
         self.matchers = matchers
         self.description = description
+        self.literal = literal
     }
 
     /// Reads a URL pattern from a string literal, interpolations included.
@@ -63,7 +67,7 @@ public struct URLPattern: Sendable, ExpressibleByStringInterpolation, CustomStri
                 matchers.append(.query(item.name, .equal(item.value)))
             }
         }
-        self.init(matchers: matchers, description: text)
+        self.init(matchers: matchers, description: text, literal: text)
     }
 
     /// Exactly this URL, as if its absolute string were written as a literal: its scheme, host,

@@ -76,6 +76,13 @@ final class StubRecorder: Sendable {
         return names
     }
 
+    /// The files this recorder wrote and still keeps, relative to the root, sorted: its mappings and
+    /// their body files (a file it wrote and later removed, such as a body renumbered into a
+    /// scenario, is not among them).
+    var writtenFiles: [String] {
+        state.withLock { $0.owned }.sorted()
+    }
+
     /// Records one exchange and writes the files it changes; returns the mapping file's path.
     func record(_ request: InterceptedRequest, outcome: Outcome) throws -> String {
         try StubRootPath.checkRoot(root)

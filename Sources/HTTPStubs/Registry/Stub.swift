@@ -80,7 +80,7 @@ public struct Stub: Sendable, Identifiable, CustomStringConvertible {
         priority: Int = 5,
         source: StubSource
     ) {
-        self.id = ID.next()
+        self.id = ID(source.description)
         self.pattern = pattern
         self.responses = responses
         self.afterLastResponse = afterLast

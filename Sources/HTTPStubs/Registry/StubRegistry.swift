@@ -7,8 +7,8 @@ import FoundationNetworking
 /// A thread-safe set of stubs, the scenarios they share, and the journal of requests they saw.
 ///
 /// Each registry has its own `URLProtocol` class, so sessions made from it
-/// (``makeSession(configuration:delegate:delegateQueue:)``) see only its stubs, even when other registries stub the
-/// same URLs in parallel tests.
+/// (``makeSession(configuration:delegate:delegateQueue:fileID:filePath:line:column:)``) see only its stubs, even
+/// when other registries stub the same URLs in parallel tests.
 ///
 /// ```swift
 /// let stubs = StubRegistry()
@@ -54,6 +54,10 @@ public final class StubRegistry: Sendable {
         /// The calendar time templates' `now` reads at the clock instant `clockMark`; `nil`
         /// for the system clock's real time (see ``StubRegistry/setTemplateDate(_:)``).
         var templateTime: (date: Date, clockMark: Duration)?
+        /// Where ``StubRegistry/makeSession(configuration:delegate:delegateQueue:fileID:filePath:line:column:)``
+        /// made the registry's sessions, each place once; `nil` once the registry has handed out its
+        /// protocol class or a configuration, whose sessions it does not see being made.
+        var sessionOrigins: [StubSource]? = []
     }
 
     /// Creates an empty registry.
@@ -348,19 +352,17 @@ public final class StubRegistry: Sendable {
 
     /// The stubs whose use count does not meet their ``Stub/expectation``, in the order they are tried.
     public var unmetExpectations: [UnmetExpectation] {
-        state.withLock { state in
-            state.index.all.compactMap { stored in
+        let (unmet, journal) = state.withLock { state in
+            let unmet = state.index.all.compactMap { stored -> (Stub, UseExpectation, Int)? in
                 guard let expectation = stored.stub.expectation, !expectation.isSatisfied(by: stored.uses) else {
                     return nil
                 }
-                return UnmetExpectation(
-                    stub: stored.summary,
-                    expectation: expectation,
-                    uses: stored.uses,
-                    pattern: stored.stub.pattern.description
-                )
+                return (stored.stub, expectation, stored.uses)
             }
+            return (unmet, unmet.isEmpty ? [] : state.journal.entries)
         }
+        // Ranking the journal evaluates patterns, whose custom matchers are user code: outside the lock.
+        return unmet.map { UnmetExpectation(stub: $0.0, expectation: $0.1, uses: $0.2, journal: journal) }
     }
 
     /// How many requests a stub has answered.

@@ -32,23 +32,3 @@ public struct UseExpectation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-
-/// A stub whose use count did not meet its expectation.
-public struct UnmetExpectation: Sendable, CustomStringConvertible {
-    /// The stub.
-    public let stub: StubSummary
-    /// What it expected.
-    public let expectation: UseExpectation
-    /// How many requests it answered.
-    public let uses: Int
-    /// The stub's pattern, as text.
-    public let pattern: String
-
-    /// `the stub "create order" (POST /orders) was expected exactly once but answered 0 requests`.
-    public var description: String {
-        let label = stub.name.map { "\(quoted($0)) " } ?? ""
-        return
-            "the stub \(label)(\(pattern)) was expected to answer \(expectation), "
-            + "but answered \(uses) \(uses == 1 ? "request" : "requests")"
-    }
-}

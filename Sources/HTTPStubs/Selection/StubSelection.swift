@@ -105,15 +105,16 @@ struct StubSelection {
     /// answering now, and, when the registry replays a stub root, how to record the request.
     /// `nil` when `declinesUserCode` and some stub's test runs a closure of the user's.
     private func unmatchedReport(for request: InterceptedRequest, declinesUserCode: Bool) -> UnmatchedRequestReport? {
-        let snapshot = state.withLock { state -> (candidates: [(stub: Stub, notes: [String])], replayRoot: String?)? in
+        typealias Snapshot = (candidates: [(stub: Stub, notes: [String])], replayRoot: String?, sessions: [StubSource])
+        let snapshot = state.withLock { state -> Snapshot? in
             if declinesUserCode && state.index.all.contains(where: \.runsUserCode) { return nil }
             let candidates = state.index.all.map { entry in
                 (stub: entry.stub, notes: StubBlocker.notes(for: entry, scenarios: state.scenarios))
             }
-            return (candidates, state.replayRoot)
+            return (candidates, state.replayRoot, state.sessionOrigins ?? [])
         }
-        guard let (candidates, replayRoot) = snapshot else { return nil }
+        guard let (candidates, replayRoot, sessions) = snapshot else { return nil }
         let hint = replayRoot.map(RecordingHint.unrecorded(replayRoot:))
-        return UnmatchedRequestReport(request: request, candidates: candidates, hint: hint)
+        return UnmatchedRequestReport(request: request, candidates: candidates, sessionOrigins: sessions, hint: hint)
     }
 }

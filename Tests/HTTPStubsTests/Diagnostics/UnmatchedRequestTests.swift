@@ -61,7 +61,8 @@ import FoundationNetworking
 
         #expect(
             lines.suffix(2) == [
-                "To answer it, add a stub such as:",
+                #"To answer it, correct the closest stub, "user 42" (\#(Self.file):\#(userLine):34), "#
+                    + "keeping its response:",
                 #"    stubs.stub(.get("https://api.example.com/users/43"), .status(200))"#,
             ]
         )
@@ -156,6 +157,7 @@ import FoundationNetworking
 
     @Test func noStubsRegistered() async throws {
         let stubs = StubRegistry()
+        let sessionLine = #line + 1
         let session = stubs.makeSession()
         let completion = await complete(session, request("DELETE", "https://api.example.com/users/1"))
         let error = try #require(completion.urlError)
@@ -163,6 +165,7 @@ import FoundationNetworking
         #expect(
             error.localizedDescription == """
                 Unmatched request: DELETE https://api.example.com/users/1
+                Sent through the session made at \(Self.file):\(sessionLine):40.
 
                 No stubs are registered.
 

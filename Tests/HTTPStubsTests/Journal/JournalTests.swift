@@ -37,11 +37,8 @@ import FoundationNetworking
         #expect(entry.stub?.id == orders)
         #expect(entry.stub?.source.file == "HTTPStubsTests/JournalTests.swift")
         #expect(!entry.isUnmatched)
-        #expect(
-            entry.description.hasPrefix(
-                "#1 POST https://api.example.com/orders?source=app → \(orders) (HTTPStubsTests/JournalTests.swift:"
-            )
-        )
+        #expect(entry.description == "#1 POST https://api.example.com/orders?source=app → \(orders)")
+        #expect("\(orders)" == "\(try #require(entry.stub?.source))", "a stub is named by the place it was written")
     }
 
     @Test func journalsTheStubThatAnsweredEachRequest() async throws {

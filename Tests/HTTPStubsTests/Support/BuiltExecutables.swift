@@ -45,8 +45,14 @@ private func productFolders() -> [URL] {
 // Child processes (`Process`) can only be started on macOS and Linux.
 #if os(macOS) || os(Linux)
 /// Runs an executable with its standard output and error going to one file, for at most
-/// `seconds`: a child still running then is terminated and the call throws.
-func run(_ executable: URL, _ arguments: [String], within seconds: Double) throws -> (status: Int32, output: String) {
+/// `seconds`: a child still running then is terminated and the call throws. The child gets the
+/// test process's environment, with `environment`'s variables set (an empty value removes one).
+func run(
+    _ executable: URL,
+    _ arguments: [String],
+    environment: [String: String] = [:],
+    within seconds: Double
+) throws -> (status: Int32, output: String) {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString).out")
     try Data().write(to: output)
     defer { try? FileManager.default.removeItem(at: output) }
@@ -55,6 +61,11 @@ func run(_ executable: URL, _ arguments: [String], within seconds: Double) throw
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.filter {
+            !$0.value.isEmpty
+        }
+    }
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = handle
     process.standardError = handle

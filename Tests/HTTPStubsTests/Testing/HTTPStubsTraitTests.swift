@@ -186,7 +186,7 @@ struct HTTPStubsTraitTests {
         #expect(text.contains("Unmatched request: GET https://api.example.com/users/43"))
         #expect(text.contains("Closest stubs (1 of 1)"))
         #expect(text.contains("✗"), "the near miss shows the part that differs")
-        #expect(text.contains("To answer it, add a stub such as:"))
+        #expect(text.contains("To answer it, correct the closest stub"))
         #expect(issues.all.first?.sourceLocation?.fileID == #fileID)
         #expect(issues.all.first?.sourceLocation?.line == scopeLine)
     }

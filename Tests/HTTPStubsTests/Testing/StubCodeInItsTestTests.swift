@@ -162,7 +162,7 @@ struct StubCodeInItsTestTests {
         #expect(issues.first?.sourceLocation?.fileName == "StubCodeInItsTestTests.swift")
     }
 
-    /// Checks that `body` records a known issue whose comment contains `text` (and no other issue).
+    /// Checks that `body` records a known issue whose description contains `text` (and no other issue).
     private func expectKnownIssue(
         _ text: String,
         sourceLocation: SourceLocation = #_sourceLocation,
@@ -170,7 +170,7 @@ struct StubCodeInItsTestTests {
     ) async throws {
         let issues = try await recordedIssues(sourceLocation: sourceLocation, body)
         #expect(issues.count == 1, sourceLocation: sourceLocation)
-        #expect(issues.contains { $0.comments.contains { $0.rawValue.contains(text) } }, sourceLocation: sourceLocation)
+        #expect(issues.contains { $0.description.contains(text) }, sourceLocation: sourceLocation)
     }
 }
 

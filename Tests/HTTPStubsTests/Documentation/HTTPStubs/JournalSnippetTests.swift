@@ -70,7 +70,7 @@ struct JournalSnippetTests {
             Issue.record("not answered: \(entry.outcome)")
             return
         }
-        #expect(entry.description.hasPrefix("#1 POST https://api.example.com/orders → \(id) ("))
+        #expect(entry.description == "#1 POST https://api.example.com/orders → \(id)")
         #expect(entry.stub?.source.description.contains("JournalSnippetTests.swift") == true)
     }
 }

@@ -34,10 +34,31 @@ struct UnmatchedRequestsSnippetTests {
             "Unmatched request: GET https://api.example.com/users/43",
             "Closest stubs (1 of 1):",
             #"   ✗ path: expected "/users/42", got "/users/43""#,
-            "To answer it, add a stub such as:",
+            "To answer it, correct the closest stub, \(stubs.stubs[0].source), keeping its response:",
         ] {
             #expect(report.text.contains(line), "\(line)")
         }
+    }
+
+    @Test("the report shown in the article and in the README is the report a test gets")
+    func reportAsShown() async throws {
+        let stubs = StubRegistry()
+        stubs.stub(.get("https://api.example.com/users/42"), .json(User(id: 42, name: "Ada")))
+        let session = stubs.makeSession()
+        let text = try #require(
+            await complete(session, "https://api.example.com/users/43").urlError?.localizedDescription
+        )
+        let report = try #require(
+            stubs.unmatchedRequests.first.flatMap { entry -> UnmatchedRequestReport? in
+                guard case let .unmatched(report) = entry.outcome else { return nil }
+                return report
+            }
+        )
+        // The documents show the stub and the session as written in a MyAppTests/UserTests.swift.
+        let shown = text.replacingOccurrences(of: "\(stubs.stubs[0].source)", with: "MyAppTests/UserTests.swift:11:15")
+            .replacingOccurrences(of: "\(report.sessionOrigins[0])", with: "MyAppTests/UserTests.swift:12:28")
+        #expect(try textBlocks(of: "Sources/HTTPStubs/HTTPStubs.docc/UnmatchedRequests.md").first == shown, "\(shown)")
+        #expect(try textBlocks(of: "README.md").contains(shown))
     }
 
     @Test("secrets are masked in the report, the request is not")
