@@ -3,18 +3,25 @@ import HTTPStubs
 /// `stubs lint PATH...`
 enum LintCommand {
     static let help = """
-        Usage: stubs lint PATH...
+        Usage: stubs lint PATH... [--global-response-templating]
 
         Validates stub roots, mapping files and HAR files as swift-http-stubs loads them. Prints every
         problem as 'path:line:column: error|warning: $.json.path: message' (editors make these lines
         clickable), then a summary.
+
+        Response templates are checked in the stubs with "transformers": ["response-template"]; with
+        --global-response-templating, in every stub, as WireMock started with that flag renders them
+        (--local-response-templating, the default, is accepted too).
 
         Exit status: 0 when there is no error (warnings allowed), 1 when there are errors, 2 on wrong usage.
 
         """
 
     static func run(_ arguments: [String], io: inout some CommandIO) throws -> Int32 {
-        let result = StubFiles.load(try StubsCommand.paths(arguments, command: "lint"))
+        let flags = arguments.filter(TemplatingFlag.isFlag)
+        let templating = try TemplatingFlag.templating(flags, command: "lint")
+        let paths = try StubsCommand.paths(arguments.filter { !TemplatingFlag.isFlag($0) }, command: "lint")
+        let result = StubFiles.load(paths, templating: templating)
         for diagnostic in result.diagnostics {
             io.out("\(diagnostic)\n")
         }

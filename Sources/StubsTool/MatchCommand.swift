@@ -12,6 +12,7 @@ enum MatchCommand {
     static let help = """
         Usage: stubs match --stubs PATH [--stubs PATH]... METHOD URL [-H 'Name: value']... [--data TEXT]
                stubs match --stubs PATH [--stubs PATH]... --requests FILE|-
+        Both forms take --global-response-templating.
 
         The first form prints the answer like 'curl -i' (status line, headers, body) followed by the
         stub's source, or the near-miss report when no stub answers.
@@ -33,6 +34,10 @@ enum MatchCommand {
 
         Delays are not waited for, and redirects are not followed: the stub's own answer is printed.
 
+        Response templates are rendered for the stubs with "transformers": ["response-template"]; with
+        --global-response-templating, for every stub, as WireMock started with that flag renders them
+        (--local-response-templating, the default, is accepted too).
+
         Exit status: 0 when every request was answered by a stub (errors served by stubs count), 1 when
         any was not, 2 when the stubs or the requests cannot be loaded, or on wrong usage.
 
@@ -44,6 +49,7 @@ enum MatchCommand {
         var headers = HeaderFields()
         var data: String?
         var positional: [String] = []
+        var templatingFlags: [String] = []
         var index = 0
         func value(of option: String) throws -> String {
             index += 1
@@ -65,6 +71,7 @@ enum MatchCommand {
                     String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
                 )
             case "-d", "--data": data = try value(of: argument)
+            case _ where TemplatingFlag.isFlag(argument): templatingFlags.append(argument)
             default:
                 if argument.hasPrefix("-"), argument != "-" {
                     throw UsageError("unknown option '\(argument)'", command: "match")
@@ -74,6 +81,7 @@ enum MatchCommand {
             index += 1
         }
         guard !stubPaths.isEmpty else { throw UsageError("give the stubs with --stubs PATH", command: "match") }
+        let templating = try TemplatingFlag.templating(templatingFlags, command: "match")
 
         var requestsHandle: FileHandle?
         if let requestsFile {
@@ -113,7 +121,7 @@ enum MatchCommand {
             )
         }
 
-        let loaded = StubFiles.load(stubPaths)
+        let loaded = StubFiles.load(stubPaths, templating: templating)
         for diagnostic in loaded.diagnostics {
             io.err("\(diagnostic)\n")
         }

@@ -6,7 +6,8 @@ package enum StubsCommand {
         stubs: check, list and try WireMock stub files and HAR captures, as swift-http-stubs loads them.
 
         Usage:
-          stubs lint PATH...                       validate stub roots, mapping files and HAR files
+          stubs lint PATH... [--global-response-templating]
+                                                   validate stub roots, mapping files and HAR files
           stubs list PATH...                       one line per stub: source, priority, method, URL, status, scenario
           stubs match --stubs PATH... METHOD URL [-H 'Name: value']... [--data TEXT]
                                                    which stub answers a request, and why not
@@ -16,7 +17,8 @@ package enum StubsCommand {
                                                    write a capture as WireMock mappings + __files/
 
         PATH is a stub root (a folder with mappings/ and __files/), a folder of mapping files, a mapping
-        file, or a .har file. Run 'stubs COMMAND --help' for details.
+        file, or a .har file. lint and match take WireMock's --global-response-templating (every stub is
+        a response template). Run 'stubs COMMAND --help' for details.
 
         """
 

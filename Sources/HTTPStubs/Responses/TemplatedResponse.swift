@@ -122,10 +122,10 @@ struct TemplatedResponse: Sendable {
         do {
             data = try Data(contentsOf: file)
         } catch {
+            let problem = FileFailure.readProblem(error)
             throw TemplateRenderFailure(
                 origin: origin,
-                error:
-                    "the body file \(resolved) cannot be read (\(FileFailure.readProblem(error))); add it or fix the name"
+                error: "the body file \(resolved) cannot be read (\(problem)); add it or fix the name"
             )
         }
         let text = String(decoding: data, as: UTF8.self)

@@ -339,6 +339,105 @@ final class StubsCommandTests {
         #expect(lines.contains("user 12 by DELETE"), "\(result.stdout)")
     }
 
+    // MARK: --global-response-templating
+
+    /// A stub that does not ask for templating, whose body is a template.
+    private func untransformedTemplateStub() throws -> URL {
+        try scratch.write(
+            "greet.json",
+            #"""
+            {"name": "greet", "request": {"urlPath": "/greet"},
+             "response": {"body": "hello {{request.query.who}} by {{request.method}}"}}
+            """#
+        )
+    }
+
+    @Test("match --global-response-templating: every stub renders its template, as WireMock's flag does")
+    func matchGlobalTemplating() throws {
+        let mapping = try untransformedTemplateStub()
+        let request = ["GET", "https://api.example.com/greet?who=Ada"]
+        let global = runStubs(["match", "--global-response-templating", "--stubs", mapping.path] + request)
+        #expect(global.status == 0, "\(global)")
+        #expect(global.stderr.isEmpty, "\(global.stderr)")
+        #expect(
+            global.stdout == """
+                HTTP/1.1 200 OK
+
+                hello Ada by GET
+
+                (answered by "greet" (\(mapping.path):1:1))
+
+                """
+        )
+        let local = runStubs(["match", "--stubs", mapping.path] + request + ["--local-response-templating"])
+        #expect(local.status == 0, "\(local)")
+        #expect(local.stdout.contains("\nhello {{request.query.who}} by {{request.method}}\n"), "\(local.stdout)")
+    }
+
+    @Test("match --requests with --global-response-templating renders every stub of the run")
+    func requestsGlobalTemplating() throws {
+        let mapping = try untransformedTemplateStub()
+        let line = #"{"method": "POST", "url": "https://api.example.com/greet?who=Bo"}"# + "\n"
+        let result = runStubs(
+            ["match", "--stubs", mapping.path, "--requests", "-", "--global-response-templating"],
+            stdin: Data(line.utf8)
+        )
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout
+                == #"{"status":200,"headers":{},"body":"hello Bo by POST","stub":"\#(mapping.path):1:1"}"# + "\n"
+        )
+    }
+
+    @Test("lint --global-response-templating checks the templates of stubs that do not ask for templating")
+    func lintGlobalTemplating() throws {
+        let mapping = try scratch.write(
+            "broken.json",
+            #"""
+            {"request": {"urlPath": "/x"},
+             "response": {"body": "id {{#if request.method}}"}}
+            """#
+        )
+        let perStub = runStubs(["lint", mapping.path])
+        #expect(perStub.status == 0, "\(perStub)")
+        #expect(perStub.stdout == "1 file, 1 stub: 0 errors, 0 warnings\n", "\(perStub.stdout)")
+        let global = runStubs(["lint", "--global-response-templating", mapping.path])
+        #expect(global.status == 1, "\(global)")
+        #expect(
+            global.stdout == """
+                \(mapping.path):2:27: error: $.response.body: the template cannot be loaded, at its line 1, column 4: \
+                '{{#if}}' is never closed: add '{{/if}}'
+                1 file, 0 stubs: 1 error, 0 warnings
+
+                """
+        )
+    }
+
+    @Test("the templating flags take no value and exclude each other, with a hint at how to write them")
+    func templatingFlagMisuse() {
+        #expect(
+            runStubs(["lint", "--global-response-templating=true", "Stubs"]).stderr
+                == "stubs: error: '--global-response-templating' takes no value; write '--global-response-templating' "
+                + "alone; run 'stubs lint --help'\n"
+        )
+        let both = runStubs([
+            "match", "--stubs", "Stubs", "--local-response-templating", "--global-response-templating", "GET",
+            "https://api.example.com/users",
+        ])
+        #expect(both.status == 2)
+        #expect(
+            both.stderr
+                == "stubs: error: '--global-response-templating' and '--local-response-templating' contradict each "
+                + "other; keep '--global-response-templating' to render every stub as a template, or neither to "
+                + #"render only stubs with "transformers": ["response-template"]; run 'stubs match --help'"#
+                + "\n"
+        )
+        #expect(
+            runStubs(["list", "--global-response-templating", "Stubs"]).stderr
+                == "stubs: error: unknown option '--global-response-templating'; run 'stubs list --help'\n"
+        )
+    }
+
     @Test("match: prints the answer like curl -i (status line, headers, body) and the stub's source")
     func matchSingleRequest() throws {
         let fixture = try StubRootFixture(in: scratch)
@@ -732,6 +831,9 @@ final class StubsCommandTests {
             ["import-har", "capture.har", "--into"],
             ["import-har", "a.har", "b.har", "--into", "root"],
             ["import-har", "capture.har", "--into", "root", "--overwrite"],
+            ["lint", "--global-response-templating"],
+            ["lint", "--local-response-templating=yes", "Stubs"],
+            ["match", "--stubs", "Stubs", "--global-response-templating=1", "GET", "https://api.example.com/users"],
         ]
     )
     func usageErrors(arguments: [String]) {

@@ -36,7 +36,8 @@ extension StubRegistry {
     /// ```swift
     /// try stubs.load("Fixtures/Checkout", relativeTo: #filePath)
     /// ```
-    /// (For resources bundled with a test target, pass `Bundle.module` paths to ``load(_:templating:)-(String...,StubTemplating)``.)
+    /// (For resources bundled with a test target, pass `Bundle.module` paths to
+    /// ``load(_:templating:)-(String...,StubTemplating)``.)
     @discardableResult
     public func load(
         _ paths: String...,

@@ -92,8 +92,8 @@ enum WireMockDateHelpers {
     static func iso(_ date: Date, offsetSeconds: Int) -> String {
         let local = CivilDateTime(epochSecond: Int(date.timeIntervalSince1970.rounded(.down)) + offsetSeconds)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        var text =
-            "\(local.year)-\(two(local.month))-\(two(local.day))T\(two(local.hour)):\(two(local.minute)):\(two(local.second))"
+        let day = "\(local.year)-\(two(local.month))-\(two(local.day))"
+        var text = "\(day)T\(two(local.hour)):\(two(local.minute)):\(two(local.second))"
         if offsetSeconds == 0 {
             text += "Z"
         } else {

@@ -7,7 +7,7 @@ enum WireMockHelpers {
         for group in [
             WireMockConditionHelpers.all, WireMockStringHelpers.all, WireMockJSONHelpers.all,
             WireMockEncodingHelpers.all, WireMockExtractHelpers.all, WireMockOtherHelpers.all,
-            WireMockDateHelpers.all, WireMockRandomHelpers.all,
+            WireMockDateHelpers.all, WireMockRandomHelpers.all, WireMockArrayHelpers.all, WireMockJSONEditHelpers.all,
         ] {
             helpers.merge(group) { _, new in new }
         }

@@ -61,6 +61,16 @@ struct JSONPathExpression: Sendable, CustomStringConvertible {
         query.evaluate(current: root, root: root)
     }
 
+    /// The values the expression selects in `root` with where each is, as Jayway JsonPath finds them
+    /// for its update operations (`delete`, `set`) and for a read with `DEFAULT_PATH_LEAF_TO_NULL`,
+    /// WireMock's configuration for its JSON helpers: in document order; a last step naming a member
+    /// that an object lacks selects it as `null` (so a delete there changes nothing). `nil` is Jayway's
+    /// `PathNotFoundException`: before any wildcard, filter, slice or descent, a step meets a missing
+    /// member or a value of the wrong type. A path ending in `length()` locates nothing.
+    func locate(in root: JSONValue) -> [JSONPathLocatedValue]? {
+        query.locate(root: root)
+    }
+
     /// WireMock's string form of `matchesJsonPath`: a definite path matches when
     /// it exists and its value is not `null` (empty arrays and objects match);
     /// an indefinite path matches when it selects at least one value.
@@ -154,6 +164,51 @@ private struct JSONPathQuery: Sendable {
     }
 }
 
+extension JSONPathQuery {
+    /// ``JSONPathExpression/locate(in:)`` from the document's root.
+    func locate(root: JSONValue) -> [JSONPathLocatedValue]? {
+        guard startsAtRoot, !endsWithLength else { return startsAtRoot ? [] : nil }
+        var nodes = [JSONPathLocatedValue(location: [], value: root)]
+        var upstreamIsDefinite = true
+        for (index, step) in steps.enumerated() {
+            let isLeaf = index == steps.count - 1
+            var next: [JSONPathLocatedValue] = []
+            for node in nodes {
+                guard step.isDefinite else {
+                    next += step.locate(from: node, root: root)
+                    continue
+                }
+                switch (step, node.value) {
+                case (.child(.names(let names)), .object(let object)):
+                    let location = node.location + [.member(names[0])]
+                    if let value = object[names[0]] {
+                        next.append(JSONPathLocatedValue(location: location, value: value))
+                    } else if isLeaf {
+                        next.append(JSONPathLocatedValue(location: location, value: .null))
+                    } else if upstreamIsDefinite {
+                        return nil
+                    }
+                case (.child(.indexes(let indexes)), .array(let elements)):
+                    let position = indexes[0] < 0 ? elements.count + indexes[0] : indexes[0]
+                    if elements.indices.contains(position) {
+                        next.append(
+                            JSONPathLocatedValue(
+                                location: node.location + [.element(position)],
+                                value: elements[position]
+                            )
+                        )
+                    }
+                default:
+                    if upstreamIsDefinite { return nil }
+                }
+            }
+            nodes = next
+            upstreamIsDefinite = upstreamIsDefinite && step.isDefinite
+        }
+        return nodes
+    }
+}
+
 /// One step of a path.
 private enum JSONPathStep: Sendable {
     /// Selects among the children of the current value (`.name`, `[…]`).
@@ -199,6 +254,57 @@ private enum JSONPathStep: Sendable {
         }
     }
 
+    /// ``select(from:root:)`` with locations, for a step that is not definite.
+    func locate(from node: JSONPathLocatedValue, root: JSONValue) -> [JSONPathLocatedValue] {
+        func located(
+            _ selected: [(key: JSONPathKey?, value: JSONValue)],
+            under parent: JSONPathLocatedValue
+        )
+            -> [JSONPathLocatedValue]
+        {
+            selected.map {
+                JSONPathLocatedValue(location: parent.location + ($0.key.map { [$0] } ?? []), value: $0.value)
+            }
+        }
+        switch self {
+        case .child(let selector):
+            return located(selector.selectWithKeys(from: node.value, root: root), under: node)
+        case .descendant(.filter(let filter)):
+            return Self.selfAndDescendants(of: node).filter { descendant in
+                if case .object = descendant.value {
+                    filter.isSatisfied(by: descendant.value, root: root)
+                } else {
+                    false
+                }
+            }
+        case .descendant(let selector):
+            return Self.selfAndDescendants(of: node).flatMap { descendant in
+                located(selector.selectWithKeys(from: descendant.value, root: root), under: descendant)
+            }
+        }
+    }
+
+    /// `node` followed by all values nested in it with their locations, in document order.
+    private static func selfAndDescendants(of node: JSONPathLocatedValue) -> [JSONPathLocatedValue] {
+        var result: [JSONPathLocatedValue] = []
+        var stack = [node]
+        while let next = stack.popLast() {
+            result.append(next)
+            switch next.value {
+            case .array(let elements):
+                stack += elements.indices.reversed().map {
+                    JSONPathLocatedValue(location: next.location + [.element($0)], value: elements[$0])
+                }
+            case .object(let object):
+                stack += object.uniqueMembers.reversed().map {
+                    JSONPathLocatedValue(location: next.location + [.member($0.key)], value: $0.value)
+                }
+            default: break
+            }
+        }
+        return result
+    }
+
     /// `value` followed by all values nested in it, in document order (iterative, so deep documents are safe).
     private static func selfAndDescendants(of value: JSONValue) -> [JSONValue] {
         var result: [JSONValue] = []
@@ -230,14 +336,20 @@ private enum JSONPathSelector: Sendable {
 
     /// The children of `value` this selector picks, skipping missing ones.
     func select(from value: JSONValue, root: JSONValue) -> [JSONValue] {
+        selectWithKeys(from: value, root: root).map(\.value)
+    }
+
+    /// ``select(from:root:)`` with each child's key in `value`; no key for `value` itself (a filter
+    /// applied to an object).
+    func selectWithKeys(from value: JSONValue, root: JSONValue) -> [(key: JSONPathKey?, value: JSONValue)] {
         switch (self, value) {
         case (.names(let names), .object(let object)):
-            return names.compactMap { object[$0] }
+            return names.compactMap { name in object[name].map { (.member(name), $0) } }
         case (.indexes(let indexes), .array(let elements)):
-            return indexes.compactMap { index -> JSONValue? in
+            return indexes.compactMap { index in
                 let position = index < 0 ? elements.count + index : index
                 guard elements.indices.contains(position) else { return nil }
-                return elements[position]
+                return (.element(position), elements[position])
             }
         case (.slice(let start, let end), .array(let elements)):
             let count = elements.count
@@ -247,15 +359,17 @@ private enum JSONPathSelector: Sendable {
             }
             let lower = clamp(start, default: 0)
             let upper = clamp(end, default: count)
-            return lower < upper ? Array(elements[lower..<upper]) : []
+            return lower < upper ? (lower..<upper).map { (.element($0), elements[$0]) } : []
         case (.wildcard, .array(let elements)):
-            return elements
+            return elements.indices.map { (.element($0), elements[$0]) }
         case (.wildcard, .object(let object)):
-            return object.uniqueMembers.map(\.value)
+            return object.uniqueMembers.map { (.member($0.key), $0.value) }
         case (.filter(let filter), .array(let elements)):
-            return elements.filter { filter.isSatisfied(by: $0, root: root) }
+            return elements.indices.filter { filter.isSatisfied(by: elements[$0], root: root) }.map {
+                (.element($0), elements[$0])
+            }
         case (.filter(let filter), .object):
-            return filter.isSatisfied(by: value, root: root) ? [value] : []
+            return filter.isSatisfied(by: value, root: root) ? [(nil, value)] : []
         default:
             return []
         }

@@ -1,0 +1,127 @@
+/// JSON as WireMock 3's JSON-editing helpers read and write it, with Jackson and WireMock's object
+/// mapper (`Json.getObjectMapper()`: `USE_BIG_DECIMAL_FOR_FLOATS`, `WRITE_BIGDECIMAL_AS_PLAIN`,
+/// `NON_NULL`).
+///
+/// Reading is lenient as Jackson's there (comments, single quotes, anything after the value ignored),
+/// and an object keeps each name once, at its first place with its last value, as a Java map does.
+/// Writing is compact: `{"a":1,"b":[true,null]}`; a decimal prints as `BigDecimal.toPlainString()`
+/// (`1e3` → `1000`, `1.10` → `1.10`, `1E-2` → `0.01`), an integer as Java's `long` (`-0` → `0`); only
+/// `"`, `\` and control characters are escaped (`\n`, `\u001F`). Jayway JsonPath's documents
+/// (`jsonRemove`, `jsonArrayAdd`, `jsonSort`) are Java maps, whose `null` members `NON_NULL` drops
+/// when they are written; `jsonMerge`'s Jackson tree keeps them.
+enum JacksonJSON {
+    /// `text` read as WireMock's object mapper reads it, `nil` when it is not JSON (empty text included).
+    static func read(_ text: String) -> JSONValue? {
+        WireMockMappingReader.jacksonValue(text).map(uniqueMembers)
+    }
+
+    /// `json` with every object keeping each name once, as a Java map holds it.
+    private static func uniqueMembers(_ json: JSONValue) -> JSONValue {
+        switch json {
+        case .object(let object):
+            .object(
+                JSONObject(
+                    members: object.uniqueMembers.map { JSONMember(key: $0.key, value: uniqueMembers($0.value)) }
+                )
+            )
+        case .array(let items): .array(items.map(uniqueMembers))
+        default: json
+        }
+    }
+
+    /// `json` as compact JSON text; `droppingNullMembers` leaves out the members whose value is
+    /// `null`, as Jackson writes Jayway JsonPath's maps.
+    static func write(_ json: JSONValue, droppingNullMembers: Bool) -> String {
+        var text = ""
+        write(json, droppingNullMembers: droppingNullMembers, into: &text)
+        return text
+    }
+
+    private static func write(_ json: JSONValue, droppingNullMembers: Bool, into text: inout String) {
+        switch json {
+        case .null: text += "null"
+        case .bool(let flag): text += flag ? "true" : "false"
+        case .number(let number): text += plain(number.text)
+        case .string(let string): quote(string, into: &text)
+        case .array(let items):
+            text += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { text += "," }
+                write(item, droppingNullMembers: droppingNullMembers, into: &text)
+            }
+            text += "]"
+        case .object(let object):
+            text += "{"
+            var first = true
+            for member in object.members where !(droppingNullMembers && member.value == .null) {
+                if !first { text += "," }
+                first = false
+                quote(member.key, into: &text)
+                text += ":"
+                write(member.value, droppingNullMembers: droppingNullMembers, into: &text)
+            }
+            text += "}"
+        }
+    }
+
+    /// A JSON number literal as Jackson writes what it read: an integer as its value, a number with
+    /// a fraction or an exponent as `BigDecimal.toPlainString()` (the digits as written, no exponent).
+    static func plain(_ literal: String) -> String {
+        var negative = false
+        var digits = ""
+        var fractionDigits = 0
+        var exponent = 0
+        var part = 0  // 0: integer part, 1: fraction, 2: exponent
+        var exponentSign = 1
+        for character in literal {
+            switch character {
+            case "-" where part == 0: negative = true
+            case "-": exponentSign = -1
+            case ".": part = 1
+            case "e", "E": part = 2
+            case "0"..."9":
+                if part == 2 {
+                    exponent = min(exponent * 10 + Int(character.asciiValue! - 48), 100_000)
+                } else {
+                    digits.append(character)
+                    if part == 1 { fractionDigits += 1 }
+                }
+            default: break
+            }
+        }
+        let significant = String(digits.drop { $0 == "0" })
+        let isZero = significant.isEmpty
+        let sign = negative && !isZero ? "-" : ""
+        let isInteger = !literal.contains { $0 == "." || $0 == "e" || $0 == "E" }
+        if isInteger { return sign + (isZero ? "0" : significant) }
+        let scale = fractionDigits - exponentSign * exponent
+        let unscaled = isZero ? "0" : significant
+        if scale <= 0 {
+            return isZero ? "0" : sign + unscaled + String(repeating: "0", count: -scale)
+        }
+        let padded = String(repeating: "0", count: max(0, scale + 1 - unscaled.count)) + unscaled
+        let point = padded.index(padded.endIndex, offsetBy: -scale)
+        return sign + padded[..<point] + "." + padded[point...]
+    }
+
+    /// A JSON string literal as Jackson writes it.
+    private static func quote(_ string: String, into text: inout String) {
+        text += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\u{08}": text += "\\b"
+            case "\u{0C}": text += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+}
