@@ -177,7 +177,10 @@ import FoundationNetworking
             request("GET", "https://api.example.com/feed", headers: ["X-Big": big])
         )
         let report = try #require(completion.urlError?.localizedDescription)
-        #expect(report.hasSuffix(#"    stubs.stub(.get("https://api.example.com/feed"), <#its response#>)"#), "\(report)")
+        #expect(
+            report.hasSuffix(#"    stubs.stub(.get("https://api.example.com/feed"), <#its response#>)"#),
+            "\(report)"
+        )
         #expect(report.utf8.count < 2_000, "the report is \(report.utf8.count) bytes")
     }
 }
