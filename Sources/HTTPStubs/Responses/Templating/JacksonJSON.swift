@@ -42,7 +42,7 @@ enum JacksonJSON {
         case .null: text += "null"
         case .bool(let flag): text += flag ? "true" : "false"
         case .number(let number): text += plain(number.text)
-        case .string(let string): quote(string, into: &text)
+        case .string(let string): text += TemplateJSONPrinting.quote(string, slash: false)
         case .array(let items):
             text += "["
             for (index, item) in items.enumerated() {
@@ -56,7 +56,7 @@ enum JacksonJSON {
             for member in object.members where !(droppingNullMembers && member.value == .null) {
                 if !first { text += "," }
                 first = false
-                quote(member.key, into: &text)
+                text += TemplateJSONPrinting.quote(member.key, slash: false)
                 text += ":"
                 write(member.value, droppingNullMembers: droppingNullMembers, into: &text)
             }
@@ -102,26 +102,5 @@ enum JacksonJSON {
         let padded = String(repeating: "0", count: max(0, scale + 1 - unscaled.count)) + unscaled
         let point = padded.index(padded.endIndex, offsetBy: -scale)
         return sign + padded[..<point] + "." + padded[point...]
-    }
-
-    /// A JSON string literal as Jackson writes it.
-    private static func quote(_ string: String, into text: inout String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\u{08}": text += "\\b"
-            case "\u{0C}": text += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
     }
 }

@@ -57,6 +57,9 @@ enum TemplateJSONPrinting {
     }
 
     /// A JSON string literal.
+    ///
+    /// Jackson and json-smart alike escape `"`, `\` and control characters, the latter with
+    /// upper-case hex digits (`\u001F`); `slash` also escapes `/` as json-smart does.
     static func quote(_ text: String, slash: Bool) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -71,7 +74,7 @@ enum TemplateJSONPrinting {
             case "\u{0C}": result += "\\f"
             default:
                 if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
                     result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
                     result.unicodeScalars.append(scalar)

@@ -39,6 +39,14 @@ struct TemplateHelperTests {
         }
     }
 
+    /// WireMock 2.35.1's answer, recorded: Jackson's pretty printer (an object) and json-smart (a
+    /// list) both escape a control character with upper-case hex digits; json-smart also escapes `/`.
+    @Test func controlCharactersInJSONResultsUseUpperCaseHex() throws {
+        let body = #"{"o":{"k":"x\u001fy/z"},"a":["x\u001fy/z"]}"#
+        let template = "O={{{jsonPath request.body '$.o'}}}|A={{{jsonPath request.body '$.a'}}}"
+        #expect(try render(template, body: body) == #"O={\#n  "k" : "x\u001Fy/z"\#n}|A=["x\u001Fy\/z"]"#)
+    }
+
     @Test func nowReadsTheEnvironmentClock() throws {
         #expect(try render("{{now}}") == "2021-03-04T05:06:07Z")
         #expect(try render("{{now offset='1 months' format='yyyy-MM-dd'}}") == "2021-04-04")
