@@ -16,75 +16,132 @@ import Foundation
 ///   environment's random source).
 /// - `request.requestLine`: `method`, `scheme`, `host`, `port`, `baseUrl`, `path`,
 ///   `pathSegments`, `query`, `url`.
-enum TemplateRequestModel {
-    /// The root context of a template: `{request: …, parameters: …}`.
+///
+/// The model is lazy: a field is built when a template first reads it (then kept for the rest of
+/// the render), so a template reading `request.path.[1]` does not pay for the headers, cookies,
+/// query or base64 body. Printing or iterating the whole map builds every field, in WireMock's order.
+final class TemplateRequestModel: Sendable {
+    private let request: InterceptedRequest
+    private let pathTemplate: URITemplate?
+    /// `request.id`, drawn when the model is made (before any helper draws) when the template may
+    /// read it.
+    private let id: String?
+    /// The fields built so far, by key.
+    private let built = Locked<[String: TemplateValue]>([:])
+
+    /// The keys of `request.requestLine`, in WireMock's order.
+    private static let requestLineKeys = [
+        "method", "scheme", "host", "port", "baseUrl", "path", "pathSegments", "query", "url",
+    ]
+
+    private init(_ request: InterceptedRequest, environment: TemplateEnvironment, includeID: Bool) {
+        self.request = request
+        self.pathTemplate = environment.pathTemplate
+        self.id = includeID ? Self.uuid(environment.random) : nil
+    }
+
+    /// The root context of a template: `{request: …, parameters: …}`; `includeID` draws
+    /// `request.id` (16 random numbers: left out when the template cannot read it).
     static func context(
         for request: InterceptedRequest,
         environment: TemplateEnvironment,
         parameters: TemplateObject = TemplateObject(),
         includeID: Bool = true
     ) -> TemplateValue {
-        .object(
+        let model = TemplateRequestModel(request, environment: environment, includeID: includeID)
+        return .object(
             TemplateObject([
-                ("request", .object(model(of: request, environment: environment, includeID: includeID))),
+                ("request", .object(TemplateObject(lazy: TemplateLazyObject(keys: model.keys, value: model.field)))),
                 ("parameters", .object(parameters)),
             ])
         )
     }
 
-    /// The `request` map; `includeID` draws `request.id` (16 random numbers: left out when the
-    /// template cannot read it).
-    static func model(
-        of request: InterceptedRequest,
-        environment: TemplateEnvironment,
-        includeID: Bool = true
-    ) -> TemplateObject {
-        let url = request.pathAndQuery
-        let decodedPath = request.path.removingPercentEncoding ?? request.path
-        let segments = request.path.split(separator: "/").map { segment -> TemplateValue in
-            .string(String(segment).removingPercentEncoding ?? String(segment))
+    /// The keys of the `request` map, in WireMock's order: `id` when it was drawn, `body` and
+    /// `bodyAsBase64` when there is a body.
+    private var keys: [String] {
+        let body = request.body.map { !$0.isEmpty } ?? false
+        return Self.keys[(id == nil ? 0 : 2) + (body ? 1 : 0)]
+    }
+
+    /// The four lists ``keys`` chooses from, made once.
+    private static let keys: [[String]] = [false, true].flatMap { id in
+        [false, true].map { body in
+            ["url", "path", "pathSegments", "query", "method", "scheme", "host", "port", "baseUrl", "headers"]
+                + ["cookies", "clientIp"] + (id ? ["id"] : []) + (body ? ["body", "bodyAsBase64"] : [])
+                + ["requestLine"]
         }
+    }
+
+    /// The field `key` of the `request` map, built the first time it is read.
+    private func field(_ key: String) -> TemplateValue? {
+        switch key {
+        case "url": return .string(request.pathAndQuery)
+        case "path", "pathSegments": return kept("path", path)
+        case "query": return kept(key, query)
+        case "method": return .javaObject(TemplateJavaObject(printed: request.method.rawValue))
+        case "scheme": return .string(scheme)
+        case "host": return .string(request.host)
+        case "port": return .integer(port)
+        case "baseUrl": return kept(key, baseURL)
+        case "headers": return kept(key, headers)
+        case "cookies": return kept(key, cookies)
+        case "clientIp": return .string("127.0.0.1")
+        case "id": return id.map(TemplateValue.string)
+        case "body", "bodyAsBase64":
+            guard let body = request.body, !body.isEmpty else { return nil }
+            if key == "bodyAsBase64" { return kept(key) { .safe(body.base64EncodedString()) } }
+            return kept(key) { .string(self.request.bodyText ?? String(bytes: body, encoding: .isoLatin1) ?? "") }
+        case "requestLine":
+            // Not kept: the map refers to the model, which would then keep itself alive.
+            return .object(TemplateObject(lazy: TemplateLazyObject(keys: Self.requestLineKeys, value: self.field)))
+        default: return nil
+        }
+    }
+
+    /// The field `key`, built by `build` the first time it is asked for.
+    private func kept(_ key: String, _ build: () -> TemplateValue) -> TemplateValue {
+        if let value = built.withLock({ $0[key] }) { return value }
+        let value = build()
+        built.withLock { $0[key] = value }
+        return value
+    }
+
+    private var scheme: String { request.scheme.isEmpty ? "http" : request.scheme }
+
+    private var port: Int { request.port ?? (scheme == "https" ? 443 : 80) }
+
+    private func baseURL() -> TemplateValue {
+        let defaultPort = scheme == "https" ? 443 : 80
+        return .string("\(scheme)://\(request.host)" + (port == defaultPort ? "" : ":\(port)"))
+    }
+
+    /// `request.path`: the decoded path, a list of its decoded segments, with the path template's
+    /// named variables.
+    private func path() -> TemplateValue {
+        let path = request.path
+        // An ASCII path (as URLs are) splits on its bytes, sparing the grapheme breaking of
+        // `String.split`; they cut in the same places.
+        let pieces =
+            path.utf8.allSatisfy { $0 < 0x80 }
+            ? path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) } : path.split(separator: "/")
+        let segments = pieces.map { TemplateValue.string(Self.decoded($0)) }
         var named = TemplateObject()
-        let parameters = environment.pathTemplate?.match(request.path) ?? request.pathParameters
-        for name in environment.pathTemplate?.variables ?? parameters.keys.sorted() {
+        let parameters = pathTemplate?.match(path) ?? request.pathParameters
+        for name in pathTemplate?.variables ?? parameters.keys.sorted() {
             if let value = parameters[name] { named[name] = .string(value) }
         }
-        let path = TemplateValue.javaObject(
-            TemplateJavaObject(printed: decodedPath, items: segments, properties: named)
+        return .javaObject(
+            TemplateJavaObject(printed: Self.decoded(path), items: segments, properties: named)
         )
-        let scheme = request.scheme.isEmpty ? "http" : request.scheme
-        let port = request.port ?? (scheme == "https" ? 443 : 80)
-        let defaultPort = scheme == "https" ? 443 : 80
-        let baseURL = "\(scheme)://\(request.host)" + (port == defaultPort ? "" : ":\(port)")
-        let method = TemplateValue.javaObject(TemplateJavaObject(printed: request.method.rawValue))
-        let query = queryModel(request)
-        var model = TemplateObject([
-            ("url", .string(url)),
-            ("path", path),
-            ("pathSegments", path),
-            ("query", query),
-            ("method", method),
-            ("scheme", .string(scheme)),
-            ("host", .string(request.host)),
-            ("port", .integer(port)),
-            ("baseUrl", .string(baseURL)),
-            ("headers", headersModel(request)),
-            ("cookies", cookiesModel(request)),
-            ("clientIp", .string("127.0.0.1")),
-        ])
-        if includeID { model["id"] = .string(uuid(environment.random)) }
-        if let body = request.body, !body.isEmpty {
-            model["body"] = .string(request.bodyText ?? String(bytes: body, encoding: .isoLatin1) ?? "")
-            model["bodyAsBase64"] = .safe(body.base64EncodedString())
-        }
-        model["requestLine"] = .object(
-            TemplateObject([
-                ("method", method), ("scheme", .string(scheme)), ("host", .string(request.host)),
-                ("port", .integer(port)), ("baseUrl", .string(baseURL)), ("path", path),
-                ("pathSegments", path), ("query", query), ("url", .string(url)),
-            ])
-        )
-        return model
+    }
+
+    /// `text` with its percent-escapes decoded; as written when it has none, or when they do not
+    /// decode (Foundation's `removingPercentEncoding`, which runs through `NSString` on Linux, is
+    /// only asked when there is a `%`).
+    private static func decoded(_ text: some StringProtocol) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        return text.removingPercentEncoding ?? String(text)
     }
 
     /// A `ListOrSingle` of `values`: prints the first, indexes as a list.
@@ -92,17 +149,17 @@ enum TemplateRequestModel {
         .javaObject(TemplateJavaObject(printed: values.first ?? "", items: values.map { .string($0) }))
     }
 
-    private static func queryModel(_ request: InterceptedRequest) -> TemplateValue {
+    private func query() -> TemplateValue {
         var names: [String] = []
         var values: [String: [String]] = [:]
         for (name, value) in request.queryParameters {
             if values[name] == nil { names.append(name) }
             values[name, default: []].append(value)
         }
-        return .object(TemplateObject(names.map { ($0, listOrSingle(values[$0] ?? [])) }))
+        return .object(TemplateObject(names.map { ($0, Self.listOrSingle(values[$0] ?? [])) }))
     }
 
-    private static func headersModel(_ request: InterceptedRequest) -> TemplateValue {
+    private func headers() -> TemplateValue {
         var names: [String] = []
         var values: [String: [String]] = [:]
         var fields = request.headers.map { ($0.name, $0.value) }
@@ -110,11 +167,11 @@ enum TemplateRequestModel {
         for (name, value) in fields {
             let key = names.first { $0.caseInsensitiveCompare(name) == .orderedSame } ?? name
             if values[key] == nil { names.append(key) }
-            values[key, default: []].append(key.lowercased() == "content-type" ? jettyContentType(value) : value)
+            values[key, default: []].append(key.lowercased() == "content-type" ? Self.jettyContentType(value) : value)
         }
         // WireMock keeps headers in a case-insensitive sorted map.
         names.sort { $0.caseInsensitiveCompare($1) == .orderedAscending }
-        let properties = TemplateObject(names.map { ($0, listOrSingle(values[$0] ?? [])) })
+        let properties = TemplateObject(names.map { ($0, Self.listOrSingle(values[$0] ?? [])) })
         return .javaObject(
             TemplateJavaObject(
                 printed: "{" + names.map { "\($0)=\(values[$0]?.first ?? "")" }.joined(separator: ", ") + "}",
@@ -132,7 +189,7 @@ enum TemplateRequestModel {
         return value[..<range.upperBound] + rest[..<end].uppercased() + rest[end...]
     }
 
-    private static func cookiesModel(_ request: InterceptedRequest) -> TemplateValue {
+    private func cookies() -> TemplateValue {
         var names: [String] = []
         var values: [String: [String]] = [:]
         for header in request.headers.values(for: "Cookie") {
@@ -145,7 +202,7 @@ enum TemplateRequestModel {
                 values[name, default: []].append(value)
             }
         }
-        return .object(TemplateObject(names.map { ($0, listOrSingle(values[$0] ?? [])) }))
+        return .object(TemplateObject(names.map { ($0, Self.listOrSingle(values[$0] ?? [])) }))
     }
 
     /// A version-4 UUID from `random`, lower-case as Java prints it.
