@@ -23,6 +23,7 @@ struct TemplateObject: Sendable, Hashable {
 
     /// A map of `pairs` in their order; a repeated key keeps its first position and its last value.
     init(_ pairs: [(String, TemplateValue)]) {
+        stored.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
     }
 
