@@ -69,7 +69,7 @@ final class TemplateRequestModel: Sendable {
         [false, true].map { body in
             ["url", "path", "pathSegments", "query", "method", "scheme", "host", "port", "baseUrl", "headers"]
                 + ["cookies", "clientIp"] + (id ? ["id"] : []) + (body ? ["body", "bodyAsBase64"] : [])
-                + ["requestLine"]
+                + ["multipart", "parts", "requestLine"]
         }
     }
 
@@ -92,6 +92,8 @@ final class TemplateRequestModel: Sendable {
             guard let body = request.body, !body.isEmpty else { return nil }
             if key == "bodyAsBase64" { return kept(key) { .safe(body.base64EncodedString()) } }
             return kept(key) { .string(self.request.bodyText ?? String(bytes: body, encoding: .isoLatin1) ?? "") }
+        case "multipart": return .bool(Self.isMultipart(request))
+        case "parts": return kept(key, parts)
         case "requestLine":
             // Not kept: the map refers to the model, which would then keep itself alive.
             return .object(TemplateObject(lazy: TemplateLazyObject(keys: Self.requestLineKeys, value: self.field)))
@@ -142,6 +144,105 @@ final class TemplateRequestModel: Sendable {
     private static func decoded(_ text: some StringProtocol) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         return text.removingPercentEncoding ?? String(text)
+    }
+
+    /// Whether WireMock 3 takes the request for multipart: its `Content-Type` starts with
+    /// `multipart/` (ignoring case and leading blanks).
+    private static func isMultipart(_ request: InterceptedRequest) -> Bool {
+        guard let contentType = request.header("Content-Type") else { return false }
+        return contentType.drop { $0 == " " || $0 == "\t" }.lowercased().hasPrefix("multipart/")
+    }
+
+    /// WireMock 3's `request.parts`: each part by its name (`multipart/related` parts without one
+    /// are `part-0`, `part-1`, …), in the order of the Java `HashMap` WireMock collects them in
+    /// (a repeated name keeps its first part); empty when the request is not multipart.
+    private func parts() -> TemplateValue {
+        guard Self.isMultipart(request) else { return .object(TemplateObject()) }
+        let related = request.header("Content-Type")?.contains("multipart/related") ?? false
+        var named: [(String, TemplateValue)] = []
+        var unnamed = 0
+        for part in MultipartBody.parts(of: request) {
+            var name = Self.partName(part)
+            if name == nil, related {
+                name = "part-\(unnamed)"
+                unnamed += 1
+            }
+            guard let name, !named.contains(where: { $0.0 == name }) else { continue }
+            named.append((name, Self.partModel(part, name: name)))
+        }
+        return .object(TemplateObject(Self.javaHashMapOrder(named)))
+    }
+
+    /// The `name` parameter of a part's `Content-Disposition`.
+    private static func partName(_ part: MultipartBody.Part) -> String? {
+        guard let disposition = part.headers.values(for: "Content-Disposition").first else { return nil }
+        for parameter in disposition.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "name" else {
+                continue
+            }
+            var value = pair[1].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
+            return value
+        }
+        return nil
+    }
+
+    /// WireMock 3's `RequestPartTemplateModel`: `name`, `headers` (names lower-cased as its
+    /// multipart parser gives them, read ignoring case, printed sorted), `body`, `bodyAsBase64` and
+    /// `binary` (the part's type is not text, JSON, XML, HTML, YAML, CSV or a form); it prints as
+    /// `[name='…', headers={…}, body=…]`.
+    private static func partModel(_ part: MultipartBody.Part, name: String) -> TemplateValue {
+        var names: [String] = []
+        var values: [String: [String]] = [:]
+        for field in part.headers {
+            let key = field.name.lowercased()
+            if values[key] == nil { names.append(key) }
+            values[key, default: []].append(field.value)
+        }
+        names.sort()
+        let printedHeaders =
+            "{" + names.map { "\($0)=\(values[$0]?.first ?? "")" }.joined(separator: ", ") + "}"
+        let headers = TemplateValue.javaObject(
+            TemplateJavaObject(
+                printed: printedHeaders,
+                properties: TemplateObject(names.map { ($0, listOrSingle(values[$0] ?? [])) }),
+                caseInsensitive: true
+            )
+        )
+        let body = String(decoding: part.body, as: UTF8.self)
+        let mimeType = part.headers.values(for: "Content-Type").first.map {
+            String($0.prefix { $0 != ";" }).lowercased()
+        }
+        let textual = ["text", "json", "xml", "html", "yaml", "csv", "x-www-form-urlencoded"]
+        let binary = !(mimeType.map { type in textual.contains { type.contains($0) } } ?? false)
+        return .javaObject(
+            TemplateJavaObject(
+                printed: "[name='\(name)', headers=\(printedHeaders), body=\(body)]",
+                properties: TemplateObject([
+                    ("name", .string(name)), ("headers", headers), ("body", .string(body)),
+                    ("bodyAsBase64", .safe(part.body.base64EncodedString())), ("binary", .bool(binary)),
+                ])
+            )
+        )
+    }
+
+    /// `entries` in the order a Java `HashMap` of their keys iterates: by bucket of the spread
+    /// `String.hashCode` in a table of 16 (doubled while more than three quarters full), then in
+    /// insertion order within a bucket.
+    private static func javaHashMapOrder(_ entries: [(String, TemplateValue)]) -> [(String, TemplateValue)] {
+        var capacity = 16
+        while entries.count > capacity * 3 / 4 { capacity *= 2 }
+        func bucket(_ key: String) -> Int {
+            var hash: Int32 = 0
+            for unit in key.utf16 { hash = hash &* 31 &+ Int32(unit) }
+            let bits = UInt32(bitPattern: hash)
+            return Int((bits ^ (bits >> 16)) & UInt32(capacity - 1))
+        }
+        return entries.enumerated().sorted { (bucket($0.element.0), $0.offset) < (bucket($1.element.0), $1.offset) }
+            .map(\.element)
     }
 
     /// A `ListOrSingle` of `values`: prints the first, indexes as a list.

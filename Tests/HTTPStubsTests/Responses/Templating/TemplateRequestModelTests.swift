@@ -15,14 +15,8 @@ struct TemplateRequestModelTests {
     /// A registry answering `POST http://localhost/items/42` with `template`, and the answer to a
     /// POST of `{"name":"Ada","age":36}` there, by completion handler and by `async` (the same).
     static func answer(_ template: String) async throws -> String {
-        let stubs = StubRegistry()
-        stubs.stub(.post("http://localhost/items/{id}"), .template(template))
-        let session = stubs.makeSession()
         let post = request("POST", "http://localhost/items/42?a=1&a=2", body: #"{"name":"Ada","age":36}"#)
-        let completion = await complete(session, post)
-        let (data, _) = try await session.data(for: post)
-        #expect(completion.data == data)
-        return String(decoding: data, as: UTF8.self)
+        return try await templateAnswer(template, stubbing: .post("http://localhost/items/{id}"), to: post)
     }
 
     @Test("iterating the request map lists every field in WireMock's order; requestLine prints whole")
@@ -30,7 +24,7 @@ struct TemplateRequestModelTests {
         #expect(
             try await Self.answer("{{#each request}}{{@key}};{{/each}}")
                 == "url;path;pathSegments;query;method;scheme;host;port;baseUrl;headers;cookies;clientIp;id;"
-                + "body;bodyAsBase64;requestLine;"
+                + "body;bodyAsBase64;multipart;parts;requestLine;"
         )
         #expect(
             try await Self.answer("{{{request.requestLine}}}")
@@ -39,7 +33,7 @@ struct TemplateRequestModelTests {
         )
         #expect(
             try await Self.answer("{{request.path.[1]}} {{request.path.id}} {{request.query.a.[1]}} {{size request}}")
-                == "42 42 2 16"
+                == "42 42 2 18"
         )
     }
 
@@ -47,7 +41,8 @@ struct TemplateRequestModelTests {
     func jsonPaths() async throws {
         #expect(
             try await Self.answer(
-                "{{jsonPath request.body '$.name'}}/{{jsonPath request.body '$.age'}}/{{jsonPath request.body '$.name'}}"
+                "{{jsonPath request.body '$.name'}}/{{jsonPath request.body '$.age'}}/"
+                    + "{{jsonPath request.body '$.name'}}"
             ) == "Ada/36/Ada"
         )
         #expect(
