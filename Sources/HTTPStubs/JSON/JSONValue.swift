@@ -28,7 +28,7 @@ extension JSONValue {
 
     /// Parses a JSON document held in a string.
     package init(parsing string: String) throws(JSONParseError) {
-        try self.init(parsing: Data(string.utf8))
+        try self.init(parsing: Data(utf8Of: string))
     }
 
     /// Encodes `value` with `encoder` and parses the result.

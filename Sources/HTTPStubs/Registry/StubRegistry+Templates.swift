@@ -19,21 +19,19 @@ extension StubRegistry {
         state.withLock { $0.templateTime = (date, mark) }
     }
 
-    /// The calendar time templates read now.
-    var templateDate: Date {
-        guard let time = state.withLock({ $0.templateTime }) else { return Date() }
-        let elapsed = (clock.now - time.clockMark).components
-        return time.date.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
-    }
-
-    /// What templates read from the registry: its calendar time and its seeded generator.
-    var templateEnvironment: TemplateEnvironment {
+    /// What templates read from a registry with this `state` and `clock`: its calendar time (see
+    /// ``setTemplateDate(_:)``) and its seeded generator. Made once, when the registry is; the
+    /// closures hold the state and the clock, not the registry, so they keep nothing alive.
+    static func templateEnvironment(state: Locked<State>, clock: any StubClock) -> TemplateEnvironment {
         TemplateEnvironment(
-            now: { [weak self] in self?.templateDate ?? Date() },
-            random: { [weak self] bound in
+            now: {
+                guard let time = state.withLock({ $0.templateTime }) else { return Date() }
+                let elapsed = (clock.now - time.clockMark).components
+                return time.date.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+            },
+            random: { bound in
                 guard bound > 0 else { return 0 }
-                guard let self else { return Int.random(in: 0..<bound) }
-                return self.state.withLock { Int.random(in: 0..<bound, using: &$0.generator) }
+                return state.withLock { Int.random(in: 0..<bound, using: &$0.generator) }
             },
             pathTemplate: nil
         )

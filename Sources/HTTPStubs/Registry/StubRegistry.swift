@@ -35,6 +35,8 @@ public final class StubRegistry: Sendable {
     /// the user's code needs is copied out first, and closures, stubs and observers that are
     /// dropped are released after it is let go (their captures' `deinit` may be user code too).
     let state: Locked<State>
+    /// The clock and generator response templates read (``templateEnvironment(state:clock:)``).
+    let templateEnvironment: TemplateEnvironment
 
     /// The registry's storage. Besides this file, only the selection step (``StubSelection`` and
     /// its ``CandidateWalk``) reads and writes it, under the lock.
@@ -70,6 +72,7 @@ public final class StubRegistry: Sendable {
         var state = State(generator: SeededGenerator(seed: randomSeed ?? UInt64.random(in: .min ... .max)))
         if !(clock is SystemStubClock) { state.templateTime = (Date(), clock.now) }
         self.state = Locked(state)
+        self.templateEnvironment = Self.templateEnvironment(state: self.state, clock: clock)
         self.identity = RegistryDirectory.nextIdentity()
         RegistryDirectory.attach(self, as: identity)
     }

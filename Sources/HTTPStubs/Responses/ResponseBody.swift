@@ -15,7 +15,7 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
     public static func data(_ data: Data) -> ResponseBody { ResponseBody(source: .data(data)) }
 
     /// UTF-8 text.
-    public static func text(_ text: String) -> ResponseBody { .data(Data(text.utf8)) }
+    public static func text(_ text: String) -> ResponseBody { .data(Data(utf8Of: text)) }
 
     /// A file read each time the stub answers, so edits show up without reloading the stub.
     public static func file(_ url: URL) -> ResponseBody { ResponseBody(source: .file(url)) }

@@ -31,7 +31,7 @@ struct ResponseTemplate: Sendable {
                     + helpers.keys.sorted().joined(separator: ", ")
             )
         }
-        return ResponseTemplate(template: template, mayReadRequestID: mayReadRequestID(text))
+        return ResponseTemplate(template: template.prepared(with: helpers), mayReadRequestID: mayReadRequestID(text))
     }
 
     /// Whether a tag of `text` (what lies between `{{` and `}}`) mentions `id`, `each` or `lookup`.

@@ -34,6 +34,52 @@ struct Template: Sendable, Hashable {
         }
     }
 
+    /// The template with each helper tag prepared by its helper (``TemplateHelper/prepare``), so
+    /// that work on constant arguments is done once here rather than on every render.
+    func prepared(with helpers: [String: TemplateHelper]) -> Template {
+        Template(nodes: Self.prepare(nodes, helpers))
+    }
+
+    private static func prepare(_ nodes: [TemplateNode], _ helpers: [String: TemplateHelper]) -> [TemplateNode] {
+        nodes.map { node in
+            switch node {
+            case .text, .comment:
+                return node
+            case .mustache(let expression, let escaped):
+                return .mustache(prepare(expression, helpers), escaped: escaped)
+            case .block(let block):
+                return .block(
+                    TemplateBlock(
+                        expression: block.inverted ? block.expression : prepare(block.expression, helpers),
+                        inverted: block.inverted,
+                        blockParams: block.blockParams,
+                        body: prepare(block.body, helpers),
+                        inverse: prepare(block.inverse, helpers)
+                    )
+                )
+            }
+        }
+    }
+
+    private static func prepare(
+        _ expression: TemplateExpression,
+        _ helpers: [String: TemplateHelper]
+    ) -> TemplateExpression {
+        var expression = TemplateExpression(
+            name: expression.name,
+            params: expression.params.map { prepare($0, helpers) },
+            hash: expression.hash.map { TemplateHashArgument(key: $0.key, value: prepare($0.value, helpers)) },
+            location: expression.location
+        )
+        expression.prepared = helpers[expression.name.text]?.prepare?(expression)
+        return expression
+    }
+
+    private static func prepare(_ argument: TemplateArgument, _ helpers: [String: TemplateHelper]) -> TemplateArgument {
+        guard case .subexpression(let expression) = argument else { return argument }
+        return .subexpression(prepare(expression, helpers))
+    }
+
     private static func collect(_ nodes: [TemplateNode], into calls: inout [HelperCall]) {
         for node in nodes {
             switch node {

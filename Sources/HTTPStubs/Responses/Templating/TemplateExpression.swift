@@ -9,6 +9,9 @@ struct TemplateExpression: Sendable, Hashable {
     let hash: [TemplateHashArgument]
     /// Where the name starts.
     let location: TemplateSourceLocation
+    /// What the helper made of the constant arguments when the template was parsed (see
+    /// ``TemplateHelper/prepare``); `nil` when it made nothing.
+    var prepared: TemplatePrepared?
 
     /// Whether the tag can only be a helper call: it has parameters or hash arguments (or is a
     /// subexpression). handlebars.java rejects such a tag when no helper has its name, while a bare

@@ -24,6 +24,8 @@ struct TemplateHelperCall {
     let inverse: [TemplateNode]
     /// The block's parameter names (`as |x i|`), empty when it has none.
     let blockParams: [String]
+    /// What the helper's ``TemplateHelper/prepare`` made of this tag at parse time, if anything.
+    var prepared: TemplatePrepared?
 
     /// handlebars.java's `options.fn()`: the body rendered in the current context.
     func renderBody() throws(TemplateRenderError) -> String {

@@ -1,43 +1,86 @@
 /// A map of a template's data model that keeps its keys in insertion order, as the `LinkedHashMap`s
 /// WireMock builds do: `{{#each}}` visits entries and printing lists them in that order. Lookup by key
-/// is a dictionary read. Setting an existing key replaces its value in place.
+/// is a dictionary read, or for a map of at most ``indexedAbove`` entries (most maps a render makes)
+/// a scan that spares building the dictionary. Setting an existing key replaces its value in place.
+///
+/// A map can also be backed by a ``TemplateLazyObject`` (the request model): its keys are fixed, and
+/// a value is computed when a template first reads it, so a template that reads two fields of the
+/// request does not pay for the rest. Such a map reads, prints and compares like the stored map of
+/// the same entries; setting a key first stores every entry.
 struct TemplateObject: Sendable, Hashable {
-    /// The entries in insertion order.
-    private(set) var entries: [(key: String, value: TemplateValue)] = []
-    /// The position of each key in `entries`.
+    /// The entries in insertion order, when the map is not lazy.
+    private var stored: [(key: String, value: TemplateValue)] = []
+    /// The position of each key in `stored`, once it has more than ``indexedAbove`` entries.
     private var positions: [String: Int] = [:]
+    /// Where the values come from when the map is lazy; `nil` for a stored map.
+    private var lazy: TemplateLazyObject?
+
+    /// How many entries a map holds before its keys are indexed.
+    private static let indexedAbove = 8
 
     /// An empty map.
     init() {}
 
     /// A map of `pairs` in their order; a repeated key keeps its first position and its last value.
     init(_ pairs: [(String, TemplateValue)]) {
+        stored.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
+    }
+
+    /// A map whose keys are `lazy`'s and whose values it computes when they are first read.
+    init(lazy: TemplateLazyObject) {
+        self.lazy = lazy
+    }
+
+    /// The entries in insertion order (for a lazy map, every value computed).
+    var entries: [(key: String, value: TemplateValue)] {
+        guard let lazy else { return stored }
+        return lazy.keys.map { ($0, lazy.value(of: $0) ?? .null) }
     }
 
     /// The value of `key`, or `nil` when the map has no such key. Setting `nil` is ignored.
     subscript(key: String) -> TemplateValue? {
-        get { positions[key].map { entries[$0].value } }
+        get {
+            if let lazy { return lazy.value(of: key) }
+            return position(of: key).map { stored[$0].value }
+        }
         set {
             guard let newValue else { return }
-            if let position = positions[key] {
-                entries[position].value = newValue
-            } else {
-                positions[key] = entries.count
-                entries.append((key, newValue))
+            if lazy != nil {
+                let entries = entries
+                lazy = nil
+                for entry in entries { self[entry.key] = entry.value }
+            }
+            if let position = position(of: key) {
+                stored[position].value = newValue
+                return
+            }
+            stored.append((key, newValue))
+            if !positions.isEmpty {
+                positions[key] = stored.count - 1
+            } else if stored.count > Self.indexedAbove {
+                for (position, entry) in stored.enumerated() { positions[entry.key] = position }
             }
         }
     }
 
+    /// Where `key` is in `stored`.
+    private func position(of key: String) -> Int? {
+        guard positions.isEmpty else { return positions[key] }
+        return stored.firstIndex { $0.key == key }
+    }
+
     /// How many entries the map has.
-    var count: Int { entries.count }
+    var count: Int { lazy?.keys.count ?? stored.count }
 
     static func == (lhs: TemplateObject, rhs: TemplateObject) -> Bool {
-        lhs.entries.count == rhs.entries.count
-            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        let left = lhs.entries
+        let right = rhs.entries
+        return left.count == right.count && zip(left, right).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
     func hash(into hasher: inout Hasher) {
+        let entries = entries
         hasher.combine(entries.count)
         for entry in entries {
             hasher.combine(entry.key)

@@ -28,6 +28,8 @@ final class TemplateRenderSession {
     private var depth = 0
     /// The innermost block being rendered, to locate errors found in plain text.
     private var blockLocation = TemplateSourceLocation(line: 1, column: 1)
+    /// The text ``json(parsing:)`` parsed last and what it gave (`nil` for text that is not JSON).
+    private var lastParsedJSON: (text: String, json: JSONValue?)?
 
     init(
         helpers: [String: TemplateHelper],
@@ -46,6 +48,15 @@ final class TemplateRenderSession {
     /// `context.data(name, value)`), which paths then read like `root`.
     func setVariable(_ name: String, _ value: TemplateValue) {
         rootData[name] = value
+    }
+
+    /// `text` parsed as JSON, `nil` when it is not JSON. The last text parsed is remembered, so
+    /// that several `jsonPath` tags reading the same request body parse it once per render.
+    func json(parsing text: String) -> JSONValue? {
+        if let last = lastParsedJSON, last.text == text { return last.json }
+        let json = try? JSONValue(parsing: text)
+        lastParsedJSON = (text, json)
+        return json
     }
 
     /// `nodes` rendered in `scope`.
@@ -225,7 +236,8 @@ final class TemplateRenderSession {
             scope: scope,
             body: body,
             inverse: inverse,
-            blockParams: blockParams
+            blockParams: blockParams,
+            prepared: expression.prepared
         )
         do {
             return try helper.function(call)

@@ -16,75 +16,233 @@ import Foundation
 ///   environment's random source).
 /// - `request.requestLine`: `method`, `scheme`, `host`, `port`, `baseUrl`, `path`,
 ///   `pathSegments`, `query`, `url`.
-enum TemplateRequestModel {
-    /// The root context of a template: `{request: …, parameters: …}`.
+///
+/// The model is lazy: a field is built when a template first reads it (then kept for the rest of
+/// the render), so a template reading `request.path.[1]` does not pay for the headers, cookies,
+/// query or base64 body. Printing or iterating the whole map builds every field, in WireMock's order.
+final class TemplateRequestModel: Sendable {
+    private let request: InterceptedRequest
+    private let pathTemplate: URITemplate?
+    /// `request.id`, drawn when the model is made (before any helper draws) when the template may
+    /// read it.
+    private let id: String?
+    /// The fields built so far, by key.
+    private let built = Locked<[String: TemplateValue]>([:])
+
+    /// The keys of `request.requestLine`, in WireMock's order.
+    private static let requestLineKeys = [
+        "method", "scheme", "host", "port", "baseUrl", "path", "pathSegments", "query", "url",
+    ]
+
+    private init(_ request: InterceptedRequest, environment: TemplateEnvironment, includeID: Bool) {
+        self.request = request
+        self.pathTemplate = environment.pathTemplate
+        self.id = includeID ? Self.uuid(environment.random) : nil
+    }
+
+    /// The root context of a template: `{request: …, parameters: …}`; `includeID` draws
+    /// `request.id` (16 random numbers: left out when the template cannot read it).
     static func context(
         for request: InterceptedRequest,
         environment: TemplateEnvironment,
         parameters: TemplateObject = TemplateObject(),
         includeID: Bool = true
     ) -> TemplateValue {
-        .object(
+        let model = TemplateRequestModel(request, environment: environment, includeID: includeID)
+        return .object(
             TemplateObject([
-                ("request", .object(model(of: request, environment: environment, includeID: includeID))),
+                ("request", .object(TemplateObject(lazy: TemplateLazyObject(keys: model.keys, value: model.field)))),
                 ("parameters", .object(parameters)),
             ])
         )
     }
 
-    /// The `request` map; `includeID` draws `request.id` (16 random numbers: left out when the
-    /// template cannot read it).
-    static func model(
-        of request: InterceptedRequest,
-        environment: TemplateEnvironment,
-        includeID: Bool = true
-    ) -> TemplateObject {
-        let url = request.pathAndQuery
-        let decodedPath = request.path.removingPercentEncoding ?? request.path
-        let segments = request.path.split(separator: "/").map { segment -> TemplateValue in
-            .string(String(segment).removingPercentEncoding ?? String(segment))
+    /// The keys of the `request` map, in WireMock's order: `id` when it was drawn, `body` and
+    /// `bodyAsBase64` when there is a body.
+    private var keys: [String] {
+        let body = request.body.map { !$0.isEmpty } ?? false
+        return Self.keys[(id == nil ? 0 : 2) + (body ? 1 : 0)]
+    }
+
+    /// The four lists ``keys`` chooses from, made once.
+    private static let keys: [[String]] = [false, true].flatMap { id in
+        [false, true].map { body in
+            ["url", "path", "pathSegments", "query", "method", "scheme", "host", "port", "baseUrl", "headers"]
+                + ["cookies", "clientIp"] + (id ? ["id"] : []) + (body ? ["body", "bodyAsBase64"] : [])
+                + ["multipart", "parts", "requestLine"]
         }
+    }
+
+    /// The field `key` of the `request` map, built the first time it is read.
+    private func field(_ key: String) -> TemplateValue? {
+        switch key {
+        case "url": return .string(request.pathAndQuery)
+        case "path", "pathSegments": return kept("path", path)
+        case "query": return kept(key, query)
+        case "method": return .javaObject(TemplateJavaObject(printed: request.method.rawValue))
+        case "scheme": return .string(scheme)
+        case "host": return .string(request.host)
+        case "port": return .integer(port)
+        case "baseUrl": return kept(key, baseURL)
+        case "headers": return kept(key, headers)
+        case "cookies": return kept(key, cookies)
+        case "clientIp": return .string("127.0.0.1")
+        case "id": return id.map(TemplateValue.string)
+        case "body", "bodyAsBase64":
+            guard let body = request.body, !body.isEmpty else { return nil }
+            if key == "bodyAsBase64" { return kept(key) { .safe(body.base64EncodedString()) } }
+            return kept(key) { .string(self.request.bodyText ?? String(bytes: body, encoding: .isoLatin1) ?? "") }
+        case "multipart": return .bool(Self.isMultipart(request))
+        case "parts": return kept(key, parts)
+        case "requestLine":
+            // Not kept: the map refers to the model, which would then keep itself alive.
+            return .object(TemplateObject(lazy: TemplateLazyObject(keys: Self.requestLineKeys, value: self.field)))
+        default: return nil
+        }
+    }
+
+    /// The field `key`, built by `build` the first time it is asked for.
+    private func kept(_ key: String, _ build: () -> TemplateValue) -> TemplateValue {
+        if let value = built.withLock({ $0[key] }) { return value }
+        let value = build()
+        built.withLock { $0[key] = value }
+        return value
+    }
+
+    private var scheme: String { request.scheme.isEmpty ? "http" : request.scheme }
+
+    private var port: Int { request.port ?? (scheme == "https" ? 443 : 80) }
+
+    private func baseURL() -> TemplateValue {
+        let defaultPort = scheme == "https" ? 443 : 80
+        return .string("\(scheme)://\(request.host)" + (port == defaultPort ? "" : ":\(port)"))
+    }
+
+    /// `request.path`: the decoded path, a list of its decoded segments, with the path template's
+    /// named variables.
+    private func path() -> TemplateValue {
+        let path = request.path
+        // An ASCII path (as URLs are) splits on its bytes, sparing the grapheme breaking of
+        // `String.split`; they cut in the same places.
+        let pieces =
+            path.utf8.allSatisfy { $0 < 0x80 }
+            ? path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) } : path.split(separator: "/")
+        let segments = pieces.map { TemplateValue.string(Self.decoded($0)) }
         var named = TemplateObject()
-        let parameters = environment.pathTemplate?.match(request.path) ?? request.pathParameters
-        for name in environment.pathTemplate?.variables ?? parameters.keys.sorted() {
+        let parameters = pathTemplate?.match(path) ?? request.pathParameters
+        for name in pathTemplate?.variables ?? parameters.keys.sorted() {
             if let value = parameters[name] { named[name] = .string(value) }
         }
-        let path = TemplateValue.javaObject(
-            TemplateJavaObject(printed: decodedPath, items: segments, properties: named)
+        return .javaObject(
+            TemplateJavaObject(printed: Self.decoded(path), items: segments, properties: named)
         )
-        let scheme = request.scheme.isEmpty ? "http" : request.scheme
-        let port = request.port ?? (scheme == "https" ? 443 : 80)
-        let defaultPort = scheme == "https" ? 443 : 80
-        let baseURL = "\(scheme)://\(request.host)" + (port == defaultPort ? "" : ":\(port)")
-        let method = TemplateValue.javaObject(TemplateJavaObject(printed: request.method.rawValue))
-        let query = queryModel(request)
-        var model = TemplateObject([
-            ("url", .string(url)),
-            ("path", path),
-            ("pathSegments", path),
-            ("query", query),
-            ("method", method),
-            ("scheme", .string(scheme)),
-            ("host", .string(request.host)),
-            ("port", .integer(port)),
-            ("baseUrl", .string(baseURL)),
-            ("headers", headersModel(request)),
-            ("cookies", cookiesModel(request)),
-            ("clientIp", .string("127.0.0.1")),
-        ])
-        if includeID { model["id"] = .string(uuid(environment.random)) }
-        if let body = request.body, !body.isEmpty {
-            model["body"] = .string(request.bodyText ?? String(bytes: body, encoding: .isoLatin1) ?? "")
-            model["bodyAsBase64"] = .safe(body.base64EncodedString())
+    }
+
+    /// `text` with its percent-escapes decoded; as written when it has none, or when they do not
+    /// decode (Foundation's `removingPercentEncoding`, which runs through `NSString` on Linux, is
+    /// only asked when there is a `%`).
+    private static func decoded(_ text: some StringProtocol) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        return text.removingPercentEncoding ?? String(text)
+    }
+
+    /// Whether WireMock 3 takes the request for multipart: its `Content-Type` starts with
+    /// `multipart/` (ignoring case and leading blanks).
+    private static func isMultipart(_ request: InterceptedRequest) -> Bool {
+        guard let contentType = request.header("Content-Type") else { return false }
+        return contentType.drop { $0 == " " || $0 == "\t" }.lowercased().hasPrefix("multipart/")
+    }
+
+    /// WireMock 3's `request.parts`: each part by its name (`multipart/related` parts without one
+    /// are `part-0`, `part-1`, …), in the order of the Java `HashMap` WireMock collects them in
+    /// (a repeated name keeps its first part); empty when the request is not multipart.
+    private func parts() -> TemplateValue {
+        guard Self.isMultipart(request) else { return .object(TemplateObject()) }
+        let related = request.header("Content-Type")?.contains("multipart/related") ?? false
+        var named: [(String, TemplateValue)] = []
+        var unnamed = 0
+        for part in MultipartBody.parts(of: request) {
+            var name = Self.partName(part)
+            if name == nil, related {
+                name = "part-\(unnamed)"
+                unnamed += 1
+            }
+            guard let name, !named.contains(where: { $0.0 == name }) else { continue }
+            named.append((name, Self.partModel(part, name: name)))
         }
-        model["requestLine"] = .object(
-            TemplateObject([
-                ("method", method), ("scheme", .string(scheme)), ("host", .string(request.host)),
-                ("port", .integer(port)), ("baseUrl", .string(baseURL)), ("path", path),
-                ("pathSegments", path), ("query", query), ("url", .string(url)),
-            ])
+        return .object(TemplateObject(Self.javaHashMapOrder(named)))
+    }
+
+    /// The `name` parameter of a part's `Content-Disposition`.
+    private static func partName(_ part: MultipartBody.Part) -> String? {
+        guard let disposition = part.headers.values(for: "Content-Disposition").first else { return nil }
+        for parameter in disposition.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "name" else {
+                continue
+            }
+            var value = pair[1].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
+            return value
+        }
+        return nil
+    }
+
+    /// WireMock 3's `RequestPartTemplateModel`: `name`, `headers` (names lower-cased as its
+    /// multipart parser gives them, read ignoring case, printed sorted), `body`, `bodyAsBase64` and
+    /// `binary` (the part's type is not text, JSON, XML, HTML, YAML, CSV or a form); it prints as
+    /// `[name='…', headers={…}, body=…]`.
+    private static func partModel(_ part: MultipartBody.Part, name: String) -> TemplateValue {
+        var names: [String] = []
+        var values: [String: [String]] = [:]
+        for field in part.headers {
+            let key = field.name.lowercased()
+            if values[key] == nil { names.append(key) }
+            values[key, default: []].append(field.value)
+        }
+        names.sort()
+        let printedHeaders =
+            "{" + names.map { "\($0)=\(values[$0]?.first ?? "")" }.joined(separator: ", ") + "}"
+        let headers = TemplateValue.javaObject(
+            TemplateJavaObject(
+                printed: printedHeaders,
+                properties: TemplateObject(names.map { ($0, listOrSingle(values[$0] ?? [])) }),
+                caseInsensitive: true
+            )
         )
-        return model
+        let body = String(decoding: part.body, as: UTF8.self)
+        let mimeType = part.headers.values(for: "Content-Type").first.map {
+            String($0.prefix { $0 != ";" }).lowercased()
+        }
+        let textual = ["text", "json", "xml", "html", "yaml", "csv", "x-www-form-urlencoded"]
+        let binary = !(mimeType.map { type in textual.contains { type.contains($0) } } ?? false)
+        return .javaObject(
+            TemplateJavaObject(
+                printed: "[name='\(name)', headers=\(printedHeaders), body=\(body)]",
+                properties: TemplateObject([
+                    ("name", .string(name)), ("headers", headers), ("body", .string(body)),
+                    ("bodyAsBase64", .safe(part.body.base64EncodedString())), ("binary", .bool(binary)),
+                ])
+            )
+        )
+    }
+
+    /// `entries` in the order a Java `HashMap` of their keys iterates: by bucket of the spread
+    /// `String.hashCode` in a table of 16 (doubled while more than three quarters full), then in
+    /// insertion order within a bucket.
+    private static func javaHashMapOrder(_ entries: [(String, TemplateValue)]) -> [(String, TemplateValue)] {
+        var capacity = 16
+        while entries.count > capacity * 3 / 4 { capacity *= 2 }
+        func bucket(_ key: String) -> Int {
+            var hash: Int32 = 0
+            for unit in key.utf16 { hash = hash &* 31 &+ Int32(unit) }
+            let bits = UInt32(bitPattern: hash)
+            return Int((bits ^ (bits >> 16)) & UInt32(capacity - 1))
+        }
+        return entries.enumerated().sorted { (bucket($0.element.0), $0.offset) < (bucket($1.element.0), $1.offset) }
+            .map(\.element)
     }
 
     /// A `ListOrSingle` of `values`: prints the first, indexes as a list.
@@ -92,17 +250,17 @@ enum TemplateRequestModel {
         .javaObject(TemplateJavaObject(printed: values.first ?? "", items: values.map { .string($0) }))
     }
 
-    private static func queryModel(_ request: InterceptedRequest) -> TemplateValue {
+    private func query() -> TemplateValue {
         var names: [String] = []
         var values: [String: [String]] = [:]
         for (name, value) in request.queryParameters {
             if values[name] == nil { names.append(name) }
             values[name, default: []].append(value)
         }
-        return .object(TemplateObject(names.map { ($0, listOrSingle(values[$0] ?? [])) }))
+        return .object(TemplateObject(names.map { ($0, Self.listOrSingle(values[$0] ?? [])) }))
     }
 
-    private static func headersModel(_ request: InterceptedRequest) -> TemplateValue {
+    private func headers() -> TemplateValue {
         var names: [String] = []
         var values: [String: [String]] = [:]
         var fields = request.headers.map { ($0.name, $0.value) }
@@ -110,11 +268,11 @@ enum TemplateRequestModel {
         for (name, value) in fields {
             let key = names.first { $0.caseInsensitiveCompare(name) == .orderedSame } ?? name
             if values[key] == nil { names.append(key) }
-            values[key, default: []].append(key.lowercased() == "content-type" ? jettyContentType(value) : value)
+            values[key, default: []].append(key.lowercased() == "content-type" ? Self.jettyContentType(value) : value)
         }
         // WireMock keeps headers in a case-insensitive sorted map.
         names.sort { $0.caseInsensitiveCompare($1) == .orderedAscending }
-        let properties = TemplateObject(names.map { ($0, listOrSingle(values[$0] ?? [])) })
+        let properties = TemplateObject(names.map { ($0, Self.listOrSingle(values[$0] ?? [])) })
         return .javaObject(
             TemplateJavaObject(
                 printed: "{" + names.map { "\($0)=\(values[$0]?.first ?? "")" }.joined(separator: ", ") + "}",
@@ -132,7 +290,7 @@ enum TemplateRequestModel {
         return value[..<range.upperBound] + rest[..<end].uppercased() + rest[end...]
     }
 
-    private static func cookiesModel(_ request: InterceptedRequest) -> TemplateValue {
+    private func cookies() -> TemplateValue {
         var names: [String] = []
         var values: [String: [String]] = [:]
         for header in request.headers.values(for: "Cookie") {
@@ -145,7 +303,7 @@ enum TemplateRequestModel {
                 values[name, default: []].append(value)
             }
         }
-        return .object(TemplateObject(names.map { ($0, listOrSingle(values[$0] ?? [])) }))
+        return .object(TemplateObject(names.map { ($0, Self.listOrSingle(values[$0] ?? [])) }))
     }
 
     /// A version-4 UUID from `random`, lower-case as Java prints it.

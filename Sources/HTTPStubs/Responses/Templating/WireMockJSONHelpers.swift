@@ -8,10 +8,10 @@ import Foundation
 enum WireMockJSONHelpers {
     /// The helpers by name.
     static let all: [String: TemplateHelper] = [
-        "jsonPath": TemplateHelper { call throws(TemplateRenderError) in
+        "jsonPath": TemplateHelper(prepare: compiledPath) { call throws(TemplateRenderError) in
             try jsonPath(call, input: call.params.first ?? .null)
         },
-        "jsonpath": TemplateHelper { call throws(TemplateRenderError) in
+        "jsonpath": TemplateHelper(prepare: compiledPath) { call throws(TemplateRenderError) in
             // Spring Cloud Contract: `this` is the request body.
             var input = call.params.first ?? .null
             if case .object(let root) = input, case .object(let request)? = root["request"] {
@@ -104,17 +104,31 @@ enum WireMockJSONHelpers {
         }
         if text.isEmpty { return defaultValue(call) }
         let expression: JSONPathExpression
-        do {
-            expression = try JSONPathExpression(path)
-        } catch {
-            return WireMockHelperSupport.inBandError("\(path) is not a valid JSONPath expression")
+        if case .jsonPath(let compiled)? = call.prepared {
+            expression = compiled
+        } else {
+            do {
+                expression = try JSONPathExpression(path)
+            } catch {
+                return WireMockHelperSupport.inBandError("\(path) is not a valid JSONPath expression")
+            }
         }
-        guard let json = try? JSONValue(parsing: text) else { return defaultValue(call) }
+        guard let json = call.session.json(parsing: text) else { return defaultValue(call) }
         switch expression.evaluate(json) {
         case .notFound, .value(.null): return defaultValue(call)
         case .value(let value): return TemplateJSONPrinting.value(value)
         case .values(let values): return TemplateJSONPrinting.value(.array(values))
         }
+    }
+
+    /// The JSONPath expression of a tag whose path (the second parameter) is a literal string,
+    /// compiled once when the template is parsed; `nil` for a path read at render time, or one
+    /// that does not compile (the render then answers WireMock's error as before).
+    static func compiledPath(_ expression: TemplateExpression) -> TemplatePrepared? {
+        guard expression.params.count > 1, case .literal(.string(let path)) = expression.params[1], !path.isEmpty,
+            let compiled = try? JSONPathExpression(path)
+        else { return nil }
+        return .jsonPath(compiled)
     }
 
     /// The `default=` hash argument, or nothing.

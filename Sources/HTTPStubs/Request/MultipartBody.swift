@@ -1,6 +1,7 @@
 import Foundation
 
-/// The parts of a `multipart/*` request body, for WireMock's `multipartPatterns`.
+/// The parts of a `multipart/*` request body: what WireMock's `multipartPatterns` match and what
+/// response templates read as `request.parts`.
 enum MultipartBody {
     struct Part {
         let headers: HeaderFields
