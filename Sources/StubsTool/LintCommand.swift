@@ -3,7 +3,7 @@ import HTTPStubs
 /// `stubs lint PATH...`
 enum LintCommand {
     static let help = """
-        Usage: stubs lint PATH... [--global-response-templating]
+        Usage: stubs lint PATH... [--global-response-templating] [--disable-template-escaping]
 
         Validates stub roots, mapping files and HAR files as swift-http-stubs loads them. Prints every
         problem as 'path:line:column: error|warning: $.json.path: message' (editors make these lines
@@ -11,7 +11,8 @@ enum LintCommand {
 
         Response templates are checked in the stubs with "transformers": ["response-template"]; with
         --global-response-templating, in every stub, as WireMock started with that flag renders them
-        (--local-response-templating, the default, is accepted too).
+        (--local-response-templating, the default, is accepted too). --disable-template-escaping is
+        accepted as 'stubs match' takes it; escaping changes what templates print, not what lint reports.
 
         Exit status: 0 when there is no error (warnings allowed), 1 when there are errors, 2 on wrong usage.
 

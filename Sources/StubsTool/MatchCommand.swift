@@ -12,7 +12,7 @@ enum MatchCommand {
     static let help = """
         Usage: stubs match --stubs PATH [--stubs PATH]... METHOD URL [-H 'Name: value']... [--data TEXT]
                stubs match --stubs PATH [--stubs PATH]... --requests FILE|-
-        Both forms take --global-response-templating.
+        Both forms take --global-response-templating and --disable-template-escaping.
 
         The first form prints the answer like 'curl -i' (status line, headers, body) followed by the
         stub's source, or the near-miss report when no stub answers.
@@ -36,7 +36,9 @@ enum MatchCommand {
 
         Response templates are rendered for the stubs with "transformers": ["response-template"]; with
         --global-response-templating, for every stub, as WireMock started with that flag renders them
-        (--local-response-templating, the default, is accepted too).
+        (--local-response-templating, the default, is accepted too). '{{ }}' HTML-escapes what it prints,
+        as WireMock 2.x does; with --disable-template-escaping it prints values as they are, as WireMock 3
+        does by default ('{{{ }}}' never escapes).
 
         Exit status: 0 when every request was answered by a stub (errors served by stubs count), 1 when
         any was not, 2 when the stubs or the requests cannot be loaded, or on wrong usage.

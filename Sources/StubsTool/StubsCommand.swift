@@ -6,7 +6,7 @@ package enum StubsCommand {
         stubs: check, list and try WireMock stub files and HAR captures, as swift-http-stubs loads them.
 
         Usage:
-          stubs lint PATH... [--global-response-templating]
+          stubs lint PATH... [--global-response-templating] [--disable-template-escaping]
                                                    validate stub roots, mapping files and HAR files
           stubs list PATH...                       one line per stub: source, priority, method, URL, status, scenario
           stubs match --stubs PATH... METHOD URL [-H 'Name: value']... [--data TEXT]
@@ -18,7 +18,8 @@ package enum StubsCommand {
 
         PATH is a stub root (a folder with mappings/ and __files/), a folder of mapping files, a mapping
         file, or a .har file. lint and match take WireMock's --global-response-templating (every stub is
-        a response template). Run 'stubs COMMAND --help' for details.
+        a response template) and --disable-template-escaping ('{{ }}' prints values unescaped, as WireMock 3
+        does by default). Run 'stubs COMMAND --help' for details.
 
         """
 

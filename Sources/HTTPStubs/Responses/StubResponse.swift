@@ -128,6 +128,10 @@ public struct StubResponse: Sendable {
     /// with the line that wrote it, when the stub is added. A template that fails for a request
     /// answers 500 naming the error, as WireMock does, and is reported to the issue handler. For
     /// logic a template cannot express, use `.computed { request in … }`.
+    ///
+    /// `{{ }}` HTML-escapes what it prints, as WireMock 2.x does; write `{{{ }}}` where a value must
+    /// print as it is (WireMock 3's default for `{{ }}`, which stub files get with
+    /// ``StubTemplating/withoutEscaping``).
     public static func template(
         _ text: String,
         status: Int = 200,

@@ -9,10 +9,15 @@ struct TemplatedResponse: Sendable {
         case literal(String)
         case template(ResponseTemplate, origin: String)
 
-        /// `text` parsed as a template when it has tags, else as written.
-        static func parsing(_ text: String, origin: String) throws(TemplateSyntaxError) -> Part {
+        /// `text` parsed as a template when it has tags, else as written; without `escapesHTML`,
+        /// its `{{ }}` tags print values unescaped.
+        static func parsing(
+            _ text: String,
+            origin: String,
+            escapesHTML: Bool = true
+        ) throws(TemplateSyntaxError) -> Part {
             guard ResponseTemplate.isTemplate(text) else { return .literal(text) }
-            return .template(try ResponseTemplate.parse(text), origin: origin)
+            return .template(try ResponseTemplate.parse(text, escapesHTML: escapesHTML), origin: origin)
         }
 
         /// The part's text for `request`.
@@ -41,8 +46,9 @@ struct TemplatedResponse: Sendable {
         /// A templated text body.
         case text(Part)
         /// A file of the stub root's `__files` folder whose name is a template; its contents are
-        /// rendered too unless `templatedContents` is false. Read per request, as WireMock reads it.
-        case file(name: Part, filesRoot: URL, templatedContents: Bool, origin: String)
+        /// rendered too unless `templatedContents` is false, HTML-escaping `{{ }}` as `escapesHTML`
+        /// says. Read per request, as WireMock reads it.
+        case file(name: Part, filesRoot: URL, templatedContents: Bool, escapesHTML: Bool, origin: String)
     }
 
     var status: Int
@@ -73,11 +79,12 @@ struct TemplatedResponse: Sendable {
                 rendered = body
             case let .text(part):
                 rendered = .text(try part.rendered(request, environment, parameters))
-            case let .file(name, filesRoot, templatedContents, origin):
+            case let .file(name, filesRoot, templatedContents, escapesHTML, origin):
                 rendered = try file(
                     name.rendered(request, environment, parameters),
                     in: filesRoot,
                     templatedContents: templatedContents,
+                    escapesHTML: escapesHTML,
                     origin: origin,
                     request,
                     environment
@@ -104,6 +111,7 @@ struct TemplatedResponse: Sendable {
         _ name: String,
         in filesRoot: URL,
         templatedContents: Bool,
+        escapesHTML: Bool,
         origin: String,
         _ request: InterceptedRequest,
         _ environment: TemplateEnvironment
@@ -131,7 +139,7 @@ struct TemplatedResponse: Sendable {
         let text = String(decoding: data, as: UTF8.self)
         let part: Part
         do {
-            part = try Part.parsing(text, origin: resolved)
+            part = try Part.parsing(text, origin: resolved, escapesHTML: escapesHTML)
         } catch {
             throw TemplateRenderFailure(origin: "\(resolved):\(error.location)", error: error.message)
         }

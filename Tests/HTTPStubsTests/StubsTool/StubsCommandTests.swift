@@ -438,6 +438,42 @@ final class StubsCommandTests {
         )
     }
 
+    @Test("--disable-template-escaping: {{ }} prints values as they are, as WireMock 3 does by default")
+    func disableTemplateEscaping() throws {
+        let mapping = try scratch.write(
+            "echo.json",
+            #"""
+            {"name": "echo", "request": {"urlPath": "/echo"},
+             "response": {"transformers": ["response-template"], "headers": {"X-Q": "{{request.query.q}}"},
+                          "body": "{{request.query.q}}"}}
+            """#
+        )
+        let request = ["GET", "https://api.example.com/echo?q=a%26b%3Dc%27"]
+        func answer(_ body: String) -> String {
+            "HTTP/1.1 200 OK\nX-Q: \(body)\n\n\(body)\n\n(answered by \"echo\" (\(mapping.path):1:1))\n"
+        }
+        let escaped = runStubs(["match", "--stubs", mapping.path] + request)
+        #expect(escaped.status == 0, "\(escaped)")
+        #expect(escaped.stdout == answer("a&amp;b&#x3D;c&#x27;"), "\(escaped.stdout)")
+        let unescaped = runStubs(["match", "--disable-template-escaping", "--stubs", mapping.path] + request)
+        #expect(unescaped.status == 0, "\(unescaped)")
+        #expect(unescaped.stderr.isEmpty, "\(unescaped.stderr)")
+        #expect(unescaped.stdout == answer("a&b=c'"), "\(unescaped.stdout)")
+
+        let line = #"{"method": "GET", "url": "https://api.example.com/echo?q=%3Cb%3E"}"# + "\n"
+        let requests = runStubs(
+            ["match", "--stubs", mapping.path, "--requests", "-", "--disable-template-escaping"],
+            stdin: Data(line.utf8)
+        )
+        #expect(
+            requests.stdout
+                == #"{"status":200,"headers":{"X-Q":"<b>"},"body":"<b>","stub":"\#(mapping.path):1:1"}"# + "\n"
+        )
+        let lint = runStubs(["lint", "--disable-template-escaping", mapping.path])
+        #expect(lint.status == 0, "\(lint)")
+        #expect(lint.stdout == "1 file, 1 stub: 0 errors, 0 warnings\n", "\(lint.stdout)")
+    }
+
     @Test("match: prints the answer like curl -i (status line, headers, body) and the stub's source")
     func matchSingleRequest() throws {
         let fixture = try StubRootFixture(in: scratch)
@@ -833,6 +869,7 @@ final class StubsCommandTests {
             ["import-har", "capture.har", "--into", "root", "--overwrite"],
             ["lint", "--global-response-templating"],
             ["lint", "--local-response-templating=yes", "Stubs"],
+            ["lint", "--disable-template-escaping=true", "Stubs"],
             ["match", "--stubs", "Stubs", "--global-response-templating=1", "GET", "https://api.example.com/users"],
         ]
     )

@@ -126,7 +126,7 @@ extension WireMockMappingReader {
     private func jsonBodyTemplate(_ value: JSONValue, at jsonPath: JSONPath) -> TemplatedResponse.Part? {
         let text = value.serialized()
         do {
-            return try .parsing(text, origin: origin(of: jsonPath))
+            return try .parsing(text, origin: origin(of: jsonPath), escapesHTML: templating.escapesHTML)
         } catch {
             // Point at the string whose template does not parse, when one does not on its own.
             if let (string, path) = strings(in: value, at: jsonPath).first(where: {
@@ -168,6 +168,7 @@ extension WireMockMappingReader {
                 name: part,
                 filesRoot: filesRoot,
                 templatedContents: templatedContents,
+                escapesHTML: templating.escapesHTML,
                 origin: origin(of: jsonPath)
             )
         }
@@ -177,7 +178,7 @@ extension WireMockMappingReader {
         }
         let text = String(decoding: data, as: UTF8.self)
         do {
-            return .text(try .parsing(text, origin: url.path))
+            return .text(try .parsing(text, origin: url.path, escapesHTML: templating.escapesHTML))
         } catch {
             self.error(
                 "the body file \(url.path) is a template that cannot be loaded, at its line "
@@ -193,7 +194,7 @@ extension WireMockMappingReader {
     /// `text` (the string value at `jsonPath`) as a template part, or a located load error.
     func templatePart(_ text: String, at jsonPath: JSONPath) -> TemplatedResponse.Part? {
         do {
-            return try .parsing(text, origin: origin(of: jsonPath))
+            return try .parsing(text, origin: origin(of: jsonPath), escapesHTML: templating.escapesHTML)
         } catch {
             report(error, at: jsonPath, inString: true, what: "the template")
             return nil

@@ -20,9 +20,10 @@ struct ResponseTemplate: Sendable {
 
     /// Parses `text` as WireMock does (only the span between the first `{{` and the last `}}` is
     /// Handlebars) and checks that every helper it calls exists. Throws ``TemplateSyntaxError``
-    /// located within `text` (line and column), for an unknown helper too.
-    static func parse(_ text: String) throws(TemplateSyntaxError) -> ResponseTemplate {
-        let template = try TemplateParser.parse(text, literalOuterText: true)
+    /// located within `text` (line and column), for an unknown helper too. Without `escapesHTML`,
+    /// `{{ }}` prints values unescaped (``StubTemplating/withoutEscaping``).
+    static func parse(_ text: String, escapesHTML: Bool = true) throws(TemplateSyntaxError) -> ResponseTemplate {
+        let template = try TemplateParser.parse(text, literalOuterText: true, escapesHTML: escapesHTML)
         for call in template.helperCalls where helpers[call.name] == nil {
             throw TemplateSyntaxError(
                 location: call.location,

@@ -18,15 +18,17 @@ struct TemplateParser {
     /// `}}` is kept literally and only what lies between is parsed, as WireMock's
     /// `HandlebarsOptimizedTemplate` does (so a `~` cannot trim that outer text, a `\` before the
     /// first `{{` stays, and a text with `{{` but no `}}` is all literal). `line` and `column` place
-    /// `text` in its file, for error locations.
+    /// `text` in its file, for error locations. Without `escapesHTML`, `{{ }}` tags print unescaped
+    /// like `{{{ }}}` (handlebars.java's `EscapingStrategy.NOOP`, WireMock 3's default).
     static func parse(
         _ text: String,
         literalOuterText: Bool = false,
+        escapesHTML: Bool = true,
         line: Int = 1,
         column: Int = 1
     ) throws(TemplateSyntaxError) -> Template {
         guard literalOuterText else {
-            return try parseWhole(TemplateSourceText(text, line: line, column: column))
+            return try parseWhole(TemplateSourceText(text, line: line, column: column), escapesHTML: escapesHTML)
         }
         let whole = TemplateSourceText(text, line: line, column: column)
         let scalars = whole.scalars
@@ -45,14 +47,21 @@ struct TemplateParser {
         }
         let start = whole.location(first)
         let middle = TemplateSourceText(whole.text(first..<last + 2), line: start.line, column: start.column)
-        var nodes = try parseWhole(middle).nodes
+        var nodes = try parseWhole(middle, escapesHTML: escapesHTML).nodes
         if first > 0 { nodes.insert(.text(whole.text(0..<first)), at: 0) }
         if last + 2 < scalars.count { nodes.append(.text(whole.text(last + 2..<scalars.count))) }
         return Template(nodes: nodes)
     }
 
-    private static func parseWhole(_ source: TemplateSourceText) throws(TemplateSyntaxError) -> Template {
-        var parser = TemplateParser(source: source, tokens: try TemplateLexer(source: source).tokens())
+    private static func parseWhole(
+        _ source: TemplateSourceText,
+        escapesHTML: Bool
+    ) throws(TemplateSyntaxError) -> Template {
+        var parser = TemplateParser(
+            source: source,
+            tokens: try TemplateLexer(source: source).tokens(),
+            escapesHTML: escapesHTML
+        )
         let (nodes, end) = try parser.nodes(depth: 0)
         switch end {
         case .endOfText:
@@ -81,6 +90,8 @@ struct TemplateParser {
 
     private let source: TemplateSourceText
     private let tokens: [TemplateToken]
+    /// Whether `{{ }}` tags HTML-escape what they print.
+    private let escapesHTML: Bool
     private var position = 0
     /// The names of the blocks being parsed, innermost last.
     private var blockNames: [String] = []
@@ -88,9 +99,10 @@ struct TemplateParser {
     /// text; empty for other parameters).
     private var firstParams: [String] = []
 
-    private init(source: TemplateSourceText, tokens: [TemplateToken]) {
+    private init(source: TemplateSourceText, tokens: [TemplateToken], escapesHTML: Bool) {
         self.source = source
         self.tokens = tokens
+        self.escapesHTML = escapesHTML
     }
 
     /// Nodes up to the end of the text, a `{{/…}}` or an `{{else}}`, which is consumed.
@@ -123,7 +135,7 @@ struct TemplateParser {
                     nodes.append(
                         .mustache(
                             qualifiedInWith(try wholeExpression(lexemes, depth: depth, tagOffset: token.offset)),
-                            escaped: true
+                            escaped: escapesHTML
                         )
                     )
                 case .triple, .ampersand:
