@@ -60,9 +60,16 @@ final class RequestDelivery: @unchecked Sendable {
         /// stub chosen to answer it.
         var request: InterceptedRequest?
         var answeringStub: StubSummary?
-        /// Weak: the protocol instance owns this loader. Only used under `lock`, on the queues
-        /// URLSession calls the protocol on (see `scheduleWake`).
-        weak var urlProtocol: URLProtocol?
+        /// The request as the protocol instance was given it, for ``requestLine`` before it is read.
+        var givenRequest: URLRequest?
+        /// The protocol instance, held from `startLoading` until the load ends or `stopLoading`: the
+        /// instance owns this loader, so the reference is strong only while the load runs, and the
+        /// cycle ends with it. Not a weak reference: one gives the instance a side table, which
+        /// makes each of the retains and releases URLSession makes of it slower (BENCHMARKS.md).
+        /// Only used under `lock`, on the queues URLSession calls the protocol on (see `scheduleWake`).
+        var urlProtocol: URLProtocol?
+        /// Whether the loader has left its registry's ``RequestFlights`` (its load ended).
+        var leftFlights = false
     }
 
     /// How many loaders exist: one per `URLProtocol` instance that has started loading. Tests
@@ -93,7 +100,7 @@ final class RequestDelivery: @unchecked Sendable {
 
     deinit {
         Self.live.withLock { $0 -= 1 }
-        registry?.flights.remove(self)
+        if !state.leftFlights { registry?.flights.remove(self) }
         if state.inTransit { registry?.manualClock?.requestVanished() }
     }
 
@@ -153,17 +160,26 @@ final class RequestDelivery: @unchecked Sendable {
             if !state.planningElsewhere || state.timeline?.isFinished == true { arrive(&state) }
             return false
         }
-        guard mustPlan else { return }
-        // Planning runs without the lock, and here only as long as it needs none of the user's
-        // code. Still within `startLoading`, so the client may be called below.
+        guard mustPlan, planHere(urlProtocol) else { return }
+        // Delivered once everything planning made but kept is released (`planHere` has returned):
+        // after the last client call, URLSession starts the caller's next request, which waits
+        // for this queue as long as `startLoading` still runs.
+        withState { state in
+            deliverDue(urlProtocol, &state)
+            arrive(&state)
+        }
+    }
+
+    /// Plans the request inside `startLoading`, as far as it can without the user's code, and
+    /// keeps the plan: returns whether it is ready to deliver, or hands planning over to a task
+    /// (see the type's documentation). Runs without the lock.
+    @inline(never)
+    private func planHere(_ urlProtocol: URLProtocol) -> Bool {
         let read = ReadRequest(urlProtocol)
         switch plan(read, for: urlProtocol, arrivedAfterTest: withState { $0.arrivedAfterTest }) {
         case let .planned(planned):
-            withState { state in
-                settle(planned, &state)
-                deliverDue(urlProtocol, &state)
-                arrive(&state)
-            }
+            withState { settle(planned, &$0) }
+            return true
         case let .needsUserCode(step, registry):
             withState { $0.planningElsewhere = true }
             // Taken here, in the order requests reach `startLoading`: the order they choose stubs in.
@@ -188,6 +204,7 @@ final class RequestDelivery: @unchecked Sendable {
                     wakeAfterPlanning(nil, urlProtocol)  // its test ended: it has failed already
                 }
             }
+            return false
         }
     }
 
@@ -246,6 +263,7 @@ final class RequestDelivery: @unchecked Sendable {
     func stop() {
         withState { state in
             state.stopped = true
+            state.urlProtocol = nil
             state.timer?.cancel()
             state.timer = nil
             state.wake = nil
@@ -266,13 +284,14 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// Tells the loader the protocol instance it serves, as soon as that exists.
     func attach(_ urlProtocol: URLProtocol) {
-        withState { $0.urlProtocol = urlProtocol }
+        let request = urlProtocol.request
+        withState { $0.givenRequest = request }
     }
 
     /// `GET https://…`: as read when planned, else as the protocol instance was given it; its
     /// secrets masked, since test failures print it (see ``LogMasking``).
     var requestLine: String {
-        let (read, given) = withState { ($0.request, $0.urlProtocol?.request) }
+        let (read, given) = withState { ($0.request, $0.givenRequest) }
         if let read { return Self.line(read.method.rawValue, read.url) }
         guard let given, let url = given.url else { return "a request" }
         return Self.line(given.httpMethod ?? "GET", url)
@@ -349,14 +368,17 @@ final class RequestDelivery: @unchecked Sendable {
         registry?.clock ?? SystemStubClock()
     }
 
+    /// Tells the client what is due. Its bookkeeping comes first: the call that ends the load lets
+    /// URLSession start the caller's next request, which waits for this queue while `startLoading`
+    /// still runs, so nothing is left to do after it (BENCHMARKS.md, context switches).
     private func deliverDue(_ urlProtocol: URLProtocol, _ state: inout State) {
         guard !state.stopped else { return }
         if let end = state.heldEnd {
             // The end was held for resumes on their way: the last of them delivers it.
             guard state.resumesOnTheWay == 0 else { return }
             state.heldEnd = nil
+            leave(&state)
             perform(end, for: urlProtocol)
-            registry?.flights.remove(self)
             return
         }
         guard state.timeline?.isFinished == false else { return }
@@ -364,13 +386,25 @@ final class RequestDelivery: @unchecked Sendable {
         if state.resumesOnTheWay > 0, let last = due.last, last.endsTheLoad {
             state.heldEnd = due.removeLast()
         }
-        for action in due {
-            perform(action, for: urlProtocol)
-        }
         state.timer?.cancel()
         state.wake = nextWake.map { state.start + $0 }
         state.timer = state.wake.map { wake in scheduleWake(at: wake, urlProtocol) }
-        if state.timeline?.isFinished == true, state.heldEnd == nil { registry?.flights.remove(self) }
+        if state.timeline?.isFinished == true, state.heldEnd == nil { leave(&state) }
+        for action in due {
+            perform(action, for: urlProtocol)
+        }
+    }
+
+    /// The load ends (its last event is about to be delivered): leaves the registry's flights, and
+    /// lets go of the protocol instance and of what only an unfinished request needs, so that
+    /// little is left to release after the last client call.
+    private func leave(_ state: inout State) {
+        registry?.flights.remove(self)
+        state.leftFlights = true
+        state.urlProtocol = nil
+        state.timeline = .over
+        state.request = nil
+        state.answeringStub = nil
     }
 
     private func perform(_ action: DeliveryTimeline.Action, for urlProtocol: URLProtocol) {
