@@ -396,15 +396,14 @@ final class RequestDelivery: @unchecked Sendable {
     }
 
     /// The load ends (its last event is about to be delivered): leaves the registry's flights, and
-    /// lets go of the protocol instance and of what only an unfinished request needs, so that
-    /// little is left to release after the last client call.
+    /// lets go of the protocol instance and of the timeline's events, so that little is left to
+    /// release after the last client call. The request and its stub stay: the end of a test that
+    /// failed the request reads them after this (see ``abandon(with:)``).
     private func leave(_ state: inout State) {
         registry?.flights.remove(self)
         state.leftFlights = true
         state.urlProtocol = nil
         state.timeline = .over
-        state.request = nil
-        state.answeringStub = nil
     }
 
     private func perform(_ action: DeliveryTimeline.Action, for urlProtocol: URLProtocol) {
