@@ -70,6 +70,20 @@ final class RequestDelivery: @unchecked Sendable {
         var urlProtocol: URLProtocol?
         /// Whether the loader has left its registry's ``RequestFlights`` (its load ended).
         var leftFlights = false
+        /// Planned by ``prepare(_:)`` and not started yet.
+        var preparedEarly = false
+        /// Where ``prepare(_:)`` stopped because the user's code must run: `startLoading` hands it over.
+        var deferred: Deferred?
+    }
+
+    /// What ``prepare(_:)`` leaves to `startLoading`: the request as read, and where planning
+    /// goes on with the user's code.
+    private struct Deferred {
+        let read: ReadRequest
+        let step: Step
+        let registry: StubRegistry
+        /// Its turn among the requests planned with the user's code (see ``PlanningTurns``).
+        let turn: Int
     }
 
     /// How many loaders exist: one per `URLProtocol` instance that has started loading. Tests
@@ -135,9 +149,26 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// `startLoading`: plans the load the first time, then delivers whatever is due.
     func start(_ urlProtocol: URLProtocol) {
+        var deferred: Deferred?
         let mustPlan = withState { state -> Bool in
             state.stopped = false
             state.urlProtocol = urlProtocol
+            if state.preparedEarly {
+                state.preparedEarly = false
+                deferred = state.deferred
+                state.deferred = nil
+                if let abandoned = state.abandoned, state.timeline?.isFinished != true {
+                    // Its test ended between `resume()` and now: it fails instead.
+                    if let turn = deferred?.turn { registry?.planningTurns.end(turn) }
+                    deferred = nil
+                    state.timeline = DeliveryTimeline(
+                        events: [.init(time: .zero, action: .fail(abandoned.urlError(for: urlProtocol.request.url)))],
+                        timeout: nil,
+                        url: nil
+                    )
+                }
+                guard deferred == nil else { return false }
+            }
             if !state.planned, let abandoned = state.abandoned {
                 // Its test ended before it started loading: it fails without being planned.
                 state.planned = true
@@ -160,6 +191,10 @@ final class RequestDelivery: @unchecked Sendable {
             if !state.planningElsewhere || state.timeline?.isFinished == true { arrive(&state) }
             return false
         }
+        if let deferred {
+            handOver(deferred.read, deferred.step, deferred.registry, turn: deferred.turn, for: urlProtocol)
+            return
+        }
         guard mustPlan, planHere(urlProtocol) else { return }
         // Delivered once everything planning made but kept is released (`planHere` has returned):
         // after the last client call, URLSession starts the caller's next request, which waits
@@ -181,30 +216,76 @@ final class RequestDelivery: @unchecked Sendable {
             withState { settle(planned, &$0) }
             return true
         case let .needsUserCode(step, registry):
-            withState { $0.planningElsewhere = true }
             // Taken here, in the order requests reach `startLoading`: the order they choose stubs in.
-            let turn = registry.planningTurns.take()
-            // The task's fields are read here, on its work queue, for planning that goes on elsewhere.
-            let handOff = UncheckedSendable(value: (read.capturingAnswers(), urlProtocol))  // handed over, not shared
-            registry.runUserCode { [self] in
-                let (read, urlProtocol) = handOff.value
-                await registry.planningTurns.wait(for: turn)
-                let chosen = choose(read, for: urlProtocol, from: step, registry: registry)
-                registry.planningTurns.end(turn)
-                switch chosen {
-                case let .planned(planned):
-                    wakeAfterPlanning(planned, urlProtocol)
-                case let .needsUserCode(.planner(progress), _) where !isAbandoned:
-                    let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
-                    wakeAfterPlanning(
-                        planned(await planner.plan(from: progress), read, planner, for: urlProtocol),
-                        urlProtocol
-                    )
-                case .needsUserCode:
-                    wakeAfterPlanning(nil, urlProtocol)  // its test ended: it has failed already
-                }
-            }
+            handOver(read, step, registry, turn: registry.planningTurns.take(), for: urlProtocol)
             return false
+        }
+    }
+
+    /// Plans the request when URLSession gives the protocol instance its task (on Linux, inside
+    /// `URLSessionTask.resume()`, on the caller's thread, holding the session's work queue as
+    /// `canInit` does), so that `startLoading` only delivers.
+    ///
+    /// What runs inside `startLoading` delays the caller: the last client call there resumes the
+    /// caller, whose thread then needs the work queue for its next request, and the longer the
+    /// work-queue thread has run, the likelier the caller preempts it and has to wait for it (two
+    /// context switches more; BENCHMARKS.md, issue 19). Planned here, the same work runs on the
+    /// caller's thread before it waits for the answer. Like planning inside `startLoading`, it
+    /// runs none of the user's code: where planning needs some, it stops, and `startLoading`
+    /// hands it over (see the type's documentation). Requests that are recorded, or served on a
+    /// ``ManualStubClock``, or whose registry is gone, are planned in `startLoading` as before.
+    func prepare(_ urlProtocol: URLProtocol) {
+        guard urlProtocol.task != nil, let registry, registry.manualClock == nil, registry.recorder == nil else {
+            return
+        }
+        let ready = withState { state -> Bool in
+            guard !state.planned, state.abandoned == nil, state.arrivedAfterTest == nil else { return false }
+            state.planned = true
+            state.preparedEarly = true
+            state.start = clock.now
+            return true
+        }
+        guard ready else { return }
+        let read = ReadRequest(urlProtocol)
+        switch plan(read, for: urlProtocol, arrivedAfterTest: nil) {
+        case let .planned(planned):
+            withState { settle(planned, &$0) }
+        case let .needsUserCode(step, registry):
+            // The turn is taken now, so that later requests do not choose their stubs before this one.
+            let turn = registry.planningTurns.take()
+            withState { $0.deferred = Deferred(read: read, step: step, registry: registry, turn: turn) }
+        }
+    }
+
+    /// Hands planning that needs the user's code over to a task (see the type's documentation);
+    /// the request is woken when it is planned.
+    private func handOver(
+        _ read: ReadRequest,
+        _ step: Step,
+        _ registry: StubRegistry,
+        turn: Int,
+        for urlProtocol: URLProtocol
+    ) {
+        withState { $0.planningElsewhere = true }
+        // The task's fields are read here, on its work queue, for planning that goes on elsewhere.
+        let handOff = UncheckedSendable(value: (read.capturingAnswers(), urlProtocol))  // handed over, not shared
+        registry.runUserCode { [self] in
+            let (read, urlProtocol) = handOff.value
+            await registry.planningTurns.wait(for: turn)
+            let chosen = choose(read, for: urlProtocol, from: step, registry: registry)
+            registry.planningTurns.end(turn)
+            switch chosen {
+            case let .planned(planned):
+                wakeAfterPlanning(planned, urlProtocol)
+            case let .needsUserCode(.planner(progress), _) where !isAbandoned:
+                let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
+                wakeAfterPlanning(
+                    planned(await planner.plan(from: progress), read, planner, for: urlProtocol),
+                    urlProtocol
+                )
+            case .needsUserCode:
+                wakeAfterPlanning(nil, urlProtocol)  // its test ended: it has failed already
+            }
         }
     }
 
