@@ -17,7 +17,9 @@ import FoundationNetworking
 ///   it may start a request (which traps there: a `dispatch_sync` onto the queue it runs on) or
 ///   take its time (which would hold up every session). A request whose planning would run it is
 ///   planned in a task instead (see ``UserCodeHost``), and woken as a delay wakes it; one that needs none is
-///   planned inside `startLoading`, with no hand-off.
+///   planned with no hand-off: on Linux when URLSession gives the instance its task, inside `resume()` (see
+///   ``prepare(_:)``), so that `startLoading` only delivers; elsewhere, and for requests `prepare` leaves,
+///   inside `startLoading`.
 ///
 /// A loader is created with its `URLProtocol` instance, inside `URLSessionTask.resume()`, and joins
 /// its registry's ``RequestFlights`` at once, so that the end of a test and
