@@ -26,6 +26,15 @@ struct Bench {
             print(Options.usage)
             return
         }
+        if let solo = options.solo {
+            do {
+                try await Solo.run(solo, completion: options.soloCompletion, requests: options.requests)
+            } catch {
+                FileHandle.standardError.write(Data("stubs-bench: \(error)\n".utf8))
+                exit(1)
+            }
+            return
+        }
         do {
             let results = try await Runner(options: options).run()
             if options.json {
@@ -79,6 +88,9 @@ struct Options {
     /// wall time in all.
     var wiremockWarmup = 20_000
     var wiremockWarmupBudget: Duration = .seconds(15)
+    /// Hidden, for profilers: `--solo floor|stub [--api completion]` runs only that workload (see ``Solo``).
+    var solo: String?
+    var soloCompletion = false
 
     static let usage = """
         usage: swift run -c release stubs-bench [--json] [--quick] \
@@ -121,6 +133,16 @@ struct Options {
                     throw BenchFailure("--requests needs a positive number")
                 }
                 requests = value
+            case "--solo":
+                guard let name = iterator.next(), Solo.workloads.contains(name) else {
+                    throw BenchFailure("--solo needs one of \(Solo.workloads.joined(separator: ", "))")
+                }
+                solo = name
+            case "--api":
+                guard let api = iterator.next(), ["async", "completion"].contains(api) else {
+                    throw BenchFailure("--api needs async or completion")
+                }
+                soloCompletion = api == "completion"
             case "--wiremock-jar":
                 guard let path = iterator.next() else {
                     throw BenchFailure("--wiremock-jar needs the path of the WireMock standalone jar")
@@ -175,10 +197,13 @@ struct Results {
         samples[key, default: []].append(value)
     }
 
-    /// Records a request batch: its rate under `key`, its CPU µs per request under `key` + `_cpu_us`.
+    /// Records a request batch: its rate under `key`, its CPU µs per request under `key` + `_cpu_us`,
+    /// its voluntary and involuntary context switches per request under `key` + `_vcsw`, `_ivcsw`.
     mutating func add(_ key: String, _ sample: Sample) {
         add(key, sample.perSecond)
         add(key + "_cpu_us", sample.cpuMicroseconds)
+        add(key + "_vcsw", sample.switchesPerRequest.voluntary)
+        add(key + "_ivcsw", sample.switchesPerRequest.involuntary)
     }
 
     func median(_ key: String) -> Double? {
@@ -431,7 +456,8 @@ struct Runner {
                 totals[key] = Sample(
                     requests: previous.requests + sample.requests,
                     seconds: previous.seconds + sample.seconds,
-                    cpuSeconds: previous.cpuSeconds + sample.cpuSeconds
+                    cpuSeconds: previous.cpuSeconds + sample.cpuSeconds,
+                    switches: previous.switches + sample.switches
                 )
             }
             for slice in 0..<slices {
@@ -556,6 +582,7 @@ struct Runner {
             // Alternate which goes first, so that neither always gets the colder cache.
             for step in (round % 2 == 0 ? [0, 1, 2] : [2, 1, 0]) {
                 let start = clock.now
+                let cpu = processCPUSeconds()
                 switch step {
                 case 0:
                     let count = try StubFileCorpus.loadIntoRegistry(root: root)
@@ -563,12 +590,14 @@ struct Runner {
                         throw BenchFailure("loaded \(count) stubs from \(options.fileCount) files")
                     }
                     results.add("load_10k_files_s", seconds(clock.now - start))
+                    results.add("load_10k_files_cpu_s", processCPUSeconds() - cpu)
                 case 1:
                     let count = try StubFileCorpus.parseWithJSONSerialization(root: root)
                     guard count == options.fileCount else {
                         throw BenchFailure("parsed \(count) of \(options.fileCount) files")
                     }
                     results.add("json_parse_10k_files_s", seconds(clock.now - start))
+                    results.add("json_parse_10k_files_cpu_s", processCPUSeconds() - cpu)
                 default:
                     let count = try StubFileCorpus.decodeOnly(root: root)
                     guard count == options.fileCount else {

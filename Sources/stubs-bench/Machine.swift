@@ -8,6 +8,11 @@ import Glibc
 struct Machine {
     let cpus: Int
     let cpuModel: String
+    /// `cpu family`, `model` and `stepping` from `/proc/cpuinfo`: the model name alone (`AMD EPYC`)
+    /// does not tell a Zen 3 host (family 25) from a Zen 5 one (family 26).
+    let cpuFamily: Int?
+    let cpuModelNumber: Int?
+    let cpuStepping: Int?
     let memoryGiB: Double
     let swift: String
     let os: String
@@ -19,6 +24,9 @@ struct Machine {
         Machine(
             cpus: ProcessInfo.processInfo.activeProcessorCount,
             cpuModel: field("model name", in: "/proc/cpuinfo") ?? "unknown",
+            cpuFamily: field("cpu family", in: "/proc/cpuinfo").flatMap { Int($0) },
+            cpuModelNumber: field("model\t", in: "/proc/cpuinfo").flatMap { Int($0) },
+            cpuStepping: field("stepping", in: "/proc/cpuinfo").flatMap { Int($0) },
             memoryGiB: (field("MemTotal", in: "/proc/meminfo").flatMap { Double($0.split(separator: " ").first ?? "") }
                 ?? 0) / 1024 / 1024,
             swift: compilerVersion,
@@ -26,6 +34,13 @@ struct Machine {
             kernel: kernelRelease(),
             loadAverage: loadAverageNow()
         )
+    }
+
+    /// `AMD EPYC (family 25, model 17, stepping 1)`.
+    var cpuDescription: String {
+        let numbers = [("family", cpuFamily), ("model", cpuModelNumber), ("stepping", cpuStepping)]
+            .compactMap { name, value in value.map { "\(name) \($0)" } }
+        return numbers.isEmpty ? cpuModel : "\(cpuModel) (\(numbers.joined(separator: ", ")))"
     }
 
     /// The compiler that built this binary.

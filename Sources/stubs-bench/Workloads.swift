@@ -11,9 +11,16 @@ struct Sample: Sendable {
     let seconds: Double
     /// CPU time of the whole process (every thread) during the batch.
     var cpuSeconds = 0.0
+    /// Context switches of the whole process (every thread) during the batch.
+    var switches = ContextSwitches()
     var perSecond: Double { seconds > 0 ? Double(requests) / seconds : 0 }
     /// CPU microseconds per request: unlike the wall-clock rate, barely moved by other work on the machine.
     var cpuMicroseconds: Double { requests > 0 ? cpuSeconds * 1e6 / Double(requests) : 0 }
+    /// Voluntary and involuntary context switches per request.
+    var switchesPerRequest: (voluntary: Double, involuntary: Double) {
+        guard requests > 0 else { return (0, 0) }
+        return (Double(switches.voluntary) / Double(requests), Double(switches.involuntary) / Double(requests))
+    }
 }
 
 /// The CPU time this process has used, all threads together.
@@ -23,11 +30,13 @@ func processCPUSeconds() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
-/// Runs a batch and adds its CPU time to the sample.
+/// Runs a batch and adds its CPU time and context switches to the sample.
 func measuringCPU(_ batch: () async throws -> Sample) async rethrows -> Sample {
+    let switches = ContextSwitches.now()
     let before = processCPUSeconds()
     var sample = try await batch()
     sample.cpuSeconds = processCPUSeconds() - before
+    sample.switches = ContextSwitches.now() - switches
     return sample
 }
 

@@ -49,6 +49,13 @@ struct DeliveryTimeline {
         self.url = url
     }
 
+    /// A finished timeline with nothing left in it: what a load keeps once its last event is out.
+    static var over: DeliveryTimeline {
+        var timeline = DeliveryTimeline(events: [], timeout: nil, url: nil)
+        timeline.isFinished = true
+        return timeline
+    }
+
     /// The actions due by `elapsed`, in order, and when the next one is due (`nil` once finished).
     mutating func advance(to elapsed: Duration) -> (due: [Action], nextWake: Duration?) {
         var due: [Action] = []

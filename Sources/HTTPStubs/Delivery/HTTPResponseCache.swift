@@ -12,9 +12,12 @@ import FoundationNetworking
 /// same URL again and again. The object is immutable, so handing the same one to two requests is
 /// indistinguishable from building it twice, except by identity.
 final class HTTPResponseCache: @unchecked Sendable {
-    // Invariant: `responses` is only touched while `lock` is held.
+    // Invariant: `responses` and `last` are only touched while `lock` is held.
     private let lock = NSLock()
     private var responses: [Key: HTTPURLResponse] = [:]
+    /// The response handed out last: a stub answering the same URL again finds it by comparing,
+    /// without hashing the URL and every header.
+    private var last: (key: Key, response: HTTPURLResponse)?
 
     /// How many responses are kept; when a new one would exceed it, the cache starts over.
     static let capacity = 64
@@ -52,7 +55,13 @@ final class HTTPResponseCache: @unchecked Sendable {
     /// `nil` when `HTTPURLResponse` refuses them.
     func response(url: URL, status: Int, headers: HeaderFields) -> HTTPURLResponse? {
         let key = Key(url: url, status: status, headers: headers)
-        if let kept = lock.withLock({ responses[key] }) { return kept }
+        let kept = lock.withLock { () -> HTTPURLResponse? in
+            if let last, last.key == key { return last.response }
+            guard let kept = responses[key] else { return nil }
+            last = (key, kept)
+            return kept
+        }
+        if let kept { return kept }
         guard
             let built = HTTPURLResponse(
                 url: url,
@@ -66,6 +75,7 @@ final class HTTPResponseCache: @unchecked Sendable {
         lock.withLock {
             if responses.count >= Self.capacity { responses.removeAll(keepingCapacity: true) }
             responses[key] = built
+            last = (key, built)
         }
         return built
     }

@@ -17,7 +17,9 @@ import FoundationNetworking
 ///   it may start a request (which traps there: a `dispatch_sync` onto the queue it runs on) or
 ///   take its time (which would hold up every session). A request whose planning would run it is
 ///   planned in a task instead (see ``UserCodeHost``), and woken as a delay wakes it; one that needs none is
-///   planned inside `startLoading`, with no hand-off.
+///   planned with no hand-off: on Linux when URLSession gives the instance its task, inside `resume()` (see
+///   ``prepare(_:)``), so that `startLoading` only delivers; elsewhere, and for requests `prepare` leaves,
+///   inside `startLoading`.
 ///
 /// A loader is created with its `URLProtocol` instance, inside `URLSessionTask.resume()`, and joins
 /// its registry's ``RequestFlights`` at once, so that the end of a test and
@@ -60,9 +62,30 @@ final class RequestDelivery: @unchecked Sendable {
         /// stub chosen to answer it.
         var request: InterceptedRequest?
         var answeringStub: StubSummary?
-        /// Weak: the protocol instance owns this loader. Only used under `lock`, on the queues
-        /// URLSession calls the protocol on (see `scheduleWake`).
-        weak var urlProtocol: URLProtocol?
+        /// The request as the protocol instance was given it, for ``requestLine`` before it is read.
+        var givenRequest: URLRequest?
+        /// The protocol instance, held from `startLoading` until the load ends or `stopLoading`: the
+        /// instance owns this loader, so the reference is strong only while the load runs, and the
+        /// cycle ends with it. Not a weak reference: one gives the instance a side table, which
+        /// makes each of the retains and releases URLSession makes of it slower (BENCHMARKS.md).
+        /// Only used under `lock`, on the queues URLSession calls the protocol on (see `scheduleWake`).
+        var urlProtocol: URLProtocol?
+        /// Whether the loader has left its registry's ``RequestFlights`` (its load ended).
+        var leftFlights = false
+        /// Planned by ``prepare(_:)`` and not started yet.
+        var preparedEarly = false
+        /// Where ``prepare(_:)`` stopped because the user's code must run: `startLoading` hands it over.
+        var deferred: Deferred?
+    }
+
+    /// What ``prepare(_:)`` leaves to `startLoading`: the request as read, and where planning
+    /// goes on with the user's code.
+    private struct Deferred {
+        let read: ReadRequest
+        let step: Step
+        let registry: StubRegistry
+        /// Its turn among the requests planned with the user's code (see ``PlanningTurns``).
+        let turn: Int
     }
 
     /// How many loaders exist: one per `URLProtocol` instance that has started loading. Tests
@@ -93,7 +116,7 @@ final class RequestDelivery: @unchecked Sendable {
 
     deinit {
         Self.live.withLock { $0 -= 1 }
-        registry?.flights.remove(self)
+        if !state.leftFlights { registry?.flights.remove(self) }
         if state.inTransit { registry?.manualClock?.requestVanished() }
     }
 
@@ -128,9 +151,26 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// `startLoading`: plans the load the first time, then delivers whatever is due.
     func start(_ urlProtocol: URLProtocol) {
+        var deferred: Deferred?
         let mustPlan = withState { state -> Bool in
             state.stopped = false
             state.urlProtocol = urlProtocol
+            if state.preparedEarly {
+                state.preparedEarly = false
+                deferred = state.deferred
+                state.deferred = nil
+                if let abandoned = state.abandoned, state.timeline?.isFinished != true {
+                    // Its test ended between `resume()` and now: it fails instead.
+                    if let turn = deferred?.turn { registry?.planningTurns.end(turn) }
+                    deferred = nil
+                    state.timeline = DeliveryTimeline(
+                        events: [.init(time: .zero, action: .fail(abandoned.urlError(for: urlProtocol.request.url)))],
+                        timeout: nil,
+                        url: nil
+                    )
+                }
+                guard deferred == nil else { return false }
+            }
             if !state.planned, let abandoned = state.abandoned {
                 // Its test ended before it started loading: it fails without being planned.
                 state.planned = true
@@ -153,40 +193,100 @@ final class RequestDelivery: @unchecked Sendable {
             if !state.planningElsewhere || state.timeline?.isFinished == true { arrive(&state) }
             return false
         }
-        guard mustPlan else { return }
-        // Planning runs without the lock, and here only as long as it needs none of the user's
-        // code. Still within `startLoading`, so the client may be called below.
+        if let deferred {
+            handOver(deferred.read, deferred.step, deferred.registry, turn: deferred.turn, for: urlProtocol)
+            return
+        }
+        guard mustPlan, planHere(urlProtocol) else { return }
+        // Delivered once everything planning made but kept is released (`planHere` has returned):
+        // after the last client call, URLSession starts the caller's next request, which waits
+        // for this queue as long as `startLoading` still runs.
+        withState { state in
+            deliverDue(urlProtocol, &state)
+            arrive(&state)
+        }
+    }
+
+    /// Plans the request inside `startLoading`, as far as it can without the user's code, and
+    /// keeps the plan: returns whether it is ready to deliver, or hands planning over to a task
+    /// (see the type's documentation). Runs without the lock.
+    @inline(never)
+    private func planHere(_ urlProtocol: URLProtocol) -> Bool {
         let read = ReadRequest(urlProtocol)
         switch plan(read, for: urlProtocol, arrivedAfterTest: withState { $0.arrivedAfterTest }) {
         case let .planned(planned):
-            withState { state in
-                settle(planned, &state)
-                deliverDue(urlProtocol, &state)
-                arrive(&state)
-            }
+            withState { settle(planned, &$0) }
+            return true
         case let .needsUserCode(step, registry):
-            withState { $0.planningElsewhere = true }
             // Taken here, in the order requests reach `startLoading`: the order they choose stubs in.
+            handOver(read, step, registry, turn: registry.planningTurns.take(), for: urlProtocol)
+            return false
+        }
+    }
+
+    /// Plans the request when URLSession gives the protocol instance its task (on Linux, inside
+    /// `URLSessionTask.resume()`, on the caller's thread, holding the session's work queue as
+    /// `canInit` does), so that `startLoading` only delivers.
+    ///
+    /// What runs inside `startLoading` delays the caller: the last client call there resumes the
+    /// caller, whose thread then needs the work queue for its next request, and the longer the
+    /// work-queue thread has run, the likelier the caller preempts it and has to wait for it (two
+    /// context switches more; BENCHMARKS.md, issue 19). Planned here, the same work runs on the
+    /// caller's thread before it waits for the answer. Like planning inside `startLoading`, it
+    /// runs none of the user's code: where planning needs some, it stops, and `startLoading`
+    /// hands it over (see the type's documentation). Requests that are recorded, or served on a
+    /// ``ManualStubClock``, or whose registry is gone, are planned in `startLoading` as before.
+    func prepare(_ urlProtocol: URLProtocol) {
+        guard urlProtocol.task != nil, let registry, registry.manualClock == nil, registry.recorder == nil else {
+            return
+        }
+        let ready = withState { state -> Bool in
+            guard !state.planned, state.abandoned == nil, state.arrivedAfterTest == nil else { return false }
+            state.planned = true
+            state.preparedEarly = true
+            state.start = clock.now
+            return true
+        }
+        guard ready else { return }
+        let read = ReadRequest(urlProtocol)
+        switch plan(read, for: urlProtocol, arrivedAfterTest: nil) {
+        case let .planned(planned):
+            withState { settle(planned, &$0) }
+        case let .needsUserCode(step, registry):
+            // The turn is taken now, so that later requests do not choose their stubs before this one.
             let turn = registry.planningTurns.take()
-            // The task's fields are read here, on its work queue, for planning that goes on elsewhere.
-            let handOff = UncheckedSendable(value: (read.capturingAnswers(), urlProtocol))  // handed over, not shared
-            registry.runUserCode { [self] in
-                let (read, urlProtocol) = handOff.value
-                await registry.planningTurns.wait(for: turn)
-                let chosen = choose(read, for: urlProtocol, from: step, registry: registry)
-                registry.planningTurns.end(turn)
-                switch chosen {
-                case let .planned(planned):
-                    wakeAfterPlanning(planned, urlProtocol)
-                case let .needsUserCode(.planner(progress), _) where !isAbandoned:
-                    let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
-                    wakeAfterPlanning(
-                        planned(await planner.plan(from: progress), read, planner, for: urlProtocol),
-                        urlProtocol
-                    )
-                case .needsUserCode:
-                    wakeAfterPlanning(nil, urlProtocol)  // its test ended: it has failed already
-                }
+            withState { $0.deferred = Deferred(read: read, step: step, registry: registry, turn: turn) }
+        }
+    }
+
+    /// Hands planning that needs the user's code over to a task (see the type's documentation);
+    /// the request is woken when it is planned.
+    private func handOver(
+        _ read: ReadRequest,
+        _ step: Step,
+        _ registry: StubRegistry,
+        turn: Int,
+        for urlProtocol: URLProtocol
+    ) {
+        withState { $0.planningElsewhere = true }
+        // The task's fields are read here, on its work queue, for planning that goes on elsewhere.
+        let handOff = UncheckedSendable(value: (read.capturingAnswers(), urlProtocol))  // handed over, not shared
+        registry.runUserCode { [self] in
+            let (read, urlProtocol) = handOff.value
+            await registry.planningTurns.wait(for: turn)
+            let chosen = choose(read, for: urlProtocol, from: step, registry: registry)
+            registry.planningTurns.end(turn)
+            switch chosen {
+            case let .planned(planned):
+                wakeAfterPlanning(planned, urlProtocol)
+            case let .needsUserCode(.planner(progress), _) where !isAbandoned:
+                let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
+                wakeAfterPlanning(
+                    planned(await planner.plan(from: progress), read, planner, for: urlProtocol),
+                    urlProtocol
+                )
+            case .needsUserCode:
+                wakeAfterPlanning(nil, urlProtocol)  // its test ended: it has failed already
             }
         }
     }
@@ -246,6 +346,7 @@ final class RequestDelivery: @unchecked Sendable {
     func stop() {
         withState { state in
             state.stopped = true
+            state.urlProtocol = nil
             state.timer?.cancel()
             state.timer = nil
             state.wake = nil
@@ -266,13 +367,14 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// Tells the loader the protocol instance it serves, as soon as that exists.
     func attach(_ urlProtocol: URLProtocol) {
-        withState { $0.urlProtocol = urlProtocol }
+        let request = urlProtocol.request
+        withState { $0.givenRequest = request }
     }
 
     /// `GET https://…`: as read when planned, else as the protocol instance was given it; its
     /// secrets masked, since test failures print it (see ``LogMasking``).
     var requestLine: String {
-        let (read, given) = withState { ($0.request, $0.urlProtocol?.request) }
+        let (read, given) = withState { ($0.request, $0.givenRequest) }
         if let read { return Self.line(read.method.rawValue, read.url) }
         guard let given, let url = given.url else { return "a request" }
         return Self.line(given.httpMethod ?? "GET", url)
@@ -349,14 +451,17 @@ final class RequestDelivery: @unchecked Sendable {
         registry?.clock ?? SystemStubClock()
     }
 
+    /// Tells the client what is due. Its bookkeeping comes first: the call that ends the load lets
+    /// URLSession start the caller's next request, which waits for this queue while `startLoading`
+    /// still runs, so nothing is left to do after it (BENCHMARKS.md, context switches).
     private func deliverDue(_ urlProtocol: URLProtocol, _ state: inout State) {
         guard !state.stopped else { return }
         if let end = state.heldEnd {
             // The end was held for resumes on their way: the last of them delivers it.
             guard state.resumesOnTheWay == 0 else { return }
             state.heldEnd = nil
+            leave(&state)
             perform(end, for: urlProtocol)
-            registry?.flights.remove(self)
             return
         }
         guard state.timeline?.isFinished == false else { return }
@@ -364,13 +469,24 @@ final class RequestDelivery: @unchecked Sendable {
         if state.resumesOnTheWay > 0, let last = due.last, last.endsTheLoad {
             state.heldEnd = due.removeLast()
         }
-        for action in due {
-            perform(action, for: urlProtocol)
-        }
         state.timer?.cancel()
         state.wake = nextWake.map { state.start + $0 }
         state.timer = state.wake.map { wake in scheduleWake(at: wake, urlProtocol) }
-        if state.timeline?.isFinished == true, state.heldEnd == nil { registry?.flights.remove(self) }
+        if state.timeline?.isFinished == true, state.heldEnd == nil { leave(&state) }
+        for action in due {
+            perform(action, for: urlProtocol)
+        }
+    }
+
+    /// The load ends (its last event is about to be delivered): leaves the registry's flights, and
+    /// lets go of the protocol instance and of the timeline's events, so that little is left to
+    /// release after the last client call. The request and its stub stay: the end of a test that
+    /// failed the request reads them after this (see ``abandon(with:)``).
+    private func leave(_ state: inout State) {
+        registry?.flights.remove(self)
+        state.leftFlights = true
+        state.urlProtocol = nil
+        state.timeline = .over
     }
 
     private func perform(_ action: DeliveryTimeline.Action, for urlProtocol: URLProtocol) {

@@ -19,8 +19,9 @@ struct ResponsePlanner {
         /// These events, from the stubs; the stub that gave the final answer, if one did.
         case events([DeliveryTimeline.Event], answeredBy: StubSummary?)
         /// The real server's answer to the request of this progress (no stub answered it and
-        /// the registry records); ``plan(afterLive:body:from:)`` goes on from it.
-        case record(Progress)
+        /// the registry records); ``plan(afterLive:body:from:)`` goes on from it. Boxed, so that
+        /// a plan, returned and moved at every step, stays small (BENCHMARKS.md, copies).
+        indirect case record(Progress)
     }
 
     /// How far planning got: the request of the current hop, what the hops before it gave, and
@@ -38,8 +39,9 @@ struct ResponsePlanner {
         }
     }
 
-    /// The user's code a hop waits for, after its stub was chosen (and consumed).
-    fileprivate enum Pending {
+    /// The user's code a hop waits for, after its stub was chosen (and consumed). Boxed: it is
+    /// rare and large, and every ``Progress`` (moved through each step of planning) carries one.
+    fileprivate indirect enum Pending {
         /// The chosen stub's response, computed by an `async` responder.
         case response(ChosenStub, ResponseResolution)
         /// A redirect to put to the session's delegate.

@@ -42,6 +42,13 @@ final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
         super.init(request: request, cachedResponse: cachedResponse, client: client)
         loader.attach(self)
     }
+
+    /// Set by corelibs right after `init`, inside `URLSessionTask.resume()`: the request is planned
+    /// then, on the caller's thread, so that `startLoading` only delivers (see
+    /// ``RequestDelivery/prepare(_:)``).
+    override var task: URLSessionTask? {
+        didSet { loader.prepare(self) }
+    }
     #else
     // On Apple platforms this initializer is designated but not required (URLSession reaches it
     // through `init(task:cachedResponse:client:)`).

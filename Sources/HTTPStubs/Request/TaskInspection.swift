@@ -10,8 +10,10 @@ import FoundationNetworking
 /// On Linux these are read from swift-corelibs-foundation's task with `Mirror`, because there is no
 /// public API for them. Every read is best-effort: when a field is not where it was in Swift 6.3
 /// the answer falls back to the safe default, never to a crash. Each is computed only when asked,
-/// and only from `startLoading`, which runs on the task's work queue, the queue that owns those
-/// fields; planning that goes on elsewhere uses ``capturingAnswers()``, made there.
+/// and only while the task's work queue, the queue that owns those fields, is held: in
+/// `startLoading`, which runs on it, or inside `resume()`, which holds it while it creates the
+/// protocol instance (``RequestDelivery/prepare(_:)``); planning that goes on elsewhere uses
+/// ``capturingAnswers()``, made there.
 struct TaskInspection: @unchecked Sendable {
     // Invariant: `task` is only inspected on the task's work queue (live reads), or not at all
     // once `captured` holds the answers.

@@ -1,0 +1,48 @@
+import Foundation
+import HTTPStubs
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `--solo floor|stub`, a hidden option for profiling one side at a time: a warm-up, then one
+/// batch of `--requests N` sequential requests through the floor or the 1-stub toolkit alone
+/// (`--api completion` for the completion-handler chain), so that `perf stat`, `perf record` or
+/// `strace -f -c` on the whole process counts that workload and little else. The batch's wall
+/// time, CPU time and context switches per request go to stderr.
+enum Solo {
+    static let workloads = ["floor", "stub"]
+
+    static func run(_ workload: String, completion: Bool, requests: Int) async throws {
+        let registry: StubRegistry? = workload == "stub" ? Registries.single() : nil
+        let session = registry?.makeSession() ?? FloorProtocol.makeSession()
+        defer { session.finishTasksAndInvalidate() }
+        let request = targetRequest()
+        func batch(_ count: Int) async throws -> Sample {
+            try await measuringCPU {
+                completion
+                    ? try await sequentialCompletion(session, request, count: count, budget: .seconds(3_600))
+                    : try await sequentialAsync(session, request, count: count, budget: .seconds(3_600))
+            }
+        }
+        _ = try await batch(200)
+        registry?.clearJournal()
+        let sample = try await batch(requests)
+        let (voluntary, involuntary) = sample.switchesPerRequest
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "%@ (%@): %d requests, %.0f req/s, %.1f CPU µs/req, "
+                        + "context switches per request %.2f voluntary + %.2f involuntary\n",
+                    workload,
+                    completion ? "completion" : "data(for:)",
+                    sample.requests,
+                    sample.perSecond,
+                    sample.cpuMicroseconds,
+                    voluntary,
+                    involuntary
+                ).utf8
+            )
+        )
+    }
+}
