@@ -116,6 +116,8 @@ final class RequestDelivery: @unchecked Sendable {
 
     deinit {
         Self.live.withLock { $0 -= 1 }
+        // A turn taken in `prepare` whose `startLoading` never came: the requests after it need not wait.
+        if let deferred = state.deferred { deferred.registry.planningTurns.end(deferred.turn) }
         if !state.leftFlights { registry?.flights.remove(self) }
         if state.inTransit { registry?.manualClock?.requestVanished() }
     }
@@ -236,8 +238,15 @@ final class RequestDelivery: @unchecked Sendable {
     /// runs none of the user's code: where planning needs some, it stops, and `startLoading`
     /// hands it over (see the type's documentation). Requests that are recorded, or served on a
     /// ``ManualStubClock``, or whose registry is gone, are planned in `startLoading` as before.
+    ///
+    /// Only a task being resumed is planned here: corelibs also creates the protocol instance when a
+    /// task that was never resumed is cancelled (its state is then `.canceling`, and no
+    /// `startLoading` follows), and that request was never sent, so it must not choose a stub,
+    /// consume a use, or be journaled.
     func prepare(_ urlProtocol: URLProtocol) {
-        guard urlProtocol.task != nil, let registry, registry.manualClock == nil, registry.recorder == nil else {
+        guard let task = urlProtocol.task, task.state == .running, let registry, registry.manualClock == nil,
+            registry.recorder == nil
+        else {
             return
         }
         let ready = withState { state -> Bool in
