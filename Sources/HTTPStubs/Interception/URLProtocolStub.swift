@@ -41,9 +41,9 @@ public final class URLProtocolStub: URLProtocol {
         loader.attach(self)
     }
 
-    /// Set by corelibs right after `init`, inside `URLSessionTask.resume()`: the request is planned
-    /// then, on the caller's thread, so that `startLoading` only delivers (see
-    /// ``RequestDelivery/prepare(_:)``).
+    /// The task being loaded. On Linux, corelibs sets it right after `init`, inside
+    /// `URLSessionTask.resume()`: the stub that answers is chosen then, on the caller's thread, so
+    /// that `startLoading` only delivers the answer.
     override public var task: URLSessionTask? {
         didSet { loader.prepare(self) }
     }
