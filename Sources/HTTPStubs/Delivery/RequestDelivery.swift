@@ -155,6 +155,10 @@ final class RequestDelivery: @unchecked Sendable {
     func start(_ urlProtocol: URLProtocol) {
         var deferred: Deferred?
         let mustPlan = withState { state -> Bool in
+            // The load is over: a `startLoading` after it (corelibs calls it once per `resume()`
+            // made before the instance existed) has nothing to deliver, and must not hold the
+            // instance again, which holds this loader: nothing would end that cycle.
+            guard !state.leftFlights else { return false }
             state.stopped = false
             state.urlProtocol = urlProtocol
             if state.preparedEarly {
@@ -243,9 +247,14 @@ final class RequestDelivery: @unchecked Sendable {
     /// task that was never resumed is cancelled (its state is then `.canceling`, and no
     /// `startLoading` follows), and that request was never sent, so it must not choose a stub,
     /// consume a use, or be journaled.
+    ///
+    /// Nor is a data task whose session has a `urlCache`: corelibs then makes the instance after
+    /// looking the request up in the cache, on a global queue, while the work queue is free, and
+    /// planning reads fields of the task and session that only that queue may touch
+    /// (``TaskInspection/protocolMadeInResume``). It is planned in `startLoading`.
     func prepare(_ urlProtocol: URLProtocol) {
         guard let task = urlProtocol.task, task.state == .running, let registry, registry.manualClock == nil,
-            registry.recorder == nil
+            registry.recorder == nil, TaskInspection(task).protocolMadeInResume
         else {
             return
         }

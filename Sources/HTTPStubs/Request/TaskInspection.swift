@@ -82,6 +82,23 @@ struct TaskInspection: @unchecked Sendable {
         #endif
     }
 
+    /// Whether corelibs made the protocol instance inside `resume()`, holding the task's work queue
+    /// (as ``RequestDelivery/prepare(_:)`` needs). It does not for a data or upload task whose
+    /// session has a `urlCache` (as `.default` and `.ephemeral` configurations, and
+    /// `URLSession.shared`, do): it looks the request up in the cache first and makes the instance
+    /// afterwards on a global queue, while the work queue is free. Read when the instance gets its
+    /// task; the session's configuration does not change after it is made.
+    var protocolMadeInResume: Bool {
+        #if canImport(FoundationNetworking)
+        guard let task else { return false }
+        guard task is URLSessionDataTask else { return true }
+        guard let session else { return false }
+        return session.configuration.urlCache == nil
+        #else
+        return false
+        #endif
+    }
+
     /// The body an upload task carries outside its request, when it can be read.
     var uploadBody: Data? {
         #if canImport(FoundationNetworking)
