@@ -251,10 +251,14 @@ final class RequestDelivery: @unchecked Sendable {
     /// Nor is a data task whose session has a `urlCache`: corelibs then makes the instance after
     /// looking the request up in the cache, on a global queue, while the work queue is free, and
     /// planning reads fields of the task and session that only that queue may touch
-    /// (``TaskInspection/protocolMadeInResume``). It is planned in `startLoading`.
+    /// (``TaskInspection/protocolMadeInResume``). It is planned in `startLoading`. Finding the
+    /// task's session takes a `Mirror`, which cost more than planning early saves, so a registry
+    /// whose sessions all came from ``StubRegistry/makeSession(configuration:delegate:delegateQueue:fileID:filePath:line:column:)``
+    /// (which removes the `urlCache`) skips the check; one that handed out its protocol class or a
+    /// configuration makes it for every request.
     func prepare(_ urlProtocol: URLProtocol) {
         guard let task = urlProtocol.task, task.state == .running, let registry, registry.manualClock == nil,
-            registry.recorder == nil, TaskInspection(task).protocolMadeInResume
+            registry.recorder == nil, registry.seesEverySession || TaskInspection(task).protocolMadeInResume
         else {
             return
         }

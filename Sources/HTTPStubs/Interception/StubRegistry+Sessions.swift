@@ -23,6 +23,12 @@ extension StubRegistry {
         return self
     }
 
+    /// Whether every session this registry serves was made by ``makeSession(configuration:delegate:delegateQueue:fileID:filePath:line:column:)``,
+    /// and so has no `urlCache`: it has not handed out its protocol class or a configuration.
+    var seesEverySession: Bool {
+        state.withLock { $0.sessionOrigins != nil }
+    }
+
     /// A configuration whose sessions are served by this registry.
     ///
     /// The registry's protocol class is put first in `protocolClasses` (so it is asked before

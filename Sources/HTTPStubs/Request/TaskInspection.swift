@@ -134,7 +134,8 @@ struct TaskInspection: @unchecked Sendable {
 
     #if canImport(FoundationNetworking)
     private var session: URLSession? {
-        task.flatMap { Self.unwrap(Self.field("session", of: $0)) as? URLSession }
+        // A cast, not a mirror, opens the optional the field holds: it is the cheaper of the two.
+        task.flatMap { Self.field("session", of: $0) as? URLSession }
     }
 
     /// What corelibs keeps, per session, for each task: `callDelegate` for tasks made without a
@@ -156,16 +157,53 @@ struct TaskInspection: @unchecked Sendable {
         }.first
     }
 
+    /// The stored property `label` of `subject` (or of a superclass part of it).
+    ///
+    /// Found by walking the mirrors once per type and label; after that, the place found (how many
+    /// superclasses up, which child) is read directly, since reflecting every child of a task to
+    /// find one was the costliest step of a request (BENCHMARKS.md). The label is checked again at
+    /// the place, so a place that no longer holds it falls back to the walk.
     private static func field(_ label: String, of subject: Any) -> Any? {
+        let key = FieldKey(type: ObjectIdentifier(type(of: subject)), label: label)
+        if let place = fieldPlaces.withLock({ $0[key] }) {
+            var mirror = Mirror(reflecting: subject)
+            for _ in 0..<place.depth {
+                guard let parent = mirror.superclassMirror else { break }
+                mirror = parent
+            }
+            let children = mirror.children
+            if place.offset < children.count {
+                let child = children[children.index(children.startIndex, offsetBy: place.offset)]
+                if child.label == label { return child.value }
+            }
+        }
         var mirror: Mirror? = Mirror(reflecting: subject)
+        var depth = 0
         while let current = mirror {
-            if let child = current.children.first(where: { $0.label == label }) {
+            for (offset, child) in current.children.enumerated() where child.label == label {
+                fieldPlaces.withLock { $0[key] = FieldPlace(depth: depth, offset: offset) }
                 return child.value
             }
             mirror = current.superclassMirror
+            depth += 1
         }
         return nil
     }
+
+    /// A stored property's name in one type.
+    private struct FieldKey: Hashable {
+        let type: ObjectIdentifier
+        let label: String
+    }
+
+    /// Where a stored property was found: `depth` superclass mirrors up, the `offset`-th child.
+    private struct FieldPlace {
+        let depth: Int
+        let offset: Int
+    }
+
+    /// The places found so far, by type and name: a few entries for the life of the process.
+    private static let fieldPlaces = Locked([FieldKey: FieldPlace]())
 
     private static func unwrap(_ value: Any?) -> Any? {
         guard let value else { return nil }
