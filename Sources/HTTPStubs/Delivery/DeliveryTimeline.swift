@@ -85,13 +85,11 @@ struct DeliveryTimeline {
     }
 
     private func timedOut(after timeout: Duration) -> URLError {
-        var info: [String: Any] = [
-            NSLocalizedDescriptionKey:
-                "The request timed out: the stub had not answered after \(timeout.seconds) s, the request's timeout."
-        ]
-        if let url {
-            info[NSURLErrorFailingURLErrorKey] = url
-        }
-        return URLError(.timedOut, userInfo: info)
+        MessageFirstError.urlError(
+            .timedOut,
+            message:
+                "The request timed out: the stub had not answered after \(timeout.seconds) s, the request's timeout.",
+            url: url
+        )
     }
 }

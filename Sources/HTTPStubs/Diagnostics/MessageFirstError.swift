@@ -23,4 +23,14 @@ final class MessageFirstError: NSError, @unchecked Sendable {
     }
 
     override var classForCoder: AnyClass { NSError.self }
+
+    /// A `URLError` with `code` whose message is `message` and whose failing URL is `url`: how the
+    /// toolkit makes every `URLError` it delivers.
+    static func urlError(_ code: URLError.Code, message: String, url: URL?) -> URLError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let url {
+            info[NSURLErrorFailingURLErrorKey] = url
+        }
+        return URLError(_nsError: MessageFirstError(domain: NSURLErrorDomain, code: code.rawValue, userInfo: info))
+    }
 }

@@ -93,10 +93,6 @@ enum StubError: Error, Sendable {
     /// The `URLError` a client receives, carrying the message and the failing URL; `"\(error)"`
     /// prints the message first (see ``MessageFirstError``), `localizedDescription` is the message.
     func urlError(for url: URL?) -> URLError {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
-        if let url {
-            info[NSURLErrorFailingURLErrorKey] = url
-        }
-        return URLError(_nsError: MessageFirstError(domain: NSURLErrorDomain, code: code.rawValue, userInfo: info))
+        MessageFirstError.urlError(code, message: message, url: url)
     }
 }
