@@ -88,7 +88,7 @@ struct Options {
     /// wall time in all.
     var wiremockWarmup = 20_000
     var wiremockWarmupBudget: Duration = .seconds(15)
-    /// Hidden, for profilers: `--solo floor|stub [--api completion]` runs only that workload (see ``Solo``).
+    /// Hidden, for profilers: `--solo floor|stub|template|template_literal [--api completion]` runs only that workload (see ``Solo``).
     var solo: String?
     var soloCompletion = false
 

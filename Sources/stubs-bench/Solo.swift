@@ -5,19 +5,26 @@ import HTTPStubs
 import FoundationNetworking
 #endif
 
-/// `--solo floor|stub`, a hidden option for profiling one side at a time: a warm-up, then one
-/// batch of `--requests N` sequential requests through the floor or the 1-stub toolkit alone
+/// `--solo floor|stub|template|template_literal`, a hidden option for profiling one side at a time:
+/// a warm-up, then one batch of `--requests N` sequential requests through the floor, the 1-stub
+/// toolkit, or one half of the `template` workload alone
 /// (`--api completion` for the completion-handler chain), so that `perf stat`, `perf record` or
 /// `strace -f -c` on the whole process counts that workload and little else. The batch's wall
 /// time, CPU time and context switches per request go to stderr.
 enum Solo {
-    static let workloads = ["floor", "stub"]
+    static let workloads = ["floor", "stub", "template", "template_literal"]
 
     static func run(_ workload: String, completion: Bool, requests: Int) async throws {
-        let registry: StubRegistry? = workload == "stub" ? Registries.single() : nil
+        let registry: StubRegistry? =
+            switch workload {
+            case "stub": Registries.single()
+            case "template": Registries.templated()
+            case "template_literal": Registries.literalPost()
+            default: nil
+            }
         let session = registry?.makeSession() ?? FloorProtocol.makeSession()
         defer { session.finishTasksAndInvalidate() }
-        let request = targetRequest()
+        let request = workload.hasPrefix("template") ? templateRequest() : targetRequest()
         func batch(_ count: Int) async throws -> Sample {
             try await measuringCPU {
                 completion

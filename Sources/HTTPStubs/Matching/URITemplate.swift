@@ -1,24 +1,38 @@
-import Foundation
-
 /// A path template such as `/users/{id}/posts/{postID}` (the RFC 6570 subset WireMock's
 /// `urlPathTemplate` and OpenAPI use).
 ///
 /// `{name}` captures one non-empty path segment; `{+name}` captures the rest of the path,
-/// slashes included. Captured values are percent-decoded.
+/// slashes included (up to a line break). Captured values are percent-decoded.
+///
+/// A template matches as the regular expression it spells would (`/users/([^/]+)` for
+/// `/users/{id}`, anchored at both ends, each variable as long as it can be), but on the path's
+/// UTF-8 bytes by a small backtracking matcher: through `NSRegularExpression` matching a template
+/// cost more than the rest of choosing a stub.
 struct URITemplate: Sendable {
     let template: String
     let variables: [String]
     let problem: String?
-    private let expression: RegularExpression?
+    /// The template cut into literal text and variables; empty when there is a ``problem``.
+    private let pieces: [Piece]
+
+    /// A piece of a template.
+    private enum Piece: Sendable {
+        /// Text the path carries as written, as UTF-8.
+        case literal([UInt8])
+        /// `{name}`: one or more bytes, none of them `/`.
+        case segment
+        /// `{+name}`: one or more bytes, none of them a line break.
+        case rest
+    }
 
     init(_ template: String) {
         self.template = template
-        var pattern = ""
+        var pieces: [Piece] = []
         var variables: [String] = []
         var problem: String?
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
-            pattern += NSRegularExpression.escapedPattern(for: String(rest[..<open]))
+            if open > rest.startIndex { pieces.append(.literal(Array(rest[..<open].utf8))) }
             guard let close = rest[open...].firstIndex(of: "}") else {
                 problem = "path template \(quoted(template)) has a '{' that is never closed; write variables as {name}"
                 break
@@ -41,25 +55,90 @@ struct URITemplate: Sendable {
                 break
             }
             variables.append(name)
-            pattern += greedy ? "(.+)" : "([^/]+)"
+            pieces.append(greedy ? .rest : .segment)
             rest = rest[rest.index(after: close)...]
         }
-        if problem == nil {
-            pattern += NSRegularExpression.escapedPattern(for: String(rest))
-        }
+        if !rest.isEmpty { pieces.append(.literal(Array(rest.utf8))) }
         self.variables = variables
         self.problem = problem
-        self.expression =
-            problem == nil ? RegularExpression(pattern, writtenAt: "path template \(quoted(template))") : nil
+        self.pieces = problem == nil ? pieces : []
     }
 
     /// The captured variables when `path` fits the template, otherwise `nil`.
     func match(_ path: String) -> [String: String]? {
-        guard let expression, let groups = expression.captures(in: path) else { return nil }
-        var result: [String: String] = [:]
-        for (name, value) in zip(variables, groups) {
-            result[name] = value.removingPercentEncoding ?? value
+        guard problem == nil else { return nil }
+        var path = path
+        return path.withUTF8 { bytes -> [String: String]? in
+            var matcher = Matcher(pieces: pieces, bytes: bytes)
+            guard matcher.match(piece: 0, at: 0) else { return nil }
+            var result: [String: String] = [:]
+            for (name, range) in zip(variables, matcher.captures) {
+                let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                result[name] = PercentDecoding.decode(value) ?? value
+            }
+            return result
         }
-        return result
+    }
+
+    /// One attempt to match a path: a depth-first search that tries each variable's longest extent
+    /// first, remembering the (piece, offset) pairs that failed so that no pair is tried twice
+    /// (templates with several `{+rest}` variables stay polynomial).
+    private struct Matcher {
+        let pieces: [Piece]
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// The byte ranges of the variables matched so far, in order.
+        var captures: [Range<Int>] = []
+        /// `piece * (bytes.count + 1) + offset` for each pair known not to match.
+        var failed: Set<Int> = []
+
+        mutating func match(piece: Int, at offset: Int) -> Bool {
+            guard piece < pieces.count else { return offset == bytes.count }
+            let key = piece * (bytes.count + 1) + offset
+            if failed.contains(key) { return false }
+            switch pieces[piece] {
+            case let .literal(text):
+                if hasLiteral(text, at: offset), match(piece: piece + 1, at: offset + text.count) { return true }
+            case .segment, .rest:
+                let stopsAtSlash = if case .segment = pieces[piece] { true } else { false }
+                var limit = offset
+                while limit < bytes.count, !(stopsAtSlash ? bytes[limit] == UInt8(ascii: "/") : isLineBreak(at: limit))
+                {
+                    limit += 1
+                }
+                // The last piece takes everything or nothing.
+                let shortest = piece == pieces.count - 1 ? bytes.count : offset + 1
+                var end = limit
+                while end >= shortest, end > offset {
+                    // A variable ends between characters, never inside one.
+                    if end == bytes.count || bytes[end] & 0xC0 != 0x80 {
+                        captures.append(offset..<end)
+                        if match(piece: piece + 1, at: end) { return true }
+                        captures.removeLast()
+                    }
+                    end -= 1
+                }
+            }
+            failed.insert(key)
+            return false
+        }
+
+        private func hasLiteral(_ text: [UInt8], at offset: Int) -> Bool {
+            guard bytes.count - offset >= text.count else { return false }
+            for index in text.indices where bytes[offset + index] != text[index] { return false }
+            return true
+        }
+
+        /// Whether a line break (which `.` does not match) starts at `offset`: `\n`, VT, FF,
+        /// `\r`, U+0085, U+2028 or U+2029.
+        private func isLineBreak(at offset: Int) -> Bool {
+            switch bytes[offset] {
+            case 0x0A...0x0D: return true
+            case 0xC2: return offset + 1 < bytes.count && bytes[offset + 1] == 0x85
+            case 0xE2:
+                return offset + 2 < bytes.count && bytes[offset + 1] == 0x80
+                    && (bytes[offset + 2] == 0xA8 || bytes[offset + 2] == 0xA9)
+            default: return false
+            }
+        }
     }
 }

@@ -90,8 +90,8 @@ extension Redaction {
                 output.append(contentsOf: pair)
                 continue
             }
-            let name = FormURLEncoding.unescape(Substring(String(decoding: pair[..<equals], as: UTF8.self)))
-            let value = FormURLEncoding.unescape(Substring(String(decoding: pair[(equals + 1)...], as: UTF8.self)))
+            let name = PercentDecoding.decodeForm(String(decoding: pair[..<equals], as: UTF8.self))
+            let value = PercentDecoding.decodeForm(String(decoding: pair[(equals + 1)...], as: UTF8.self))
             if isSecret(name, at: .formField) || isSecretValue(value) {
                 output.append(contentsOf: pair[...equals])
                 output.append(contentsOf: replacement.replacing(value).utf8)

@@ -63,8 +63,8 @@ extension Redaction {
     func redactedPairs(_ text: Substring, at place: Place, with replacement: SecretReplacement) -> String {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let name = FormURLEncoding.unescape(pair[..<equals])
-            let value = FormURLEncoding.unescape(pair[pair.index(after: equals)...])
+            let name = PercentDecoding.decodeForm(pair[..<equals])
+            let value = PercentDecoding.decodeForm(pair[pair.index(after: equals)...])
             guard isSecret(name, at: place) || isSecretValue(value) else { return String(pair) }
             return "\(pair[...equals])\(replacement.replacing(value))"
         }.joined(separator: "&")

@@ -7,16 +7,9 @@ enum FormURLEncoding {
     static func decode(_ text: String) -> [(name: String, value: String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = unescape(parts[0])
-            let value = parts.count > 1 ? unescape(parts[1]) : ""
+            let name = PercentDecoding.decodeForm(parts[0])
+            let value = parts.count > 1 ? PercentDecoding.decodeForm(parts[1]) : ""
             return (name, value)
         }
-    }
-
-    /// One name or value as written in form text, decoded: `+` becomes a space and invalid percent
-    /// escapes are kept as written.
-    static func unescape(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
     }
 }

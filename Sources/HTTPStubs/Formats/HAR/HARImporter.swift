@@ -347,7 +347,7 @@ package struct HARImporter: Sendable {
     /// (`root` for the path `/`). The only alphabet the toolkit's file names are made of.
     static func slug(_ path: String, empty: String = "root") -> String {
         var slug = ""
-        for scalar in (path.removingPercentEncoding ?? path).lowercased().unicodeScalars {
+        for scalar in (PercentDecoding.decode(path) ?? path).lowercased().unicodeScalars {
             if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
                 slug.unicodeScalars.append(scalar)
             } else if !slug.isEmpty, !slug.hasSuffix("-") {

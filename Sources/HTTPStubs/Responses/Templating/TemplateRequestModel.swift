@@ -138,12 +138,9 @@ final class TemplateRequestModel: Sendable {
         )
     }
 
-    /// `text` with its percent-escapes decoded; as written when it has none, or when they do not
-    /// decode (Foundation's `removingPercentEncoding`, which runs through `NSString` on Linux, is
-    /// only asked when there is a `%`).
+    /// `text` with its percent-escapes decoded; as written when they do not decode.
     private static func decoded(_ text: some StringProtocol) -> String {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
-        return text.removingPercentEncoding ?? String(text)
+        PercentDecoding.decode(text) ?? String(text)
     }
 
     /// Whether WireMock 3 takes the request for multipart: its `Content-Type` starts with

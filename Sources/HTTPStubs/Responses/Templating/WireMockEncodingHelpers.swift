@@ -30,7 +30,7 @@ enum WireMockEncodingHelpers {
                 throw WireMockHelperSupport.failure(call, "java.lang.NullPointerException: nothing to encode")
             }
             if WireMockHelperSupport.hashFlag(call, "decode") {
-                return .string(formDecode(text))
+                return .string(PercentDecoding.decodeForm(text))
             }
             return .string(formEncode(text))
         },
@@ -41,8 +41,8 @@ enum WireMockEncodingHelpers {
             var values: [String: [String]] = [:]
             for pair in text.split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = decode ? formDecode(String(parts[0])) : String(parts[0])
-                let value = parts.count > 1 ? (decode ? formDecode(String(parts[1])) : String(parts[1])) : ""
+                let name = decode ? PercentDecoding.decodeForm(parts[0]) : String(parts[0])
+                let value = parts.count > 1 ? (decode ? PercentDecoding.decodeForm(parts[1]) : String(parts[1])) : ""
                 if values[name] == nil { names.append(name) }
                 values[name, default: []].append(value)
             }
@@ -75,11 +75,5 @@ enum WireMockEncodingHelpers {
             }
         }
         return result
-    }
-
-    /// `URLDecoder.decode(text, UTF-8)`: `+` as a space, percent-escapes decoded.
-    static func formDecode(_ text: String) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
     }
 }

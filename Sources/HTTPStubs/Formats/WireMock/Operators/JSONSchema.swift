@@ -672,7 +672,7 @@ struct JSONSchema: Sendable {
     /// The subschema a local `$ref` (`#`, `#/definitions/x`, `#/$defs/a~1b`) names, or `nil`.
     static func resolve(_ reference: String, in root: JSONValue) -> JSONValue? {
         guard reference.hasPrefix("#") else { return nil }
-        let pointer = String(reference.dropFirst()).removingPercentEncoding ?? String(reference.dropFirst())
+        let pointer = PercentDecoding.decode(reference.dropFirst()) ?? String(reference.dropFirst())
         if pointer.isEmpty { return root }
         guard pointer.hasPrefix("/") else { return nil }
         var current = root
