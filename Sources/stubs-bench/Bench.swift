@@ -258,6 +258,9 @@ struct Runner {
         if options.runs("protocol") {
             try measureProtocolCost(&results)
         }
+        if options.runs("template") {
+            try measureTemplateProtocolCost(&results)
+        }
         try await measureRequests(&results)
         if options.runs("virtual_time") {
             try await measureVirtualTime(&results)
@@ -526,6 +529,36 @@ struct Runner {
     }
 
     // MARK: Other workloads
+
+    /// The `template` workload's two registries through their protocols alone: what rendering
+    /// costs per request with nothing else around it.
+    private func measureTemplateProtocolCost(_ results: inout Results) throws {
+        let templated = Registries.templated()
+        let literal = Registries.literalPost()
+        let samples = try ProtocolCost.measure(
+            [
+                ("template_protocol_ns", templated.protocolClass),
+                ("template_literal_protocol_ns", literal.protocolClass),
+            ],
+            request: templateRequest(),
+            batches: options.protocolBatches,
+            batchSize: options.protocolBatchSize,
+            between: {
+                templated.clearJournal()
+                literal.clearJournal()
+            }
+        )
+        for (key, values) in samples {
+            for value in values { results.add(key, value) }
+        }
+        progress(
+            String(
+                format: "protocols alone, template workload: templated %.0f ns, literal %.0f ns per request",
+                results.median("template_protocol_ns") ?? 0,
+                results.median("template_literal_protocol_ns") ?? 0
+            )
+        )
+    }
 
     private func measureProtocolCost(_ results: inout Results) throws {
         let registry = Registries.single()

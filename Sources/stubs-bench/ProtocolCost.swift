@@ -14,15 +14,15 @@ import FoundationNetworking
 /// difference from the floor's is stable to a few tens of nanoseconds.
 enum ProtocolCost {
     /// CPU nanoseconds per request for each protocol class: `batches` batches of `batchSize`
-    /// requests each, the two classes alternating batch by batch. Between batches (outside the
+    /// `request`s each, the two classes alternating batch by batch. Between batches (outside the
     /// measurement), `between` runs, to clear the journal.
     static func measure(
         _ classes: [(key: String, type: URLProtocol.Type)],
+        request: URLRequest = targetRequest(),
         batches: Int,
         batchSize: Int,
         between: () -> Void
     ) throws -> [String: [Double]] {
-        let request = targetRequest()
         var samples: [String: [Double]] = [:]
         for batch in 0..<batches {
             let order = batch % 2 == 0 ? classes : classes.reversed()

@@ -37,6 +37,7 @@ enum Report {
             ("overhead_ratio", 3), ("scale_ratio", 3), ("load_ratio", 3), ("template_ratio", 3),
             ("loopback_speedup", 3), ("wiremock_speedup", 3),
             ("floor_protocol_ns", 0), ("stub_protocol_ns", 0),
+            ("template_protocol_ns", 0), ("template_literal_protocol_ns", 0),
         ]
         // The WireMock keys are optional: present only when the wiremock workload ran.
         let wiremockRan = results.median("wiremock_rps") != nil
@@ -174,6 +175,17 @@ enum Report {
             lines.append(
                 "  " + pad("toolkit, 1 stub", 40) + lpad(Int(stub.rounded()).formatted() + " ns", 10)
                     + "   (the toolkit's own work: \(Int((stub - floor).rounded()).formatted()) ns per request)"
+            )
+            lines.append("")
+        }
+        if let templated = results.median("template_protocol_ns"),
+            let literal = results.median("template_literal_protocol_ns")
+        {
+            lines.append("the template workload's protocols alone: CPU ns per request, medians as above")
+            lines.append("  " + pad("literal body", 40) + lpad(Int(literal.rounded()).formatted() + " ns", 10))
+            lines.append(
+                "  " + pad("response template", 40) + lpad(Int(templated.rounded()).formatted() + " ns", 10)
+                    + "   (rendering: \(Int((templated - literal).rounded()).formatted()) ns per request)"
             )
             lines.append("")
         }

@@ -62,12 +62,22 @@ struct JSONParser {
         recorder: inout JSONLocationRecorder?
     ) throws(JSONParseError) -> (value: JSONValue, unreadOffset: Int?) {
         let result = data.withUnsafeBytes { raw -> Result<(JSONValue, Int?), JSONParseError> in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), dialect: dialect, recorder: recorder)
-            let result = Result { () throws(JSONParseError) -> (JSONValue, Int?) in try parser.parseDocument() }
-            recorder = parser.recorder
-            return result
+            Result { () throws(JSONParseError) -> (JSONValue, Int?) in
+                try parse(bytes: raw.bindMemory(to: UInt8.self), dialect: dialect, recorder: &recorder)
+            }
         }
         return try result.get()
+    }
+
+    /// ``parse(_:dialect:recorder:)`` of bytes the caller holds.
+    static func parse(
+        bytes: UnsafeBufferPointer<UInt8>,
+        dialect: Dialect = .strict,
+        recorder: inout JSONLocationRecorder?
+    ) throws(JSONParseError) -> (value: JSONValue, unreadOffset: Int?) {
+        var parser = JSONParser(bytes: bytes, dialect: dialect, recorder: recorder)
+        defer { recorder = parser.recorder }
+        return try parser.parseDocument()
     }
 
     /// The length of the UTF-8 byte order mark at the start of `bytes`: 3 or 0.

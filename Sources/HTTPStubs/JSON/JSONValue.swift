@@ -26,9 +26,13 @@ extension JSONValue {
         self = try JSONParser.parse(data, recorder: &recorder).value
     }
 
-    /// Parses a JSON document held in a string.
+    /// Parses a JSON document held in a string (its UTF-8, without copying it to `Data`).
     package init(parsing string: String) throws(JSONParseError) {
-        try self.init(parsing: Data(utf8Of: string))
+        var string = string
+        var recorder: JSONLocationRecorder?
+        self = try string.withUTF8 { bytes in
+            Result { () throws(JSONParseError) in try JSONParser.parse(bytes: bytes, recorder: &recorder).value }
+        }.get()
     }
 
     /// Encodes `value` with `encoder` and parses the result.

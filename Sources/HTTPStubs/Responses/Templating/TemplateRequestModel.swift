@@ -20,14 +20,19 @@ import Foundation
 /// The model is lazy: a field is built when a template first reads it (then kept for the rest of
 /// the render), so a template reading `request.path.[1]` does not pay for the headers, cookies,
 /// query or base64 body. Printing or iterating the whole map builds every field, in WireMock's order.
-final class TemplateRequestModel: Sendable {
+///
+/// `@unchecked Sendable`, invariant: a model is made by ``context(for:environment:parameters:includeID:)``
+/// for one render, and only the thread running that render reaches it (a render runs on one
+/// thread, and returns text: nothing made from the context outlives it), so `built` is never
+/// touched by two threads.
+final class TemplateRequestModel: @unchecked Sendable {
     private let request: InterceptedRequest
     private let pathTemplate: URITemplate?
     /// `request.id`, drawn when the model is made (before any helper draws) when the template may
     /// read it.
     private let id: String?
-    /// The fields built so far, by key.
-    private let built = Locked<[String: TemplateValue]>([:])
+    /// The fields built so far (a handful at most: a list searched in order).
+    private var built: [(key: String, value: TemplateValue)] = []
 
     /// The keys of `request.requestLine`, in WireMock's order.
     private static let requestLineKeys = [
@@ -103,9 +108,9 @@ final class TemplateRequestModel: Sendable {
 
     /// The field `key`, built by `build` the first time it is asked for.
     private func kept(_ key: String, _ build: () -> TemplateValue) -> TemplateValue {
-        if let value = built.withLock({ $0[key] }) { return value }
+        if let kept = built.first(where: { $0.key == key }) { return kept.value }
         let value = build()
-        built.withLock { $0[key] = value }
+        built.append((key, value))
         return value
     }
 
