@@ -126,8 +126,11 @@ final class RequestDelivery: @unchecked Sendable {
     /// `about:` URLs.
     static func isInterceptable(_ request: URLRequest) -> Bool {
         guard let scheme = request.url?.scheme?.lowercased() else { return false }
-        return !["file", "data", "about"].contains(scheme)
+        return !localSchemes.contains(scheme)
     }
+
+    /// The schemes of local URLs, which stubs never serve (made once, not for every request).
+    private static let localSchemes: Set<String> = ["file", "data", "about"]
 
     /// Whether a request should bypass the stubs and go to the network: the registry's
     /// pass-through policy allows its host and no stub would answer it.
@@ -154,6 +157,7 @@ final class RequestDelivery: @unchecked Sendable {
     /// `startLoading`: plans the load the first time, then delivers whatever is due.
     func start(_ urlProtocol: URLProtocol) {
         var deferred: Deferred?
+        var arrivedAfterTest: String?
         let mustPlan = withState { state -> Bool in
             // The load is over: a `startLoading` after it (corelibs calls it once per `resume()`
             // made before the instance existed) has nothing to deliver, and must not hold the
@@ -190,6 +194,7 @@ final class RequestDelivery: @unchecked Sendable {
             guard state.planned else {
                 state.planned = true
                 state.start = registry?.manualClock?.startOfRequest() ?? clock.now
+                arrivedAfterTest = state.arrivedAfterTest
                 return true
             }
             if state.resumesOnTheWay > 0 { state.resumesOnTheWay -= 1 }  // one of ours arrived
@@ -203,7 +208,7 @@ final class RequestDelivery: @unchecked Sendable {
             handOver(deferred.read, deferred.step, deferred.registry, turn: deferred.turn, for: urlProtocol)
             return
         }
-        guard mustPlan, planHere(urlProtocol) else { return }
+        guard mustPlan, planHere(urlProtocol, arrivedAfterTest: arrivedAfterTest) else { return }
         // Delivered once everything planning made but kept is released (`planHere` has returned):
         // after the last client call, URLSession starts the caller's next request, which waits
         // for this queue as long as `startLoading` still runs.
@@ -215,11 +220,13 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// Plans the request inside `startLoading`, as far as it can without the user's code, and
     /// keeps the plan: returns whether it is ready to deliver, or hands planning over to a task
-    /// (see the type's documentation). Runs without the lock.
+    /// (see the type's documentation). `arrivedAfterTest` is the test that had ended when the
+    /// request reached its registry, read under the lock that found the request unplanned. Runs
+    /// without the lock.
     @inline(never)
-    private func planHere(_ urlProtocol: URLProtocol) -> Bool {
+    private func planHere(_ urlProtocol: URLProtocol, arrivedAfterTest: String?) -> Bool {
         let read = ReadRequest(urlProtocol)
-        switch plan(read, for: urlProtocol, arrivedAfterTest: withState { $0.arrivedAfterTest }) {
+        switch plan(read, for: urlProtocol, arrivedAfterTest: arrivedAfterTest) {
         case let .planned(planned):
             withState { settle(planned, &$0) }
             return true
