@@ -125,12 +125,16 @@ final class RequestDelivery: @unchecked Sendable {
     /// Whether a request is one stubs may serve at all: anything but local `file:`, `data:` and
     /// `about:` URLs.
     static func isInterceptable(_ request: URLRequest) -> Bool {
-        guard let scheme = request.url?.scheme?.lowercased() else { return false }
-        return !localSchemes.contains(scheme)
+        guard let scheme = request.url?.scheme else { return false }
+        switch scheme {
+        case "http", "https": return true  // most requests: no need to lower-case the scheme
+        default:
+            switch scheme.lowercased() {
+            case "file", "data", "about": return false
+            default: return true
+            }
+        }
     }
-
-    /// The schemes of local URLs, which stubs never serve (made once, not for every request).
-    private static let localSchemes: Set<String> = ["file", "data", "about"]
 
     /// Whether a request should bypass the stubs and go to the network: the registry's
     /// pass-through policy allows its host and no stub would answer it.
@@ -494,7 +498,9 @@ final class RequestDelivery: @unchecked Sendable {
             return
         }
         guard state.timeline?.isFinished == false else { return }
-        var (due, nextWake) = state.timeline!.advance(to: clock.now - state.start)  // in place: no copy
+        // Events due at the start are due at any time since: the clock is read only for the others.
+        let elapsed = state.timeline!.isDueAtStart ? .zero : clock.now - state.start
+        var (due, nextWake) = state.timeline!.advance(to: elapsed)  // in place: no copy
         if state.resumesOnTheWay > 0, let last = due.last, last.endsTheLoad {
             state.heldEnd = due.removeLast()
         }
