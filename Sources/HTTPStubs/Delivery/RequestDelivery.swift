@@ -118,8 +118,13 @@ final class RequestDelivery: @unchecked Sendable {
         Self.live.withLock { $0 -= 1 }
         // A turn taken in `prepare` whose `startLoading` never came: the requests after it need not wait.
         if let deferred = state.deferred { deferred.registry.planningTurns.end(deferred.turn) }
-        if !state.leftFlights { registry?.flights.remove(self) }
         if state.inTransit { registry?.manualClock?.requestVanished() }
+    }
+
+    /// The protocol instance that owns this loader is going away: the loader leaves its registry's
+    /// flights now if its load has not ended (they hold it until then, so its `deinit` cannot do it).
+    func instanceGone() {
+        if !withState({ $0.leftFlights }) { registry?.flights.remove(self) }
     }
 
     /// Whether a request is one stubs may serve at all: anything but local `file:`, `data:` and

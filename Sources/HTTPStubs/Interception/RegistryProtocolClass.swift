@@ -37,6 +37,10 @@ final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
     /// request from then on (see ``RequestFlights``).
     private let loader = RequestDelivery(RegistryDirectory.registry(Key.identity))
 
+    deinit {
+        loader.instanceGone()
+    }
+
     #if canImport(FoundationNetworking)
     required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
         super.init(request: request, cachedResponse: cachedResponse, client: client)

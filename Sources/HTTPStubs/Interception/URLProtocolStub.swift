@@ -35,6 +35,10 @@ public final class URLProtocolStub: URLProtocol {
         missingRegistry: .notIntercepting
     )
 
+    deinit {
+        loader.instanceGone()
+    }
+
     #if canImport(FoundationNetworking)
     required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
         super.init(request: request, cachedResponse: cachedResponse, client: client)
