@@ -93,10 +93,12 @@ final class RequestDelivery: @unchecked Sendable {
     static var liveCount: Int { live.withLock { $0 } }
     private static let live = Locked(0)
 
-    /// Creates a loader serving from `registry`; without one, requests fail with `missingRegistry`.
-    init(registry: StubRegistry?, missingRegistry: StubError = .registryGone) {
+    /// Creates a loader serving `request` (as its protocol instance is given it) from `registry`;
+    /// without one, requests fail with `missingRegistry`.
+    init(registry: StubRegistry?, missingRegistry: StubError = .registryGone, request: URLRequest) {
         self.registry = registry
         self.missingRegistry = missingRegistry
+        state.givenRequest = request  // without the lock: no other thread sees the loader before `join`
 
         Self.live.withLock { $0 += 1 }
         if let test = registry?.flights.join(self) {
@@ -107,8 +109,8 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// Creates a loader for a registry looked up in ``RegistryDirectory``: one that no longer
     /// exists fails its request, naming the test whose end closed it when one did.
-    convenience init(_ lookup: (registry: StubRegistry?, endedTest: String?)) {
-        self.init(registry: lookup.registry)
+    convenience init(_ lookup: (registry: StubRegistry?, endedTest: String?), request: URLRequest) {
+        self.init(registry: lookup.registry, request: request)
         if let test = lookup.endedTest {
             withState { $0.arrivedAfterTest = test }
         }
@@ -401,12 +403,6 @@ final class RequestDelivery: @unchecked Sendable {
             if let wake = state.wake { return .waiting(until: wake) }
             return state.planned && state.timeline == nil ? .recording : .finished
         }
-    }
-
-    /// Tells the loader the protocol instance it serves, as soon as that exists.
-    func attach(_ urlProtocol: URLProtocol) {
-        let request = urlProtocol.request
-        withState { $0.givenRequest = request }
     }
 
     /// `GET https://…`: as read when planned, else as the protocol instance was given it; its
