@@ -42,11 +42,15 @@ struct DeliveryTimeline {
     private var cursor = 0
     private var lastActivity = Duration.zero
     private(set) var isFinished = false
+    /// Whether every event is due at the start (no delay, no dribble): then all are due whenever
+    /// the timeline is advanced, and the clock need not be read to know it.
+    let isDueAtStart: Bool
 
     init(events: [Event], timeout: Duration?, url: URL?) {
         self.events = events
         self.timeout = timeout
         self.url = url
+        isDueAtStart = events.allSatisfy { $0.time == .zero }
     }
 
     /// A finished timeline with nothing left in it: what a load keeps once its last event is out.

@@ -28,19 +28,34 @@ final class HTTPResponseCache: @unchecked Sendable {
         let headers: HeaderFields
 
         /// Header names and values compare byte for byte: `String`'s `==` would take a precomposed
-        /// `é` for a decomposed one and hand out the other spelling.
+        /// `é` for a decomposed one and hand out the other spelling. Fields that share their
+        /// storage (a stub's own, answering again) are equal without a look at their bytes.
         static func == (lhs: Key, rhs: Key) -> Bool {
             lhs.status == rhs.status && lhs.url == rhs.url
-                && lhs.headers.fields.count == rhs.headers.fields.count
-                && zip(lhs.headers.fields, rhs.headers.fields).allSatisfy { left, right in
-                    sameBytes(left.name, right.name) && sameBytes(left.value, right.value)
+                && (sameStorage(lhs.headers.fields, rhs.headers.fields)
+                    || (lhs.headers.fields.count == rhs.headers.fields.count
+                        && zip(lhs.headers.fields, rhs.headers.fields).allSatisfy { left, right in
+                            sameBytes(left.name, right.name) && sameBytes(left.value, right.value)
+                        }))
+        }
+
+        /// Whether two arrays are one and the same storage (then their elements are the same).
+        private static func sameStorage(_ lhs: [HeaderFields.Field], _ rhs: [HeaderFields.Field]) -> Bool {
+            lhs.count == rhs.count
+                && lhs.withUnsafeBufferPointer { left in
+                    rhs.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
                 }
         }
 
         private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
             var lhs = lhs
             var rhs = rhs
-            return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
+            return lhs.withUTF8 { left in
+                rhs.withUTF8 { right in
+                    left.count == right.count
+                        && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+                }
+            }
         }
 
         /// Consistent with `==`: keys equal byte for byte have equal strings, so equal hashes.

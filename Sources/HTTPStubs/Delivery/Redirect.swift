@@ -9,9 +9,6 @@ enum Redirect {
     /// fails with `NSURLErrorHTTPTooManyRedirects`.
     static let limit = 16
 
-    /// The statuses that redirect, given a `Location`.
-    private static let statuses: Set<Int> = [301, 302, 303, 307, 308]
-
     /// The header fields that go with the body, dropped when a redirect drops the body.
     private static let bodyHeaders = [
         "Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location",
@@ -22,7 +19,7 @@ enum Redirect {
     /// `POST`, becomes a `GET` without the body and its header fields; 307 and 308 keep the method
     /// and the body.
     static func next(after request: InterceptedRequest, status: Int, headers: HeaderFields) -> InterceptedRequest? {
-        guard statuses.contains(status),
+        guard isRedirect(status),
             let location = headers["Location"],
             let url = URL(string: location, relativeTo: request.url)?.absoluteURL
         else { return nil }
@@ -41,5 +38,13 @@ enum Redirect {
             }
         }
         return next
+    }
+
+    /// Whether `status` redirects, given a `Location`.
+    private static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
     }
 }

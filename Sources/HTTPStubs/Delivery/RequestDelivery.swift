@@ -93,10 +93,12 @@ final class RequestDelivery: @unchecked Sendable {
     static var liveCount: Int { live.withLock { $0 } }
     private static let live = Locked(0)
 
-    /// Creates a loader serving from `registry`; without one, requests fail with `missingRegistry`.
-    init(registry: StubRegistry?, missingRegistry: StubError = .registryGone) {
+    /// Creates a loader serving `request` (as its protocol instance is given it) from `registry`;
+    /// without one, requests fail with `missingRegistry`.
+    init(registry: StubRegistry?, missingRegistry: StubError = .registryGone, request: URLRequest) {
         self.registry = registry
         self.missingRegistry = missingRegistry
+        state.givenRequest = request  // without the lock: no other thread sees the loader before `join`
 
         Self.live.withLock { $0 += 1 }
         if let test = registry?.flights.join(self) {
@@ -107,8 +109,8 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// Creates a loader for a registry looked up in ``RegistryDirectory``: one that no longer
     /// exists fails its request, naming the test whose end closed it when one did.
-    convenience init(_ lookup: (registry: StubRegistry?, endedTest: String?)) {
-        self.init(registry: lookup.registry)
+    convenience init(_ lookup: (registry: StubRegistry?, endedTest: String?), request: URLRequest) {
+        self.init(registry: lookup.registry, request: request)
         if let test = lookup.endedTest {
             withState { $0.arrivedAfterTest = test }
         }
@@ -118,15 +120,27 @@ final class RequestDelivery: @unchecked Sendable {
         Self.live.withLock { $0 -= 1 }
         // A turn taken in `prepare` whose `startLoading` never came: the requests after it need not wait.
         if let deferred = state.deferred { deferred.registry.planningTurns.end(deferred.turn) }
-        if !state.leftFlights { registry?.flights.remove(self) }
         if state.inTransit { registry?.manualClock?.requestVanished() }
+    }
+
+    /// The protocol instance that owns this loader is going away: the loader leaves its registry's
+    /// flights now if its load has not ended (they hold it until then, so its `deinit` cannot do it).
+    func instanceGone() {
+        if !withState({ $0.leftFlights }) { registry?.flights.remove(self) }
     }
 
     /// Whether a request is one stubs may serve at all: anything but local `file:`, `data:` and
     /// `about:` URLs.
     static func isInterceptable(_ request: URLRequest) -> Bool {
-        guard let scheme = request.url?.scheme?.lowercased() else { return false }
-        return !["file", "data", "about"].contains(scheme)
+        guard let scheme = request.url?.scheme else { return false }
+        switch scheme {
+        case "http", "https": return true  // most requests: no need to lower-case the scheme
+        default:
+            switch scheme.lowercased() {
+            case "file", "data", "about": return false
+            default: return true
+            }
+        }
     }
 
     /// Whether a request should bypass the stubs and go to the network: the registry's
@@ -154,6 +168,7 @@ final class RequestDelivery: @unchecked Sendable {
     /// `startLoading`: plans the load the first time, then delivers whatever is due.
     func start(_ urlProtocol: URLProtocol) {
         var deferred: Deferred?
+        var arrivedAfterTest: String?
         let mustPlan = withState { state -> Bool in
             // The load is over: a `startLoading` after it (corelibs calls it once per `resume()`
             // made before the instance existed) has nothing to deliver, and must not hold the
@@ -190,6 +205,7 @@ final class RequestDelivery: @unchecked Sendable {
             guard state.planned else {
                 state.planned = true
                 state.start = registry?.manualClock?.startOfRequest() ?? clock.now
+                arrivedAfterTest = state.arrivedAfterTest
                 return true
             }
             if state.resumesOnTheWay > 0 { state.resumesOnTheWay -= 1 }  // one of ours arrived
@@ -203,7 +219,7 @@ final class RequestDelivery: @unchecked Sendable {
             handOver(deferred.read, deferred.step, deferred.registry, turn: deferred.turn, for: urlProtocol)
             return
         }
-        guard mustPlan, planHere(urlProtocol) else { return }
+        guard mustPlan, planHere(urlProtocol, arrivedAfterTest: arrivedAfterTest) else { return }
         // Delivered once everything planning made but kept is released (`planHere` has returned):
         // after the last client call, URLSession starts the caller's next request, which waits
         // for this queue as long as `startLoading` still runs.
@@ -215,11 +231,13 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// Plans the request inside `startLoading`, as far as it can without the user's code, and
     /// keeps the plan: returns whether it is ready to deliver, or hands planning over to a task
-    /// (see the type's documentation). Runs without the lock.
+    /// (see the type's documentation). `arrivedAfterTest` is the test that had ended when the
+    /// request reached its registry, read under the lock that found the request unplanned. Runs
+    /// without the lock.
     @inline(never)
-    private func planHere(_ urlProtocol: URLProtocol) -> Bool {
+    private func planHere(_ urlProtocol: URLProtocol, arrivedAfterTest: String?) -> Bool {
         let read = ReadRequest(urlProtocol)
-        switch plan(read, for: urlProtocol, arrivedAfterTest: withState { $0.arrivedAfterTest }) {
+        switch plan(read, for: urlProtocol, arrivedAfterTest: arrivedAfterTest) {
         case let .planned(planned):
             withState { settle(planned, &$0) }
             return true
@@ -387,12 +405,6 @@ final class RequestDelivery: @unchecked Sendable {
         }
     }
 
-    /// Tells the loader the protocol instance it serves, as soon as that exists.
-    func attach(_ urlProtocol: URLProtocol) {
-        let request = urlProtocol.request
-        withState { $0.givenRequest = request }
-    }
-
     /// `GET https://…`: as read when planned, else as the protocol instance was given it; its
     /// secrets masked, since test failures print it (see ``LogMasking``).
     var requestLine: String {
@@ -487,7 +499,9 @@ final class RequestDelivery: @unchecked Sendable {
             return
         }
         guard state.timeline?.isFinished == false else { return }
-        var (due, nextWake) = state.timeline!.advance(to: clock.now - state.start)  // in place: no copy
+        // Events due at the start are due at any time since: the clock is read only for the others.
+        let elapsed = state.timeline!.isDueAtStart ? .zero : clock.now - state.start
+        var (due, nextWake) = state.timeline!.advance(to: elapsed)  // in place: no copy
         if state.resumesOnTheWay > 0, let last = due.last, last.endsTheLoad {
             state.heldEnd = due.removeLast()
         }

@@ -137,12 +137,13 @@ struct ResponsePlanner {
             )
         case let .answered(selection):
             progress.answeredBy = selection.summary
-            let resolution = ResponseResolution(selection)
+            if let literal = selection.literalAnswer { return answer(&progress, selection, literal) }
+            var resolution = ResponseResolution(selection)
             if defersResponders && selection.response.runsUserCode {
                 progress.pending = .response(selection, resolution)
                 return .needsUserCode
             }
-            return resolve(&progress, selection, resolution)
+            return resolve(&progress, selection, &resolution)
         }
     }
 
@@ -158,7 +159,7 @@ struct ResponsePlanner {
             } catch {
                 return answer(&progress, selection, .failed(error, url: progress.request.url))
             }
-            return resolve(&progress, selection, resolution)
+            return resolve(&progress, selection, &resolution)
         case let .redirect(question):
             progress.pending = nil
             guard let chosen = await question.delegate.decide(question.response, newRequest: question.next.urlRequest)
@@ -173,13 +174,13 @@ struct ResponsePlanner {
         }
     }
 
-    /// Resolves the chosen stub's response as far as it can without awaiting, and answers with it.
+    /// Resolves the chosen stub's response as far as it can without awaiting (in place: a
+    /// resolution is large), and answers with it.
     private func resolve(
         _ progress: inout Progress,
         _ selection: ChosenStub,
-        _ resolution: ResponseResolution
+        _ resolution: inout ResponseResolution
     ) -> Step {
-        var resolution = resolution
         guard let response = resolution.resolveSynchronously(drawingDelayFrom: registry) else {
             progress.pending = .response(selection, resolution)
             return .needsUserCode
@@ -254,8 +255,8 @@ struct ResponsePlanner {
     /// Where `response` of `request` leads when the registry follows redirects: the next request
     /// and the delegate to put it to first, if the task has one.
     private func redirect(of request: InterceptedRequest, status: Int, headers: HeaderFields) -> Redirection? {
-        guard registry.followsRedirects,
-            let next = Redirect.next(after: request, status: status, headers: headers)
+        // The status first: most answers are no redirect, and need not take the registry's lock.
+        guard let next = Redirect.next(after: request, status: status, headers: headers), registry.followsRedirects
         else { return nil }
         return Redirection(next: next, delegate: inspection.redirectDelegate)
     }

@@ -35,12 +35,16 @@ enum Bit1<Rest: RegistryKey>: RegistryKey {
 final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
     /// Created with the instance, inside `URLSessionTask.resume()`, so the registry knows the
     /// request from then on (see ``RequestFlights``).
-    private let loader = RequestDelivery(RegistryDirectory.registry(Key.identity))
+    private let loader: RequestDelivery
+
+    deinit {
+        loader.instanceGone()
+    }
 
     #if canImport(FoundationNetworking)
     required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
+        loader = RequestDelivery(RegistryDirectory.registry(Key.identity), request: request)
         super.init(request: request, cachedResponse: cachedResponse, client: client)
-        loader.attach(self)
     }
 
     /// Set by corelibs right after `init`, inside `URLSessionTask.resume()`: the request is planned
@@ -53,8 +57,8 @@ final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
     // On Apple platforms this initializer is designated but not required (URLSession reaches it
     // through `init(task:cachedResponse:client:)`).
     override init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
+        loader = RequestDelivery(RegistryDirectory.registry(Key.identity), request: request)
         super.init(request: request, cachedResponse: cachedResponse, client: client)
-        loader.attach(self)
     }
     #endif
 

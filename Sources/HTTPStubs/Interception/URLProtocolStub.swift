@@ -30,15 +30,16 @@ public final class URLProtocolStub: URLProtocol {
     )
 
     /// Created with the instance, inside `URLSessionTask.resume()` (see ``RequestFlights``).
-    private let loader = RequestDelivery(
-        registry: URLProtocolStub.isIntercepting ? URLProtocolStub.registry : nil,
-        missingRegistry: .notIntercepting
-    )
+    private let loader: RequestDelivery
+
+    deinit {
+        loader.instanceGone()
+    }
 
     #if canImport(FoundationNetworking)
     required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
+        loader = Self.makeLoader(for: request)
         super.init(request: request, cachedResponse: cachedResponse, client: client)
-        loader.attach(self)
     }
 
     /// The task being loaded. On Linux, corelibs sets it right after `init`, inside
@@ -51,10 +52,16 @@ public final class URLProtocolStub: URLProtocol {
     // On Apple platforms this initializer is designated but not required (URLSession reaches it
     // through `init(task:cachedResponse:client:)`).
     override init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
+        loader = Self.makeLoader(for: request)
         super.init(request: request, cachedResponse: cachedResponse, client: client)
-        loader.attach(self)
     }
     #endif
+
+    /// The loader of an instance serving `request`: from ``registry`` while interception is on;
+    /// otherwise it fails the request, saying so.
+    private static func makeLoader(for request: URLRequest) -> RequestDelivery {
+        RequestDelivery(registry: isIntercepting ? registry : nil, missingRegistry: .notIntercepting, request: request)
+    }
 
     /// Whether ``startInterceptingRequests(fileID:filePath:line:column:)`` is in effect.
     public static var isIntercepting: Bool {

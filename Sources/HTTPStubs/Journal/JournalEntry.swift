@@ -76,17 +76,45 @@ public struct RecordedResponse: Sendable {
 
 /// What the journal remembers of a stub.
 public struct StubSummary: Sendable, Hashable, CustomStringConvertible {
+    /// The fields, in one immutable box: a summary is copied into every journal entry, answer and
+    /// plan of the requests its stub answers, and a copy is then one reference rather than the
+    /// half dozen strings of a ``StubSource`` (BENCHMARKS.md, copies).
+    private let storage: Storage
+
     /// The stub's identity, as ``StubRegistry/stub(_:_:priority:expecting:fileID:filePath:line:column:)`` returned it.
-    public let id: Stub.ID
+    public var id: Stub.ID { storage.id }
     /// The name given with ``Stub/named(_:)`` or a mapping's `name`, if any.
-    public let name: String?
+    public var name: String? { storage.name }
     /// Where the stub was written.
-    public let source: StubSource
+    public var source: StubSource { storage.source }
 
     init(_ stub: Stub) {
-        self.id = stub.id
-        self.name = stub.name
-        self.source = stub.source
+        storage = Storage(id: stub.id, name: stub.name, source: stub.source)
+    }
+
+    /// Summaries are equal when their identity, name and source are.
+    public static func == (lhs: StubSummary, rhs: StubSummary) -> Bool {
+        lhs.storage === rhs.storage || (lhs.id, lhs.name, lhs.source) == (rhs.id, rhs.name, rhs.source)
+    }
+
+    /// Hashes the identity, name and source.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(name)
+        hasher.combine(source)
+    }
+
+    /// The fields of a summary. Immutable, so sharing one between threads is safe.
+    private final class Storage: Sendable {
+        let id: Stub.ID
+        let name: String?
+        let source: StubSource
+
+        init(id: Stub.ID, name: String?, source: StubSource) {
+            self.id = id
+            self.name = name
+            self.source = source
+        }
     }
 
     /// Where the stub was written (`MyAppTests/UserTests.swift:12:9`, `mappings/users.json`), after

@@ -32,7 +32,9 @@ public struct HeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiteral, 
 
     /// Creates headers from a `[String: String]` dictionary, sorted by name so the order is stable.
     public init(_ dictionary: [String: String]) {
-        self.fields = dictionary.sorted { $0.key < $1.key }.map { Field(name: $0.key, value: $0.value) }
+        var fields = dictionary.map { Field(name: $0.key, value: $0.value) }
+        fields.sort { $0.name < $1.name }  // in place: one array, not two
+        self.fields = fields
     }
 
     /// The first value of the field with this name (case-insensitive), or `nil`.

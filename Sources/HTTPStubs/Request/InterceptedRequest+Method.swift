@@ -9,7 +9,11 @@ extension InterceptedRequest {
 
         /// Creates a method from its name; the name is upper-cased.
         public init(rawValue: String) {
-            self.rawValue = rawValue.uppercased()
+            // A name already upper-case ASCII, as URLSession sends every method, is kept as it is.
+            let isUpperCase = rawValue.utf8.allSatisfy {
+                $0 < 0x80 && !($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+            }
+            self.rawValue = isUpperCase ? rawValue : rawValue.uppercased()
         }
 
         /// Creates a method from a string literal such as `"PROPFIND"`.

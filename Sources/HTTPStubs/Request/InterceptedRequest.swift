@@ -325,12 +325,12 @@ private struct URLParts: Sendable {
 
     /// The bytes as a string, lower-cased: ASCII letters by hand, anything else by `lowercased()`.
     private static func lowercased(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-        if bytes.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) {
+        if bytes.allSatisfy({ $0 < 0x80 && !Self.isUpperCaseLetter($0) }) {
             return string(bytes)
         }
         if bytes.allSatisfy({ $0 < 0x80 }) {
             return String(
-                decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 },
+                decoding: bytes.map { Self.isUpperCaseLetter($0) ? $0 | 0x20 : $0 },
                 as: UTF8.self
             )
         }
@@ -356,7 +356,7 @@ private struct URLParts: Sendable {
         guard let colon = authority.firstIndex(of: UInt8(ascii: ":")) else { return .absent }
         let digits = authority[(colon + 1)...]
         if digits.isEmpty { return .absent }
-        guard digits.count <= 5, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+        guard digits.count <= 5, digits.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }) else {
             return .askURL
         }
         return .number(digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) })
@@ -366,12 +366,17 @@ private struct URLParts: Sendable {
     private static func isScheme(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         guard let first = bytes.first, Self.isLetter(first) else { return false }
         return bytes.dropFirst().allSatisfy { byte in
-            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
                 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
         }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+
+    /// Whether `byte` is `A` to `Z` (compared by hand: a `ClosedRange` test is not always inlined).
+    private static func isUpperCaseLetter(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
     }
 }

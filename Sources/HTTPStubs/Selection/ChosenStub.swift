@@ -11,4 +11,7 @@ struct ChosenStub: Sendable {
 
     var summary: StubSummary { entry.summary }
     var response: StubResponse { entry.stub.responses[responseIndex] }
+    /// The response resolved already, when it is the same for every request (see
+    /// ``StubIndex/Entry/literalAnswers``).
+    var literalAnswer: ResolvedResponse? { entry.literalAnswers[responseIndex] }
 }

@@ -16,6 +16,10 @@ struct StubIndex {
         let order: Int
         /// Whether matching or answering with the stub runs a closure of the user's.
         let runsUserCode: Bool
+        /// For each of the stub's responses, what it resolves to when that is the same for every
+        /// request (an HTTP response with its bytes in memory and no delay to draw), resolved once
+        /// here rather than for each request it answers; `nil` for every other response.
+        let literalAnswers: [ResolvedResponse?]
         /// How many requests the stub answered.
         var uses = 0
         /// Whether the entry is still in the index: a selection that chose it outside the lock
@@ -27,6 +31,20 @@ struct StubIndex {
             self.summary = StubSummary(stub)
             self.order = order
             self.runsUserCode = stub.pattern.runsUserCode || stub.responses.contains { $0.runsUserCode }
+            self.literalAnswers = stub.responses.map(Self.literalAnswer)
+        }
+
+        /// What `response` resolves to for any request, as ``ResponseResolution`` would resolve it,
+        /// when nothing in it depends on the request or the registry; `nil` otherwise.
+        private static func literalAnswer(_ response: StubResponse) -> ResolvedResponse? {
+            guard response.delay == nil, case let .http(status, reason, headers, body) = response.content,
+                case let .data(data) = body.source
+            else { return nil }
+            return ResolvedResponse(
+                answer: .http(status: status, reason: reason, headers: headers, body: data),
+                delay: .zero,
+                dribble: response.dribble
+            )
         }
 
         /// Whether this entry is tried before `other`.
