@@ -35,7 +35,9 @@ struct Template: Sendable, Hashable {
     }
 
     /// The template with each helper tag prepared by its helper (``TemplateHelper/prepare``), so
-    /// that work on constant arguments is done once here rather than on every render.
+    /// that work on constant arguments is done once here rather than on every render, and each
+    /// tag's name bound to its helper in `helpers` (``TemplateExpression/binding``), so that a
+    /// render does not look it up. Render it with a renderer of the same `helpers`.
     func prepared(with helpers: [String: TemplateHelper]) -> Template {
         Template(nodes: Self.prepare(nodes, helpers))
     }
@@ -71,7 +73,9 @@ struct Template: Sendable, Hashable {
             hash: expression.hash.map { TemplateHashArgument(key: $0.key, value: prepare($0.value, helpers)) },
             location: expression.location
         )
-        expression.prepared = helpers[expression.name.text]?.prepare?(expression)
+        let helper = helpers[expression.name.text]
+        expression.prepared = helper?.prepare?(expression)
+        expression.binding = helper.map(TemplateHelperBinding.helper) ?? .path
         return expression
     }
 
