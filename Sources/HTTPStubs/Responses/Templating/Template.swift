@@ -3,6 +3,18 @@
 struct Template: Sendable, Hashable {
     /// The template's top-level pieces.
     let nodes: [TemplateNode]
+    /// What a render's output is likely to need: the top-level text's bytes and 16 for each
+    /// other top-level piece, so that the output grows once rather than piece by piece.
+    let outputCapacity: Int
+
+    /// A template of `nodes`.
+    init(nodes: [TemplateNode]) {
+        self.nodes = nodes
+        self.outputCapacity = nodes.reduce(0) { total, node in
+            if case .text(let text) = node { return total + text.utf8.count }
+            return total + 16
+        }
+    }
 
     /// A helper call found in a template, with where it is.
     struct HelperCall: Sendable, Hashable {

@@ -59,14 +59,20 @@ final class TemplateRenderSession {
         return json
     }
 
-    /// `nodes` rendered in `scope`.
-    func render(_ nodes: [TemplateNode], in scope: TemplateScope) throws(TemplateRenderError) -> String {
+    /// `nodes` rendered in `scope`, into an output made with room for `outputCapacity` bytes (when
+    /// more than a small string holds).
+    func render(
+        _ nodes: [TemplateNode],
+        in scope: TemplateScope,
+        outputCapacity: Int = 0
+    ) throws(TemplateRenderError) -> String {
         depth += 1
         defer { depth -= 1 }
         // Rendering a body is a step even when it is empty, so a loop over a loop is bounded.
         steps += 1
         if steps > limits.maximumSteps { throw tooManySteps(at: blockLocation) }
         var output = ""
+        if outputCapacity > 15 { output.reserveCapacity(outputCapacity) }
         for node in nodes {
             steps += 1
             if steps > limits.maximumSteps { throw tooManySteps(at: Self.location(of: node) ?? blockLocation) }
