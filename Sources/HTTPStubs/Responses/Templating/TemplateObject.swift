@@ -80,7 +80,9 @@ struct TemplateObject: Sendable, Hashable {
     /// Where `key` is in `stored`.
     private func position(of key: String) -> Int? {
         guard positions.isEmpty else { return positions[key] }
-        return stored.firstIndex { $0.key == key }
+        // Comparing the lengths first spares most comparisons of different keys.
+        let length = key.utf8.count
+        return stored.firstIndex { $0.key.utf8.count == length && $0.key == key }
     }
 
     /// How many entries the map has.

@@ -92,9 +92,14 @@ final class TemplateRequestModel: @unchecked Sendable {
     /// The field `key` of the map, built the first time it is read; `nil` for a key the map does
     /// not have.
     func value(of key: String) -> TemplateValue? {
+        // The fields templates read most come first: a switch on strings compares them in order.
         switch key {
-        case "url": return .string(request.pathAndQuery)
+        case "body", "bodyAsBase64":
+            guard let data = request.body, !data.isEmpty else { return nil }
+            if key == "bodyAsBase64" { return kept(&bodyAsBase64) { .safe(data.base64EncodedString()) } }
+            return kept(&body) { .string(self.request.bodyText ?? String(bytes: data, encoding: .isoLatin1) ?? "") }
         case "path", "pathSegments": return kept(&path, buildPath)
+        case "url": return .string(request.pathAndQuery)
         case "query": return kept(&query, buildQuery)
         case "method": return .javaObject(TemplateJavaObject(printed: request.method.rawValue))
         case "scheme": return .string(scheme)
@@ -105,10 +110,6 @@ final class TemplateRequestModel: @unchecked Sendable {
         case "cookies": return kept(&cookies, buildCookies)
         case "clientIp": return .string("127.0.0.1")
         case "id": return id.map(TemplateValue.string)
-        case "body", "bodyAsBase64":
-            guard let data = request.body, !data.isEmpty else { return nil }
-            if key == "bodyAsBase64" { return kept(&bodyAsBase64) { .safe(data.base64EncodedString()) } }
-            return kept(&body) { .string(self.request.bodyText ?? String(bytes: data, encoding: .isoLatin1) ?? "") }
         case "multipart": return .bool(Self.isMultipart(request))
         case "parts": return kept(&parts, buildParts)
         case "requestLine":
@@ -146,17 +147,16 @@ final class TemplateRequestModel: @unchecked Sendable {
     /// named variables.
     private func buildPath() -> TemplateValue {
         let path = request.path
-        let segments: [TemplateValue]
-        if path.utf8.allSatisfy({ $0 < 0x80 }) {
-            // An ASCII path (as URLs are) splits on its bytes in one pass, sparing the grapheme
-            // breaking of `String.split`; they cut in the same places.
-            segments = Self.asciiSegments(of: path)
-        } else {
-            segments = path.split(separator: "/").map { TemplateValue.string(Self.decoded($0)) }
-        }
+        // An ASCII path (as URLs are) splits on its bytes, sparing the grapheme breaking of
+        // `String.split`; they cut in the same places.
+        let segments =
+            Self.asciiSegments(of: path) ?? path.split(separator: "/").map { TemplateValue.string(Self.decoded($0)) }
         var named = TemplateObject()
         let parameters = pathTemplate?.match(path) ?? request.pathParameters
-        if !parameters.isEmpty {
+        if pathTemplate == nil, parameters.count == 1, let (name, value) = parameters.first {
+            // The usual case of a code stub's pattern with one variable: nothing to sort.
+            named[name] = .string(value)
+        } else if !parameters.isEmpty {
             for name in pathTemplate?.variables ?? parameters.keys.sorted() {
                 if let value = parameters[name] { named[name] = .string(value) }
             }
@@ -166,23 +166,30 @@ final class TemplateRequestModel: @unchecked Sendable {
         )
     }
 
-    /// The non-empty segments between the `/`s of the ASCII `path`, decoded.
-    private static func asciiSegments(of path: String) -> [TemplateValue] {
-        let utf8 = path.utf8
-        let slash = UInt8(ascii: "/")
-        var segments: [TemplateValue] = []
-        segments.reserveCapacity(utf8.count { $0 == slash } + 1)
-        var start = utf8.startIndex
-        var index = start
-        while index != utf8.endIndex {
-            if utf8[index] == slash {
-                if start != index { segments.append(.string(decoded(Substring(utf8[start..<index])))) }
-                start = utf8.index(after: index)
+    /// The non-empty segments between the `/`s of `path`, decoded; `nil` when the path is not
+    /// ASCII. One pass over the bytes finds the separators and whether anything needs decoding.
+    private static func asciiSegments(of path: String) -> [TemplateValue]? {
+        var path = path
+        return path.withUTF8 { bytes -> [TemplateValue]? in
+            var slashes = 0
+            var escaped = false
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if byte == UInt8(ascii: "/") { slashes += 1 }
+                if byte == UInt8(ascii: "%") { escaped = true }
             }
-            index = utf8.index(after: index)
+            var segments: [TemplateValue] = []
+            segments.reserveCapacity(slashes + 1)
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                if index > start {
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    segments.append(.string(escaped ? decoded(text) : text))
+                }
+                start = index + 1
+            }
+            return segments
         }
-        if start != index { segments.append(.string(decoded(Substring(utf8[start..<index])))) }
-        return segments
     }
 
     /// `text` with its percent-escapes decoded; as written when they do not decode.
