@@ -138,7 +138,10 @@ struct JSONParser {
                     value = .object(JSONObject())
                 } else {
                     recorder?.enterObject()
-                    stack.append(Frame(isObject: true, openOffset: openOffset, key: try parseMemberKey()))
+                    var frame = Frame(isObject: true, openOffset: openOffset, key: try parseMemberKey())
+                    // Room for a small object's members at once, rather than growing one by one.
+                    frame.members.reserveCapacity(4)
+                    stack.append(frame)
                     continue parsing
                 }
             case .leftBracket:

@@ -3,6 +3,18 @@
 struct Template: Sendable, Hashable {
     /// The template's top-level pieces.
     let nodes: [TemplateNode]
+    /// What a render's output is likely to need: the top-level text's bytes and 16 for each
+    /// other top-level piece, so that the output grows once rather than piece by piece.
+    let outputCapacity: Int
+
+    /// A template of `nodes`.
+    init(nodes: [TemplateNode]) {
+        self.nodes = nodes
+        self.outputCapacity = nodes.reduce(0) { total, node in
+            if case .text(let text) = node { return total + text.utf8.count }
+            return total + 16
+        }
+    }
 
     /// A helper call found in a template, with where it is.
     struct HelperCall: Sendable, Hashable {
@@ -35,7 +47,9 @@ struct Template: Sendable, Hashable {
     }
 
     /// The template with each helper tag prepared by its helper (``TemplateHelper/prepare``), so
-    /// that work on constant arguments is done once here rather than on every render.
+    /// that work on constant arguments is done once here rather than on every render, and each
+    /// tag's name bound to its helper in `helpers` (``TemplateExpression/binding``), so that a
+    /// render does not look it up. Render it with a renderer of the same `helpers`.
     func prepared(with helpers: [String: TemplateHelper]) -> Template {
         Template(nodes: Self.prepare(nodes, helpers))
     }
@@ -71,7 +85,9 @@ struct Template: Sendable, Hashable {
             hash: expression.hash.map { TemplateHashArgument(key: $0.key, value: prepare($0.value, helpers)) },
             location: expression.location
         )
-        expression.prepared = helpers[expression.name.text]?.prepare?(expression)
+        let helper = helpers[expression.name.text]
+        expression.prepared = helper?.prepare?(expression)
+        expression.binding = helper.map(TemplateHelperBinding.helper) ?? .path
         return expression
     }
 

@@ -4,13 +4,7 @@ enum TemplateEscaping {
     /// `text` with `&` `<` `>` `"` `'` `` ` `` `=` replaced by `&amp;` `&lt;` `&gt;` `&quot;`
     /// `&#x27;` `&#x60;` `&#x3D;`; everything else (non-ASCII included) is kept.
     static func html(_ text: String) -> String {
-        guard
-            text.utf8.contains(where: {
-                $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || $0 == 0x60 || $0 == 0x3D
-            })
-        else {
-            return text
-        }
+        guard text.utf8.contains(where: needsEscaping) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
@@ -26,5 +20,15 @@ enum TemplateEscaping {
             }
         }
         return result
+    }
+
+    /// The bytes below 64 that are escaped, as a bit set: `"` `&` `'` `<` `=` `>`.
+    private static let escapedBelow64: UInt64 =
+        (1 << 0x22) | (1 << 0x26) | (1 << 0x27) | (1 << 0x3C) | (1 << 0x3D)
+        | (1 << 0x3E)
+
+    /// Whether `byte` is one that ``html(_:)`` replaces: one bit test for most bytes.
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte < 64 ? escapedBelow64 & (1 << UInt64(byte)) != 0 : byte == 0x60
     }
 }

@@ -12,6 +12,9 @@ struct TemplateExpression: Sendable, Hashable {
     /// What the helper made of the constant arguments when the template was parsed (see
     /// ``TemplateHelper/prepare``); `nil` when it made nothing.
     var prepared: TemplatePrepared?
+    /// The helper the name was bound to when the template was prepared; `nil` when it was not
+    /// prepared, and the renderer looks the name up.
+    var binding: TemplateHelperBinding?
 
     /// Whether the tag can only be a helper call: it has parameters or hash arguments (or is a
     /// subexpression). handlebars.java rejects such a tag when no helper has its name, while a bare

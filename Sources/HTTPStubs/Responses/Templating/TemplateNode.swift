@@ -1,5 +1,6 @@
-/// One piece of a parsed template.
-enum TemplateNode: Sendable, Hashable {
+/// One piece of a parsed template. Indirect, so that a render stepping through the nodes copies
+/// one reference per node rather than every part of its expression.
+indirect enum TemplateNode: Sendable, Hashable {
     /// Literal text, after whitespace control (`~`) has trimmed it.
     case text(String)
     /// `{{expression}}` (`escaped`: HTML-escaped), `{{{expression}}}` or `{{& expression}}`.

@@ -3,7 +3,7 @@
 /// is a dictionary read, or for a map of at most ``indexedAbove`` entries (most maps a render makes)
 /// a scan that spares building the dictionary. Setting an existing key replaces its value in place.
 ///
-/// A map can also be backed by a ``TemplateLazyObject`` (the request model): its keys are fixed, and
+/// A map can also be backed by the request model (``TemplateRequestModel``): its keys are fixed, and
 /// a value is computed when a template first reads it, so a template that reads two fields of the
 /// request does not pay for the rest. Such a map reads, prints and compares like the stored map of
 /// the same entries; setting a key first stores every entry.
@@ -13,7 +13,7 @@ struct TemplateObject: Sendable, Hashable {
     /// The position of each key in `stored`, once it has more than ``indexedAbove`` entries.
     private var positions: [String: Int] = [:]
     /// Where the values come from when the map is lazy; `nil` for a stored map.
-    private var lazy: TemplateLazyObject?
+    private var lazy: TemplateRequestModel?
 
     /// How many entries a map holds before its keys are indexed.
     private static let indexedAbove = 8
@@ -22,13 +22,26 @@ struct TemplateObject: Sendable, Hashable {
     init() {}
 
     /// A map of `pairs` in their order; a repeated key keeps its first position and its last value.
-    init(_ pairs: [(String, TemplateValue)]) {
+    init(_ pairs: [(key: String, value: TemplateValue)]) {
+        if pairs.count <= Self.indexedAbove && Self.hasDistinctKeys(pairs) {
+            // Most maps: the pairs are the entries as they are, without copying them one by one.
+            stored = pairs
+            return
+        }
         stored.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
     }
 
+    /// Whether no key of `pairs` appears twice.
+    private static func hasDistinctKeys(_ pairs: [(key: String, value: TemplateValue)]) -> Bool {
+        for index in pairs.indices.dropFirst() where pairs[..<index].contains(where: { $0.key == pairs[index].key }) {
+            return false
+        }
+        return true
+    }
+
     /// A map whose keys are `lazy`'s and whose values it computes when they are first read.
-    init(lazy: TemplateLazyObject) {
+    init(lazy: TemplateRequestModel) {
         self.lazy = lazy
     }
 
@@ -67,7 +80,9 @@ struct TemplateObject: Sendable, Hashable {
     /// Where `key` is in `stored`.
     private func position(of key: String) -> Int? {
         guard positions.isEmpty else { return positions[key] }
-        return stored.firstIndex { $0.key == key }
+        // Comparing the lengths first spares most comparisons of different keys.
+        let length = key.utf8.count
+        return stored.firstIndex { $0.key.utf8.count == length && $0.key == key }
     }
 
     /// How many entries the map has.

@@ -21,8 +21,9 @@ final class TemplateRenderSession {
 
     private let helpers: [String: TemplateHelper]
     private let limits: TemplateRenderLimits
-    /// handlebars.java's shared `data` map: `root` is the root value.
-    private var rootData: TemplateObject
+    /// handlebars.java's shared `data` map: `root` is the root value. Made when a path is first
+    /// missing from the contexts, or a variable is set (most renders need neither).
+    private lazy var rootData = TemplateObject([("root", rootScope.value)])
     private var producedBytes = 0
     private var steps = 0
     private var depth = 0
@@ -41,7 +42,6 @@ final class TemplateRenderSession {
         self.environment = environment
         self.limits = limits
         self.rootScope = TemplateScope(value: root, parent: nil, data: TemplateObject())
-        self.rootData = TemplateObject([("root", root)])
     }
 
     /// Sets the data variable `name` for the rest of the rendering (handlebars.java's
@@ -59,14 +59,20 @@ final class TemplateRenderSession {
         return json
     }
 
-    /// `nodes` rendered in `scope`.
-    func render(_ nodes: [TemplateNode], in scope: TemplateScope) throws(TemplateRenderError) -> String {
+    /// `nodes` rendered in `scope`, into an output made with room for `outputCapacity` bytes (when
+    /// more than a small string holds).
+    func render(
+        _ nodes: [TemplateNode],
+        in scope: TemplateScope,
+        outputCapacity: Int = 0
+    ) throws(TemplateRenderError) -> String {
         depth += 1
         defer { depth -= 1 }
         // Rendering a body is a step even when it is empty, so a loop over a loop is bounded.
         steps += 1
         if steps > limits.maximumSteps { throw tooManySteps(at: blockLocation) }
         var output = ""
+        if outputCapacity > 15 { output.reserveCapacity(outputCapacity) }
         for node in nodes {
             steps += 1
             if steps > limits.maximumSteps { throw tooManySteps(at: Self.location(of: node) ?? blockLocation) }
@@ -143,11 +149,21 @@ final class TemplateRenderSession {
         in scope: TemplateScope
     ) throws(TemplateRenderError) -> TemplateValue? {
         // In a block-parameter level a bare name is never a helper call (`Variable.value`).
-        if let helper = helpers[expression.name.text], !(scope.holdsBlockParams && !expression.requiresHelper) {
+        if let helper = helper(named: expression), !(scope.holdsBlockParams && !expression.requiresHelper) {
             return try call(helper, expression, isBlock: false, body: [], inverse: [], blockParams: [], in: scope)
         }
         try requireNoHelper(expression)
         return lookup(expression.name, in: scope)
+    }
+
+    /// The helper the name of `expression` calls: the one it was bound to when the template was
+    /// prepared, else the one registered under the name.
+    private func helper(named expression: TemplateExpression) -> TemplateHelper? {
+        switch expression.binding {
+        case .helper(let helper): helper
+        case .path: nil
+        case nil: helpers[expression.name.text]
+        }
     }
 
     private func requireNoHelper(_ expression: TemplateExpression) throws(TemplateRenderError) {
@@ -166,7 +182,7 @@ final class TemplateRenderSession {
             let value = lookup(expression.name, in: scope) ?? .null
             return try render(value.isFalsy ? block.body : block.inverse, in: scope)
         }
-        if let helper = helpers[expression.name.text] {
+        if let helper = helper(named: expression) {
             let result = try call(
                 helper,
                 expression,
@@ -262,7 +278,7 @@ final class TemplateRenderSession {
         case .path(let path):
             return lookup(path, in: scope) ?? .null
         case .subexpression(let expression):
-            guard let helper = helpers[expression.name.text] else {
+            guard let helper = helper(named: expression) else {
                 throw TemplateRenderError(
                     location: expression.location,
                     message: "helper '\(expression.name)' is not implemented"
@@ -336,7 +352,8 @@ final class TemplateRenderSession {
     ) -> Resolution {
         var value = start
         var consumed = 0
-        for (offset, segment) in zip(segments.indices, segments) {
+        for offset in segments.indices {
+            let segment = segments[offset]
             let next: TemplateValue?
             switch segment {
             case .this:

@@ -25,6 +25,6 @@ struct TemplateRenderer: Sendable {
         environment: TemplateEnvironment = .system
     ) throws(TemplateRenderError) -> String {
         let session = TemplateRenderSession(helpers: helpers, limits: limits, root: context, environment: environment)
-        return try session.render(template.nodes, in: session.rootScope)
+        return try session.render(template.nodes, in: session.rootScope, outputCapacity: template.outputCapacity)
     }
 }

@@ -17,32 +17,46 @@ import Foundation
 /// - `request.requestLine`: `method`, `scheme`, `host`, `port`, `baseUrl`, `path`,
 ///   `pathSegments`, `query`, `url`.
 ///
-/// The model is lazy: a field is built when a template first reads it (then kept for the rest of
-/// the render), so a template reading `request.path.[1]` does not pay for the headers, cookies,
-/// query or base64 body. Printing or iterating the whole map builds every field, in WireMock's order.
+/// The model is lazy: it is the backing of a lazy ``TemplateObject``, and builds a field when a
+/// template first reads it (then keeps it for the rest of the render), so a template reading
+/// `request.path.[1]` does not pay for the headers, cookies, query or base64 body. Printing or
+/// iterating the whole map builds every field, in WireMock's order.
 ///
 /// `@unchecked Sendable`, invariant: a model is made by ``context(for:environment:parameters:includeID:)``
 /// for one render, and only the thread running that render reaches it (a render runs on one
-/// thread, and returns text: nothing made from the context outlives it), so `built` is never
-/// touched by two threads.
+/// thread, and returns text: nothing made from the context outlives it), so the kept fields are
+/// never touched by two threads.
 final class TemplateRequestModel: @unchecked Sendable {
+    /// The keys of the map, in WireMock's order: each of which ``value(of:)`` answers.
+    let keys: [String]
     private let request: InterceptedRequest
     private let pathTemplate: URITemplate?
     /// `request.id`, drawn when the model is made (before any helper draws) when the template may
     /// read it.
     private let id: String?
-    /// The fields built so far (a handful at most: a list searched in order).
-    private var built: [(key: String, value: TemplateValue)] = []
+
+    // The fields built so far, each the first time it is read.
+    private var path: TemplateValue?
+    private var query: TemplateValue?
+    private var baseURL: TemplateValue?
+    private var headers: TemplateValue?
+    private var cookies: TemplateValue?
+    private var body: TemplateValue?
+    private var bodyAsBase64: TemplateValue?
+    private var parts: TemplateValue?
+    /// `request.requestLine`: a model of the same request with the request line's keys.
+    private var requestLine: TemplateRequestModel?
 
     /// The keys of `request.requestLine`, in WireMock's order.
     private static let requestLineKeys = [
         "method", "scheme", "host", "port", "baseUrl", "path", "pathSegments", "query", "url",
     ]
 
-    private init(_ request: InterceptedRequest, environment: TemplateEnvironment, includeID: Bool) {
+    private init(_ request: InterceptedRequest, keys: [String], pathTemplate: URITemplate?, id: String?) {
         self.request = request
-        self.pathTemplate = environment.pathTemplate
-        self.id = includeID ? Self.uuid(environment.random) : nil
+        self.keys = keys
+        self.pathTemplate = pathTemplate
+        self.id = id
     }
 
     /// The root context of a template: `{request: …, parameters: …}`; `includeID` draws
@@ -53,23 +67,20 @@ final class TemplateRequestModel: @unchecked Sendable {
         parameters: TemplateObject = TemplateObject(),
         includeID: Bool = true
     ) -> TemplateValue {
-        let model = TemplateRequestModel(request, environment: environment, includeID: includeID)
+        let body = request.body.map { !$0.isEmpty } ?? false
+        let model = TemplateRequestModel(
+            request,
+            keys: keys[(includeID ? 2 : 0) + (body ? 1 : 0)],
+            pathTemplate: environment.pathTemplate,
+            id: includeID ? uuid(environment.random) : nil
+        )
         return .object(
-            TemplateObject([
-                ("request", .object(TemplateObject(lazy: TemplateLazyObject(keys: model.keys, value: model.field)))),
-                ("parameters", .object(parameters)),
-            ])
+            TemplateObject([("request", .object(TemplateObject(lazy: model))), ("parameters", .object(parameters))])
         )
     }
 
-    /// The keys of the `request` map, in WireMock's order: `id` when it was drawn, `body` and
-    /// `bodyAsBase64` when there is a body.
-    private var keys: [String] {
-        let body = request.body.map { !$0.isEmpty } ?? false
-        return Self.keys[(id == nil ? 0 : 2) + (body ? 1 : 0)]
-    }
-
-    /// The four lists ``keys`` chooses from, made once.
+    /// The keys of the `request` map, in WireMock's order, made once: `id` when it is drawn (the
+    /// last two lists), `body` and `bodyAsBase64` when there is a body (the odd ones).
     private static let keys: [[String]] = [false, true].flatMap { id in
         [false, true].map { body in
             ["url", "path", "pathSegments", "query", "method", "scheme", "host", "port", "baseUrl", "headers"]
@@ -78,39 +89,48 @@ final class TemplateRequestModel: @unchecked Sendable {
         }
     }
 
-    /// The field `key` of the `request` map, built the first time it is read.
-    private func field(_ key: String) -> TemplateValue? {
+    /// The field `key` of the map, built the first time it is read; `nil` for a key the map does
+    /// not have.
+    func value(of key: String) -> TemplateValue? {
+        // The fields templates read most come first: a switch on strings compares them in order.
         switch key {
+        case "body", "bodyAsBase64":
+            guard let data = request.body, !data.isEmpty else { return nil }
+            if key == "bodyAsBase64" { return kept(&bodyAsBase64) { .safe(data.base64EncodedString()) } }
+            return kept(&body) { .string(self.request.bodyText ?? String(bytes: data, encoding: .isoLatin1) ?? "") }
+        case "path", "pathSegments": return kept(&path, buildPath)
         case "url": return .string(request.pathAndQuery)
-        case "path", "pathSegments": return kept("path", path)
-        case "query": return kept(key, query)
+        case "query": return kept(&query, buildQuery)
         case "method": return .javaObject(TemplateJavaObject(printed: request.method.rawValue))
         case "scheme": return .string(scheme)
         case "host": return .string(request.host)
         case "port": return .integer(port)
-        case "baseUrl": return kept(key, baseURL)
-        case "headers": return kept(key, headers)
-        case "cookies": return kept(key, cookies)
+        case "baseUrl": return kept(&baseURL, buildBaseURL)
+        case "headers": return kept(&headers, buildHeaders)
+        case "cookies": return kept(&cookies, buildCookies)
         case "clientIp": return .string("127.0.0.1")
         case "id": return id.map(TemplateValue.string)
-        case "body", "bodyAsBase64":
-            guard let body = request.body, !body.isEmpty else { return nil }
-            if key == "bodyAsBase64" { return kept(key) { .safe(body.base64EncodedString()) } }
-            return kept(key) { .string(self.request.bodyText ?? String(bytes: body, encoding: .isoLatin1) ?? "") }
         case "multipart": return .bool(Self.isMultipart(request))
-        case "parts": return kept(key, parts)
+        case "parts": return kept(&parts, buildParts)
         case "requestLine":
-            // Not kept: the map refers to the model, which would then keep itself alive.
-            return .object(TemplateObject(lazy: TemplateLazyObject(keys: Self.requestLineKeys, value: self.field)))
+            if requestLine == nil {
+                requestLine = TemplateRequestModel(
+                    request,
+                    keys: Self.requestLineKeys,
+                    pathTemplate: pathTemplate,
+                    id: nil
+                )
+            }
+            return requestLine.map { .object(TemplateObject(lazy: $0)) }
         default: return nil
         }
     }
 
-    /// The field `key`, built by `build` the first time it is asked for.
-    private func kept(_ key: String, _ build: () -> TemplateValue) -> TemplateValue {
-        if let kept = built.first(where: { $0.key == key }) { return kept.value }
+    /// The field in `field`, built by `build` and kept there the first time it is asked for.
+    private func kept(_ field: inout TemplateValue?, _ build: () -> TemplateValue) -> TemplateValue {
+        if let kept = field { return kept }
         let value = build()
-        built.append((key, value))
+        field = value
         return value
     }
 
@@ -118,29 +138,58 @@ final class TemplateRequestModel: @unchecked Sendable {
 
     private var port: Int { request.port ?? (scheme == "https" ? 443 : 80) }
 
-    private func baseURL() -> TemplateValue {
+    private func buildBaseURL() -> TemplateValue {
         let defaultPort = scheme == "https" ? 443 : 80
         return .string("\(scheme)://\(request.host)" + (port == defaultPort ? "" : ":\(port)"))
     }
 
     /// `request.path`: the decoded path, a list of its decoded segments, with the path template's
     /// named variables.
-    private func path() -> TemplateValue {
+    private func buildPath() -> TemplateValue {
         let path = request.path
         // An ASCII path (as URLs are) splits on its bytes, sparing the grapheme breaking of
         // `String.split`; they cut in the same places.
-        let pieces =
-            path.utf8.allSatisfy { $0 < 0x80 }
-            ? path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) } : path.split(separator: "/")
-        let segments = pieces.map { TemplateValue.string(Self.decoded($0)) }
+        let segments =
+            Self.asciiSegments(of: path) ?? path.split(separator: "/").map { TemplateValue.string(Self.decoded($0)) }
         var named = TemplateObject()
         let parameters = pathTemplate?.match(path) ?? request.pathParameters
-        for name in pathTemplate?.variables ?? parameters.keys.sorted() {
-            if let value = parameters[name] { named[name] = .string(value) }
+        if pathTemplate == nil, parameters.count == 1, let (name, value) = parameters.first {
+            // The usual case of a code stub's pattern with one variable: nothing to sort.
+            named[name] = .string(value)
+        } else if !parameters.isEmpty {
+            for name in pathTemplate?.variables ?? parameters.keys.sorted() {
+                if let value = parameters[name] { named[name] = .string(value) }
+            }
         }
         return .javaObject(
             TemplateJavaObject(printed: Self.decoded(path), items: segments, properties: named)
         )
+    }
+
+    /// The non-empty segments between the `/`s of `path`, decoded; `nil` when the path is not
+    /// ASCII. One pass over the bytes finds the separators and whether anything needs decoding.
+    private static func asciiSegments(of path: String) -> [TemplateValue]? {
+        var path = path
+        return path.withUTF8 { bytes -> [TemplateValue]? in
+            var slashes = 0
+            var escaped = false
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if byte == UInt8(ascii: "/") { slashes += 1 }
+                if byte == UInt8(ascii: "%") { escaped = true }
+            }
+            var segments: [TemplateValue] = []
+            segments.reserveCapacity(slashes + 1)
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                if index > start {
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    segments.append(.string(escaped ? decoded(text) : text))
+                }
+                start = index + 1
+            }
+            return segments
+        }
     }
 
     /// `text` with its percent-escapes decoded; as written when they do not decode.
@@ -158,10 +207,10 @@ final class TemplateRequestModel: @unchecked Sendable {
     /// WireMock 3's `request.parts`: each part by its name (`multipart/related` parts without one
     /// are `part-0`, `part-1`, …), in the order of the Java `HashMap` WireMock collects them in
     /// (a repeated name keeps its first part); empty when the request is not multipart.
-    private func parts() -> TemplateValue {
+    private func buildParts() -> TemplateValue {
         guard Self.isMultipart(request) else { return .object(TemplateObject()) }
         let related = request.header("Content-Type")?.contains("multipart/related") ?? false
-        var named: [(String, TemplateValue)] = []
+        var named: [(key: String, value: TemplateValue)] = []
         var unnamed = 0
         for part in MultipartBody.parts(of: request) {
             var name = Self.partName(part)
@@ -234,7 +283,9 @@ final class TemplateRequestModel: @unchecked Sendable {
     /// `entries` in the order a Java `HashMap` of their keys iterates: by bucket of the spread
     /// `String.hashCode` in a table of 16 (doubled while more than three quarters full), then in
     /// insertion order within a bucket.
-    private static func javaHashMapOrder(_ entries: [(String, TemplateValue)]) -> [(String, TemplateValue)] {
+    private static func javaHashMapOrder(
+        _ entries: [(key: String, value: TemplateValue)]
+    ) -> [(key: String, value: TemplateValue)] {
         var capacity = 16
         while entries.count > capacity * 3 / 4 { capacity *= 2 }
         func bucket(_ key: String) -> Int {
@@ -252,7 +303,7 @@ final class TemplateRequestModel: @unchecked Sendable {
         .javaObject(TemplateJavaObject(printed: values.first ?? "", items: values.map { .string($0) }))
     }
 
-    private func query() -> TemplateValue {
+    private func buildQuery() -> TemplateValue {
         var names: [String] = []
         var values: [String: [String]] = [:]
         for (name, value) in request.queryParameters {
@@ -262,7 +313,7 @@ final class TemplateRequestModel: @unchecked Sendable {
         return .object(TemplateObject(names.map { ($0, Self.listOrSingle(values[$0] ?? [])) }))
     }
 
-    private func headers() -> TemplateValue {
+    private func buildHeaders() -> TemplateValue {
         var names: [String] = []
         var values: [String: [String]] = [:]
         var fields = request.headers.map { ($0.name, $0.value) }
@@ -292,7 +343,7 @@ final class TemplateRequestModel: @unchecked Sendable {
         return value[..<range.upperBound] + rest[..<end].uppercased() + rest[end...]
     }
 
-    private func cookies() -> TemplateValue {
+    private func buildCookies() -> TemplateValue {
         var names: [String] = []
         var values: [String: [String]] = [:]
         for header in request.headers.values(for: "Cookie") {
