@@ -23,6 +23,9 @@ import Foundation
 /// never runs an action inside `schedule`, nor under its own lock) and its registry's
 /// `RequestFlights` lock (leaving it once answered). A clock the user writes is called there too,
 /// so ``StubClock`` asks it never to run an action inside `schedule`.
+/// A protocol instance's `deinit` takes its loader's lock, then that `RequestFlights` lock (leaving
+/// the flights when its load never ended): so nothing releases an instance, or a task or wake-up
+/// action holding one, while it holds a loader's, a flights' or a scheduled action's lock.
 /// The recorder's lock is held while files are written, which takes no other lock. Every other lock
 /// is a leaf: nothing is locked, and nothing outside the lock's owner is called, while it is held.
 ///

@@ -75,7 +75,7 @@ public struct RecordedResponse: Sendable {
 }
 
 /// What the journal remembers of a stub.
-public struct StubSummary: Sendable, Hashable, CustomStringConvertible {
+public struct StubSummary: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// The fields, in one immutable box: a summary is copied into every journal entry, answer and
     /// plan of the requests its stub answers, and a copy is then one reference rather than the
     /// half dozen strings of a ``StubSource`` (BENCHMARKS.md, copies).
@@ -90,6 +90,12 @@ public struct StubSummary: Sendable, Hashable, CustomStringConvertible {
 
     init(_ stub: Stub) {
         storage = Storage(id: stub.id, name: stub.name, source: stub.source)
+    }
+
+    /// Shows the identity, name and source (as `dump` and test reporters expand a value), not the
+    /// box they are kept in.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["id": id, "name": name as Any, "source": source], displayStyle: .struct)
     }
 
     /// Summaries are equal when their identity, name and source are.

@@ -67,7 +67,13 @@ final class ReleasingTimer: StubClockTimer {
         pending?()
     }
 
+    /// Drops the action, after the lock: what it captured may be the last reference to a task
+    /// and its protocol instance, whose `deinit` takes its loader's lock (see ``Locked``).
     func cancel() {
-        action.withLock { $0 = nil }
+        let dropped = action.withLock { action -> (@Sendable () -> Void)? in
+            defer { action = nil }
+            return action
+        }
+        _ = dropped
     }
 }

@@ -58,6 +58,19 @@ import FoundationNetworking
         #expect(journal[1].stub?.description.hasPrefix(#""fallback" (HTTPStubsTests/JournalTests.swift:"#) == true)
     }
 
+    @Test("a journaled stub dumps as its identity, name and source")
+    func stubSummaryReflectsItsFields() async throws {
+        let stubs = StubRegistry()
+        let id = stubs.add(Stub(.get("/users/1"), .text("user")).named("one user"))
+        _ = await complete(stubs.makeSession(), "https://api.example.com/users/1")
+        let summary = try #require(stubs.journal.first?.stub)
+        #expect(Mirror(reflecting: summary).children.map(\.label) == ["id", "name", "source"])
+        var dumped = ""
+        dump(summary, to: &dumped)
+        #expect(dumped.contains(#""one user""#), "\(dumped)")
+        #expect(dumped.contains("\(id)"), "\(dumped)")
+    }
+
     @Test func journalsUnmatchedRequests() async throws {
         let stubs = StubRegistry()
         stubs.stub(.get("/known"), .text("known"))
