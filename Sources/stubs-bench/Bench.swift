@@ -535,50 +535,64 @@ struct Runner {
     private func measureTemplateProtocolCost(_ results: inout Results) throws {
         let templated = Registries.templated()
         let literal = Registries.literalPost()
-        let samples = try ProtocolCost.measure(
+        let medians = try measureProtocols(
             [
                 ("template_protocol_ns", templated.protocolClass),
                 ("template_literal_protocol_ns", literal.protocolClass),
             ],
             request: templateRequest(),
-            batches: options.protocolBatches,
-            batchSize: options.protocolBatchSize,
             between: {
                 templated.clearJournal()
                 literal.clearJournal()
-            }
+            },
+            &results
         )
-        for (key, values) in samples {
-            for value in values { results.add(key, value) }
-        }
         progress(
             String(
                 format: "protocols alone, template workload: templated %.0f ns, literal %.0f ns per request",
-                results.median("template_protocol_ns") ?? 0,
-                results.median("template_literal_protocol_ns") ?? 0
+                medians[0],
+                medians[1]
             )
         )
     }
 
     private func measureProtocolCost(_ results: inout Results) throws {
         let registry = Registries.single()
-        let samples = try ProtocolCost.measure(
+        let medians = try measureProtocols(
             [("floor_protocol_ns", FloorProtocol.self), ("stub_protocol_ns", registry.protocolClass)],
+            between: { registry.clearJournal() },
+            &results
+        )
+        progress(
+            String(
+                format: "protocols alone: floor %.0f ns, toolkit %.0f ns per request (medians of %d batches)",
+                medians[0],
+                medians[1],
+                options.protocolBatches
+            )
+        )
+    }
+
+    /// Drives `classes` through their protocols alone with `request` (see ``ProtocolCost``), adds
+    /// every batch's CPU ns per request to `results` under each class's key, and returns the
+    /// classes' medians in their order.
+    private func measureProtocols(
+        _ classes: [(key: String, type: URLProtocol.Type)],
+        request: URLRequest = targetRequest(),
+        between: () -> Void,
+        _ results: inout Results
+    ) throws -> [Double] {
+        let samples = try ProtocolCost.measure(
+            classes,
+            request: request,
             batches: options.protocolBatches,
             batchSize: options.protocolBatchSize,
-            between: { registry.clearJournal() }
+            between: between
         )
         for (key, values) in samples {
             for value in values { results.add(key, value) }
         }
-        progress(
-            String(
-                format: "protocols alone: floor %.0f ns, toolkit %.0f ns per request (medians of %d batches)",
-                results.median("floor_protocol_ns") ?? 0,
-                results.median("stub_protocol_ns") ?? 0,
-                options.protocolBatches
-            )
-        )
+        return classes.map { results.median($0.key) ?? 0 }
     }
 
     private func measureVirtualTime(_ results: inout Results) async throws {

@@ -15,7 +15,7 @@ enum PercentDecoding {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+            guard let high = iterator.next()?.hexDigitValue, let low = iterator.next()?.hexDigitValue else {
                 return nil
             }
             bytes.append(high << 4 | low)
@@ -30,14 +30,5 @@ enum PercentDecoding {
         guard text.utf8.contains(UInt8(ascii: "+")) else { return decode(text) ?? String(text) }
         let spaced = String(decoding: text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
         return decode(spaced) ?? spaced
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -552,7 +552,7 @@ struct HARReader {
             guard let hex = chunk.stringValue, hex.utf8.count.isMultiple(of: 2) else { return nil }
             var high: UInt8?
             for character in hex.utf8 {
-                guard let nibble = Self.hexValue(character) else { return nil }
+                guard let nibble = character.hexDigitValue else { return nil }
                 if let first = high {
                     bytes.append(first << 4 | nibble)
                     high = nil
@@ -562,15 +562,5 @@ struct HARReader {
             }
         }
         return Data(bytes)
-    }
-
-    /// The value of a hexadecimal digit.
-    private static func hexValue(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
