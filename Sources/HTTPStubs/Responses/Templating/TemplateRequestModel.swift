@@ -153,13 +153,8 @@ final class TemplateRequestModel: @unchecked Sendable {
             Self.asciiSegments(of: path) ?? path.split(separator: "/").map { TemplateValue.string(Self.decoded($0)) }
         var named = TemplateObject()
         let parameters = pathTemplate?.match(path) ?? request.pathParameters
-        if pathTemplate == nil, parameters.count == 1, let (name, value) = parameters.first {
-            // The usual case of a code stub's pattern with one variable: nothing to sort.
-            named[name] = .string(value)
-        } else if !parameters.isEmpty {
-            for name in pathTemplate?.variables ?? parameters.keys.sorted() {
-                if let value = parameters[name] { named[name] = .string(value) }
-            }
+        for name in pathTemplate?.variables ?? parameters.keys.sorted() {
+            if let value = parameters[name] { named[name] = .string(value) }
         }
         return .javaObject(
             TemplateJavaObject(printed: Self.decoded(path), items: segments, properties: named)
