@@ -819,18 +819,26 @@ extension FuzzTests {
             try Data().write(to: errorFile)
             let errorHandle = try FileHandle(forWritingTo: errorFile)
             defer { try? errorHandle.close() }
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = errorHandle
-            // No backtrace: symbolicating a crash of the child (a regression) is slow, and its status is what counts.
-            process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-            try launchOneAtATime(process)
-            process.waitUntilExit()
+            let nothing = try FileHandle(forUpdating: URL(fileURLWithPath: "/dev/null"))
+            defer { try? nothing.close() }
+            let process = try SpawnedChild(
+                executable,
+                arguments,
+                // No backtrace: symbolicating a crash of the child (a regression) is slow, and its status is what counts.
+                environment: ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 },
+                input: nothing.fileDescriptor,
+                output: nothing.fileDescriptor,
+                error: errorHandle.fileDescriptor
+            )
+            var (status, crashed): (Int32, Bool) = (-1, false)
+            switch process.waitUntilExit() {
+            case .exited(let code): status = code
+            case .signalled(let signal): (status, crashed) = (signal, true)
+            case .unknown: break
+            }
             return Outcome(
-                status: process.terminationStatus,
-                crashed: process.terminationReason == .uncaughtSignal,
+                status: status,
+                crashed: crashed,
                 stderr: String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
             )
         }

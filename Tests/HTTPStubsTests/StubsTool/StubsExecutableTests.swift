@@ -106,16 +106,19 @@ final class StubsExecutableTests {
         .write(to: mapping)
         let input = Pipe()
         let output = Pipe()
-        let process = Process()
-        process.executableURL = try builtExecutable(named: "stubs")
-        process.arguments = ["match", "--stubs", mapping.path, "--requests", "-"]
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try launchOneAtATime(process)
-        defer {
-            if process.isRunning { process.terminate() }
-        }
+        let nothing = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
+        defer { try? nothing.close() }
+        let process = try SpawnedChild(
+            try builtExecutable(named: "stubs"),
+            ["match", "--stubs", mapping.path, "--requests", "-"],
+            input: input.fileHandleForReading.fileDescriptor,
+            output: output.fileHandleForWriting.fileDescriptor,
+            error: nothing.fileDescriptor
+        )
+        defer { process.terminate() }
+        // The child has its own copies: with these open, its output would never end.
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
         var reader = PipeLineReader(output.fileHandleForReading)
         for path in ["hello", "missing", "hello"] {
             input.fileHandleForWriting.write(
@@ -133,7 +136,7 @@ final class StubsExecutableTests {
         }
         #expect(!process.isRunning, "stubs did not exit within 30 s of the end of its input")
         if !process.isRunning {
-            #expect(process.terminationStatus == 1, "one request is unmatched")
+            #expect(process.waitUntilExit() == .exited(1), "one request is unmatched")
         }
     }
 
@@ -183,17 +186,19 @@ final class StubsExecutableTests {
             try? outputHandle.close()
             try? errorHandle.close()
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = scratch
-        process.standardInput = inputHandle
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        try launchOneAtATime(process)
-        process.waitUntilExit()
+        let process = try SpawnedChild(
+            executable,
+            arguments,
+            directory: scratch,
+            input: inputHandle.fileDescriptor,
+            output: outputHandle.fileDescriptor,
+            error: errorHandle.fileDescriptor
+        )
+        guard case .exited(let status) = process.waitUntilExit() else {
+            throw SpawnError(call: "stubs \(arguments.joined(separator: " "))", code: ECHILD)
+        }
         return ProcessResult(
-            status: process.terminationStatus,
+            status: status,
             stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: error), as: UTF8.self)
         )

@@ -42,7 +42,7 @@ private func productFolders() -> [URL] {
     return folders
 }
 
-// Child processes (`Process`) can only be started on macOS and Linux.
+// Child processes can only be started on macOS and Linux.
 #if os(macOS) || os(Linux)
 /// Runs an executable with its standard output and error going to one file, for at most
 /// `seconds`: a child still running then is terminated and the call throws. The child gets the
@@ -58,27 +58,33 @@ func run(
     defer { try? FileManager.default.removeItem(at: output) }
     let handle = try FileHandle(forWritingTo: output)
     defer { try? handle.close() }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.filter {
-            !$0.value.isEmpty
-        }
-    }
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = handle
-    process.standardError = handle
-    try launchOneAtATime(process)
+    let nothing = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/null"))
+    defer { try? nothing.close() }
+    let child = try SpawnedChild(
+        executable,
+        arguments,
+        environment: environment.isEmpty
+            ? nil
+            : ProcessInfo.processInfo.environment.merging(environment) { $1 }.filter { !$0.value.isEmpty },
+        input: nothing.fileDescriptor,
+        output: handle.fileDescriptor,
+        error: handle.fileDescriptor
+    )
     let deadline = Date().addingTimeInterval(seconds)
-    while process.isRunning, Date() < deadline {
+    while child.isRunning, Date() < deadline {
         usleep(20_000)
     }
-    guard !process.isRunning else {
-        process.terminate()
+    guard !child.isRunning else {
+        child.terminate()
         throw ChildTimeout(command: ([executable.path] + arguments).joined(separator: " "), seconds: seconds)
     }
-    return (process.terminationStatus, String(decoding: try Data(contentsOf: output), as: UTF8.self))
+    let status: Int32
+    switch child.waitUntilExit() {
+    case .exited(let code): status = code
+    case .signalled(let signal): status = 128 + signal
+    case .unknown: status = -1
+    }
+    return (status, String(decoding: try Data(contentsOf: output), as: UTF8.self))
 }
 
 /// A child process that did not finish in time.
@@ -86,21 +92,5 @@ struct ChildTimeout: Error, CustomStringConvertible {
     let command: String
     let seconds: Double
     var description: String { "\(command) did not finish within \(seconds) s; it was terminated" }
-}
-#endif
-
-#if os(macOS) || os(Linux)
-/// Serialises `Process.run()` across the suite's parallel tests: on Linux, two launches at once
-/// once crashed inside Foundation (a `memcpy` in `Process.run()` while another launch listed the
-/// process's file descriptors). The state counts the launches: a `Locked<Void>` made the thread
-/// sanitizer report a false access race on its zero-sized state.
-private let childProcessLaunch = Locked(0)
-
-/// Starts `process`, never while another test of the suite is starting one (see `childProcessLaunch`).
-func launchOneAtATime(_ process: Process) throws {
-    try childProcessLaunch.withLock { launches in
-        launches += 1
-        try process.run()
-    }
 }
 #endif
