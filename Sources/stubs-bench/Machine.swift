@@ -9,10 +9,13 @@ struct Machine {
     let cpus: Int
     let cpuModel: String
     /// `cpu family`, `model` and `stepping` from `/proc/cpuinfo`: the model name alone (`AMD EPYC`)
-    /// does not tell a Zen 3 host (family 25) from a Zen 5 one (family 26).
+    /// does not tell Zen 3 (family 25, models 0–15), Zen 4 (family 25, models 16–31) and Zen 5
+    /// (family 26) hosts apart (see ``microarchitecture``).
     let cpuFamily: Int?
     let cpuModelNumber: Int?
     let cpuStepping: Int?
+    /// `vendor_id` from `/proc/cpuinfo` (`AuthenticAMD`).
+    let cpuVendor: String?
     let memoryGiB: Double
     let swift: String
     let os: String
@@ -27,6 +30,7 @@ struct Machine {
             cpuFamily: field("cpu family", in: "/proc/cpuinfo").flatMap { Int($0) },
             cpuModelNumber: field("model\t", in: "/proc/cpuinfo").flatMap { Int($0) },
             cpuStepping: field("stepping", in: "/proc/cpuinfo").flatMap { Int($0) },
+            cpuVendor: field("vendor_id", in: "/proc/cpuinfo"),
             memoryGiB: (field("MemTotal", in: "/proc/meminfo").flatMap { Double($0.split(separator: " ").first ?? "") }
                 ?? 0) / 1024 / 1024,
             swift: compilerVersion,
@@ -36,11 +40,26 @@ struct Machine {
         )
     }
 
-    /// `AMD EPYC (family 25, model 17, stepping 1)`.
+    /// `AMD EPYC (family 25, model 17, stepping 1: Zen 4)`.
     var cpuDescription: String {
         let numbers = [("family", cpuFamily), ("model", cpuModelNumber), ("stepping", cpuStepping)]
             .compactMap { name, value in value.map { "\(name) \($0)" } }
-        return numbers.isEmpty ? cpuModel : "\(cpuModel) (\(numbers.joined(separator: ", ")))"
+        guard !numbers.isEmpty else { return cpuModel }
+        return "\(cpuModel) (\(numbers.joined(separator: ", "))\(microarchitecture.map { ": \($0)" } ?? ""))"
+    }
+
+    /// The AMD core generation that `cpu family` and `model` name, after AMD's family 19h and 1Ah
+    /// model ranges: family 25 (19h) models 0x00–0x0F (Milan) and 0x20–0x5F (Vermeer, Rembrandt,
+    /// Cezanne) are Zen 3, models 0x10–0x1F (Genoa), 0x60–0x7F (Raphael, Phoenix) and 0xA0–0xAF
+    /// (Bergamo, Siena) Zen 4; family 26 (1Ah) is Zen 5. `nil` for any other processor.
+    var microarchitecture: String? {
+        guard cpuVendor == "AuthenticAMD", let family = cpuFamily, let model = cpuModelNumber else { return nil }
+        switch (family, model) {
+        case (25, 0x00...0x0F), (25, 0x20...0x5F): return "Zen 3"
+        case (25, 0x10...0x1F), (25, 0x60...0x7F), (25, 0xA0...0xAF): return "Zen 4"
+        case (26, _): return "Zen 5"
+        default: return nil
+        }
     }
 
     /// The compiler that built this binary.

@@ -66,6 +66,7 @@ enum Report {
                 "cpu_family": \(machine.cpuFamily.map(String.init) ?? "null"),
                 "cpu_model_number": \(machine.cpuModelNumber.map(String.init) ?? "null"),
                 "cpu_stepping": \(machine.cpuStepping.map(String.init) ?? "null"),
+                "cpu_microarchitecture": \(machine.microarchitecture.map(quote) ?? "null"),
                 "memory_gib": \(number(machine.memoryGiB, decimals: 1)),
                 "swift": \(quote(machine.swift)),
                 "os": \(quote(machine.os)),
