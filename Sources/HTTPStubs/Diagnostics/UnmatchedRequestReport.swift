@@ -185,18 +185,6 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     /// One line per verdict, `   ✓ method GET` or `   ✗ path: expected "/users/42", got "/users/43"`,
     /// then one per note.
     static func verdictLines(_ rows: [PatternEvaluation.Row], notes: [String]) -> [String] {
-        var lines: [String] = []
-        for row in rows {
-            if row.verdict.isMatch {
-                lines.append("   ✓ \(row.matcher.description)")
-            } else {
-                // A matcher whose verdict says what it expected is named once, by its subject.
-                let name =
-                    row.verdict.detail.hasPrefix("expected ")
-                    ? row.matcher.subject ?? row.matcher.description : row.matcher.description
-                lines.append("   ✗ \(name): \(row.verdict.detail)")
-            }
-        }
-        return lines + notes.map { "   ✗ \($0)" }
+        rows.map { "   \($0.verdict.isMatch ? "✓" : "✗") \($0.explanation)" } + notes.map { "   ✗ \($0)" }
     }
 }

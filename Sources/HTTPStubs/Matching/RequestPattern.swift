@@ -168,6 +168,17 @@ public struct PatternEvaluation: Sendable {
         public let matcher: RequestMatcher
         /// Its verdict.
         public let verdict: MatchVerdict
+
+        /// The row as reports print it after its ✓ or ✗: the matcher's description when it matched
+        /// (`method GET`); when it failed, the verdict after what the matcher tests, naming that part
+        /// once (`path: expected "/users/42", got "/users/43"`, not `path = "/users/42": expected …`).
+        package var explanation: String {
+            if verdict.isMatch { return matcher.description }
+            // A verdict that says what it expected needs only the matcher's subject before it.
+            let name =
+                verdict.detail.hasPrefix("expected ") ? matcher.subject ?? matcher.description : matcher.description
+            return "\(name): \(verdict.detail)"
+        }
     }
 
     /// The rows, in the pattern's order.

@@ -35,7 +35,7 @@ import FoundationNetworking
 
                 Closest stubs (1 of 1):
                 1. \(Self.file):\(lines.stub):27, distance 0.08
-                   ✗ method POST: expected POST, got PUT
+                   ✗ method: expected POST, got PUT
                    ✓ scheme = "https"
                    ✓ host = "api.example.com"
                    ✓ port 443
@@ -79,7 +79,7 @@ import FoundationNetworking
                 1. POST https://api.example.com/order → unmatched, distance 0.04
                    ✗ path: expected "/orders", got "/order"
                 2. GET https://api.example.com/feed → answered by \(Self.file):\(otherLine):27, distance 0.28
-                   ✗ method POST: expected POST, got GET
+                   ✗ method: expected POST, got GET
                    ✗ path: expected "/orders", got "/feed"
                 """
             ]
