@@ -107,7 +107,7 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
 
     /// The whole report, as the `URLError` description and test failures show it.
     public var text: String {
-        var lines = ["Unmatched request: \(request.method) \(LogMasking.url(request.url.absoluteString))"]
+        var lines = ["Unmatched request: \(Self.requestLine(request))"]
         for field in request.headers {
             lines.append("  \(field.name): \(Self.shortened(LogMasking.header(field.name, field.value)))")
         }
@@ -121,8 +121,9 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         case 1: lines.append("Sent through the session made at \(sessionOrigins[0]).")
         default:
             let places = sessionOrigins.prefix(3).map(\.description).joined(separator: ", ")
-            let more = sessionOrigins.count > 3 ? " and \(sessionOrigins.count - 3) more places" : ""
-            lines.append("Sent through one of the sessions made at \(places)\(more).")
+            let more = sessionOrigins.count - 3
+            let rest = more > 0 ? " and \(more) more \(more == 1 ? "place" : "places")" : ""
+            lines.append("Sent through one of the sessions made at \(places)\(rest).")
         }
         lines.append("")
         if nearMisses.isEmpty {
@@ -156,7 +157,13 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         request.body.map { LogMasking.body($0, contentType: request.header("Content-Type")) }
     }
 
-    /// A header value as sent, cut at 200 characters (with its size) when longer.
+    /// A request as reports name it, `GET https://api.example.com/users/43`: its URL masked (see
+    /// ``LogMasking``) and ``shortened(_:)``, so a 64 KB URL does not make a 64 KB headline.
+    static func requestLine(_ request: InterceptedRequest) -> String {
+        "\(request.method) \(shortened(LogMasking.url(request.url.absoluteString)))"
+    }
+
+    /// A header value or URL as sent, cut at 200 characters (with its size) when longer.
     private static func shortened(_ value: String) -> String {
         guard value.utf8.count > 200 else { return value }
         return "\(value.prefix(200))… (\(value.utf8.count) bytes)"

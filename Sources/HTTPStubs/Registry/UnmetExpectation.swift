@@ -81,7 +81,7 @@ public struct UnmetExpectation: Sendable, CustomStringConvertible {
         } else {
             lines.append("Requests received (\(received.count) of \(receivedTotal)), closest first:")
             for (index, arrival) in received.enumerated() {
-                let request = "\(arrival.request.method) \(LogMasking.url(arrival.request.url.absoluteString))"
+                let request = UnmatchedRequestReport.requestLine(arrival.request)
                 lines.append(
                     "\(index + 1). \(request) → \(Self.describe(arrival.outcome)), "
                         + "distance \(UnmatchedRequestReport.format(arrival.distance))"

@@ -93,6 +93,30 @@ import FoundationNetworking
         #expect(try textBlocks(of: "Sources/HTTPStubs/HTTPStubs.docc/UnmatchedRequests.md").contains(shown), "\(shown)")
     }
 
+    @Test("an unmet expectation lists the 3 closest of 5 requests that arrived")
+    func unmetExpectationListsThreeArrivals() async throws {
+        let issues = try await recordedIssues {
+            await withHTTPStubs { stubs in
+                stubs.stub(.get("https://api.example.com/orders"), .status(200), expecting: .once)
+                let session = stubs.makeSession()
+                for path in ["/a", "/orde", "/b", "/order", "/ordersX"] {
+                    _ = await complete(session, "https://api.example.com\(path)")
+                }
+            }
+        }
+        let unmet = try #require(issues.first { $0.description.contains("Unmet expectation") })
+        let listing = try #require(unmet.comments.first?.rawValue).split(separator: "\n")
+        #expect(
+            listing.filter { !$0.hasPrefix("   ") } == [
+                "Requests received (3 of 5), closest first:",
+                "1. GET https://api.example.com/ordersX → unmatched, distance 0.03",
+                "2. GET https://api.example.com/order → unmatched, distance 0.04",
+                "3. GET https://api.example.com/orde → unmatched, distance 0.08",
+            ],
+            "\(listing)"
+        )
+    }
+
     @Test("an unmet expectation with no request at all says so")
     func unmetExpectationWithNothingReceived() async throws {
         let issues = try await recordedIssues {
