@@ -68,14 +68,12 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
             left.2.distance != right.2.distance ? left.2.distance < right.2.distance : left.0 < right.0
         }
         self.nearMisses = ranked.prefix(Self.nearMissCount).map { _, candidate, evaluation in
-            Self.masked(
-                NearMiss(
-                    stub: StubSummary(candidate.stub),
-                    pattern: candidate.stub.pattern.description,
-                    distance: evaluation.distance,
-                    rows: evaluation.rows,
-                    notes: candidate.notes
-                )
+            NearMiss(
+                stub: StubSummary(candidate.stub),
+                pattern: candidate.stub.pattern.maskedDescription,
+                distance: evaluation.distance,
+                rows: Self.masked(evaluation.rows),
+                notes: candidate.notes
             )
         }
         let body = request.body.map { LogMasking.body($0, contentType: request.header("Content-Type")) }
@@ -90,19 +88,6 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         }
         self.correctedStub = closest?.stub
         self.suggestedStub = closest?.code ?? StubRepair.fresh(for: request, maskedBody: body)
-    }
-
-    /// A near miss as the report prints it: what its rows and pattern quote of secrets masked
-    /// (see ``LogMasking``), because the report goes into logs.
-    private static func masked(_ miss: NearMiss) -> NearMiss {
-        let rows = masked(miss.rows)
-        return NearMiss(
-            stub: miss.stub,
-            pattern: rows.isEmpty ? "any request" : rows.map(\.matcher.description).joined(separator: " and "),
-            distance: miss.distance,
-            rows: rows,
-            notes: miss.notes
-        )
     }
 
     /// The whole report, as the `URLError` description and test failures show it.

@@ -158,6 +158,14 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     public var description: String {
         matchers.isEmpty ? "any request" : matchers.map(\.description).joined(separator: " and ")
     }
+
+    /// The ``description`` as reports print it, which go into logs: what each matcher quotes of
+    /// secrets masked (`header Authorization = "Bearer <redacted:1a2b3c>"`, see ``LogMasking``).
+    var maskedDescription: String {
+        matchers.isEmpty
+            ? "any request"
+            : matchers.map { LogMasking.text($0.description, part: $0.part) }.joined(separator: " and ")
+    }
 }
 
 /// The verdict of every matcher of a pattern on one request.

@@ -93,6 +93,31 @@ import FoundationNetworking
         #expect(try textBlocks(of: "Sources/HTTPStubs/HTTPStubs.docc/UnmatchedRequests.md").contains(shown), "\(shown)")
     }
 
+    @Test("an unmet expectation's headline masks the token its stub expects, as near-miss reports do")
+    func unmetExpectationMasksSecrets() async throws {
+        let token = "Bearer eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXVzZXI.c2lnbmF0dXJl"
+        let issues = try await recordedIssues {
+            await withHTTPStubs { stubs in
+                stubs.stub(
+                    .get("https://api.example.com/me").header("Authorization", token),
+                    .status(200),
+                    expecting: .once
+                )
+                _ = await complete(stubs.makeSession(), "https://api.example.com/me")
+            }
+        }
+        let unmet = try #require(issues.first { $0.description.contains("Unmet expectation") })
+        let headline = try #require(unmet.error.map { "\($0)" })
+        #expect(!unmet.description.contains("eyJhbGciOiJIUzI1NiJ9"), "\(unmet.description)")
+        #expect(headline.hasPrefix(#"Unmet expectation: the stub (method GET and "#), "\(headline)")
+        #expect(headline.contains(#" and header Authorization = "Bearer <redacted:"#), "\(headline)")
+        #expect(
+            unmet.comments.map(\.rawValue).first?.contains(#"   ✗ header Authorization: expected "Bearer <redacted:"#)
+                == true,
+            "\(unmet.comments)"
+        )
+    }
+
     @Test("an unmet expectation lists the 3 closest of 5 requests that arrived")
     func unmetExpectationListsThreeArrivals() async throws {
         let issues = try await recordedIssues {
