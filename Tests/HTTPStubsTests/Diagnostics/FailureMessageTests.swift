@@ -166,6 +166,40 @@ import FoundationNetworking
         )
     }
 
+    @Test(
+        "a stub from a mapping file with a name: named by its name, file, line and column in a near miss and the journal"
+    )
+    func fileStubNames() async throws {
+        let root = try TemporaryStubRoot(mappings: [
+            "users.json":
+                #"{"name": "get user", "request": {"method": "GET", "url": "/users/42"}, "response": {"status": 200}}"#
+        ])
+        let stubs = try root.registry()
+        let session = stubs.makeSession()
+        let place = root.path("mappings/users.json") + ":1:1"
+
+        let report = try #require(
+            await complete(session, "https://api.example.com/users/43").urlError?.localizedDescription
+        )
+        let lines = report.split(separator: "\n").map(String.init)
+        let candidate = try #require(lines.firstIndex { $0.hasPrefix("1. ") }, "\(report)")
+        #expect(
+            Array(lines[candidate...(candidate + 2)]) == [
+                #"1. "get user" (\#(place)), distance 0.09"#,
+                "   ✓ method GET",
+                #"   ✗ path and query: expected "/users/42", got "/users/43""#,
+            ],
+            "\(report)"
+        )
+        #expect(await complete(session, "https://api.example.com/users/42").status == 200)
+        #expect(
+            stubs.journal.map(\.description) == [
+                "#1 GET https://api.example.com/users/43 → unmatched",
+                #"#2 GET https://api.example.com/users/42 → "get user" (\#(place))"#,
+            ]
+        )
+    }
+
     @Test("stubs are named by their place: code by file and line, files by path and name")
     func stubNames() async throws {
         let stubs = StubRegistry()
