@@ -36,9 +36,8 @@ enum AnswerJSON {
                     near["distance"] = .number(JSONNumber((miss.distance * 10_000).rounded() / 10_000) ?? JSONNumber(1))
                     near["pattern"] = .string(miss.pattern)
                     near["mismatches"] = .array(
-                        miss.rows.filter { !$0.verdict.isMatch }.map {
-                            .string("\($0.matcher.description): \($0.verdict.detail)")
-                        } + miss.notes.map { .string($0) }
+                        miss.rows.filter { !$0.verdict.isMatch }.map { .string($0.explanation) }
+                            + miss.notes.map { .string($0) }
                     )
                     return .object(near)
                 }

@@ -7,8 +7,9 @@ enum ListCommand {
         Usage: stubs list PATH...
 
         Prints one line per stub, in load order: source (path:line:column), name (the mapping's
-        "name", if any), priority, method, URL pattern, first response, and scenario. Paths inside the
-        current directory are shown relative to it. Problems go to standard error.
+        "name", if any), priority, method, URL pattern, first response, and scenario. Stub sources and
+        body files inside the current directory are shown relative to it, others as absolute paths,
+        however PATH was given. Problems go to standard error.
 
         Exit status: 0 when every file loaded, 1 when some had \
         errors (the stubs that loaded are listed), 2 on wrong usage.
@@ -17,15 +18,21 @@ enum ListCommand {
 
     static func run(_ arguments: [String], io: inout some CommandIO) throws -> Int32 {
         let result = StubFiles.load(try StubsCommand.paths(arguments, command: "list"))
-        let here = FileManager.default.currentDirectoryPath + "/"
+        let here = FileManager.default.currentDirectoryPath
         let rows = result.stubs.map { stub -> [String] in
-            [
-                stub.source.description,
+            let source = stub.source
+            return [
+                StubSource.file(
+                    shown(source.file, from: here),
+                    index: source.index,
+                    line: source.line,
+                    column: source.column
+                ).description,
                 stub.name.map(quoted) ?? "",
                 "P\(stub.priority)",
                 method(of: stub.pattern),
                 url(of: stub.pattern),
-                (stub.responses.first?.summary ?? "").replacingOccurrences(of: " file \(here)", with: " file "),
+                response(of: stub, from: here),
                 stub.scenario?.description ?? "",
             ]
         }
@@ -36,6 +43,27 @@ enum ListCommand {
             io.err("\(diagnostic)\n")
         }
         return result.errors.isEmpty ? 0 : 1
+    }
+
+    /// `path` as the listing prints it, whether it was given relative or absolute: relative to
+    /// `directory` when inside it (`Stubs/mappings/users.json`), else absolute.
+    private static func shown(_ path: String, from directory: String) -> String {
+        let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: directory, isDirectory: true))
+            .standardizedFileURL.path
+        let inside = directory.hasSuffix("/") ? directory : directory + "/"
+        return absolute.hasPrefix(inside) ? String(absolute.dropFirst(inside.count)) : absolute
+    }
+
+    /// The first response's summary, a body file in it (`200 file /work/Stubs/__files/u.json`) shown
+    /// as ``shown(_:from:)`` shows paths.
+    private static func response(of stub: Stub, from directory: String) -> String {
+        let summary = stub.responses.first?.summary ?? ""
+        // A body file ends the summary, after the status and reason, which are never quoted (a
+        // quoted text body may hold " file ").
+        guard let file = summary.range(of: " file "), !summary[..<file.lowerBound].contains("\"") else {
+            return summary
+        }
+        return summary[..<file.upperBound] + shown(String(summary[file.upperBound...]), from: directory)
     }
 
     private static func method(of pattern: RequestPattern) -> String {

@@ -64,8 +64,17 @@ enum StubRepair {
         return ".body(.equal(\(quoted(text, limit: nil))))"
     }
 
-    /// `.get("…")`, `.method("PURGE", "…")`, or `.anyMethod("…")` when `method` is `nil`.
+    /// `.get("…")`, `.method("PURGE", "…")`, or `.anyMethod("…")` when `method` is `nil`. A URL
+    /// longer than ``MatcherCode/pastedLength`` characters is not pasted whole: a test on its first
+    /// ``MatcherCode/excerptLength`` characters stands for it, which still accepts it
+    /// (`RequestPattern([.method("GET"), .absoluteURL(.hasPrefix("https://…"))])`).
     private static func call(method: InterceptedRequest.Method?, url: String) -> String {
+        guard url.count <= MatcherCode.pastedLength else {
+            let start = quoted(String(url.prefix(MatcherCode.excerptLength)), limit: nil)
+            let matchers = method.map { [".method(\(quoted($0.rawValue, limit: nil)))"] } ?? []
+            return "RequestPattern([" + (matchers + [".absoluteURL(.hasPrefix(\(start)))"]).joined(separator: ", ")
+                + "])"
+        }
         let literal = quoted(url, limit: nil)
         guard let method else { return ".anyMethod(\(literal))" }
         let name = method.rawValue.lowercased()

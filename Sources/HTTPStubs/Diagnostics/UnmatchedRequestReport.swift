@@ -68,14 +68,12 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
             left.2.distance != right.2.distance ? left.2.distance < right.2.distance : left.0 < right.0
         }
         self.nearMisses = ranked.prefix(Self.nearMissCount).map { _, candidate, evaluation in
-            Self.masked(
-                NearMiss(
-                    stub: StubSummary(candidate.stub),
-                    pattern: candidate.stub.pattern.description,
-                    distance: evaluation.distance,
-                    rows: evaluation.rows,
-                    notes: candidate.notes
-                )
+            NearMiss(
+                stub: StubSummary(candidate.stub),
+                pattern: candidate.stub.pattern.maskedDescription,
+                distance: evaluation.distance,
+                rows: Self.masked(evaluation.rows),
+                notes: candidate.notes
             )
         }
         let body = request.body.map { LogMasking.body($0, contentType: request.header("Content-Type")) }
@@ -92,22 +90,9 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         self.suggestedStub = closest?.code ?? StubRepair.fresh(for: request, maskedBody: body)
     }
 
-    /// A near miss as the report prints it: what its rows and pattern quote of secrets masked
-    /// (see ``LogMasking``), because the report goes into logs.
-    private static func masked(_ miss: NearMiss) -> NearMiss {
-        let rows = masked(miss.rows)
-        return NearMiss(
-            stub: miss.stub,
-            pattern: rows.isEmpty ? "any request" : rows.map(\.matcher.description).joined(separator: " and "),
-            distance: miss.distance,
-            rows: rows,
-            notes: miss.notes
-        )
-    }
-
     /// The whole report, as the `URLError` description and test failures show it.
     public var text: String {
-        var lines = ["Unmatched request: \(request.method) \(LogMasking.url(request.url.absoluteString))"]
+        var lines = ["Unmatched request: \(Self.requestLine(request))"]
         for field in request.headers {
             lines.append("  \(field.name): \(Self.shortened(LogMasking.header(field.name, field.value)))")
         }
@@ -121,8 +106,9 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         case 1: lines.append("Sent through the session made at \(sessionOrigins[0]).")
         default:
             let places = sessionOrigins.prefix(3).map(\.description).joined(separator: ", ")
-            let more = sessionOrigins.count > 3 ? " and \(sessionOrigins.count - 3) more places" : ""
-            lines.append("Sent through one of the sessions made at \(places)\(more).")
+            let more = sessionOrigins.count - 3
+            let rest = more > 0 ? " and \(more) more \(more == 1 ? "place" : "places")" : ""
+            lines.append("Sent through one of the sessions made at \(places)\(rest).")
         }
         lines.append("")
         if nearMisses.isEmpty {
@@ -156,7 +142,13 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         request.body.map { LogMasking.body($0, contentType: request.header("Content-Type")) }
     }
 
-    /// A header value as sent, cut at 200 characters (with its size) when longer.
+    /// A request as reports name it, `GET https://api.example.com/users/43`: its URL masked (see
+    /// ``LogMasking``) and ``shortened(_:)``, so a 64 KB URL does not make a 64 KB headline.
+    static func requestLine(_ request: InterceptedRequest) -> String {
+        "\(request.method) \(shortened(LogMasking.url(request.url.absoluteString)))"
+    }
+
+    /// A header value or URL as sent, cut at 200 characters (with its size) when longer.
     private static func shortened(_ value: String) -> String {
         guard value.utf8.count > 200 else { return value }
         return "\(value.prefix(200))… (\(value.utf8.count) bytes)"
@@ -185,18 +177,6 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     /// One line per verdict, `   ✓ method GET` or `   ✗ path: expected "/users/42", got "/users/43"`,
     /// then one per note.
     static func verdictLines(_ rows: [PatternEvaluation.Row], notes: [String]) -> [String] {
-        var lines: [String] = []
-        for row in rows {
-            if row.verdict.isMatch {
-                lines.append("   ✓ \(row.matcher.description)")
-            } else {
-                // A matcher whose verdict says what it expected is named once, by its subject.
-                let name =
-                    row.verdict.detail.hasPrefix("expected ")
-                    ? row.matcher.subject ?? row.matcher.description : row.matcher.description
-                lines.append("   ✗ \(name): \(row.verdict.detail)")
-            }
-        }
-        return lines + notes.map { "   ✗ \($0)" }
+        rows.map { "   \($0.verdict.isMatch ? "✓" : "✗") \($0.explanation)" } + notes.map { "   ✗ \($0)" }
     }
 }

@@ -44,7 +44,7 @@ public struct JournalEntry: Sendable, Identifiable, CustomStringConvertible {
     }
 
     /// `#3 POST https://api.example.com/orders → MyAppTests/OrderTests.swift:40:9`, or
-    /// `→ "create order" (mappings/orders.json)` for a named stub.
+    /// `→ "create order" (mappings/orders.json:1:1)` for a named stub.
     public var description: String {
         let result: String
         switch outcome {
@@ -123,7 +123,7 @@ public struct StubSummary: Sendable, Hashable, CustomStringConvertible, CustomRe
         }
     }
 
-    /// Where the stub was written (`MyAppTests/UserTests.swift:12:9`, `mappings/users.json`), after
-    /// its name when it has one (`"get user" (mappings/users.json)`).
+    /// Where the stub was written (`MyAppTests/UserTests.swift:12:9`, `mappings/users.json:1:1`),
+    /// after its name when it has one (`"get user" (mappings/users.json:1:1)`).
     public var description: String { name.map { "\(quoted($0)) (\(source))" } ?? source.description }
 }

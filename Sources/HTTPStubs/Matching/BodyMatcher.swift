@@ -156,14 +156,14 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
             guard let text = request.body == nil ? "" : request.bodyText else {  // no body is empty text
                 return MatchVerdict(
                     isMatch: false,
-                    detail: "expected text \(matcher), got \(body.count) bytes that are not UTF-8"
+                    detail: "expected text \(matcher.expectation), got \(body.count) bytes that are not UTF-8"
                 )
             }
             if matcher.matches(text) { return MatchVerdict(isMatch: true, detail: Self.describe(body)) }
             return MatchVerdict(
                 isMatch: false,
                 distance: matcher.distance(toMismatch: text),
-                detail: "expected \(matcher), got \(Self.describe(body))"
+                detail: "expected \(matcher.expectation), got \(Self.describe(body))"
             )
         case let .json(expected, options):
             guard let actual = try? JSONValue(parsing: body) else {
@@ -185,11 +185,11 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
             for field in fields {
                 let values = actual.filter { $0.name == field.name }.map(\.value)
                 if !values.contains(where: field.matcher.matches) {
+                    let expected = "expected field \(field.name) \(field.matcher.expectation)"
                     failures.append(
                         values.isEmpty
-                            ? "field \(field.name) missing"
-                            : "field \(field.name): expected \(field.matcher), got "
-                                + values.map(quoted).joined(separator: ", ")
+                            ? "\(expected), but it is missing"
+                            : "\(expected), got " + values.map(quoted).joined(separator: ", ")
                     )
                 }
             }

@@ -26,23 +26,35 @@ enum MatcherCode: Sendable {
         }
     }
 
+    /// The most characters of a value a stub to paste spells out whole.
+    static let pastedLength = 500
+    /// How many characters of a longer value the stub to paste keeps, in a test that still accepts it.
+    static let excerptLength = 200
+
     /// A value test as Swift (`"text"`, `.contains("json")`), its text passed through `mask`; `nil`
-    /// for text longer than 500 characters, which a report does not paste whole.
+    /// when it has no literal spelling. Text longer than ``pastedLength`` characters is not pasted
+    /// whole: the test becomes one on its first (or, for `.hasSuffix`, last) ``excerptLength``
+    /// characters that accepts every value the original accepts (`.hasPrefix("yyy…")` for
+    /// `"yyy…"`), or `nil` when none does (`.doesNotContain`, a case-insensitive equality).
     private static func literal(_ matcher: StringMatcher, mask: (String) -> String) -> String? {
+        func code(_ text: String) -> String { quoted(mask(text), limit: nil) }
+        func start(_ text: String) -> String { code(String(text.prefix(excerptLength))) }
         switch matcher.kind {
-        case let .equal(text, _), let .contains(text), let .doesNotContain(text), let .hasPrefix(text),
-            let .hasSuffix(text):
-            guard text.count <= 500 else { return nil }
-        case .matches, .doesNotMatch, .anything, .allOf, .anyOf, .not: return nil
-        }
-        switch matcher.kind {
-        case let .equal(text, caseInsensitive: false): return quoted(mask(text), limit: nil)
-        case let .equal(text, caseInsensitive: true):
-            return ".equal(\(quoted(mask(text), limit: nil)), caseInsensitive: true)"
-        case let .contains(text): return ".contains(\(quoted(mask(text), limit: nil)))"
-        case let .doesNotContain(text): return ".doesNotContain(\(quoted(mask(text), limit: nil)))"
-        case let .hasPrefix(text): return ".hasPrefix(\(quoted(mask(text), limit: nil)))"
-        case let .hasSuffix(text): return ".hasSuffix(\(quoted(mask(text), limit: nil)))"
+        case let .equal(text, caseInsensitive: false) where text.count > pastedLength,
+            let .hasPrefix(text) where text.count > pastedLength:
+            return ".hasPrefix(\(start(text)))"
+        case let .contains(text) where text.count > pastedLength: return ".contains(\(start(text)))"
+        case let .hasSuffix(text) where text.count > pastedLength:
+            return ".hasSuffix(\(code(String(text.suffix(excerptLength)))))"
+        case let .equal(text, _) where text.count > pastedLength,
+            let .doesNotContain(text) where text.count > pastedLength:
+            return nil
+        case let .equal(text, caseInsensitive: false): return code(text)
+        case let .equal(text, caseInsensitive: true): return ".equal(\(code(text)), caseInsensitive: true)"
+        case let .contains(text): return ".contains(\(code(text)))"
+        case let .doesNotContain(text): return ".doesNotContain(\(code(text)))"
+        case let .hasPrefix(text): return ".hasPrefix(\(code(text)))"
+        case let .hasSuffix(text): return ".hasSuffix(\(code(text)))"
         case .matches, .doesNotMatch, .anything, .allOf, .anyOf, .not: return nil
         }
     }

@@ -169,7 +169,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 extension RequestMatcher {
     /// The method is `method`.
     public static func method(_ method: InterceptedRequest.Method) -> RequestMatcher {
-        RequestMatcher(
+        var methodMatcher = RequestMatcher(
             part: .method,
             description: "method \(method)",
             evaluate: { request in
@@ -180,6 +180,8 @@ extension RequestMatcher {
             problems: [],
             predicate: { $0.method == method }
         )
+        methodMatcher.subject = Part.method.name
+        return methodMatcher
     }
 
     /// The scheme is `scheme` (case-insensitive).
@@ -194,7 +196,7 @@ extension RequestMatcher {
 
     /// The port, explicit or the scheme's default, is `port`.
     public static func port(_ port: Int) -> RequestMatcher {
-        RequestMatcher(
+        var portMatcher = RequestMatcher(
             part: .port,
             description: "port \(port)",
             evaluate: { request in
@@ -208,6 +210,8 @@ extension RequestMatcher {
             problems: [],
             predicate: { $0.port == port }
         )
+        portMatcher.subject = Part.port.name
+        return portMatcher
     }
 
     /// The percent-encoded path satisfies `matcher`; the query is not looked at.
@@ -232,7 +236,7 @@ extension RequestMatcher {
     /// `{name}` captures one path segment; `{+name}` captures the rest of the path, slashes included.
     public static func pathTemplate(_ template: String) -> RequestMatcher {
         let compiled = URITemplate(template)
-        return RequestMatcher(
+        var templateMatcher = RequestMatcher(
             part: .url,
             description: "path template \(quoted(template))",
             evaluate: { request in
@@ -241,7 +245,7 @@ extension RequestMatcher {
                     : MatchVerdict(
                         isMatch: false,
                         distance: Levenshtein.normalisedDistance(template, request.path),
-                        detail: "expected a path like \(quoted(template)), got \(quoted(request.path))"
+                        detail: "expected template \(quoted(template)), got \(quoted(request.path))"
                     )
             },
             problems: compiled.problem.map { [$0] } ?? [],
@@ -249,6 +253,8 @@ extension RequestMatcher {
             predicate: { compiled.match($0.path) != nil },
             captureParameters: { compiled.match($0.path) ?? [:] }
         )
+        templateMatcher.subject = Part.url.name
+        return templateMatcher
     }
 
     /// The path and query as sent (`/users?page=2`) satisfy `matcher`: WireMock's `url` / `urlPattern`.
@@ -316,13 +322,15 @@ extension RequestMatcher {
 
     /// The body satisfies `matcher`.
     public static func body(_ matcher: BodyMatcher) -> RequestMatcher {
-        RequestMatcher(
+        var bodyMatcher = RequestMatcher(
             part: .body,
             description: "body \(matcher)",
             evaluate: { matcher.evaluate($0) },
             problems: matcher.problems,
             readsBody: true
         )
+        bodyMatcher.subject = Part.body.name
+        return bodyMatcher
     }
 
     /// A custom test. The description is what reports print for it.
@@ -336,7 +344,7 @@ extension RequestMatcher {
             evaluate: { request in
                 predicate(request)
                     ? MatchVerdict(isMatch: true, detail: "passed")
-                    : MatchVerdict(isMatch: false, detail: "\(description): not satisfied")
+                    : MatchVerdict(isMatch: false, detail: "not satisfied")
             },
             problems: [],
             readsBody: true,
@@ -401,7 +409,7 @@ extension RequestMatcher {
             evaluate: { request in
                 let verdict = matcher.evaluate(request)
                 return verdict.isMatch
-                    ? MatchVerdict(isMatch: false, detail: "expected not \(matcher.description), but it matched")
+                    ? MatchVerdict(isMatch: false, detail: "it matched")
                     : MatchVerdict(isMatch: true, detail: verdict.detail)
             },
             problems: matcher.problems,
@@ -444,7 +452,7 @@ extension RequestMatcher {
         _ part: Part,
         _ extract: @escaping @Sendable (InterceptedRequest) -> [String]
     ) -> RequestMatcher {
-        RequestMatcher(
+        var absenceMatcher = RequestMatcher(
             part: part,
             description: "\(part) absent",
             evaluate: { request in
@@ -459,5 +467,7 @@ extension RequestMatcher {
             problems: [],
             predicate: { extract($0).isEmpty }
         )
+        absenceMatcher.subject = part.name
+        return absenceMatcher
     }
 }

@@ -158,6 +158,14 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     public var description: String {
         matchers.isEmpty ? "any request" : matchers.map(\.description).joined(separator: " and ")
     }
+
+    /// The ``description`` as reports print it, which go into logs: what each matcher quotes of
+    /// secrets masked (`header Authorization = "Bearer <redacted:1a2b3c>"`, see ``LogMasking``).
+    var maskedDescription: String {
+        matchers.isEmpty
+            ? "any request"
+            : matchers.map { LogMasking.text($0.description, part: $0.part) }.joined(separator: " and ")
+    }
 }
 
 /// The verdict of every matcher of a pattern on one request.
@@ -168,6 +176,17 @@ public struct PatternEvaluation: Sendable {
         public let matcher: RequestMatcher
         /// Its verdict.
         public let verdict: MatchVerdict
+
+        /// The row as reports print it after its ✓ or ✗: the matcher's description when it matched
+        /// (`method GET`); when it failed, the verdict after what the matcher tests, naming that part
+        /// once (`path: expected "/users/42", got "/users/43"`, not `path = "/users/42": expected …`).
+        package var explanation: String {
+            if verdict.isMatch { return matcher.description }
+            // A verdict that says what it expected needs only the matcher's subject before it.
+            let name =
+                verdict.detail.hasPrefix("expected ") ? matcher.subject ?? matcher.description : matcher.description
+            return "\(name): \(verdict.detail)"
+        }
     }
 
     /// The rows, in the pattern's order.

@@ -147,7 +147,6 @@ public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, Expres
         }
     }
 
-    /// A readable form such as `= "application/json"` or `matches /[0-9]+/`.
     /// What a report says was expected: the quoted value for equality (`"/users/42"`), so that
     /// `expected "/users/42"` does not read `expected = "/users/42"`; the description otherwise.
     var expectation: String {
@@ -157,6 +156,7 @@ public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, Expres
         return description
     }
 
+    /// A readable form such as `= "application/json"` or `matches /[0-9]+/`.
     public var description: String {
         switch kind {
         case let .equal(expected, caseInsensitive):

@@ -47,7 +47,7 @@ public struct StubSource: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(index)
     }
 
-    /// `File.swift:12:5`, or `mappings/users.json[2]`.
+    /// `File.swift:12:5`, or `mappings/users.json[2]:20:5` (an entry's index, then its line and column).
     public var description: String {
         var text = file
         if let index { text += "[\(index)]" }

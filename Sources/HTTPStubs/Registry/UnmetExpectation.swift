@@ -25,7 +25,8 @@ public struct UnmetExpectation: Sendable, CustomStringConvertible {
     public let expectation: UseExpectation
     /// How many requests it answered.
     public let uses: Int
-    /// The stub's pattern, as text.
+    /// The stub's pattern as text, with what it quotes of secrets masked as near-miss reports mask
+    /// it (`header Authorization = "Bearer <redacted:1a2b3c>"`): the description goes into logs.
     public let pattern: String
     /// The requests the registry received that the stub did not answer, closest to its pattern first
     /// (at most three).
@@ -40,7 +41,7 @@ public struct UnmetExpectation: Sendable, CustomStringConvertible {
         self.stub = StubSummary(stub)
         self.expectation = expectation
         self.uses = uses
-        self.pattern = stub.pattern.description
+        self.pattern = stub.pattern.maskedDescription
         let others = journal.filter { entry in
             if case let .answered(by) = entry.outcome { return by.id != stub.id }
             return true
@@ -81,7 +82,7 @@ public struct UnmetExpectation: Sendable, CustomStringConvertible {
         } else {
             lines.append("Requests received (\(received.count) of \(receivedTotal)), closest first:")
             for (index, arrival) in received.enumerated() {
-                let request = "\(arrival.request.method) \(LogMasking.url(arrival.request.url.absoluteString))"
+                let request = UnmatchedRequestReport.requestLine(arrival.request)
                 lines.append(
                     "\(index + 1). \(request) → \(Self.describe(arrival.outcome)), "
                         + "distance \(UnmatchedRequestReport.format(arrival.distance))"

@@ -147,6 +147,59 @@ import FoundationNetworking
         #expect(!later.text.contains("Sent through"))
     }
 
+    @Test("sessions made at four places: the report names three and counts the fourth")
+    func fourSessionOrigins() async throws {
+        let stubs = StubRegistry()
+        let first = #line + 1
+        let one = stubs.makeSession()
+        let second = #line + 1
+        _ = stubs.makeSession()
+        let third = #line + 1
+        _ = stubs.makeSession()
+        _ = stubs.makeSession()
+        let report = try #require(await complete(one, "https://api.example.com/a").urlError?.localizedDescription)
+        #expect(
+            report.split(separator: "\n").map(String.init).dropFirst().first
+                == "Sent through one of the sessions made at \(Self.file):\(first):36, \(Self.file):\(second):30, "
+                + "\(Self.file):\(third):30 and 1 more place.",
+            "\(report)"
+        )
+    }
+
+    @Test(
+        "a stub from a mapping file with a name: named by its name, file, line and column in a near miss and the journal"
+    )
+    func fileStubNames() async throws {
+        let root = try TemporaryStubRoot(mappings: [
+            "users.json":
+                #"{"name": "get user", "request": {"method": "GET", "url": "/users/42"}, "response": {"status": 200}}"#
+        ])
+        let stubs = try root.registry()
+        let session = stubs.makeSession()
+        let place = root.path("mappings/users.json") + ":1:1"
+
+        let report = try #require(
+            await complete(session, "https://api.example.com/users/43").urlError?.localizedDescription
+        )
+        let lines = report.split(separator: "\n").map(String.init)
+        let candidate = try #require(lines.firstIndex { $0.hasPrefix("1. ") }, "\(report)")
+        #expect(
+            Array(lines[candidate...(candidate + 2)]) == [
+                #"1. "get user" (\#(place)), distance 0.09"#,
+                "   ✓ method GET",
+                #"   ✗ path and query: expected "/users/42", got "/users/43""#,
+            ],
+            "\(report)"
+        )
+        #expect(await complete(session, "https://api.example.com/users/42").status == 200)
+        #expect(
+            stubs.journal.map(\.description) == [
+                "#1 GET https://api.example.com/users/43 → unmatched",
+                #"#2 GET https://api.example.com/users/42 → "get user" (\#(place))"#,
+            ]
+        )
+    }
+
     @Test("stubs are named by their place: code by file and line, files by path and name")
     func stubNames() async throws {
         let stubs = StubRegistry()
@@ -167,21 +220,55 @@ import FoundationNetworking
         #expect(stubs.journal.last?.description == "#2 GET https://api.example.com/items/1 → \(Self.file):\(line):34")
     }
 
-    @Test("a near miss on a 64 KB header suggests no 64 KB literal")
+    @Test("a near miss on a 64 KB header: the corrected stub tests the value's first 200 characters, and answers")
     func hugeHeaderRepair() async throws {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/feed").header("X-Big", "x"), .status(200))
         let big = String(repeating: "y", count: 64 * 1024)
-        let completion = await complete(
-            stubs.makeSession(),
-            request("GET", "https://api.example.com/feed", headers: ["X-Big": big])
-        )
-        let report = try #require(completion.urlError?.localizedDescription)
+        let sent = request("GET", "https://api.example.com/feed", headers: ["X-Big": big])
+        let session = stubs.makeSession()
+        let report = try #require(await complete(session, sent).urlError?.localizedDescription)
+        let start = String(repeating: "y", count: 200)
         #expect(
-            report.hasSuffix(#"    stubs.stub(.get("https://api.example.com/feed"), <#its response#>)"#),
+            report.hasSuffix(
+                """
+                    stubs.stub(.get("https://api.example.com/feed")
+                        .header("X-Big", .hasPrefix("\(start)")), <#its response#>)
+                """
+            ),
             "\(report)"
         )
         #expect(report.utf8.count < 2_000, "the report is \(report.utf8.count) bytes")
+        // What the report suggests, pasted, answers the request.
+        stubs.stub(.get("https://api.example.com/feed").header("X-Big", .hasPrefix(start)), .status(204))
+        #expect(await complete(session, sent).status == 204)
+    }
+
+    @Test("a request to a 64 KB URL: a short headline, and a stub to paste that tests the URL's first 200 characters")
+    func hugeURL() async throws {
+        let stubs = StubRegistry()
+        stubs.stub(.get("https://api.example.com/feed"), .status(200))
+        let url = "https://api.example.com/search?q=" + String(repeating: "y", count: 64 * 1024)
+        let session = stubs.makeSession()
+        let asyncError = await #expect(throws: URLError.self) { _ = try await session.data(from: URL(string: url)!) }
+        let report = try #require(asyncError?.localizedDescription)
+        #expect(
+            report.split(separator: "\n").first
+                == "Unmatched request: GET \(url.prefix(200))… (\(url.utf8.count) bytes)",
+            "\(report.prefix(300))"
+        )
+        #expect(
+            report.hasSuffix(
+                """
+                    stubs.stub(RequestPattern([.method("GET"), .absoluteURL(.hasPrefix("\(url.prefix(200))"))]), \
+                <#its response#>)
+                """
+            ),
+            "\(report.suffix(500))"
+        )
+        #expect(report.utf8.count < 2_000, "the report is \(report.utf8.count) bytes")
+        stubs.stub(RequestPattern([.method("GET"), .absoluteURL(.hasPrefix(String(url.prefix(200))))]), .status(204))
+        #expect(await complete(session, url).status == 204)
     }
 }
 

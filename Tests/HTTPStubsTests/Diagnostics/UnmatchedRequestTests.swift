@@ -56,7 +56,7 @@ import FoundationNetworking
             ]
         )
         let second = try #require(lines.firstIndex(of: ranked[1]))
-        #expect(lines[second + 1] == "   ✗ method POST: expected POST, got GET")
+        #expect(lines[second + 1] == "   ✗ method: expected POST, got GET")
         #expect(lines[second + 5] == #"   ✓ path = "/users/43""#)
 
         #expect(
@@ -67,6 +67,79 @@ import FoundationNetworking
             ]
         )
         #expect(stubs.useCount(of: user) == 0)
+    }
+
+    /// A stub that misses on one part, a request, and the report's ✗ line for that part.
+    struct MissedPart: Sendable, CustomTestStringConvertible {
+        let pattern: RequestPattern
+        let method: String
+        let url: String
+        var headers: [String: String] = [:]
+        var body: String?
+        let line: String
+
+        var testDescription: String { line }
+    }
+
+    @Test(
+        "a failed verdict names its part once, through both kinds of URLSession call",
+        arguments: [
+            MissedPart(
+                pattern: .get("https://api.example.com:8080/users"),
+                method: "GET",
+                url: "https://api.example.com/users",
+                line: "   ✗ port: expected 8080, got 443"
+            ),
+            MissedPart(
+                pattern: .get("https://api.example.com/users/{id}"),
+                method: "GET",
+                url: "https://api.example.com/orders/1",
+                line: #"   ✗ path: expected template "/users/{id}", got "/orders/1""#
+            ),
+            MissedPart(
+                pattern: .post("https://api.example.com/orders").body(.form(["item": "pen"])),
+                method: "POST",
+                url: "https://api.example.com/orders",
+                body: "item=book",
+                line: #"   ✗ body: expected field item "pen", got "book""#
+            ),
+            MissedPart(
+                pattern: .get("https://api.example.com/users").headerAbsent("X-Debug"),
+                method: "GET",
+                url: "https://api.example.com/users",
+                headers: ["X-Debug": "1"],
+                line: #"   ✗ header X-Debug: expected it absent, got "1""#
+            ),
+            MissedPart(
+                pattern: .get("https://api.example.com/users").matching("the user is signed in") { _ in false },
+                method: "GET",
+                url: "https://api.example.com/users",
+                line: "   ✗ the user is signed in: not satisfied"
+            ),
+            MissedPart(
+                pattern: .get("https://api.example.com/users").matching(.not(.header("Accept", .equal("text/html")))),
+                method: "GET",
+                url: "https://api.example.com/users",
+                headers: ["Accept": "text/html"],
+                line: #"   ✗ not (header Accept = "text/html"): it matched"#
+            ),
+        ]
+    )
+    func failedVerdictNamesItsPartOnce(_ missed: MissedPart) async throws {
+        let stubs = StubRegistry()
+        stubs.stub(missed.pattern, .status(204))
+        let session = stubs.makeSession()
+        let sent = request(missed.method, missed.url, body: missed.body, headers: missed.headers)
+
+        let completion = await complete(session, sent)
+        let handlerReport = try #require(completion.urlError?.localizedDescription)
+        let asyncError = await #expect(throws: URLError.self) { _ = try await session.data(for: sent) }
+        let asyncReport = try #require(asyncError?.localizedDescription)
+
+        for report in [handlerReport, asyncReport] {
+            let failed = report.split(separator: "\n").filter { $0.hasPrefix("   ✗ ") }
+            #expect(failed == [Substring(missed.line)], "\(report)")
+        }
     }
 
     @Test func asyncCallersGetTheSameReport() async throws {
@@ -95,7 +168,7 @@ import FoundationNetworking
         let text = try #require(completion.urlError?.localizedDescription)
         #expect(text.hasPrefix("Unmatched request: POST https://api.example.com/orders\n"))
         #expect(text.contains(#"  Body: "{\"item\":\"book\"}""#))
-        #expect(text.contains(#"   ✗ body contains "pen": expected contains "pen", got "{\"item\":\"book\"}""#))
+        #expect(text.contains(#"   ✗ body: expected contains "pen", got "{\"item\":\"book\"}""#))
         #expect(
             text.hasSuffix(
                 """

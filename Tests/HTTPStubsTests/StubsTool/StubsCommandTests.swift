@@ -205,10 +205,11 @@ final class StubsCommandTests {
     // MARK: list
 
     @Test(
-        "list of the bundled Stubs: names, a URL pattern that reads as one, body files relative to the working directory"
+        "list of the bundled Stubs, given relative or absolute: names, a URL pattern, sources and body files relative",
+        arguments: ["Stubs", FileManager.default.currentDirectoryPath + "/Stubs"]
     )
-    func listBundledStubs() throws {
-        let result = runStubs(["list", "Stubs"])
+    func listBundledStubs(_ folder: String) throws {
+        let result = runStubs(["list", folder])
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n").map {
             $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")

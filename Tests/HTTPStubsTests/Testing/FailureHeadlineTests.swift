@@ -35,7 +35,7 @@ import FoundationNetworking
 
                 Closest stubs (1 of 1):
                 1. \(Self.file):\(lines.stub):27, distance 0.08
-                   ✗ method POST: expected POST, got PUT
+                   ✗ method: expected POST, got PUT
                    ✓ scheme = "https"
                    ✓ host = "api.example.com"
                    ✓ port 443
@@ -79,7 +79,7 @@ import FoundationNetworking
                 1. POST https://api.example.com/order → unmatched, distance 0.04
                    ✗ path: expected "/orders", got "/order"
                 2. GET https://api.example.com/feed → answered by \(Self.file):\(otherLine):27, distance 0.28
-                   ✗ method POST: expected POST, got GET
+                   ✗ method: expected POST, got GET
                    ✗ path: expected "/orders", got "/feed"
                 """
             ]
@@ -91,6 +91,55 @@ import FoundationNetworking
             with: "MyAppTests/OrderTests.swift:14:15"
         )
         #expect(try textBlocks(of: "Sources/HTTPStubs/HTTPStubs.docc/UnmatchedRequests.md").contains(shown), "\(shown)")
+    }
+
+    @Test("an unmet expectation's headline masks the token its stub expects, as near-miss reports do")
+    func unmetExpectationMasksSecrets() async throws {
+        let token = "Bearer eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXVzZXI.c2lnbmF0dXJl"
+        let issues = try await recordedIssues {
+            await withHTTPStubs { stubs in
+                stubs.stub(
+                    .get("https://api.example.com/me").header("Authorization", token),
+                    .status(200),
+                    expecting: .once
+                )
+                _ = await complete(stubs.makeSession(), "https://api.example.com/me")
+            }
+        }
+        let unmet = try #require(issues.first { $0.description.contains("Unmet expectation") })
+        let headline = try #require(unmet.error.map { "\($0)" })
+        #expect(!unmet.description.contains("eyJhbGciOiJIUzI1NiJ9"), "\(unmet.description)")
+        #expect(headline.hasPrefix(#"Unmet expectation: the stub (method GET and "#), "\(headline)")
+        #expect(headline.contains(#" and header Authorization = "Bearer <redacted:"#), "\(headline)")
+        #expect(
+            unmet.comments.map(\.rawValue).first?.contains(#"   ✗ header Authorization: expected "Bearer <redacted:"#)
+                == true,
+            "\(unmet.comments)"
+        )
+    }
+
+    @Test("an unmet expectation lists the 3 closest of 5 requests that arrived")
+    func unmetExpectationListsThreeArrivals() async throws {
+        let issues = try await recordedIssues {
+            await withHTTPStubs { stubs in
+                stubs.stub(.get("https://api.example.com/orders"), .status(200), expecting: .once)
+                let session = stubs.makeSession()
+                for path in ["/a", "/orde", "/b", "/order", "/ordersX"] {
+                    _ = await complete(session, "https://api.example.com\(path)")
+                }
+            }
+        }
+        let unmet = try #require(issues.first { $0.description.contains("Unmet expectation") })
+        let listing = try #require(unmet.comments.first?.rawValue).split(separator: "\n")
+        #expect(
+            listing.filter { !$0.hasPrefix("   ") } == [
+                "Requests received (3 of 5), closest first:",
+                "1. GET https://api.example.com/ordersX → unmatched, distance 0.03",
+                "2. GET https://api.example.com/order → unmatched, distance 0.04",
+                "3. GET https://api.example.com/orde → unmatched, distance 0.08",
+            ],
+            "\(listing)"
+        )
     }
 
     @Test("an unmet expectation with no request at all says so")
