@@ -11,6 +11,9 @@ struct ResponseTemplate: Sendable {
     /// Whether the template may read `request.id`: its text mentions `id`, or it reads names it
     /// does not spell out (`each`, `lookup`). Otherwise the render skips drawing the UUID.
     let mayReadRequestID: Bool
+    /// The template rendered by reading the request directly, when every tag has a shape that
+    /// allows it (``TemplateShortcut``); `nil` otherwise.
+    let shortcut: TemplateShortcut?
 
     /// The helpers every response template may call.
     static let helpers: [String: TemplateHelper] = WireMockHelpers.all
@@ -32,7 +35,12 @@ struct ResponseTemplate: Sendable {
                     + helpers.keys.sorted().joined(separator: ", ")
             )
         }
-        return ResponseTemplate(template: template.prepared(with: helpers), mayReadRequestID: mayReadRequestID(text))
+        let prepared = template.prepared(with: helpers)
+        return ResponseTemplate(
+            template: prepared,
+            mayReadRequestID: mayReadRequestID(text),
+            shortcut: TemplateShortcut(prepared, limits: renderer.limits)
+        )
     }
 
     /// Whether a tag of `text` (what lies between `{{` and `}}`) mentions `id`, `each` or `lookup`.
@@ -58,6 +66,22 @@ struct ResponseTemplate: Sendable {
     /// `transformerParameters`). Throws ``TemplateRenderError`` when a helper fails or a limit is
     /// reached (WireMock answers 500 then).
     func render(
+        _ request: InterceptedRequest,
+        environment: TemplateEnvironment,
+        parameters: TemplateObject = TemplateObject()
+    ) throws(TemplateRenderError) -> String {
+        if let shortcut, let text = shortcut.render(request, pathTemplate: environment.pathTemplate) {
+            // The general render draws `request.id` first when the template may read it, and later
+            // random helpers (in this render or the next) continue from there.
+            if mayReadRequestID { _ = TemplateRequestModel.uuid(environment.random) }
+            return text
+        }
+        return try renderInGeneral(request, environment: environment, parameters: parameters)
+    }
+
+    /// ``render(_:environment:parameters:)`` without the shortcut: every tag through the request
+    /// model and a render session. The shortcut must give the same bytes; tests compare the two.
+    func renderInGeneral(
         _ request: InterceptedRequest,
         environment: TemplateEnvironment,
         parameters: TemplateObject = TemplateObject()
