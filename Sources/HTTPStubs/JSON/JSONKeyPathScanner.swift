@@ -1,18 +1,25 @@
-/// Finds the value a list of ``JSONPathKey``s leads to in JSON text by reading its bytes once,
+/// Finds the value a list of ``JSONPathKey``s leads to in a JSON document by reading its bytes once,
 /// without building the document: for a response template that prints one scalar of the request
 /// body (``TemplateShortcut``), where building the tree cost more than the rest of the render.
 ///
-/// It checks the whole text against the grammar ``JSONParser`` applies in its strict dialect, and
+/// It checks the whole text against the grammar ``JSONParser`` applies in its strict dialect (and
+/// that it is UTF-8, as a `String` made from the bytes would then hold the same bytes), and
 /// follows the keys as ``JSONPathExpression/evaluate(_:)`` does on the parsed document (a member
 /// name reads its object's member, an index its array's element, anything else finds nothing), so
 /// what it finds is what parsing then evaluating finds. It answers ``Outcome/unsure``, and the
 /// caller parses, for whatever it does not follow to the byte: text the parser would refuse (the
-/// parser's error decides what then happens), a byte order mark, nesting deeper than
+/// parser's error decides what then happens), bytes that are not UTF-8, a byte order mark, nesting deeper than
 /// ``maximumDepth``, a member name written with escapes or non-ASCII characters in an object the
 /// keys pass through (such a name may equal the key without the same bytes), a name the keys read
-/// twice in one object (the parser keeps the last), a key that is not ASCII, and a value found that
-/// is an object, an array, a number with a fraction or exponent, or a string with escapes.
+/// twice in one object (the parser keeps the last), and a value found that is an object, an array, a
+/// number with a fraction or exponent, or a string with escapes.
 struct JSONKeyPathScanner {
+    /// A key as the scanner compares it: a member name's bytes, or an index.
+    enum Key: Sendable, Equatable {
+        case member([UInt8])
+        case element(Int)
+    }
+
     /// What the keys lead to.
     enum Outcome: Sendable, Equatable {
         /// A string without escapes: the offsets of its bytes, between the quotes.
@@ -33,19 +40,34 @@ struct JSONKeyPathScanner {
     static let maximumDepth = 64
 
     private let bytes: UnsafeBufferPointer<UInt8>
-    private let keys: [JSONPathKey]
+    private let keys: [Key]
     private var position = 0
     private var found: Outcome?
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, keys: [JSONPathKey]) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, keys: [Key]) {
         self.bytes = bytes
         self.keys = keys
     }
 
-    /// What `keys` lead to in the JSON text `bytes`, which must be valid UTF-8 (a `String`'s).
-    static func find(_ keys: [JSONPathKey], in bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
-        for case .member(let name) in keys where !name.utf8.allSatisfy({ $0 < 0x80 }) { return .unsure }
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return .unsure }
+    /// `path` as keys to find, `nil` when a member name is not ASCII (a name with other characters
+    /// may equal a member's name that has other bytes).
+    static func keys(_ path: [JSONPathKey]) -> [Key]? {
+        var keys: [Key] = []
+        for key in path {
+            switch key {
+            case .member(let name):
+                guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+                keys.append(.member(Array(name.utf8)))
+            case .element(let index):
+                keys.append(.element(index))
+            }
+        }
+        return keys
+    }
+
+    /// What `keys` lead to in the JSON document `bytes`.
+    static func find(_ keys: [Key], in bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return .unsure }
         var scanner = JSONKeyPathScanner(bytes: bytes, keys: keys)
         guard scanner.value(depth: 0, level: 0) else { return .unsure }
         scanner.skipWhitespace()
@@ -62,7 +84,7 @@ struct JSONKeyPathScanner {
         switch bytes[position] {
         case UInt8(ascii: "{"):
             guard !isTarget, depth < Self.maximumDepth else { return false }
-            var name: String?
+            var name: [UInt8]?
             if let level, case .member(let key) = keys[level] { name = key }
             return object(depth: depth + 1, name: name, childLevel: name == nil ? nil : level.map { $0 + 1 })
         case UInt8(ascii: "["):
@@ -107,7 +129,7 @@ struct JSONKeyPathScanner {
 
     /// Reads an object from its `{`; `name` is the member the keys read in it, whose value is then
     /// at `childLevel`.
-    private mutating func object(depth: Int, name: String?, childLevel: Int?) -> Bool {
+    private mutating func object(depth: Int, name: [UInt8]?, childLevel: Int?) -> Bool {
         position += 1
         skipWhitespace()
         if next(is: UInt8(ascii: "}")) {
@@ -121,9 +143,9 @@ struct JSONKeyPathScanner {
             guard let escaped = string() else { return false }
             var onPath = false
             if let name {
-                let written = bytes[start..<position - 1]
+                let written = UnsafeBufferPointer(rebasing: bytes[start..<position - 1])
                 guard !escaped, written.allSatisfy({ $0 < 0x80 }) else { return false }
-                if written.elementsEqual(name.utf8) {
+                if written.elementsEqual(name) {
                     guard !matched else { return false }
                     matched = true
                     onPath = true
@@ -168,7 +190,8 @@ struct JSONKeyPathScanner {
     }
 
     /// Steps over a string from its opening quote: whether it has escapes, `nil` when the parser
-    /// would refuse it (a control character, an invalid escape, no closing quote).
+    /// would refuse it (a control character, an invalid escape, no closing quote, bytes that are
+    /// not UTF-8).
     private mutating func string() -> Bool? {
         position += 1
         var escaped = false
@@ -177,6 +200,11 @@ struct JSONKeyPathScanner {
             position += 1
             if byte == UInt8(ascii: "\"") { return escaped }
             if byte < 0x20 { return nil }
+            if byte >= 0x80 {
+                guard let length = utf8SequenceLength(at: position - 1) else { return nil }
+                position += length - 1
+                continue
+            }
             guard byte == UInt8(ascii: "\\") else { continue }
             escaped = true
             guard position < bytes.count else { return nil }
@@ -224,6 +252,34 @@ struct JSONKeyPathScanner {
             integral = false
         }
         return integral
+    }
+
+    /// The length of the well-formed UTF-8 sequence starting at `index` (a byte of at least
+    /// `0x80`), `nil` when it is not one: the parser's test.
+    private func utf8SequenceLength(at index: Int) -> Int? {
+        let length: Int
+        var second: ClosedRange<UInt8> = 0x80...0xBF
+        switch bytes[index] {
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+            length = 3
+            second = 0xA0...0xBF
+        case 0xED:
+            length = 3
+            second = 0x80...0x9F
+        case 0xE1...0xEF: length = 3
+        case 0xF0:
+            length = 4
+            second = 0x90...0xBF
+        case 0xF4:
+            length = 4
+            second = 0x80...0x8F
+        case 0xF1...0xF3: length = 4
+        default: return nil
+        }
+        guard index + length <= bytes.count, second.contains(bytes[index + 1]) else { return nil }
+        for continuation in index + 2..<index + length where bytes[continuation] & 0xC0 != 0x80 { return nil }
+        return length
     }
 
     private func next(is byte: UInt8) -> Bool {

@@ -63,20 +63,59 @@ struct ResponseTemplate: Sendable {
     }
 
     /// The template rendered against `request`, with `parameters` as `parameters.*` (WireMock's
-    /// `transformerParameters`). Throws ``TemplateRenderError`` when a helper fails or a limit is
-    /// reached (WireMock answers 500 then).
+    /// `transformerParameters`) and the path template of `environment`. Throws
+    /// ``TemplateRenderError`` when a helper fails or a limit is reached (WireMock answers 500 then).
     func render(
         _ request: InterceptedRequest,
         environment: TemplateEnvironment,
         parameters: TemplateObject = TemplateObject()
     ) throws(TemplateRenderError) -> String {
-        if let shortcut, let text = shortcut.render(request, pathTemplate: environment.pathTemplate) {
-            // The general render draws `request.id` first when the template may read it, and later
-            // random helpers (in this render or the next) continue from there.
-            if mayReadRequestID { _ = TemplateRequestModel.uuid(environment.random) }
-            return text
+        try render(request, environment: environment, pathTemplate: environment.pathTemplate, parameters: parameters)
+    }
+
+    /// ``render(_:environment:parameters:)`` with `pathTemplate` as the stub's path template in
+    /// place of the environment's (a response renders without copying its environment to set it).
+    func render(
+        _ request: InterceptedRequest,
+        environment: TemplateEnvironment,
+        pathTemplate: URITemplate?,
+        parameters: TemplateObject
+    ) throws(TemplateRenderError) -> String {
+        if let bytes = shortcutBytes(request, environment: environment, pathTemplate: pathTemplate) {
+            return String(decoding: bytes, as: UTF8.self)
         }
+        var environment = environment
+        environment.pathTemplate = pathTemplate
         return try renderInGeneral(request, environment: environment, parameters: parameters)
+    }
+
+    /// ``render(_:environment:pathTemplate:parameters:)`` as the UTF-8 bytes of a body.
+    func renderData(
+        _ request: InterceptedRequest,
+        environment: TemplateEnvironment,
+        pathTemplate: URITemplate?,
+        parameters: TemplateObject
+    ) throws(TemplateRenderError) -> Data {
+        if let bytes = shortcutBytes(request, environment: environment, pathTemplate: pathTemplate) {
+            return Data(bytes)
+        }
+        var environment = environment
+        environment.pathTemplate = pathTemplate
+        return Data(utf8Of: try renderInGeneral(request, environment: environment, parameters: parameters))
+    }
+
+    /// The shortcut's output for `request`, `nil` when there is no shortcut or it leaves the
+    /// request to the general render.
+    private func shortcutBytes(
+        _ request: InterceptedRequest,
+        environment: TemplateEnvironment,
+        pathTemplate: URITemplate?
+    ) -> [UInt8]? {
+        guard let shortcut, let bytes = shortcut.bytes(for: request, pathTemplate: pathTemplate) else { return nil }
+        // The general render draws `request.id` first when the template may read it, and later
+        // random helpers (in this render or the next) continue from there.
+        if mayReadRequestID { _ = TemplateRequestModel.uuid(environment.random) }
+        return bytes
     }
 
     /// ``render(_:environment:parameters:)`` without the shortcut: every tag through the request

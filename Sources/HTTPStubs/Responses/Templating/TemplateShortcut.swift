@@ -8,31 +8,22 @@
 /// - `jsonPath request.body '<path>'` with a literal path of member names and indexes from `$`
 ///   (``JSONPathExpression/keysFromRoot``), no `default=`.
 ///
-/// ``render(_:pathTemplate:)`` gives the bytes the general render gives for the same request, or
+/// ``bytes(for:pathTemplate:)`` gives the bytes the general render gives for the same request, or
 /// `nil` whenever it cannot be sure of them, and the caller renders the general way: a segment of a
 /// non-ASCII path, a path segment a path variable of the same name would shadow, a body
 /// that is not UTF-8, a scan that is unsure, output beyond the render's byte limit.
 struct TemplateShortcut: Sendable {
     /// One top-level piece of the template.
     private enum Piece: Sendable {
-        case text(String)
+        /// Text, as its UTF-8 bytes.
+        case text([UInt8])
         /// `request.path.[index]`; `key` is the segment as written, which a path variable of that
         /// name would answer instead.
         case pathSegment(Int, key: String, escaped: Bool)
         case path(escaped: Bool)
         case url(escaped: Bool)
         case method(escaped: Bool)
-        case jsonPathOfBody([JSONPathKey], escaped: Bool)
-    }
-
-    /// What one tag reads from a request.
-    private enum Reading {
-        /// Text to print (then HTML-escaped when the tag escapes).
-        case text(String)
-        /// A missing value or `null`: the tag prints nothing.
-        case nothing
-        /// Not decided here: render the general way.
-        case unsure
+        case jsonPathOfBody([JSONKeyPathScanner.Key], escaped: Bool)
     }
 
     private let pieces: [Piece]
@@ -47,7 +38,7 @@ struct TemplateShortcut: Sendable {
         var pieces: [Piece] = []
         for node in template.nodes {
             switch node {
-            case .text(let text): pieces.append(.text(text))
+            case .text(let text): pieces.append(.text(Array(text.utf8)))
             case .comment: continue
             case .mustache(let expression, let escaped):
                 guard let piece = Self.piece(expression, escaped: escaped) else { return nil }
@@ -83,7 +74,8 @@ struct TemplateShortcut: Sendable {
         case .helper?:
             guard expression.name.text == "jsonPath", expression.params.count == 2, expression.hash.isEmpty,
                 case .path(let input) = expression.params[0], input.segments == [request, .property("body")],
-                case .jsonPath(let compiled)? = expression.prepared, let keys = compiled.keysFromRoot
+                case .jsonPath(let compiled)? = expression.prepared, let path = compiled.keysFromRoot,
+                let keys = JSONKeyPathScanner.keys(path)
             else { return nil }
             return .jsonPathOfBody(keys, escaped: escaped)
         case nil:
@@ -91,52 +83,64 @@ struct TemplateShortcut: Sendable {
         }
     }
 
-    /// The template rendered for `request`, whose stub's path template is `pathTemplate`; `nil`
-    /// when the general render must decide.
-    func render(_ request: InterceptedRequest, pathTemplate: URITemplate?) -> String? {
-        var output = ""
-        if outputCapacity > 15 { output.reserveCapacity(outputCapacity) }
+    /// The UTF-8 of the template rendered for `request`, whose stub's path template is
+    /// `pathTemplate`, written into one buffer; `nil` when the general render must decide.
+    func bytes(for request: InterceptedRequest, pathTemplate: URITemplate?) -> [UInt8]? {
+        var output: [UInt8] = []
+        output.reserveCapacity(outputCapacity)
         for piece in pieces {
-            let reading: Reading
-            let escaped: Bool
             switch piece {
             case .text(let text):
-                output += text
-                continue
-            case .pathSegment(let index, let key, let escapes):
-                escaped = escapes
+                output.append(contentsOf: text)
+            case .pathSegment(let index, let key, let escaped):
                 // `request.path` carries the path variables as properties, read before the segments.
-                let shadowed = pathTemplate.map { $0.variables.contains(key) } ?? (request.pathParameters[key] != nil)
-                reading = shadowed ? .unsure : Self.segment(index, of: request.path)
-            case .path(let escapes):
-                escaped = escapes
-                reading = .text(PercentDecoding.decode(request.path) ?? request.path)
-            case .url(let escapes):
-                escaped = escapes
-                reading = .text(request.pathAndQuery)
-            case .method(let escapes):
-                escaped = escapes
-                reading = .text(request.method.rawValue)
-            case .jsonPathOfBody(let keys, let escapes):
-                escaped = escapes
-                reading = Self.jsonPath(keys, ofBodyOf: request)
-            }
-            switch reading {
-            case .text(let text): output += escaped ? TemplateEscaping.html(text) : text
-            case .nothing: continue
-            case .unsure: return nil
+                if let pathTemplate {
+                    guard !pathTemplate.variables.contains(key) else { return nil }
+                } else if !request.pathParameters.isEmpty, request.pathParameters[key] != nil {
+                    return nil
+                }
+                guard Self.appendSegment(index, of: request.path, escaped: escaped, to: &output) else { return nil }
+            case .path(let escaped):
+                Self.append(PercentDecoding.decode(request.path) ?? request.path, escaped: escaped, to: &output)
+            case .url(let escaped):
+                Self.append(request.pathAndQuery, escaped: escaped, to: &output)
+            case .method(let escaped):
+                Self.append(request.method.rawValue, escaped: escaped, to: &output)
+            case .jsonPathOfBody(let keys, let escaped):
+                guard Self.appendJSONPath(keys, ofBodyOf: request, escaped: escaped, to: &output) else { return nil }
             }
         }
-        return output.utf8.count > maximumOutputBytes ? nil : output
+        return output.count > maximumOutputBytes ? nil : output
     }
 
-    /// The `index`-th non-empty segment between the `/`s of `path`, percent-decoded (as written when
-    /// it does not decode), as the request model splits an ASCII path.
-    private static func segment(_ index: Int, of path: String) -> Reading {
+    /// Appends `bytes`, HTML-escaped when `escaped`.
+    private static func append(_ bytes: UnsafeBufferPointer<UInt8>, escaped: Bool, to output: inout [UInt8]) {
+        if escaped {
+            TemplateEscaping.appendHTML(bytes, to: &output)
+        } else {
+            output.append(contentsOf: bytes)
+        }
+    }
+
+    /// Appends the UTF-8 of `text`, HTML-escaped when `escaped`.
+    private static func append(_ text: String, escaped: Bool, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { append($0, escaped: escaped, to: &output) }
+    }
+
+    /// Appends the `index`-th non-empty segment between the `/`s of `path`, percent-decoded (as
+    /// written when it does not decode), as the request model splits an ASCII path; nothing when
+    /// there is no such segment. `false` for a path with other characters, which the model splits
+    /// by characters (a `/` may join what follows it in one).
+    private static func appendSegment(
+        _ index: Int,
+        of path: String,
+        escaped: Bool,
+        to output: inout [UInt8]
+    ) -> Bool {
         var path = path
-        return path.withUTF8 { bytes -> Reading in
-            // A path with other characters splits by characters, which may join a `/` to what follows.
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return .unsure }
+        return path.withUTF8 { bytes -> Bool in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
             var start = 0
             var found = 0
             for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
@@ -146,30 +150,52 @@ struct TemplateShortcut: Sendable {
                     found += 1
                     continue
                 }
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                return .text(PercentDecoding.decode(text) ?? text)
+                let segment = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if segment.contains(UInt8(ascii: "%")) {
+                    let text = String(decoding: segment, as: UTF8.self)
+                    append(PercentDecoding.decode(text) ?? text, escaped: escaped, to: &output)
+                } else {
+                    append(segment, escaped: escaped, to: &output)
+                }
+                return true
             }
-            return .nothing
+            return true
         }
     }
 
-    /// What `jsonPath request.body` prints for `keys`: nothing without a body, otherwise the scan
-    /// of the body's UTF-8 text, printed as the request model's `jsonPath` prints a scalar.
-    private static func jsonPath(_ keys: [JSONPathKey], ofBodyOf request: InterceptedRequest) -> Reading {
-        guard let body = request.body, !body.isEmpty else { return .nothing }
-        guard var text = request.bodyText else { return .unsure }
-        return text.withUTF8 { bytes -> Reading in
+    /// Appends what `jsonPath request.body` prints for `keys`: nothing without a body, otherwise
+    /// the scan of the body, printed as the request model's `jsonPath` prints a scalar. `false`
+    /// when the scan is unsure. A body the scan accepts is UTF-8 without a byte order mark, so
+    /// the model's text of it (`bodyText`) holds the same bytes.
+    private static func appendJSONPath(
+        _ keys: [JSONKeyPathScanner.Key],
+        ofBodyOf request: InterceptedRequest,
+        escaped: Bool,
+        to output: inout [UInt8]
+    ) -> Bool {
+        guard let body = request.body, !body.isEmpty else { return true }
+        return body.withUnsafeBytes { raw -> Bool in
+            let bytes = raw.bindMemory(to: UInt8.self)
             switch JSONKeyPathScanner.find(keys, in: bytes) {
             case .string(let range):
-                return .text(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+                append(UnsafeBufferPointer(rebasing: bytes[range]), escaped: escaped, to: &output)
             case .integer(let range):
                 // Jackson reads `-0` as the integer 0.
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-                return .text(text == "-0" ? "0" : text)
-            case .bool(let flag): return .text(flag ? "true" : "false")
-            case .null, .notFound: return .nothing
-            case .unsure: return .unsure
+                if range.count == 2, bytes[range.lowerBound] == UInt8(ascii: "-"),
+                    bytes[range.lowerBound + 1] == UInt8(ascii: "0")
+                {
+                    output.append(UInt8(ascii: "0"))
+                } else {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+                }
+            case .bool(let flag):
+                output.append(contentsOf: (flag ? "true" : "false").utf8)
+            case .null, .notFound:
+                break
+            case .unsure:
+                return false
             }
+            return true
         }
     }
 }

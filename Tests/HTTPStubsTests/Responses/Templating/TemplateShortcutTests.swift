@@ -168,12 +168,25 @@ struct TemplateShortcutTests {
                     { try template.renderInGeneral(request, environment: $0) },
                     pathTemplate: pathTemplate
                 )
+                let body = Self.outcome(
+                    {
+                        let data = try template.renderData(
+                            request,
+                            environment: $0,
+                            pathTemplate: $0.pathTemplate,
+                            parameters: TemplateObject()
+                        )
+                        return String(decoding: data, as: UTF8.self)
+                    },
+                    pathTemplate: pathTemplate
+                )
                 #expect(
-                    fast.output == general.output && fast.draws == general.draws,
+                    fast.output == general.output && fast.draws == general.draws && body.output == general.output
+                        && body.draws == general.draws,
                     "\(text) for \(request) with body \(request.body.map { Array($0) } ?? [])"
                 )
                 compared += 1
-                if template.shortcut?.render(request, pathTemplate: pathTemplate) != nil { shortcutAnswers += 1 }
+                if template.shortcut?.text(request, pathTemplate: pathTemplate) != nil { shortcutAnswers += 1 }
             }
         }
         // The comparison means something only if the shortcut answered often.
@@ -191,7 +204,7 @@ struct TemplateShortcutTests {
             body: Data(#"{"name":"Ada Lovelace","age":36}"#.utf8)
         )
         let expected = #"{"id":42,"name":"Ada Lovelace","email":"ada@example.com"}"#
-        #expect(template.shortcut?.render(request, pathTemplate: URITemplate("/users/{id}")) == expected)
+        #expect(template.shortcut?.text(request, pathTemplate: URITemplate("/users/{id}")) == expected)
         #expect(try template.renderInGeneral(request, environment: .system) == expected)
     }
 
@@ -206,7 +219,7 @@ struct TemplateShortcutTests {
             body: Data(#"{"s":"<a&'b'>","z":-0,"t":true,"n":null,"l":[1,"x"]}"#.utf8)
         )
         #expect(
-            template.shortcut?.render(request, pathTemplate: nil) == "&lt;a&amp;&#x27;b&#x27;&gt;|<a&'b'>|0|true||x"
+            template.shortcut?.text(request, pathTemplate: nil) == "&lt;a&amp;&#x27;b&#x27;&gt;|<a&'b'>|0|true||x"
         )
     }
 
@@ -214,7 +227,7 @@ struct TemplateShortcutTests {
         let template = try ResponseTemplate.parse("{{jsonPath request.body '$.a'}}")
         let shortcut = try #require(template.shortcut)
         func answer(_ body: String) -> String? {
-            shortcut.render(
+            shortcut.text(
                 InterceptedRequest(url: URL(string: "http://example.com/")!, body: Data(body.utf8)),
                 pathTemplate: nil
             )
@@ -226,9 +239,14 @@ struct TemplateShortcutTests {
         #expect(answer(#"{"a":{}}"#) == nil)  // an object
         #expect(answer(#"{"a":1"#) == nil)  // not JSON
         #expect(answer(#"{"b":1,"c":[{"a":2}]}"#) == "")  // no member `a` at the top
+        let notUTF8 = InterceptedRequest(
+            url: URL(string: "http://example.com/")!,
+            body: Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D])
+        )
+        #expect(shortcut.text(notUTF8, pathTemplate: nil) == nil)
         let segment = try #require(try ResponseTemplate.parse("{{request.path.[0]}}").shortcut)
         let request = InterceptedRequest(url: URL(string: "http://example.com/x")!, pathParameters: ["0": "zero"])
-        #expect(segment.render(request, pathTemplate: nil) == nil)  // a path variable named `0`
+        #expect(segment.text(request, pathTemplate: nil) == nil)  // a path variable named `0`
     }
 
     @Test func otherShapesHaveNoShortcut() throws {
@@ -240,5 +258,12 @@ struct TemplateShortcutTests {
         ] {
             #expect(try ResponseTemplate.parse(text).shortcut == nil, "\(text)")
         }
+    }
+}
+
+extension TemplateShortcut {
+    /// The shortcut's output as text, to compare.
+    func text(_ request: InterceptedRequest, pathTemplate: URITemplate?) -> String? {
+        bytes(for: request, pathTemplate: pathTemplate).map { String(decoding: $0, as: UTF8.self) }
     }
 }
