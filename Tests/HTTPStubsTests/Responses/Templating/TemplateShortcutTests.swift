@@ -76,28 +76,35 @@ struct TemplateShortcutTests {
         "{}", "[]", "[ ]", "{ }",
     ]
 
-    /// A JSON value of at most `depth` levels, often with the names the tags read.
-    static func json(_ choices: inout Choices, depth: Int) -> String {
+    /// A JSON value of at most `depth` levels, its members named from `names` (by default often
+    /// the names the tags read).
+    static func json(_ choices: inout Choices, depth: Int, names: [String] = names) -> String {
         guard depth > 0, choices.chance(60) else { return choices.pick(scalars) }
         let space = choices.pick(["", " ", "\n\t", "\r\n  "])
         if choices.chance(60) {
             let members = (0..<choices.below(5)).map { _ in
-                "\"\(choices.pick(names))\"\(space):\(space)\(json(&choices, depth: depth - 1))"
+                "\"\(choices.pick(names))\"\(space):\(space)\(json(&choices, depth: depth - 1, names: names))"
             }
             return "{" + space + members.joined(separator: "," + space) + space + "}"
         }
-        let elements = (0..<choices.below(5)).map { _ in json(&choices, depth: depth - 1) }
+        let elements = (0..<choices.below(5)).map { _ in json(&choices, depth: depth - 1, names: names) }
         return "[" + space + elements.joined(separator: "," + space) + "]"
     }
 
-    /// A body: JSON, often damaged, sometimes not UTF-8, empty or missing.
+    /// A body: JSON, often damaged, sometimes not UTF-8, empty or missing, or with members whose
+    /// names repeat at every level (the parser keeps the last).
     static func body(_ choices: inout Choices) -> Data? {
-        switch choices.below(12) {
+        switch choices.below(14) {
         case 0: return nil
         case 1: return Data()
         case 2: return Data([0x7B, 0x22, 0x6E, 0x61, 0x6D, 0x65, 0x22, 0x3A, 0x22, 0xE9, 0xFF, 0x22, 0x7D])
         case 3: return Data(("\u{FEFF}" + json(&choices, depth: 3)).utf8)
         case 4: return Data((String(repeating: "[", count: 70) + String(repeating: "]", count: 70)).utf8)
+        case 5, 6:
+            let members = (0..<2 + choices.below(3)).map { _ in
+                "\"\(choices.pick(["a", "name"]))\":" + json(&choices, depth: 2, names: ["a", "b"])
+            }
+            return Data(("{" + members.joined(separator: ",") + "}").utf8)
         default:
             var bytes = Array(json(&choices, depth: 4).utf8)
             if choices.chance(25), !bytes.isEmpty {
