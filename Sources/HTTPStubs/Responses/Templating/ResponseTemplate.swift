@@ -5,7 +5,10 @@ import Foundation
 /// Only the span between the first `{{` and the last `}}` is Handlebars, as in WireMock's
 /// `HandlebarsOptimizedTemplate`; the helpers are handlebars.java's built-ins and WireMock's own
 /// (``WireMockHelpers/all``), with the request model of ``TemplateRequestModel``.
-struct ResponseTemplate: Sendable {
+///
+/// A class (immutable, so `Sendable`), so that a response copying its parts for each request
+/// retains one reference rather than each part of the parsed template.
+final class ResponseTemplate: Sendable {
     /// The parsed template.
     let template: Template
     /// Whether the template may read `request.id`: its text mentions `id`, or it reads names it
@@ -14,6 +17,12 @@ struct ResponseTemplate: Sendable {
     /// The template rendered by reading the request directly, when every tag has a shape that
     /// allows it (``TemplateShortcut``); `nil` otherwise.
     let shortcut: TemplateShortcut?
+
+    private init(template: Template, mayReadRequestID: Bool, shortcut: TemplateShortcut?) {
+        self.template = template
+        self.mayReadRequestID = mayReadRequestID
+        self.shortcut = shortcut
+    }
 
     /// The helpers every response template may call.
     static let helpers: [String: TemplateHelper] = WireMockHelpers.all
@@ -97,7 +106,7 @@ struct ResponseTemplate: Sendable {
         parameters: TemplateObject
     ) throws(TemplateRenderError) -> Data {
         if let bytes = shortcutBytes(request, environment: environment, pathTemplate: pathTemplate) {
-            return Data(bytes)
+            return bytes.withUnsafeBufferPointer { Data(buffer: $0) }
         }
         var environment = environment
         environment.pathTemplate = pathTemplate

@@ -94,8 +94,8 @@ struct TemplateShortcut: Sendable {
                 output.append(contentsOf: text)
             case .pathSegment(let index, let key, let escaped):
                 // `request.path` carries the path variables as properties, read before the segments.
-                if let pathTemplate {
-                    guard !pathTemplate.variables.contains(key) else { return nil }
+                if let variables = pathTemplate?.variables {
+                    guard !variables.contains(key) else { return nil }
                 } else if !request.pathParameters.isEmpty, request.pathParameters[key] != nil {
                     return nil
                 }
