@@ -20,10 +20,11 @@ struct TemplatedResponse: Sendable {
             return .template(try ResponseTemplate.parse(text, escapesHTML: escapesHTML), origin: origin)
         }
 
-        /// The part's text for `request`.
+        /// The part's text for `request`; `pathTemplate` is the stub's.
         func rendered(
             _ request: InterceptedRequest,
             _ environment: TemplateEnvironment,
+            _ pathTemplate: URITemplate?,
             _ parameters: TemplateObject
         ) throws -> String {
             switch self {
@@ -31,7 +32,38 @@ struct TemplatedResponse: Sendable {
                 return text
             case let .template(template, origin):
                 do {
-                    return try template.render(request, environment: environment, parameters: parameters)
+                    return try template.render(
+                        request,
+                        environment: environment,
+                        pathTemplate: pathTemplate,
+                        parameters: parameters
+                    )
+                } catch {
+                    throw TemplateRenderFailure(origin: origin, error: "\(error)")
+                }
+            }
+        }
+
+        /// The part as a body for `request`: its text's UTF-8, which a template writes directly.
+        func renderedBody(
+            _ request: InterceptedRequest,
+            _ environment: TemplateEnvironment,
+            _ pathTemplate: URITemplate?,
+            _ parameters: TemplateObject
+        ) throws -> ResponseBody {
+            switch self {
+            case let .literal(text):
+                return .text(text)
+            case let .template(template, origin):
+                do {
+                    return .data(
+                        try template.renderData(
+                            request,
+                            environment: environment,
+                            pathTemplate: pathTemplate,
+                            parameters: parameters
+                        )
+                    )
                 } catch {
                     throw TemplateRenderFailure(origin: origin, error: "\(error)")
                 }
@@ -66,22 +98,20 @@ struct TemplatedResponse: Sendable {
         _ request: InterceptedRequest,
         environment: TemplateEnvironment
     ) -> (content: StubResponse.Content, failure: TemplateRenderFailure?) {
-        var environment = environment
-        environment.pathTemplate = pathTemplate
         do {
             var fields = HeaderFields()
             for header in headers {
-                fields.add(header.name, try header.value.rendered(request, environment, parameters))
+                fields.add(header.name, try header.value.rendered(request, environment, pathTemplate, parameters))
             }
             let rendered: ResponseBody
             switch body {
             case let .fixed(body):
                 rendered = body
             case let .text(part):
-                rendered = .text(try part.rendered(request, environment, parameters))
+                rendered = try part.renderedBody(request, environment, pathTemplate, parameters)
             case let .file(name, filesRoot, templatedContents, escapesHTML, origin):
                 rendered = try file(
-                    name.rendered(request, environment, parameters),
+                    name.rendered(request, environment, pathTemplate, parameters),
                     in: filesRoot,
                     templatedContents: templatedContents,
                     escapesHTML: escapesHTML,
@@ -143,7 +173,7 @@ struct TemplatedResponse: Sendable {
         } catch {
             throw TemplateRenderFailure(origin: "\(resolved):\(error.location)", error: error.message)
         }
-        return .text(try part.rendered(request, environment, parameters))
+        return try part.renderedBody(request, environment, pathTemplate, parameters)
     }
 }
 

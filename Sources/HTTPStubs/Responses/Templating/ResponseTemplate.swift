@@ -5,12 +5,24 @@ import Foundation
 /// Only the span between the first `{{` and the last `}}` is Handlebars, as in WireMock's
 /// `HandlebarsOptimizedTemplate`; the helpers are handlebars.java's built-ins and WireMock's own
 /// (``WireMockHelpers/all``), with the request model of ``TemplateRequestModel``.
-struct ResponseTemplate: Sendable {
+///
+/// A class (immutable, so `Sendable`), so that a response copying its parts for each request
+/// retains one reference rather than each part of the parsed template.
+final class ResponseTemplate: Sendable {
     /// The parsed template.
     let template: Template
     /// Whether the template may read `request.id`: its text mentions `id`, or it reads names it
     /// does not spell out (`each`, `lookup`). Otherwise the render skips drawing the UUID.
     let mayReadRequestID: Bool
+    /// The template rendered by reading the request directly, when every tag has a shape that
+    /// allows it (``TemplateShortcut``); `nil` otherwise.
+    let shortcut: TemplateShortcut?
+
+    private init(template: Template, mayReadRequestID: Bool, shortcut: TemplateShortcut?) {
+        self.template = template
+        self.mayReadRequestID = mayReadRequestID
+        self.shortcut = shortcut
+    }
 
     /// The helpers every response template may call.
     static let helpers: [String: TemplateHelper] = WireMockHelpers.all
@@ -32,7 +44,12 @@ struct ResponseTemplate: Sendable {
                     + helpers.keys.sorted().joined(separator: ", ")
             )
         }
-        return ResponseTemplate(template: template.prepared(with: helpers), mayReadRequestID: mayReadRequestID(text))
+        let prepared = template.prepared(with: helpers)
+        return ResponseTemplate(
+            template: prepared,
+            mayReadRequestID: mayReadRequestID(text),
+            shortcut: TemplateShortcut(prepared, limits: renderer.limits)
+        )
     }
 
     /// Whether a tag of `text` (what lies between `{{` and `}}`) mentions `id`, `each` or `lookup`.
@@ -55,9 +72,64 @@ struct ResponseTemplate: Sendable {
     }
 
     /// The template rendered against `request`, with `parameters` as `parameters.*` (WireMock's
-    /// `transformerParameters`). Throws ``TemplateRenderError`` when a helper fails or a limit is
-    /// reached (WireMock answers 500 then).
+    /// `transformerParameters`) and the path template of `environment`. Throws
+    /// ``TemplateRenderError`` when a helper fails or a limit is reached (WireMock answers 500 then).
     func render(
+        _ request: InterceptedRequest,
+        environment: TemplateEnvironment,
+        parameters: TemplateObject = TemplateObject()
+    ) throws(TemplateRenderError) -> String {
+        try render(request, environment: environment, pathTemplate: environment.pathTemplate, parameters: parameters)
+    }
+
+    /// ``render(_:environment:parameters:)`` with `pathTemplate` as the stub's path template in
+    /// place of the environment's (a response renders without copying its environment to set it).
+    func render(
+        _ request: InterceptedRequest,
+        environment: TemplateEnvironment,
+        pathTemplate: URITemplate?,
+        parameters: TemplateObject
+    ) throws(TemplateRenderError) -> String {
+        if let bytes = shortcutBytes(request, environment: environment, pathTemplate: pathTemplate) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var environment = environment
+        environment.pathTemplate = pathTemplate
+        return try renderInGeneral(request, environment: environment, parameters: parameters)
+    }
+
+    /// ``render(_:environment:pathTemplate:parameters:)`` as the UTF-8 bytes of a body.
+    func renderData(
+        _ request: InterceptedRequest,
+        environment: TemplateEnvironment,
+        pathTemplate: URITemplate?,
+        parameters: TemplateObject
+    ) throws(TemplateRenderError) -> Data {
+        if let bytes = shortcutBytes(request, environment: environment, pathTemplate: pathTemplate) {
+            return bytes.withUnsafeBufferPointer { Data(buffer: $0) }
+        }
+        var environment = environment
+        environment.pathTemplate = pathTemplate
+        return Data(utf8Of: try renderInGeneral(request, environment: environment, parameters: parameters))
+    }
+
+    /// The shortcut's output for `request`, `nil` when there is no shortcut or it leaves the
+    /// request to the general render.
+    private func shortcutBytes(
+        _ request: InterceptedRequest,
+        environment: TemplateEnvironment,
+        pathTemplate: URITemplate?
+    ) -> [UInt8]? {
+        guard let shortcut, let bytes = shortcut.bytes(for: request, pathTemplate: pathTemplate) else { return nil }
+        // The general render draws `request.id` first when the template may read it, and later
+        // random helpers (in this render or the next) continue from there.
+        if mayReadRequestID { _ = TemplateRequestModel.uuid(environment.random) }
+        return bytes
+    }
+
+    /// ``render(_:environment:parameters:)`` without the shortcut: every tag through the request
+    /// model and a render session. The shortcut must give the same bytes; tests compare the two.
+    func renderInGeneral(
         _ request: InterceptedRequest,
         environment: TemplateEnvironment,
         parameters: TemplateObject = TemplateObject()

@@ -5,21 +5,32 @@ enum TemplateEscaping {
     /// `&#x27;` `&#x60;` `&#x3D;`; everything else (non-ASCII included) is kept.
     static func html(_ text: String) -> String {
         guard text.utf8.contains(where: needsEscaping) else { return text }
-        var result = ""
+        var result: [UInt8] = []
         result.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#x27;"
-            case "`": result += "&#x60;"
-            case "=": result += "&#x3D;"
-            default: result.unicodeScalars.append(scalar)
+        var text = text
+        text.withUTF8 { appendHTML($0, to: &result) }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 `bytes` to `output` escaped as ``html(_:)`` escapes text: the replaced
+    /// characters are ASCII, so the bytes of everything else are copied as they are.
+    static func appendHTML(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        guard bytes.contains(where: needsEscaping) else {
+            output.append(contentsOf: bytes)
+            return
+        }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): output.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'"): output.append(contentsOf: "&#x27;".utf8)
+            case UInt8(ascii: "`"): output.append(contentsOf: "&#x60;".utf8)
+            case UInt8(ascii: "="): output.append(contentsOf: "&#x3D;".utf8)
+            default: output.append(byte)
             }
         }
-        return result
     }
 
     /// The bytes below 64 that are escaped, as a bit set: `"` `&` `'` `<` `=` `>`.

@@ -354,8 +354,8 @@ final class TemplateRequestModel: @unchecked Sendable {
         return .object(TemplateObject(names.map { ($0, Self.listOrSingle(values[$0] ?? [])) }))
     }
 
-    /// A version-4 UUID from `random`, lower-case as Java prints it.
-    private static func uuid(_ random: (Int) -> Int) -> String {
+    /// A version-4 UUID from `random` (16 draws below 256), lower-case as Java prints it.
+    static func uuid(_ random: (Int) -> Int) -> String {
         var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: min(max(random(256), 0), 255)) }
         bytes[6] = bytes[6] & 0x0f | 0x40
         bytes[8] = bytes[8] & 0x3f | 0x80

@@ -56,6 +56,24 @@ struct JSONPathExpression: Sendable, CustomStringConvertible {
         query.isDefinite
     }
 
+    /// The steps of a path from the document (`$`) that names one member or one index at each step
+    /// (`$.a['b'][0]`), with no index counted from the end and no `length()`: ``evaluate(_:)`` gives
+    /// `.value` of the value they lead to, or `.notFound` when a step meets a missing member, an index
+    /// out of range or a value of the wrong type. `nil` for any other path.
+    var keysFromRoot: [JSONPathKey]? {
+        guard query.startsAtRoot, !query.endsWithLength else { return nil }
+        var keys: [JSONPathKey] = []
+        for step in query.steps {
+            switch step {
+            case .child(.names(let names)) where names.count == 1: keys.append(.member(names[0]))
+            case .child(.indexes(let indexes)) where indexes.count == 1 && indexes[0] >= 0:
+                keys.append(.element(indexes[0]))
+            default: return nil
+            }
+        }
+        return keys
+    }
+
     /// Evaluates the expression against `root`.
     func evaluate(_ root: JSONValue) -> JSONPathResult {
         query.evaluate(current: root, root: root)
