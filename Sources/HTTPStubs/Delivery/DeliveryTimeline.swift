@@ -50,7 +50,16 @@ struct DeliveryTimeline {
         self.events = events
         self.timeout = timeout
         self.url = url
-        isDueAtStart = events.allSatisfy { $0.time == .zero }
+        isDueAtStart = !Self.waits(events)
+    }
+
+    /// Whether some event is due after the start. Reads each event's time in place: iterating the
+    /// events would copy each one (retaining what its action holds) to read one field.
+    static func waits(_ events: [Event]) -> Bool {
+        for index in events.indices where events[index].time > .zero {
+            return true
+        }
+        return false
     }
 
     /// A finished timeline with nothing left in it: what a load keeps once its last event is out.
@@ -60,32 +69,64 @@ struct DeliveryTimeline {
         return timeline
     }
 
-    /// The actions due by `elapsed`, in order, and when the next one is due (`nil` once finished).
-    mutating func advance(to elapsed: Duration) -> (due: [Action], nextWake: Duration?) {
-        var due: [Action] = []
+    /// What ``advance(to:)`` found due: a run of the timeline's events (its `.progress` events
+    /// reach no one, see ``forEachAction(_:)``), then the timeout's failure when the load timed out.
+    ///
+    /// A view of the events rather than a new array: a request whose events are all due at once
+    /// (most of them) then allocates nothing to deliver them.
+    struct Due {
+        /// The events that came due; shares the timeline's storage.
+        private(set) var events: ArraySlice<Event>
+        /// The failure of a load that timed out, after `events`.
+        private(set) var timeout: Action?
+
+        /// The last action, if it ends the load, taken out (to be delivered later).
+        mutating func removeEnd() -> Action? {
+            if let timeout {
+                self.timeout = nil
+                return timeout
+            }
+            guard let last = events.last, last.action.endsTheLoad else { return nil }
+            events.removeLast()
+            return last.action
+        }
+
+        /// Calls `body` with each action to tell the client, in order.
+        func forEachAction(_ body: (Action) -> Void) {
+            for index in events.indices {
+                if case .progress = events[index].action { continue }
+                body(events[index].action)
+            }
+            if let timeout { body(timeout) }
+        }
+    }
+
+    /// What is due by `elapsed`, in order, and when the next event is due (`nil` once finished).
+    mutating func advance(to elapsed: Duration) -> (due: Due, nextWake: Duration?) {
+        let first = cursor
+        var timeoutFailure: Action?
+        var nextWake: Duration?
         while !isFinished, cursor < events.count {
             let event = events[cursor]
             if let timeout, event.time - lastActivity > timeout {
                 let deadline = lastActivity + timeout
-                guard elapsed >= deadline else { return (due, deadline) }
-                due.append(.fail(timedOut(after: timeout)))
+                guard elapsed >= deadline else {
+                    nextWake = deadline
+                    break
+                }
+                timeoutFailure = .fail(timedOut(after: timeout))
                 isFinished = true
                 break
             }
-            guard event.time <= elapsed else { return (due, event.time) }
-            if case .progress = event.action {
-            } else {
-                if due.isEmpty { due.reserveCapacity(min(events.count - cursor, 4)) }
-                due.append(event.action)
+            guard event.time <= elapsed else {
+                nextWake = event.time
+                break
             }
             lastActivity = event.time
             cursor += 1
-            switch event.action {
-            case .finish, .fail: isFinished = true
-            case .receive, .load, .progress: break
-            }
+            if event.action.endsTheLoad { isFinished = true }
         }
-        return (due, nil)
+        return (Due(events: events[first..<cursor], timeout: timeoutFailure), nextWake)
     }
 
     private func timedOut(after timeout: Duration) -> URLError {

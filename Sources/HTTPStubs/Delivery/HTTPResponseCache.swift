@@ -12,12 +12,14 @@ import FoundationNetworking
 /// same URL again and again. The object is immutable, so handing the same one to two requests is
 /// indistinguishable from building it twice, except by identity.
 final class HTTPResponseCache: @unchecked Sendable {
-    // Invariant: `responses` and `last` are only touched while `lock` is held.
+    // Invariant: `responses`, `lastKey` and `lastResponse` are only touched while `lock` is held;
+    // `lastResponse` is the response of `lastKey`.
     private let lock = NSLock()
     private var responses: [Key: HTTPURLResponse] = [:]
-    /// The response handed out last: a stub answering the same URL again finds it by comparing,
-    /// without hashing the URL and every header.
-    private var last: (key: Key, response: HTTPURLResponse)?
+    /// The key and response handed out last: a stub answering the same URL again finds it by
+    /// comparing, without hashing the URL and every header.
+    private var lastKey: Key?
+    private var lastResponse: HTTPURLResponse?
 
     /// How many responses are kept; when a new one would exceed it, the cache starts over.
     static let capacity = 64
@@ -71,9 +73,11 @@ final class HTTPResponseCache: @unchecked Sendable {
     func response(url: URL, status: Int, headers: HeaderFields) -> HTTPURLResponse? {
         let key = Key(url: url, status: status, headers: headers)
         let kept = lock.withLock { () -> HTTPURLResponse? in
-            if let last, last.key == key { return last.response }
+            // Compared in place: binding the last pair would copy its key (URL and fields) first.
+            if lastKey == key { return lastResponse }
             guard let kept = responses[key] else { return nil }
-            last = (key, kept)
+            lastKey = key
+            lastResponse = kept
             return kept
         }
         if let kept { return kept }
@@ -90,7 +94,8 @@ final class HTTPResponseCache: @unchecked Sendable {
         lock.withLock {
             if responses.count >= Self.capacity { responses.removeAll(keepingCapacity: true) }
             responses[key] = built
-            last = (key, built)
+            lastKey = key
+            lastResponse = built
         }
         return built
     }

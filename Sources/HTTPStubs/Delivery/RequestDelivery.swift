@@ -25,14 +25,18 @@ import FoundationNetworking
 /// its registry's ``RequestFlights`` at once, so that the end of a test and
 /// ``ManualStubClock/advance(by:)`` know about the request before `startLoading` runs.
 final class RequestDelivery: @unchecked Sendable {
-    // Invariant: every mutable field lives in `state`, which is only touched inside `withState`,
+    // Invariant: every mutable field but `flightSlot` (guarded by the lock of the registry's
+    // `RequestFlights`) lives in `state`, which is only touched inside `withState`,
     // holding `lock`; the client is called only while that lock is held, and the user's code
     // (planning a response) never is. The lock is the loader's own, not a `Locked` box (BENCHMARKS.md,
     // allocations per request).
     private let registry: StubRegistry?
-    private let missingRegistry: StubError
+    private let missingRegistry: MissingRegistry
     private let lock = NSLock()
     private var state = State()
+    /// Where the loader is in its registry's ``RequestFlights``, while it is there: the one field
+    /// outside `state`, only touched by the flights, under their lock.
+    var flightSlot: Int?
 
     private struct State {
         var timeline: DeliveryTimeline?
@@ -93,9 +97,26 @@ final class RequestDelivery: @unchecked Sendable {
     static var liveCount: Int { live.withLock { $0 } }
     private static let live = Locked(0)
 
+    /// Why a loader has no registry, which says what its requests fail with. Two cases rather than
+    /// the ``StubError`` itself: a loader is made for every request, and copying that large enum
+    /// into each one showed in the protocols-alone profile.
+    enum MissingRegistry {
+        /// ``StubError/registryGone``.
+        case gone
+        /// ``StubError/notIntercepting``.
+        case notIntercepting
+
+        var error: StubError {
+            switch self {
+            case .gone: .registryGone
+            case .notIntercepting: .notIntercepting
+            }
+        }
+    }
+
     /// Creates a loader serving `request` (as its protocol instance is given it) from `registry`;
-    /// without one, requests fail with `missingRegistry`.
-    init(registry: StubRegistry?, missingRegistry: StubError = .registryGone, request: URLRequest) {
+    /// without one, requests fail with `missingRegistry`'s error.
+    init(registry: StubRegistry?, missingRegistry: MissingRegistry = .gone, request: URLRequest) {
         self.registry = registry
         self.missingRegistry = missingRegistry
         state.givenRequest = request  // without the lock: no other thread sees the loader before `join`
@@ -132,7 +153,9 @@ final class RequestDelivery: @unchecked Sendable {
     /// Whether a request is one stubs may serve at all: anything but local `file:`, `data:` and
     /// `about:` URLs.
     static func isInterceptable(_ request: URLRequest) -> Bool {
-        guard let scheme = request.url?.scheme else { return false }
+        guard let url = request.url else { return false }
+        if startsWithHTTPScheme(url) { return true }  // most requests: no need to parse the scheme out
+        guard let scheme = url.scheme else { return false }
         switch scheme {
         case "http", "https": return true  // most requests: no need to lower-case the scheme
         default:
@@ -140,6 +163,20 @@ final class RequestDelivery: @unchecked Sendable {
             case "file", "data", "about": return false
             default: return true
             }
+        }
+    }
+
+    /// Whether the URL's text starts with `http:` or `https:`, as written (then its scheme is one of
+    /// those): read from `absoluteString`, which `URL` keeps, rather than from `scheme`, which it
+    /// parses out and copies for every call.
+    private static func startsWithHTTPScheme(_ url: URL) -> Bool {
+        var text = url.absoluteString
+        return text.withUTF8 { bytes in
+            guard bytes.count >= 5, bytes[0] == UInt8(ascii: "h"), bytes[1] == UInt8(ascii: "t"),
+                bytes[2] == UInt8(ascii: "t"), bytes[3] == UInt8(ascii: "p")
+            else { return false }
+            return bytes[4] == UInt8(ascii: ":")
+                || (bytes.count >= 6 && bytes[4] == UInt8(ascii: "s") && bytes[5] == UInt8(ascii: ":"))
         }
     }
 
@@ -502,16 +539,14 @@ final class RequestDelivery: @unchecked Sendable {
         // Events due at the start are due at any time since: the clock is read only for the others.
         let elapsed = state.timeline!.isDueAtStart ? .zero : clock.now - state.start
         var (due, nextWake) = state.timeline!.advance(to: elapsed)  // in place: no copy
-        if state.resumesOnTheWay > 0, let last = due.last, last.endsTheLoad {
-            state.heldEnd = due.removeLast()
+        if state.resumesOnTheWay > 0 {
+            state.heldEnd = due.removeEnd()
         }
         state.timer?.cancel()
         state.wake = nextWake.map { state.start + $0 }
         state.timer = state.wake.map { wake in scheduleWake(at: wake, urlProtocol) }
         if state.timeline?.isFinished == true, state.heldEnd == nil { leave(&state) }
-        for action in due {
-            perform(action, for: urlProtocol)
-        }
+        due.forEachAction { perform($0, for: urlProtocol) }
     }
 
     /// The load ends (its last event is about to be delivered): leaves the registry's flights, and
@@ -600,8 +635,7 @@ final class RequestDelivery: @unchecked Sendable {
         /// The plan delivering `events`; an idle timeout can only fire before an event that is
         /// not due at once.
         func planned(_ events: [DeliveryTimeline.Event], answeredBy: StubSummary? = nil) -> Planned {
-            let waits = events.contains { $0.time > .zero }
-            let timeout = waits ? RequestDelivery.timeout(of: urlRequest, inspection) : nil
+            let timeout = DeliveryTimeline.waits(events) ? RequestDelivery.timeout(of: urlRequest, inspection) : nil
             let timeline = DeliveryTimeline(events: events, timeout: timeout, url: request.url)
             return Planned(timeline: timeline, request: request, answeringStub: answeredBy)
         }
@@ -635,7 +669,7 @@ final class RequestDelivery: @unchecked Sendable {
             return .planned(read.failing(with: error.urlError(for: request.url)))
         }
         guard let registry else {
-            return .planned(read.failing(with: missingRegistry.urlError(for: request.url)))
+            return .planned(read.failing(with: missingRegistry.error.urlError(for: request.url)))
         }
         // Requests handed off earlier choose their stubs first (see ``PlanningTurns``).
         guard registry.planningTurns.isIdle, registry.notifyObservers(declinesUserCode: true, of: { read.observed() })

@@ -12,14 +12,17 @@ import FoundationNetworking
 /// `urlCache`, so nothing defers it): when `resume()` has returned, the registry knows the
 /// request, before `startLoading` runs. Apple's URLSession may create it later (untested).
 final class RequestFlights: @unchecked Sendable {
-    // Invariant: `loaders` and `endedTest` are only touched while `lock` is held. Lock order: a
-    // loader may hold its own lock while it takes this one; this one is never held while a loader
-    // is called.
+    // Invariant: `loaders`, `endedTest` and every loader's `flightSlot` are only touched while
+    // `lock` is held; a loader in `loaders` has its position there as its `flightSlot`, and one
+    // not in it has `nil`. Lock order: a loader may hold its own lock while it takes this one;
+    // this one is never held while a loader is called.
     private let lock = NSLock()
     /// Held strongly, from `join` until `remove`: a loader leaves when its load ends, and at the
     /// latest when its protocol instance, which owns it, goes away. Not a weak reference: one
-    /// gives every loader a side table to allocate and free (BENCHMARKS.md, allocations).
-    private var loaders: [ObjectIdentifier: RequestDelivery] = [:]
+    /// gives every loader a side table to allocate and free (BENCHMARKS.md, allocations). In no
+    /// order: each loader knows its position, so joining appends and leaving moves the last loader
+    /// into the gap, without hashing (a dictionary by identity showed in the protocols-alone profile).
+    private var loaders: [RequestDelivery] = []
     private var endedTest: String?
 
     /// Adds a request being served, unless the registry is closed: then returns the test whose
@@ -29,12 +32,21 @@ final class RequestFlights: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard endedTest == nil else { return endedTest }
-        loaders[ObjectIdentifier(loader)] = loader
+        loader.flightSlot = loaders.count
+        loaders.append(loader)
         return nil
     }
 
     func remove(_ loader: RequestDelivery) {
-        let removed = lock.withLock { loaders.removeValue(forKey: ObjectIdentifier(loader)) }
+        let removed = lock.withLock { () -> RequestDelivery? in
+            guard let slot = loader.flightSlot else { return nil }  // it left already
+            loader.flightSlot = nil
+            let last = loaders.removeLast()
+            guard slot < loaders.count else { return last }
+            last.flightSlot = slot
+            defer { loaders[slot] = last }
+            return loaders[slot]
+        }
         _ = removed  // released here, after the lock: its `deinit` may take locks of its own
     }
 
@@ -42,7 +54,7 @@ final class RequestFlights: @unchecked Sendable {
     var current: [RequestDelivery] {
         lock.lock()
         defer { lock.unlock() }
-        return Array(loaders.values)
+        return loaders
     }
 
     /// The test whose end closed the registry, if one did.
@@ -57,7 +69,7 @@ final class RequestFlights: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         endedTest = test
-        return Array(loaders.values)
+        return loaders
     }
 }
 

@@ -311,6 +311,15 @@ struct ResponsePlanner {
         dribble: Dribble?,
         at start: Duration
     ) -> [DeliveryTimeline.Event] {
+        if dribble == nil || data.isEmpty, let response {
+            // The common answer, built as one literal: one allocation of the right size.
+            return data.isEmpty
+                ? [.init(time: start, action: .receive(response)), .init(time: start, action: .finish)]
+                : [
+                    .init(time: start, action: .receive(response)), .init(time: start, action: .load(data)),
+                    .init(time: start, action: .finish),
+                ]
+        }
         var events: [DeliveryTimeline.Event] = []
         events.reserveCapacity(dribble.map { min($0.chunks, data.count) + 2 } ?? 3)
         if let response {

@@ -9,6 +9,12 @@ extension InterceptedRequest {
 
         /// Creates a method from its name; the name is upper-cased.
         public init(rawValue: String) {
+            // The commonest names first, compared whole (a short string compares as two machine
+            // words), rather than byte by byte below.
+            if rawValue == "GET" || rawValue == "POST" {
+                self.rawValue = rawValue
+                return
+            }
             // A name already upper-case ASCII, as URLSession sends every method, is kept as it is.
             let isUpperCase = rawValue.utf8.allSatisfy {
                 $0 < 0x80 && !($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))

@@ -279,7 +279,8 @@ private struct URLParts: Sendable {
             if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), Self.isScheme(bytes[..<colon]) {
                 scheme = Self.lowercased(bytes[..<colon])
                 start = colon + 1
-                if bytes[start...].starts(with: "//".utf8) {
+                // Compared byte by byte: the generic `starts(with:)` showed in the profile.
+                if start + 1 < bytes.count, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
                     let authority = start + 2
                     start =
                         bytes[authority...].firstIndex {

@@ -22,7 +22,7 @@ struct DeliveryTimelineTests {
         )
         #expect(!timeline.isFinished)
         let step = timeline.advance(to: .zero)
-        #expect(step.due.map(describe) == ["receive 200", "load hello", "finish"])
+        #expect(step.due.actions.map(describe) == ["receive 200", "load hello", "finish"])
         #expect(step.nextWake == nil)
         #expect(timeline.isFinished)
     }
@@ -31,15 +31,15 @@ struct DeliveryTimelineTests {
     func delayedAnswer() {
         var timeline = DeliveryTimeline(events: answer(at: .seconds(2), body: "late"), timeout: nil, url: url)
         let early = timeline.advance(to: .zero)
-        #expect(early.due.isEmpty)
+        #expect(early.due.actions.isEmpty)
         #expect(early.nextWake == .seconds(2))
         let almost = timeline.advance(to: .milliseconds(1999))
-        #expect(almost.due.isEmpty)
+        #expect(almost.due.actions.isEmpty)
         #expect(almost.nextWake == .seconds(2))
         #expect(!timeline.isFinished)
 
         let due = timeline.advance(to: .seconds(2))
-        #expect(due.due.map(describe) == ["receive 200", "load late", "finish"])
+        #expect(due.due.actions.map(describe) == ["receive 200", "load late", "finish"])
         #expect(due.nextWake == nil)
         #expect(timeline.isFinished)
     }
@@ -49,7 +49,7 @@ struct DeliveryTimelineTests {
         let events = dribbled(["a", "b", "c", "d"], every: .seconds(1))
         var timeline = DeliveryTimeline(events: events, timeout: nil, url: url)
         let step = timeline.advance(to: .seconds(10))
-        #expect(step.due.map(describe) == ["receive 200", "load a", "load b", "load c", "load d", "finish"])
+        #expect(step.due.actions.map(describe) == ["receive 200", "load a", "load b", "load c", "load d", "finish"])
         #expect(step.nextWake == nil)
         #expect(timeline.isFinished)
     }
@@ -62,7 +62,7 @@ struct DeliveryTimelineTests {
         var now = Duration.zero
         for _ in 0..<10 {
             let step = timeline.advance(to: now)
-            delivered += step.due.map(describe)
+            delivered += step.due.actions.map(describe)
             wakes.append(step.nextWake)
             guard let next = step.nextWake else { break }
             now = next
@@ -74,9 +74,9 @@ struct DeliveryTimelineTests {
     @Test("advancing again to the same time delivers nothing more")
     func advancingTwiceDeliversOnce() {
         var timeline = DeliveryTimeline(events: dribbled(["a", "b"], every: .seconds(1)), timeout: nil, url: url)
-        #expect(timeline.advance(to: .seconds(1)).due.map(describe) == ["receive 200", "load a"])
+        #expect(timeline.advance(to: .seconds(1)).due.actions.map(describe) == ["receive 200", "load a"])
         let again = timeline.advance(to: .seconds(1))
-        #expect(again.due.isEmpty)
+        #expect(again.due.actions.isEmpty)
         #expect(again.nextWake == .seconds(2))
     }
 
@@ -92,11 +92,11 @@ struct DeliveryTimelineTests {
             url: url
         )
         let step = timeline.advance(to: .seconds(5))
-        #expect(step.due.map(describe) == ["receive 200", "finish"])
+        #expect(step.due.actions.map(describe) == ["receive 200", "finish"])
         #expect(step.nextWake == nil)
         #expect(timeline.isFinished)
         let later = timeline.advance(to: .seconds(10))
-        #expect(later.due.isEmpty)
+        #expect(later.due.actions.isEmpty)
         #expect(later.nextWake == nil)
     }
 
@@ -112,12 +112,12 @@ struct DeliveryTimelineTests {
             timeout: nil,
             url: url
         )
-        #expect(timeline.advance(to: .zero).due.map(describe) == ["receive 200"])
+        #expect(timeline.advance(to: .zero).due.actions.map(describe) == ["receive 200"])
         let step = timeline.advance(to: .seconds(3))
-        #expect(step.due.map(describe) == ["fail \(URLError.Code.networkConnectionLost.rawValue)"])
+        #expect(step.due.actions.map(describe) == ["fail \(URLError.Code.networkConnectionLost.rawValue)"])
         #expect(step.nextWake == nil)
         #expect(timeline.isFinished)
-        #expect(timeline.advance(to: .seconds(4)).due.isEmpty)
+        #expect(timeline.advance(to: .seconds(4)).due.actions.isEmpty)
     }
 
     @Test("a stopped load's timeline, one failure at the start, delivers it whenever it is advanced")
@@ -129,7 +129,7 @@ struct DeliveryTimelineTests {
             url: nil
         )
         let step = timeline.advance(to: .seconds(42))
-        #expect(step.due.map(describe) == ["fail \(URLError.Code.cancelled.rawValue)"])
+        #expect(step.due.actions.map(describe) == ["fail \(URLError.Code.cancelled.rawValue)"])
         #expect(step.nextWake == nil)
         #expect(timeline.isFinished)
     }
@@ -141,6 +141,25 @@ struct DeliveryTimelineTests {
         #expect(!DeliveryTimeline.Action.receive(response(200)).endsTheLoad)
         #expect(!DeliveryTimeline.Action.load(Data()).endsTheLoad)
         #expect(!DeliveryTimeline.Action.progress.endsTheLoad)
+    }
+
+    @Test("the end, and only the end, can be taken out of what is due (held for resumes on their way)")
+    func removingTheEnd() {
+        var timeline = DeliveryTimeline(events: answer(at: .zero, body: "x"), timeout: nil, url: url)
+        var due = timeline.advance(to: .zero).due
+        #expect(due.removeEnd().map(describe) == "finish")
+        #expect(due.actions.map(describe) == ["receive 200", "load x"])
+        #expect(due.removeEnd() == nil, "a load is not an end")
+
+        var dribbling = DeliveryTimeline(events: dribbled(["a", "b"], every: .seconds(1)), timeout: nil, url: url)
+        var first = dribbling.advance(to: .zero).due
+        #expect(first.removeEnd() == nil)
+        #expect(first.actions.map(describe) == ["receive 200"])
+
+        var silent = DeliveryTimeline(events: answer(at: .seconds(9), body: "x"), timeout: .seconds(1), url: url)
+        var timedOut = silent.advance(to: .seconds(1)).due
+        #expect(timedOut.removeEnd().map(describe) == "fail \(URLError.Code.timedOut.rawValue)")
+        #expect(timedOut.actions.isEmpty)
     }
 
     // MARK: Signs of life
@@ -159,9 +178,9 @@ struct DeliveryTimelineTests {
         )
         #expect(timeline.advance(to: .zero).nextWake == .seconds(1))
         let atProgress = timeline.advance(to: .seconds(1))
-        #expect(atProgress.due.isEmpty)
+        #expect(atProgress.due.actions.isEmpty)
         #expect(atProgress.nextWake == .seconds(2))
-        #expect(timeline.advance(to: .seconds(2)).due.map(describe) == ["load body", "finish"])
+        #expect(timeline.advance(to: .seconds(2)).due.actions.map(describe) == ["load body", "finish"])
     }
 
     // MARK: The request timeout
@@ -178,29 +197,29 @@ struct DeliveryTimelineTests {
             url: url
         )
         let first = timeline.advance(to: .zero)
-        #expect(first.due.map(describe) == ["receive 200"])
+        #expect(first.due.actions.map(describe) == ["receive 200"])
         #expect(first.nextWake == .seconds(5), "the wake-up is the deadline, not the late event")
         let before = timeline.advance(to: .milliseconds(4999))
-        #expect(before.due.isEmpty)
+        #expect(before.due.actions.isEmpty)
         #expect(before.nextWake == .seconds(5))
         #expect(!timeline.isFinished)
 
         let step = timeline.advance(to: .seconds(5))
         #expect(step.nextWake == nil)
         #expect(timeline.isFinished)
-        #expect(step.due.count == 1)
-        let urlError = try failure(step.due.first)
+        #expect(step.due.actions.count == 1)
+        let urlError = try failure(step.due.actions.first)
         #expect(urlError.code == .timedOut)
         #expect(urlError.failingURL == url)
         #expect(urlError.localizedDescription.contains("5.0 s"), "\(urlError.localizedDescription)")
-        #expect(timeline.advance(to: .seconds(20)).due.isEmpty, "the late data never comes")
+        #expect(timeline.advance(to: .seconds(20)).due.actions.isEmpty, "the late data never comes")
     }
 
     @Test("the timeout counts from the start when the first event is late: no response at all")
     func lateFirstEventTimesOut() {
         var timeline = DeliveryTimeline(events: answer(at: .seconds(6), body: "x"), timeout: .seconds(5), url: url)
         let step = timeline.advance(to: .seconds(6))
-        #expect(step.due.map(describe) == ["fail \(URLError.Code.timedOut.rawValue)"])
+        #expect(step.due.actions.map(describe) == ["fail \(URLError.Code.timedOut.rawValue)"])
         #expect(timeline.isFinished)
     }
 
@@ -209,13 +228,13 @@ struct DeliveryTimelineTests {
         let events = dribbled(["a", "b", "c"], every: .seconds(4))
         var timeline = DeliveryTimeline(events: events, timeout: .seconds(5), url: url)
         let step = timeline.advance(to: .seconds(12))
-        #expect(step.due.map(describe) == ["receive 200", "load a", "load b", "load c", "finish"])
+        #expect(step.due.actions.map(describe) == ["receive 200", "load a", "load b", "load c", "finish"])
     }
 
     @Test("a gap exactly as long as the timeout does not time out")
     func gapEqualToTheTimeout() {
         var timeline = DeliveryTimeline(events: answer(at: .seconds(5), body: "x"), timeout: .seconds(5), url: url)
-        #expect(timeline.advance(to: .seconds(5)).due.map(describe) == ["receive 200", "load x", "finish"])
+        #expect(timeline.advance(to: .seconds(5)).due.actions.map(describe) == ["receive 200", "load x", "finish"])
     }
 
     @Test("progress is a sign of life: it starts the timeout over")
@@ -229,23 +248,23 @@ struct DeliveryTimelineTests {
                 ]
         }
         var kept = DeliveryTimeline(events: events(progress: true), timeout: .seconds(5), url: url)
-        #expect(kept.advance(to: .seconds(8)).due.map(describe) == ["receive 200", "load body", "finish"])
+        #expect(kept.advance(to: .seconds(8)).due.actions.map(describe) == ["receive 200", "load body", "finish"])
         var silent = DeliveryTimeline(events: events(progress: false), timeout: .seconds(5), url: url)
         let timedOut = "fail \(URLError.Code.timedOut.rawValue)"
-        #expect(silent.advance(to: .seconds(8)).due.map(describe) == ["receive 200", timedOut])
+        #expect(silent.advance(to: .seconds(8)).due.actions.map(describe) == ["receive 200", timedOut])
     }
 
     @Test("without a timeout any gap is waited out")
     func noTimeout() {
         var timeline = DeliveryTimeline(events: answer(at: .seconds(3600), body: "x"), timeout: nil, url: url)
         #expect(timeline.advance(to: .seconds(3599)).nextWake == .seconds(3600))
-        #expect(timeline.advance(to: .seconds(3600)).due.map(describe) == ["receive 200", "load x", "finish"])
+        #expect(timeline.advance(to: .seconds(3600)).due.actions.map(describe) == ["receive 200", "load x", "finish"])
     }
 
     @Test("a timed-out load without a URL has no failing URL")
     func timeoutWithoutURL() throws {
         var timeline = DeliveryTimeline(events: answer(at: .seconds(2), body: "x"), timeout: .seconds(1), url: nil)
-        let urlError = try failure(timeline.advance(to: .seconds(1)).due.first)
+        let urlError = try failure(timeline.advance(to: .seconds(1)).due.actions.first)
         #expect(urlError.code == .timedOut)
         #expect(urlError.failingURL == nil)
     }
@@ -298,5 +317,14 @@ struct DeliveryTimelineTests {
         case let .fail(error): "fail \((error as? URLError)?.code.rawValue ?? -1)"
         case .progress: "progress"
         }
+    }
+}
+
+extension DeliveryTimeline.Due {
+    /// The actions due, in the order they are told to the client.
+    fileprivate var actions: [DeliveryTimeline.Action] {
+        var actions: [DeliveryTimeline.Action] = []
+        forEachAction { actions.append($0) }
+        return actions
     }
 }
