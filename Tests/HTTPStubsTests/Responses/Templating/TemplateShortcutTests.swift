@@ -8,17 +8,15 @@ import Testing
 /// bodies and templates; and the shapes it takes and refuses.
 @Suite("Templating: shortcut render")
 struct TemplateShortcutTests {
-    /// A reproducible source of choices (SplitMix64).
+    /// A reproducible source of choices, drawn from the package's seeded generator.
     struct Choices {
-        var state: UInt64
+        var generator: SeededGenerator
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var mixed = state
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            return mixed ^ (mixed >> 31)
+        init(seed: UInt64) {
+            generator = SeededGenerator(seed: seed)
         }
+
+        mutating func next() -> UInt64 { generator.next() }
 
         mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
@@ -157,7 +155,7 @@ struct TemplateShortcutTests {
     }
 
     @Test func shortcutGivesTheGeneralRendersBytesAndDraws() throws {
-        var choices = Choices(state: 17)
+        var choices = Choices(seed: 17)
         let pathTemplates: [URITemplate?] = [nil, URITemplate("/users/{id}"), URITemplate("/{1}/{name}")]
         var shortcutAnswers = 0
         var compared = 0
