@@ -155,14 +155,9 @@ final class RequestDelivery: @unchecked Sendable {
     static func isInterceptable(_ request: URLRequest) -> Bool {
         guard let url = request.url else { return false }
         if startsWithHTTPScheme(url) { return true }  // most requests: no need to parse the scheme out
-        guard let scheme = url.scheme else { return false }
-        switch scheme {
-        case "http", "https": return true  // most requests: no need to lower-case the scheme
-        default:
-            switch scheme.lowercased() {
-            case "file", "data", "about": return false
-            default: return true
-            }
+        switch url.scheme?.lowercased() {
+        case nil, "file", "data", "about": return false
+        default: return true
         }
     }
 

@@ -175,20 +175,28 @@ final class TemplateRequestModel: @unchecked Sendable {
             }
             var segments: [TemplateValue] = []
             segments.reserveCapacity(slashes + 1)
-            var start = 0
-            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
-                if index > start {
-                    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                    segments.append(.string(escaped ? decoded(text) : text))
-                }
-                start = index + 1
+            forEachSegment(of: bytes) { segment in
+                let text = String(decoding: segment, as: UTF8.self)
+                segments.append(.string(escaped ? decoded(text) : text))
+                return true
             }
             return segments
         }
     }
 
+    /// Calls `body` with each non-empty run of bytes between the `/`s of an ASCII path, in order,
+    /// until it returns `false`: how `request.path` splits into its segments.
+    static func forEachSegment(of path: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        var start = 0
+        for index in 0...path.count where index == path.count || path[index] == UInt8(ascii: "/") {
+            defer { start = index + 1 }
+            guard index > start else { continue }
+            guard body(UnsafeBufferPointer(rebasing: path[start..<index])) else { return }
+        }
+    }
+
     /// `text` with its percent-escapes decoded; as written when they do not decode.
-    private static func decoded(_ text: some StringProtocol) -> String {
+    static func decoded(_ text: some StringProtocol) -> String {
         PercentDecoding.decode(text) ?? String(text)
     }
 

@@ -128,10 +128,10 @@ struct TemplateShortcut: Sendable {
         text.withUTF8 { append($0, escaped: escaped, to: &output) }
     }
 
-    /// Appends the `index`-th non-empty segment between the `/`s of `path`, percent-decoded (as
-    /// written when it does not decode), as the request model splits an ASCII path; nothing when
-    /// there is no such segment. `false` for a path with other characters, which the model splits
-    /// by characters (a `/` may join what follows it in one).
+    /// Appends the `index`-th segment of `path` as the request model splits an ASCII path
+    /// (``TemplateRequestModel/forEachSegment(of:_:)``), percent-decoded (as written when it does not
+    /// decode); nothing when there is no such segment. `false` for a path with other characters,
+    /// which the model splits by characters (a `/` may join what follows it in one).
     private static func appendSegment(
         _ index: Int,
         of path: String,
@@ -141,23 +141,22 @@ struct TemplateShortcut: Sendable {
         var path = path
         return path.withUTF8 { bytes -> Bool in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
-            var start = 0
             var found = 0
-            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
-                defer { start = end + 1 }
-                guard end > start else { continue }
-                if found < index {
+            TemplateRequestModel.forEachSegment(of: bytes) { segment in
+                guard found == index else {
                     found += 1
-                    continue
+                    return true
                 }
-                let segment = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 if segment.contains(UInt8(ascii: "%")) {
-                    let text = String(decoding: segment, as: UTF8.self)
-                    append(PercentDecoding.decode(text) ?? text, escaped: escaped, to: &output)
+                    append(
+                        TemplateRequestModel.decoded(String(decoding: segment, as: UTF8.self)),
+                        escaped: escaped,
+                        to: &output
+                    )
                 } else {
                     append(segment, escaped: escaped, to: &output)
                 }
-                return true
+                return false
             }
             return true
         }
