@@ -3,7 +3,7 @@ import Foundation
 /// A response whose parts are response templates, parsed when the stub loads and rendered for
 /// each request it answers: WireMock's `"transformers": ["response-template"]`, global templating,
 /// and ``StubResponse/template(_:status:headers:fileID:line:column:)``.
-struct TemplatedResponse: Sendable {
+final class TemplatedResponse: Sendable {
     /// A piece of the response: text served as written, or a template rendered per request.
     enum Part: Sendable {
         case literal(String)
@@ -83,14 +83,49 @@ struct TemplatedResponse: Sendable {
         case file(name: Part, filesRoot: URL, templatedContents: Bool, escapesHTML: Bool, origin: String)
     }
 
-    var status: Int
-    var reason: String?
-    var headers: [(name: String, value: Part)]
-    var body: Body
+    let status: Int
+    let reason: String?
+    let headers: [(name: String, value: Part)]
+    let body: Body
     /// The stub's `urlPathTemplate`, for `request.path.<name>`.
-    var pathTemplate: URITemplate?
+    let pathTemplate: URITemplate?
     /// WireMock's `transformerParameters`, which templates read as `parameters.*`.
-    var parameters = TemplateObject()
+    let parameters: TemplateObject
+    /// The header fields, built once, when no header is a template: every response then shares
+    /// their storage, which the registry's `HTTPURLResponse` cache recognises without comparing
+    /// their bytes.
+    private let fixedHeaders: HeaderFields?
+
+    /// A response of these parts. A text body without tags becomes a fixed body here, so that its
+    /// bytes are made once rather than per request.
+    init(
+        status: Int,
+        reason: String? = nil,
+        headers: [(name: String, value: Part)],
+        body: Body,
+        pathTemplate: URITemplate? = nil,
+        parameters: TemplateObject = TemplateObject()
+    ) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        if case .text(.literal(let text)) = body {
+            self.body = .fixed(.text(text))
+        } else {
+            self.body = body
+        }
+        self.pathTemplate = pathTemplate
+        self.parameters = parameters
+        var fixed: HeaderFields? = HeaderFields()
+        for header in headers {
+            guard case .literal(let value) = header.value else {
+                fixed = nil
+                break
+            }
+            fixed?.add(header.name, value)
+        }
+        fixedHeaders = fixed
+    }
 
     /// The response for `request`: an HTTP response, or WireMock's 500 naming the template that
     /// failed (with the failure to report as a diagnostic).
@@ -99,10 +134,7 @@ struct TemplatedResponse: Sendable {
         environment: TemplateEnvironment
     ) -> (content: StubResponse.Content, failure: TemplateRenderFailure?) {
         do {
-            var fields = HeaderFields()
-            for header in headers {
-                fields.add(header.name, try header.value.rendered(request, environment, pathTemplate, parameters))
-            }
+            let fields = try fixedHeaders ?? renderedHeaders(request, environment)
             let rendered: ResponseBody
             switch body {
             case let .fixed(body):
@@ -135,6 +167,18 @@ struct TemplatedResponse: Sendable {
         } catch {
             return (.failure(error), nil)
         }
+    }
+
+    /// The header fields for `request`, each template rendered, in the order they were written.
+    private func renderedHeaders(
+        _ request: InterceptedRequest,
+        _ environment: TemplateEnvironment
+    ) throws -> HeaderFields {
+        var fields = HeaderFields()
+        for header in headers {
+            fields.add(header.name, try header.value.rendered(request, environment, pathTemplate, parameters))
+        }
+        return fields
     }
 
     private func file(
