@@ -240,7 +240,7 @@ extension RequestMatcher {
             part: .url,
             description: "path template \(quoted(template))",
             evaluate: { request in
-                compiled.match(request.path) != nil
+                compiled.matches(request.path)
                     ? MatchVerdict(isMatch: true, detail: quoted(request.path))
                     : MatchVerdict(
                         isMatch: false,
@@ -250,7 +250,7 @@ extension RequestMatcher {
             },
             problems: compiled.problem.map { [$0] } ?? [],
             pathPrefix: String(template.prefix { $0 != "{" }),
-            predicate: { compiled.match($0.path) != nil },
+            predicate: { compiled.matches($0.path) },
             captureParameters: { compiled.match($0.path) ?? [:] }
         )
         templateMatcher.subject = Part.url.name

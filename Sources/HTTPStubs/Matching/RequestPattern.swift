@@ -133,11 +133,17 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
 
     /// The URI-template variables captured from a request the pattern matches.
     func pathParameters(of request: InterceptedRequest) -> [String: String] {
-        var parameters: [String: String] = [:]
+        var parameters: [String: String]?
         for index in matchers.indices where matchers[index].capturesParameters {
-            parameters.merge(matchers[index].pathParameters(of: request)) { _, new in new }
+            let captured = matchers[index].pathParameters(of: request)
+            // One capturing matcher (the usual case) hands over its dictionary as it is.
+            if parameters == nil {
+                parameters = captured
+            } else {
+                parameters!.merge(captured) { _, new in new }
+            }
         }
-        return parameters
+        return parameters ?? [:]
     }
 
     /// Problems that make the pattern unusable (regular expressions that do not compile, ...).

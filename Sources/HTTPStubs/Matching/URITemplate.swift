@@ -64,6 +64,16 @@ struct URITemplate: Sendable {
         self.pieces = problem == nil ? pieces : []
     }
 
+    /// Whether `path` fits the template: ``match(_:)`` without building the captured variables.
+    func matches(_ path: String) -> Bool {
+        guard problem == nil else { return false }
+        var path = path
+        return path.withUTF8 { bytes in
+            var matcher = Matcher(pieces: pieces, bytes: bytes)
+            return matcher.match(piece: 0, at: 0)
+        }
+    }
+
     /// The captured variables when `path` fits the template, otherwise `nil`.
     func match(_ path: String) -> [String: String]? {
         guard problem == nil else { return nil }
@@ -71,7 +81,7 @@ struct URITemplate: Sendable {
         return path.withUTF8 { bytes -> [String: String]? in
             var matcher = Matcher(pieces: pieces, bytes: bytes)
             guard matcher.match(piece: 0, at: 0) else { return nil }
-            var result: [String: String] = [:]
+            var result = [String: String](minimumCapacity: variables.count)
             for (name, range) in zip(variables, matcher.captures) {
                 let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
                 result[name] = PercentDecoding.decode(value) ?? value
