@@ -315,17 +315,13 @@ struct Runner {
             )
         }
         if options.runs("template") {
-            // The same POST answered by a response template and by the literal body it renders.
-            for (key, registry) in [
-                ("template_rps", Registries.templated()), ("template_literal_rps", Registries.literalPost()),
-            ] {
+            // The same POST answered by a response template and by the literal body it renders,
+            // through one session (see ``Registries/templatedAndLiteral()``).
+            let registry = Registries.templatedAndLiteral()
+            let session = registry.makeSession()
+            for (key, path) in [("template_rps", TemplatePath.templated), ("template_literal_rps", .literal)] {
                 sequential.append(
-                    Sequential(
-                        key: key,
-                        session: registry.makeSession(),
-                        request: templateRequest(),
-                        registry: registry
-                    )
+                    Sequential(key: key, session: session, request: templateRequest(path), registry: registry)
                 )
             }
         }
@@ -516,7 +512,8 @@ struct Runner {
             }
             progress("round \(round + 1)/\(options.rounds): " + line.joined(separator: " "))
         }
-        for workload in sequential {
+        var invalidated: Set<ObjectIdentifier> = []  // the template workload's halves share one session
+        for workload in sequential where invalidated.insert(ObjectIdentifier(workload.session)).inserted {
             workload.session.finishTasksAndInvalidate()
         }
         concurrentSession?.finishTasksAndInvalidate()

@@ -81,7 +81,7 @@ enum Registries {
     static let template =
         #"{"id":{{request.path.[1]}},"name":"{{jsonPath request.body '$.name'}}","email":"ada@example.com"}"#
 
-    /// One stub answering ``templateRequest()`` from ``template``.
+    /// One stub answering ``templateRequest(_:)`` from ``template``.
     static func templated() -> StubRegistry {
         let registry = StubRegistry()
         registry.stub(
@@ -91,10 +91,25 @@ enum Registries {
         return registry
     }
 
-    /// One stub answering ``templateRequest()`` with the literal body the template renders.
+    /// One stub answering ``templateRequest(_:)`` with the literal body the template renders.
     static func literalPost() -> StubRegistry {
         let registry = StubRegistry()
         registry.stub(.post(URLPattern("\(base)/users/{id}")), .json(text: Payload.text))
+        return registry
+    }
+
+    /// The `template` workload through URLSession: both stubs in one registry, the templated one
+    /// answering `/users/{id}` (``templateRequest(_:)`` with ``TemplatePath/templated``) and the
+    /// literal one `/people/{id}` (``TemplatePath/literal``). Served by one session, the two halves
+    /// share its work queue, its delegate queue and the threads that run them, so a difference
+    /// between them is the stubs', not which threads or cores each session happened to get.
+    static func templatedAndLiteral() -> StubRegistry {
+        let registry = StubRegistry()
+        registry.stub(
+            .post(URLPattern("\(base)\(TemplatePath.templated.rawValue){id}")),
+            .template(template, headers: ["Content-Type": "application/json"])
+        )
+        registry.stub(.post(URLPattern("\(base)\(TemplatePath.literal.rawValue){id}")), .json(text: Payload.text))
         return registry
     }
 
@@ -128,9 +143,18 @@ func targetRequest(host: String = Payload.host, port: Int? = nil) -> URLRequest 
     return request
 }
 
-/// The request of the `template` workload: a POST of a small JSON body to the target path.
-func templateRequest() -> URLRequest {
+/// Where the `template` workload's two stubs answer, `<path>42`.
+enum TemplatePath: String {
+    /// The templated stub's (the target path: the only one the one-stub registries answer).
+    case templated = "/users/"
+    /// The literal stub's, beside it in ``Registries/templatedAndLiteral()``.
+    case literal = "/people/"
+}
+
+/// The request of the `template` workload: a POST of a small JSON body to `path` + `42`.
+func templateRequest(_ path: TemplatePath = .templated) -> URLRequest {
     var request = targetRequest()
+    request.url = URL(string: "http://\(Payload.host)\(path.rawValue)42")!
     request.httpMethod = "POST"
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     request.httpBody = Data(#"{"name":"Ada Lovelace","age":36}"#.utf8)
