@@ -81,10 +81,11 @@ struct URITemplate: Sendable {
         return path.withUTF8 { bytes -> [String: String]? in
             var matcher = Matcher(pieces: pieces, bytes: bytes)
             guard matcher.match(piece: 0, at: 0) else { return nil }
-            var result = [String: String](minimumCapacity: variables.count)
+            var result: [String: String] = [:]
             for (name, range) in zip(variables, matcher.captures) {
-                let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-                result[name] = PercentDecoding.decode(value) ?? value
+                let raw = UnsafeBufferPointer(rebasing: bytes[range])
+                let value = String(decoding: raw, as: UTF8.self)
+                result[name] = raw.contains(UInt8(ascii: "%")) ? PercentDecoding.decode(value) ?? value : value
             }
             return result
         }

@@ -15,8 +15,9 @@
 struct TemplateShortcut: Sendable {
     /// One top-level piece of the template.
     private enum Piece: Sendable {
-        /// Text, as its UTF-8 bytes.
-        case text([UInt8])
+        /// Text: the range of its UTF-8 bytes in ``literalBytes`` (a range, so that reading a piece
+        /// retains nothing).
+        case text(Range<Int>)
         /// `request.path.[index]`; `key` is the segment as written, which a path variable of that
         /// name would answer instead.
         case pathSegment(Int, key: String, escaped: Bool)
@@ -27,6 +28,8 @@ struct TemplateShortcut: Sendable {
     }
 
     private let pieces: [Piece]
+    /// The text pieces' bytes, one after the other.
+    private let literalBytes: [UInt8]
     private let outputCapacity: Int
     private let maximumOutputBytes: Int
 
@@ -36,9 +39,13 @@ struct TemplateShortcut: Sendable {
         // The general render takes one step for the body and one per node, at depth 1.
         guard template.nodes.count < limits.maximumSteps, limits.maximumDepth >= 1 else { return nil }
         var pieces: [Piece] = []
+        var literalBytes: [UInt8] = []
         for node in template.nodes {
             switch node {
-            case .text(let text): pieces.append(.text(Array(text.utf8)))
+            case .text(let text):
+                let start = literalBytes.count
+                literalBytes.append(contentsOf: text.utf8)
+                pieces.append(.text(start..<literalBytes.count))
             case .comment: continue
             case .mustache(let expression, let escaped):
                 guard let piece = Self.piece(expression, escaped: escaped) else { return nil }
@@ -47,6 +54,7 @@ struct TemplateShortcut: Sendable {
             }
         }
         self.pieces = pieces
+        self.literalBytes = literalBytes
         self.outputCapacity = template.outputCapacity
         self.maximumOutputBytes = limits.maximumOutputBytes
     }
@@ -90,13 +98,17 @@ struct TemplateShortcut: Sendable {
         output.reserveCapacity(outputCapacity)
         for piece in pieces {
             switch piece {
-            case .text(let text):
-                output.append(contentsOf: text)
+            case .text(let range):
+                literalBytes.withUnsafeBufferPointer {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range]))
+                }
             case .pathSegment(let index, let key, let escaped):
                 // `request.path` carries the path variables as properties, read before the segments.
                 if let variables = pathTemplate?.variables {
                     guard !variables.contains(key) else { return nil }
-                } else if !request.pathParameters.isEmpty, request.pathParameters[key] != nil {
+                } else if request.pathParameters.contains(where: { $0.key == key }) {
+                    // Compared one by one: a stub captures a few variables, and hashing the key
+                    // cost more than comparing it with each.
                     return nil
                 }
                 guard Self.appendSegment(index, of: request.path, escaped: escaped, to: &output) else { return nil }
