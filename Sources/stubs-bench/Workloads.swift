@@ -84,33 +84,40 @@ enum Registries {
     /// One stub answering ``templateRequest(_:)`` from ``template``.
     static func templated() -> StubRegistry {
         let registry = StubRegistry()
-        registry.stub(
-            .post(URLPattern("\(base)/users/{id}")),
-            .template(template, headers: ["Content-Type": "application/json"])
-        )
+        addTemplated(to: registry, at: .templated)
         return registry
     }
 
     /// One stub answering ``templateRequest(_:)`` with the literal body the template renders.
     static func literalPost() -> StubRegistry {
         let registry = StubRegistry()
-        registry.stub(.post(URLPattern("\(base)/users/{id}")), .json(text: Payload.text))
+        addLiteral(to: registry, at: .templated)
         return registry
     }
 
     /// The `template` workload through URLSession: both stubs in one registry, the templated one
-    /// answering `/users/{id}` (``templateRequest(_:)`` with ``TemplatePath/templated``) and the
-    /// literal one `/people/{id}` (``TemplatePath/literal``). Served by one session, the two halves
-    /// share its work queue, its delegate queue and the threads that run them, so a difference
-    /// between them is the stubs', not which threads or cores each session happened to get.
+    /// answering ``TemplatePath/templated`` and the literal one ``TemplatePath/literal``. Served by
+    /// one session, the two halves share its work queue, its delegate queue and the threads that
+    /// run them, so a difference between them is the stubs', not which threads or cores each
+    /// session happened to get.
     static func templatedAndLiteral() -> StubRegistry {
         let registry = StubRegistry()
+        addTemplated(to: registry, at: .templated)
+        addLiteral(to: registry, at: .literal)
+        return registry
+    }
+
+    /// The stub answering a POST to `path` + an id from ``template``.
+    private static func addTemplated(to registry: StubRegistry, at path: TemplatePath) {
         registry.stub(
-            .post(URLPattern("\(base)\(TemplatePath.templated.rawValue){id}")),
+            .post(URLPattern("\(base)\(path.rawValue){id}")),
             .template(template, headers: ["Content-Type": "application/json"])
         )
-        registry.stub(.post(URLPattern("\(base)\(TemplatePath.literal.rawValue){id}")), .json(text: Payload.text))
-        return registry
+    }
+
+    /// The stub answering a POST to `path` + an id with the body ``template`` renders for id 42.
+    private static func addLiteral(to registry: StubRegistry, at path: TemplatePath) {
+        registry.stub(.post(URLPattern("\(base)\(path.rawValue){id}")), .json(text: Payload.text))
     }
 
     static func decoy(_ index: Int, methods: [InterceptedRequest.Method]) -> RequestPattern {
