@@ -233,6 +233,18 @@ struct Results {
     var loopbackSpeedup: Double? { ratio("stub_rps", "loopback_rps") }
     var wiremockSpeedup: Double? { ratio("stub_rps", "wiremock_rps") }
     var loadRatio: Double? { ratio("load_10k_files_s", "json_parse_10k_files_s") }
+
+    /// The thread hand-offs the toolkit adds per request: its voluntary context switches per request
+    /// minus the floor's, the larger of the two APIs' differences (those measured).
+    var switchesOverFloor: Double? {
+        let differences = ["", "_completion"].compactMap { api -> Double? in
+            guard let stub = median("stub_rps" + api + "_vcsw"), let floor = median("floor_rps" + api + "_vcsw") else {
+                return nil
+            }
+            return stub - floor
+        }
+        return differences.max()
+    }
 }
 
 /// Runs the workloads.

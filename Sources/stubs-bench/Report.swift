@@ -12,6 +12,7 @@ enum Report {
         ("load_ratio", true, 3),
         ("large_body_peak_mb", true, 120),
         ("virtual_time_wall_ms", true, 1_000),
+        ("switches_over_floor", true, 0),
     ]
 
     static func value(_ key: String, in results: Results) -> Double? {
@@ -22,6 +23,7 @@ enum Report {
         case "wiremock_speedup": return results.wiremockSpeedup
         case "load_ratio": return results.loadRatio
         case "template_ratio": return results.ratio("template_literal_rps", "template_rps")
+        case "switches_over_floor": return results.switchesOverFloor
         default: return results.median(key)
         }
     }
@@ -35,7 +37,7 @@ enum Report {
             ("load_10k_files_s", 4), ("json_parse_10k_files_s", 4), ("large_body_peak_mb", 1),
             ("virtual_time_wall_ms", 1), ("template_rps", 1), ("template_literal_rps", 1),
             ("overhead_ratio", 3), ("scale_ratio", 3), ("load_ratio", 3), ("template_ratio", 3),
-            ("loopback_speedup", 3), ("wiremock_speedup", 3),
+            ("loopback_speedup", 3), ("wiremock_speedup", 3), ("switches_over_floor", 2),
             ("floor_protocol_ns", 0), ("stub_protocol_ns", 0),
             ("template_protocol_ns", 0), ("template_literal_protocol_ns", 0),
         ]
@@ -268,7 +270,10 @@ enum Report {
             }
             let shown =
                 measured.map {
-                    String(format: goal.key.hasSuffix("_ratio") ? "%.2f" : "%.1f", $0)
+                    String(
+                        format: goal.key.hasSuffix("_ratio") || goal.key == "switches_over_floor" ? "%.2f" : "%.1f",
+                        $0
+                    )
                 } ?? "not run"
             let cpu = cpuRatio(goal.key, in: results).map { String(format: "%.2f", $0) } ?? ""
             lines.append(
