@@ -83,9 +83,8 @@ struct URITemplate: Sendable {
             guard matcher.match(piece: 0, at: 0) else { return nil }
             var result: [String: String] = [:]
             for (name, range) in zip(variables, matcher.captures) {
-                let raw = UnsafeBufferPointer(rebasing: bytes[range])
-                let value = String(decoding: raw, as: UTF8.self)
-                result[name] = raw.contains(UInt8(ascii: "%")) ? PercentDecoding.decode(value) ?? value : value
+                let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                result[name] = PercentDecoding.decode(value) ?? value
             }
             return result
         }

@@ -6,7 +6,12 @@ enum PercentDecoding {
     /// by two hexadecimal digits, or when the decoded bytes are not UTF-8.
     static func decode(_ text: some StringProtocol) -> String? {
         let utf8 = text.utf8
-        guard utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        // Most text has no escape: looked for in the contiguous bytes when there are some, since
+        // the generic search steps through the view one code unit at a time.
+        let hasEscape =
+            utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "%")) } ?? utf8.contains(UInt8(ascii: "%"))
+        // A `String` is handed back as it is: `String(text)` goes through a generic initializer.
+        guard hasEscape else { return text as? String ?? String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         var iterator = utf8.makeIterator()
