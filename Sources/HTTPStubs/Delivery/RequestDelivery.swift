@@ -125,7 +125,9 @@ final class RequestDelivery: @unchecked Sendable {
         if let test = registry?.flights.join(self) {
             withState { $0.arrivedAfterTest = test }
         }
-        registry?.manualClock?.requestDeparted()
+        if let manualClock = registry?.manualClock {
+            state.start = manualClock.requestStarted()
+        }
     }
 
     /// Creates a loader for a registry looked up in ``RegistryDirectory``: one that no longer
@@ -236,7 +238,9 @@ final class RequestDelivery: @unchecked Sendable {
             }
             guard state.planned else {
                 state.planned = true
-                state.start = registry?.manualClock?.startOfRequest() ?? clock.now
+                // On a manual clock the request started when it was resumed (see `init`), however
+                // long it took to get here.
+                if registry?.manualClock == nil { state.start = clock.now }
                 arrivedAfterTest = state.arrivedAfterTest
                 return true
             }

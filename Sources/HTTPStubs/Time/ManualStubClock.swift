@@ -16,11 +16,13 @@ import Foundation
 /// on it or finish (on Linux, where URLSession creates the `URLProtocol` inside `resume()`; on
 /// Apple platforms it may do so later, which is untested), and `advance` relies on that instead of
 /// guessing:
-/// 1. It first waits until no request is on its way to the clock, so a request already resumed is
-///    delayed from the instant it started, not from after the advance. When no request is waiting
-///    on the clock and none reached it since the previous advance, it also waits for one to
-///    arrive: that covers a `Task` that has not run yet, as above. That wait is a hang guard of
-///    ``arrivalTimeout`` (10 s), not a guess: if it ever gives up, the next request to arrive is
+/// 1. It first waits until no request is on its way to the clock, so what a request already
+///    resumed schedules is run by this advance. A request is delayed from the instant it was
+///    resumed, however long it takes to reach the clock: if that wait ever gives up (a hang guard
+///    of 10 s), the late request's due answer is delivered as soon as it arrives. When no request
+///    is waiting on the clock and none reached it since the previous advance, it also waits for
+///    one to arrive: that covers a `Task` that has not run yet, as above. That wait is a hang guard
+///    of ``arrivalTimeout`` (10 s), not a guess: if it ever gives up, the next request to start is
 ///    timed from the instant before that advance, as if it had arrived in time, so the pattern
 ///    above cannot hang however slowly the `Task` starts.
 /// 2. It then runs the due actions one at a time, earliest first, each at its own instant, and
@@ -138,15 +140,6 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
         }
     }
 
-    /// The instant a request that is starting now started: ``now``, or the instant before an
-    /// advance that gave up waiting for it.
-    func startOfRequest() -> Duration {
-        state.withLock { state in
-            defer { state.lateStart = nil }
-            return state.lateStart ?? state.now
-        }
-    }
-
     /// Polls `condition` until it holds, `timeout` of real time passes, or the task is cancelled.
     private func waitUntil(within timeout: Duration, _ condition: (State) -> Bool) async {
         let deadline = ContinuousClock.now + timeout
@@ -159,7 +152,19 @@ public final class ManualStubClock: StubClock, @unchecked Sendable {
 
     // MARK: Following requests (called by the toolkit's loaders)
 
-    /// A request was resumed, or woken to deliver what became due: it is on its way to the clock.
+    /// A request was resumed: it is on its way to the clock. Returns the instant it started, from
+    /// which its delays count: ``now``, or the instant before an advance that gave up waiting for it.
+    /// It is fixed here, not when the request reaches the clock, so a request that takes long to
+    /// get there (a stalled machine) is still delayed from the instant it was resumed.
+    func requestStarted() -> Duration {
+        state.withLock { state in
+            defer { state.lateStart = nil }
+            state.inTransit += 1
+            return state.lateStart ?? state.now
+        }
+    }
+
+    /// A request was woken to deliver what became due: it is on its way to the clock.
     func requestDeparted() {
         state.withLock { $0.inTransit += 1 }
     }

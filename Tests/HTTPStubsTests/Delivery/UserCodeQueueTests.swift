@@ -107,7 +107,7 @@ import FoundationNetworking
         let session = stubs.makeSession()
         let late = Task { await answer(session, "https://api.example.com/late") }
         await clock.advance(by: .seconds(2))
-        #expect(await within(10) { await late.value } == "late")
+        #expect(await within { await late.value } == "late")
     }
 
     /// Sends a GET and waits, blocking the calling thread, for its body (`nil` after ``patience``).
