@@ -15,8 +15,9 @@ struct ResponseResolution {
     private var delay: StubDelay?
     private var dribble: Dribble?
     private var depth = 0
-    private let request: InterceptedRequest
-    private let source: StubSource
+    /// The stub and the request: a reference each, rather than copies of the request and of the
+    /// stub's source, which only a failure reads.
+    private let chosen: ChosenStub
 
     /// The resolution of the response `chosen` answers with.
     init(_ chosen: ChosenStub) {
@@ -24,8 +25,7 @@ struct ResponseResolution {
         content = response.content
         delay = response.delay
         dribble = response.dribble
-        request = chosen.request
-        source = chosen.summary.source
+        self.chosen = chosen
     }
 
     /// Evaluates the synchronous computed responses, reads the body and draws the delay from
@@ -33,6 +33,7 @@ struct ResponseResolution {
     /// responder (see ``awaitResponder()``). A responder's error fails the request: its `URLError`,
     /// or a `URLError` naming any other error it threw.
     mutating func resolveSynchronously(drawingDelayFrom registry: StubRegistry) -> ResolvedResponse? {
+        let request = chosen.request
         let url = request.url
         while true {
             switch content {
@@ -67,32 +68,27 @@ struct ResponseResolution {
             case .computedAsync:
                 return nil
             case let .templated(template, modifiers):
-                content = Self.render(
-                    template,
-                    modifiers: modifiers,
-                    request: request,
-                    source: source,
-                    registry: registry
-                )
+                content = Self.render(template, modifiers: modifiers, for: chosen, registry: registry)
             }
         }
     }
 
-    /// The response `template` renders for `request`, with the registry's clock and generator; a
-    /// template that fails answers 500 as WireMock does, and the failure is reported.
+    /// The response `template` renders for the chosen stub's request, with the registry's clock
+    /// and generator; a template that fails answers 500 as WireMock does, and the failure is
+    /// reported.
     private static func render(
         _ template: TemplatedResponse,
         modifiers: [StubResponse.HTTPModifier],
-        request: InterceptedRequest,
-        source: StubSource,
+        for chosen: ChosenStub,
         registry: StubRegistry
     ) -> StubResponse.Content {
+        let request = chosen.request
         let (content, failure) = template.render(request, environment: registry.templateEnvironment)
         if let failure {
             registry.report(
                 StubDiagnostic(
                     severity: .error,
-                    source: source,
+                    source: chosen.summary.source,
                     message:
                         "the response template failed for \(request.method) \(request.url.absoluteString) "
                         + "and the stub answered 500, as WireMock does: \(failure)"
@@ -113,7 +109,7 @@ struct ResponseResolution {
     /// Runs the `async` responder ``resolveSynchronously(drawingDelayFrom:)`` stopped at.
     mutating func awaitResponder() async throws {
         guard case let .computedAsync(responder) = content else { return }
-        let request = request
+        let request = chosen.request
         let next: StubResponse
         do {
             next = try await responder(request)
@@ -133,14 +129,16 @@ struct ResponseResolution {
 
     private func failure(_ error: any Error) -> any Error {
         if let error = error as? URLError { return error }
-        return StubError.responderFailed(source: source, error: "\(error)").urlError(for: request.url)
+        return StubError.responderFailed(source: chosen.summary.source, error: "\(error)")
+            .urlError(for: chosen.request.url)
     }
 
     private mutating func apply(_ next: StubResponse) throws {
         depth += 1
         guard depth <= 16 else {
             let reason = "a chain of more than 16 computed responses"
-            throw StubError.responderFailed(source: source, error: reason).urlError(for: request.url)
+            throw StubError.responderFailed(source: chosen.summary.source, error: reason)
+                .urlError(for: chosen.request.url)
         }
         content = next.content
         delay = next.delay ?? delay
