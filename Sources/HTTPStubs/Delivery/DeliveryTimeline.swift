@@ -107,8 +107,9 @@ struct DeliveryTimeline {
         var timeoutFailure: Action?
         var nextWake: Duration?
         while !isFinished, cursor < events.count {
-            let event = events[cursor]
-            if let timeout, event.time - lastActivity > timeout {
+            // Read in place: copying the event would retain what its action holds.
+            let time = events[cursor].time
+            if let timeout, time - lastActivity > timeout {
                 let deadline = lastActivity + timeout
                 guard elapsed >= deadline else {
                     nextWake = deadline
@@ -118,13 +119,13 @@ struct DeliveryTimeline {
                 isFinished = true
                 break
             }
-            guard event.time <= elapsed else {
-                nextWake = event.time
+            guard time <= elapsed else {
+                nextWake = time
                 break
             }
-            lastActivity = event.time
+            lastActivity = time
+            if events[cursor].action.endsTheLoad { isFinished = true }
             cursor += 1
-            if event.action.endsTheLoad { isFinished = true }
         }
         return (Due(events: events[first..<cursor], timeout: timeoutFailure), nextWake)
     }

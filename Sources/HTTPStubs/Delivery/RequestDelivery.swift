@@ -212,8 +212,7 @@ final class RequestDelivery: @unchecked Sendable {
             state.urlProtocol = urlProtocol
             if state.preparedEarly {
                 state.preparedEarly = false
-                deferred = state.deferred
-                state.deferred = nil
+                deferred = state.deferred.take()  // moved out: copying it would retain what it holds
                 if let abandoned = state.abandoned, state.timeline?.isFinished != true {
                     // Its test ended between `resume()` and now: it fails instead.
                     if let turn = deferred?.turn { registry?.planningTurns.end(turn) }
@@ -541,9 +540,19 @@ final class RequestDelivery: @unchecked Sendable {
         if state.resumesOnTheWay > 0 {
             state.heldEnd = due.removeEnd()
         }
-        state.timer?.cancel()
-        state.wake = nextWake.map { state.start + $0 }
-        state.timer = state.wake.map { wake in scheduleWake(at: wake, urlProtocol) }
+        // Most loads have no timer and set none: they leave both fields alone (assigning an
+        // existential, even `nil` over `nil`, goes through its value witnesses).
+        if let timer = state.timer {
+            timer.cancel()
+            state.timer = nil
+        }
+        if let nextWake {
+            let wake = state.start + nextWake
+            state.wake = wake
+            state.timer = scheduleWake(at: wake, urlProtocol)
+        } else {
+            state.wake = nil
+        }
         if state.timeline?.isFinished == true, state.heldEnd == nil { leave(&state) }
         due.forEachAction { perform($0, for: urlProtocol) }
     }
