@@ -119,14 +119,15 @@ final class RequestDelivery: @unchecked Sendable {
     init(registry: StubRegistry?, missingRegistry: MissingRegistry = .gone, request: URLRequest) {
         self.registry = registry
         self.missingRegistry = missingRegistry
-        state.givenRequest = request  // without the lock: no other thread sees the loader before `join`
+        // Without the lock: no other thread sees the loader before `join`.
+        state.givenRequest = request
+        if let manualClock = registry?.manualClock {
+            state.start = manualClock.requestStarted()
+        }
 
         Self.live.withLock { $0 += 1 }
         if let test = registry?.flights.join(self) {
             withState { $0.arrivedAfterTest = test }
-        }
-        if let manualClock = registry?.manualClock {
-            state.start = manualClock.requestStarted()
         }
     }
 
