@@ -295,6 +295,9 @@ struct Runner {
         let registry: StubRegistry?
         /// This workload's own warm-up per API (requests, wall-time cap), instead of the usual one.
         var warmup: (requests: Int, budget: Duration)? = nil
+        /// Whether its slices run with the process pinned to one CPU (see ``CPUPinning``), after
+        /// the other workloads' slices.
+        var pinned = false
     }
 
     private func measureRequests(_ results: inout Results) async throws {
@@ -328,12 +331,22 @@ struct Runner {
         }
         if options.runs("template") {
             // The same POST answered by a response template and by the literal body it renders,
-            // through one session (see ``Registries/templatedAndLiteral()``).
+            // through one session (see ``Registries/templatedAndLiteral()``): pinned to one CPU for
+            // `template_ratio`, and as the other workloads run, for `template_ratio_unpinned`.
             let registry = Registries.templatedAndLiteral()
             let session = registry.makeSession()
-            for (key, path) in [("template_rps", TemplatePath.templated), ("template_literal_rps", .literal)] {
+            for (key, path, pinned) in [
+                ("template_rps", TemplatePath.templated, true), ("template_literal_rps", .literal, true),
+                ("template_unpinned_rps", .templated, false), ("template_literal_unpinned_rps", .literal, false),
+            ] {
                 sequential.append(
-                    Sequential(key: key, session: session, request: templateRequest(path), registry: registry)
+                    Sequential(
+                        key: key,
+                        session: session,
+                        request: templateRequest(path),
+                        registry: registry,
+                        pinned: pinned
+                    )
                 )
             }
         }
@@ -448,12 +461,14 @@ struct Runner {
             case completion(Sequential)
             case concurrent
         }
-        var batches: [Batch] = sequential.flatMap { [Batch.async($0), Batch.completion($0)] }
+        var batches: [Batch] = sequential.filter { !$0.pinned }.flatMap { [Batch.async($0), Batch.completion($0)] }
         if concurrentSession != nil { batches.append(.concurrent) }
+        let pinnedBatches = sequential.filter(\.pinned).flatMap { [Batch.async($0), Batch.completion($0)] }
 
         // Each round cuts every batch into `slices` short slices and runs the slices of all
         // workloads in turn (floor, stub, ..., floor, stub, ...), so that a burst of other work on
-        // the machine hits every workload alike; each slice is one sample of its workload.
+        // the machine hits every workload alike; each slice is one sample of its workload. The
+        // pinned workloads' slices follow, in turn too, with the process pinned once for them all.
         let slices = max(1, options.slices)
         let sliceRequests = max(1, options.requests / slices)
         let sliceBudget = options.batchBudget / slices
@@ -471,51 +486,61 @@ struct Runner {
                     switches: previous.switches + sample.switches
                 )
             }
+            func run(_ batch: Batch) async throws {
+                switch batch {
+                case let .async(workload):
+                    workload.registry?.clearJournal()
+                    accumulate(
+                        workload.key,
+                        try await measuringCPU {
+                            try await sequentialAsync(
+                                workload.session,
+                                workload.request,
+                                count: sliceRequests,
+                                budget: sliceBudget
+                            )
+                        }
+                    )
+                case let .completion(workload):
+                    workload.registry?.clearJournal()
+                    accumulate(
+                        workload.key + "_completion",
+                        try await measuringCPU {
+                            try await sequentialCompletion(
+                                workload.session,
+                                workload.request,
+                                count: sliceRequests,
+                                budget: sliceBudget
+                            )
+                        }
+                    )
+                case .concurrent:
+                    concurrentRegistry?.clearJournal()
+                    accumulate(
+                        "concurrent_rps",
+                        try await measuringCPU {
+                            try await concurrentAsync(
+                                concurrentSession!,
+                                targetRequest(),
+                                tasks: options.concurrentTasks,
+                                total: max(options.concurrentTasks, options.concurrentRequests / slices),
+                                budget: sliceBudget
+                            )
+                        }
+                    )
+                }
+            }
+            /// `batches` from the `offset`-th on, then the ones before it.
+            func rotated(_ batches: [Batch], by offset: Int) -> [Batch] {
+                guard !batches.isEmpty else { return [] }
+                let offset = offset % batches.count
+                return Array(batches[offset...] + batches[..<offset])
+            }
             for slice in 0..<slices {
-                let offset = (round + slice) % batches.count
-                for batch in batches[offset...] + batches[..<offset] {
-                    switch batch {
-                    case let .async(workload):
-                        workload.registry?.clearJournal()
-                        accumulate(
-                            workload.key,
-                            try await measuringCPU {
-                                try await sequentialAsync(
-                                    workload.session,
-                                    workload.request,
-                                    count: sliceRequests,
-                                    budget: sliceBudget
-                                )
-                            }
-                        )
-                    case let .completion(workload):
-                        workload.registry?.clearJournal()
-                        accumulate(
-                            workload.key + "_completion",
-                            try await measuringCPU {
-                                try await sequentialCompletion(
-                                    workload.session,
-                                    workload.request,
-                                    count: sliceRequests,
-                                    budget: sliceBudget
-                                )
-                            }
-                        )
-                    case .concurrent:
-                        concurrentRegistry?.clearJournal()
-                        accumulate(
-                            "concurrent_rps",
-                            try await measuringCPU {
-                                try await concurrentAsync(
-                                    concurrentSession!,
-                                    targetRequest(),
-                                    tasks: options.concurrentTasks,
-                                    total: max(options.concurrentTasks, options.concurrentRequests / slices),
-                                    budget: sliceBudget
-                                )
-                            }
-                        )
-                    }
+                for batch in rotated(batches, by: round + slice) { try await run(batch) }
+                guard !pinnedBatches.isEmpty else { continue }
+                try await CPUPinning.onOneCPU {
+                    for batch in rotated(pinnedBatches, by: round + slice) { try await run(batch) }
                 }
             }
             var line: [String] = []
