@@ -8,9 +8,9 @@ import Glibc
 /// plain context switch on that CPU rather than a wake-up of another one.
 ///
 /// On a small virtual machine, waking a thread that sleeps on the other CPU costs more the longer
-/// that CPU has been idle, and a microsecond more of work per request can double what the
-/// wake-ups cost (BENCHMARKS.md, "Where a microsecond costs most"). Pinned, two workloads compare
-/// by what they themselves cost. Linux only: elsewhere the work runs as it is.
+/// that CPU has been idle, so a microsecond more of work per request can cost several times itself
+/// (BENCHMARKS.md, "Where a microsecond costs most"). Pinned, two workloads compare by what they
+/// themselves cost. Linux only: elsewhere the work runs unpinned, and the pinned rows are not.
 enum CPUPinning {
     /// Runs `body` with every thread of the process allowed on one CPU only (the highest the
     /// process may use), then allows every thread the CPUs it had before. Threads the runtime
