@@ -15,7 +15,8 @@ enum CPUPinning {
     /// Runs `body` with every thread of the process allowed on one CPU only (the highest the
     /// process may use), then allows every thread the CPUs it had before. Threads the runtime
     /// creates meanwhile inherit the pinning from the thread that creates them. Throws, without
-    /// running `body`, when the process's CPUs cannot be read.
+    /// running `body`, when the process's CPUs cannot be read or its threads cannot be pinned, so
+    /// that a pinned measurement is never an unpinned one in disguise.
     static func onOneCPU<Result>(_ body: () async throws -> Result) async throws -> Result {
         #if os(Linux)
         var allowed = cpu_set_t()
@@ -23,12 +24,25 @@ enum CPUPinning {
             getAffinity(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0,
             let cpu = highestCPU(in: allowed)
         else {
-            throw BenchFailure("cannot read the CPUs this process may run on (sched_getaffinity), to pin a workload")
+            throw BenchFailure(
+                "cannot read the CPUs this process may run on (sched_getaffinity), so the template workload "
+                    + "cannot be pinned; leave it out with --only (without template)"
+            )
         }
         var one = cpu_set_t()
         withUnsafeMutableBytes(of: &one) { bytes in bytes[cpu / 8] = 1 << UInt8(cpu % 8) }
         setEveryThread(to: one)
         defer { setEveryThread(to: allowed) }
+        var current = cpu_set_t()
+        guard getAffinity(0, MemoryLayout<cpu_set_t>.size, &current) == 0, highestCPU(in: current) == cpu,
+            withUnsafeBytes(of: current, { $0.filter { $0 != 0 }.count }) == 1
+        else {
+            throw BenchFailure(
+                "cannot pin this process's threads to CPU \(cpu) (sched_setaffinity was refused), so the template "
+                    + "workload cannot be pinned; allow it (a container's CPU policy may forbid it) or leave the "
+                    + "workload out with --only (without template)"
+            )
+        }
         return try await body()
         #else
         return try await body()

@@ -146,19 +146,18 @@ enum Report {
                 )
             }
         }
-        if let ratio = value("template_ratio", in: results) {
-            let cpuRatio = cpuRatio("template_ratio", in: results).map { String(format: "%.2f", $0) } ?? "–"
+        for (key, how) in [
+            ("template_ratio", "with the process pinned to one CPU; goal ≤ 1.2"),
+            (
+                "template_ratio_unpinned",
+                "unpinned, as the other workloads run; information: it adds waking the other CPUs"
+            ),
+        ] {
+            guard let ratio = value(key, in: results) else { continue }
+            let cpu = cpuRatio(key, in: results).map { String(format: "%.2f", $0) } ?? "–"
             lines.append(
-                String(format: "  (template_ratio: a templated stub costs %.2f× a literal one per request", ratio)
-                    + ", \(cpuRatio)× in CPU time, with the process pinned to one CPU; goal ≤ 1.2)"
-            )
-        }
-        if let ratio = value("template_ratio_unpinned", in: results) {
-            let cpuRatio =
-                cpuRatio("template_ratio_unpinned", in: results).map { String(format: "%.2f", $0) } ?? "–"
-            lines.append(
-                String(format: "  (unpinned, as the other workloads run: %.2f×, \(cpuRatio)× in CPU time;", ratio)
-                    + " information: it adds how much waking the other CPUs costs)"
+                String(format: "  (\(key): a templated stub costs %.2f× a literal one per request", ratio)
+                    + ", \(cpu)× in CPU time, \(how))"
             )
         }
         if let built = results.notes["stub_10k_build_s"] {
