@@ -137,7 +137,7 @@ struct ResponsePlanner {
             )
         case let .answered(selection):
             progress.answeredBy = selection.summary
-            if let literal = selection.literalAnswer { return answer(&progress, selection, literal) }
+            if let literal = selection.literalAnswer { return answer(&progress, selection, literal.response) }
             var resolution = ResponseResolution(selection)
             if defersResponders && selection.response.runsUserCode {
                 progress.pending = .response(selection, resolution)

@@ -13,5 +13,5 @@ struct ChosenStub: Sendable {
     var response: StubResponse { entry.stub.responses[responseIndex] }
     /// The response resolved already, when it is the same for every request (see
     /// ``StubIndex/Entry/literalAnswers``).
-    var literalAnswer: ResolvedResponse? { entry.literalAnswers[responseIndex] }
+    var literalAnswer: StubIndex.LiteralAnswer? { entry.literalAnswers[responseIndex] }
 }

@@ -19,7 +19,7 @@ struct StubIndex {
         /// For each of the stub's responses, what it resolves to when that is the same for every
         /// request (an HTTP response with its bytes in memory and no delay to draw), resolved once
         /// here rather than for each request it answers; `nil` for every other response.
-        let literalAnswers: [ResolvedResponse?]
+        let literalAnswers: [LiteralAnswer?]
         /// How many requests the stub answered.
         var uses = 0
         /// Whether the entry is still in the index: a selection that chose it outside the lock
@@ -36,20 +36,34 @@ struct StubIndex {
 
         /// What `response` resolves to for any request, as ``ResponseResolution`` would resolve it,
         /// when nothing in it depends on the request or the registry; `nil` otherwise.
-        private static func literalAnswer(_ response: StubResponse) -> ResolvedResponse? {
+        private static func literalAnswer(_ response: StubResponse) -> LiteralAnswer? {
             guard response.delay == nil, case let .http(status, reason, headers, body) = response.content,
                 case let .data(data) = body.source
             else { return nil }
-            return ResolvedResponse(
-                answer: .http(status: status, reason: reason, headers: headers, body: data),
-                delay: .zero,
-                dribble: response.dribble
+            return LiteralAnswer(
+                ResolvedResponse(
+                    answer: .http(status: status, reason: reason, headers: headers, body: data),
+                    delay: .zero,
+                    dribble: response.dribble
+                )
             )
         }
 
         /// Whether this entry is tried before `other`.
         func precedes(_ other: Entry) -> Bool {
             stub.priority != other.stub.priority ? stub.priority < other.stub.priority : order > other.order
+        }
+    }
+
+    /// A response resolved once for every request it answers (see ``Entry/literalAnswers``), in a
+    /// box: the planner reads it in place, where copying the response out of the entry would
+    /// retain and release each of its parts for every request.
+    final class LiteralAnswer: @unchecked Sendable {
+        // Invariant: immutable after `init`.
+        let response: ResolvedResponse
+
+        init(_ response: ResolvedResponse) {
+            self.response = response
         }
     }
 
