@@ -12,14 +12,17 @@ import FoundationNetworking
 /// same URL again and again. The object is immutable, so handing the same one to two requests is
 /// indistinguishable from building it twice, except by identity.
 final class HTTPResponseCache: @unchecked Sendable {
-    // Invariant: `responses`, `lastKey` and `lastResponse` are only touched while `lock` is held;
-    // `lastResponse` is the response of `lastKey`.
-    private let lock = NSLock()
-    private var responses: [Key: HTTPURLResponse] = [:]
-    /// The key and response handed out last: a stub answering the same URL again finds it by
-    /// comparing, without hashing the URL and every header.
-    private var lastKey: Key?
-    private var lastResponse: HTTPURLResponse?
+    // Invariant: the responses are only touched inside `state.withLock`, and are immutable once
+    // built, so handing one to any thread is safe; `lastResponse` is the response of `lastKey`.
+    private let state = Locked(State())
+
+    private struct State {
+        var responses: [Key: HTTPURLResponse] = [:]
+        /// The key and response handed out last: a stub answering the same URL again finds it by
+        /// comparing, without hashing the URL and every header.
+        var lastKey: Key?
+        var lastResponse: HTTPURLResponse?
+    }
 
     /// How many responses are kept; when a new one would exceed it, the cache starts over.
     static let capacity = 64
@@ -72,12 +75,12 @@ final class HTTPResponseCache: @unchecked Sendable {
     /// `nil` when `HTTPURLResponse` refuses them.
     func response(url: URL, status: Int, headers: HeaderFields) -> HTTPURLResponse? {
         let key = Key(url: url, status: status, headers: headers)
-        let kept = lock.withLock { () -> HTTPURLResponse? in
+        let kept = state.withLock { state -> HTTPURLResponse? in
             // Compared in place: binding the last pair would copy its key (URL and fields) first.
-            if lastKey == key { return lastResponse }
-            guard let kept = responses[key] else { return nil }
-            lastKey = key
-            lastResponse = kept
+            if state.lastKey == key { return state.lastResponse }
+            guard let kept = state.responses[key] else { return nil }
+            state.lastKey = key
+            state.lastResponse = kept
             return kept
         }
         if let kept { return kept }
@@ -91,11 +94,11 @@ final class HTTPResponseCache: @unchecked Sendable {
         else {
             return nil
         }
-        lock.withLock {
-            if responses.count >= Self.capacity { responses.removeAll(keepingCapacity: true) }
-            responses[key] = built
-            lastKey = key
-            lastResponse = built
+        state.withLock { state in
+            if state.responses.count >= Self.capacity { state.responses.removeAll(keepingCapacity: true) }
+            state.responses[key] = built
+            state.lastKey = key
+            state.lastResponse = built
         }
         return built
     }

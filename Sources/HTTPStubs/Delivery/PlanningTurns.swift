@@ -12,46 +12,48 @@ import Foundation
 /// A turn is waited for at most ``patience``: an observer or matcher that waits for another
 /// request of its own registry (which waits for its turn behind it) then delays it by that much
 /// rather than for ever, and the order is kept as far as the user's code lets it.
-final class PlanningTurns: @unchecked Sendable {
-    // Invariant: every stored property is only touched while `lock` is held; continuations are
-    // resumed after it is released, each once (it is removed from `waiters` under the lock first).
-    private let lock = NSLock()
-    private var issued = 0
-    /// The first turn not ended: the one whose request chooses now.
-    private var current = 0
-    /// Turns ended before an earlier one (which waited too long, or is still choosing).
-    private var endedEarly: Set<Int> = []
-    private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+final class PlanningTurns: Sendable {
+    // Invariant: continuations are resumed after the lock is released, each once (it is removed
+    // from `waiters` under the lock first).
+    private let state = Locked(State())
+
+    private struct State {
+        var issued = 0
+        /// The first turn not ended: the one whose request chooses now.
+        var current = 0
+        /// Turns ended before an earlier one (which waited too long, or is still choosing).
+        var endedEarly: Set<Int> = []
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
 
     /// How long a request waits for its turn before it chooses anyway.
     static let patience = DispatchTimeInterval.seconds(1)
 
     /// Whether no turn is outstanding: a request may then be planned at once.
     var isIdle: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return current == issued
+        state.withLock { $0.current == $0.issued }
     }
 
     /// Takes the next turn.
     func take() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        issued += 1
-        return issued - 1
+        state.withLock { state in
+            state.issued += 1
+            return state.issued - 1
+        }
     }
 
     /// Waits until `turn` comes, or for ``patience`` at most.
     func wait(for turn: Int) async {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            guard turn > current else {
-                lock.unlock()
+            let waits = state.withLock { state in
+                guard turn > state.current else { return false }
+                state.waiters[turn] = continuation
+                return true
+            }
+            guard waits else {
                 continuation.resume()
                 return
             }
-            waiters[turn] = continuation
-            lock.unlock()
             DispatchQueue.global().asyncAfter(deadline: .now() + Self.patience) { [self] in
                 resume(turn)
             }
@@ -60,20 +62,17 @@ final class PlanningTurns: @unchecked Sendable {
 
     /// Ends `turn`, letting the next one begin.
     func end(_ turn: Int) {
-        lock.lock()
-        endedEarly.insert(turn)
-        while endedEarly.remove(current) != nil {
-            current += 1
+        let next = state.withLock { state in
+            state.endedEarly.insert(turn)
+            while state.endedEarly.remove(state.current) != nil {
+                state.current += 1
+            }
+            return state.current
         }
-        let next = current
-        lock.unlock()
         resume(next)
     }
 
     private func resume(_ turn: Int) {
-        lock.lock()
-        let waiter = waiters.removeValue(forKey: turn)
-        lock.unlock()
-        waiter?.resume()
+        state.withLock { $0.waiters.removeValue(forKey: turn) }?.resume()
     }
 }

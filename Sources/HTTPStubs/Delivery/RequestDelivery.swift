@@ -26,14 +26,12 @@ import FoundationNetworking
 /// ``ManualStubClock/advance(by:)`` know about the request before `startLoading` runs.
 final class RequestDelivery: @unchecked Sendable {
     // Invariant: every mutable field but `flightSlot` (guarded by the lock of the registry's
-    // `RequestFlights`) lives in `state`, which is only touched inside `withState`,
-    // holding `lock`; the client is called only while that lock is held, and the user's code
-    // (planning a response) never is. The lock is the loader's own, not a `Locked` box (BENCHMARKS.md,
-    // allocations per request).
+    // `RequestFlights`) lives in `state`, which is only touched inside `withState`, holding its
+    // lock; the client is called only while that lock is held, and the user's code (planning a
+    // response) never is.
     private let registry: StubRegistry?
     private let missingRegistry: MissingRegistry
-    private let lock = NSLock()
-    private var state = State()
+    private let state: Locked<State>
     /// Where the loader is in its registry's ``RequestFlights``, while it is there: the one field
     /// outside `state`, only touched by the flights, under their lock.
     var flightSlot: Int?
@@ -119,11 +117,12 @@ final class RequestDelivery: @unchecked Sendable {
     init(registry: StubRegistry?, missingRegistry: MissingRegistry = .gone, request: URLRequest) {
         self.registry = registry
         self.missingRegistry = missingRegistry
-        // Without the lock: no other thread sees the loader before `join`.
-        state.givenRequest = request
+        var initial = State()
+        initial.givenRequest = request
         if let manualClock = registry?.manualClock {
-            state.start = manualClock.requestStarted()
+            initial.start = manualClock.requestStarted()
         }
+        state = Locked(initial)
 
         Self.live.withLock { $0 += 1 }
         if let test = registry?.flights.join(self) {
@@ -142,9 +141,10 @@ final class RequestDelivery: @unchecked Sendable {
 
     deinit {
         Self.live.withLock { $0 -= 1 }
+        let (deferred, inTransit) = withState { ($0.deferred.take(), $0.inTransit) }
         // A turn taken in `prepare` whose `startLoading` never came: the requests after it need not wait.
-        if let deferred = state.deferred { deferred.registry.planningTurns.end(deferred.turn) }
-        if state.inTransit { registry?.manualClock?.requestVanished() }
+        if let deferred { deferred.registry.planningTurns.end(deferred.turn) }
+        if inTransit { registry?.manualClock?.requestVanished() }
     }
 
     /// The protocol instance that owns this loader is going away: the loader leaves its registry's
@@ -195,9 +195,7 @@ final class RequestDelivery: @unchecked Sendable {
     }
 
     private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
+        state.withLock(body)
     }
 
     /// `startLoading`: plans the load the first time, then delivers whatever is due.
@@ -272,7 +270,7 @@ final class RequestDelivery: @unchecked Sendable {
     /// without the lock.
     @inline(never)
     private func planHere(_ urlProtocol: URLProtocol, arrivedAfterTest: String?) -> Bool {
-        let read = ReadRequest(urlProtocol)
+        let read = ReadRequest(urlProtocol, task: urlProtocol.task)
         switch plan(read, for: urlProtocol, arrivedAfterTest: arrivedAfterTest) {
         case let .planned(planned):
             withState { settle(planned, &$0) }
@@ -324,7 +322,7 @@ final class RequestDelivery: @unchecked Sendable {
             return true
         }
         guard ready else { return }
-        let read = ReadRequest(urlProtocol)
+        let read = ReadRequest(urlProtocol, task: task)
         switch plan(read, for: urlProtocol, arrivedAfterTest: nil) {
         case let .planned(planned):
             withState { settle(planned, &$0) }
@@ -610,17 +608,15 @@ final class RequestDelivery: @unchecked Sendable {
         let request: InterceptedRequest
         let isDownload: Bool
 
-        init(_ urlProtocol: URLProtocol) {
+        /// Reads the request of `urlProtocol`, whose task is `task` (read once by the caller: each
+        /// read of `URLProtocol.task` retains the task through its side table).
+        init(_ urlProtocol: URLProtocol, task: URLSessionTask?) {
             urlRequest = urlProtocol.request
-            inspection = TaskInspection(urlProtocol.task)
-            let (body, unavailable) = RequestDelivery.readBody(
-                of: urlRequest,
-                task: urlProtocol.task,
-                inspection: inspection
-            )
+            inspection = TaskInspection(task)
+            let (body, unavailable) = RequestDelivery.readBody(of: urlRequest, task: task, inspection: inspection)
             self.body = body
             request = InterceptedRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
-            isDownload = urlProtocol.task is URLSessionDownloadTask
+            isDownload = task is URLSessionDownloadTask
         }
 
         /// The request as `GET https://…`, its secrets masked (see ``LogMasking``).

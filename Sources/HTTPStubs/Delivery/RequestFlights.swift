@@ -11,65 +11,64 @@ import FoundationNetworking
 /// `URLSessionTask.resume()` on the caller's thread (the toolkit's configurations have no
 /// `urlCache`, so nothing defers it): when `resume()` has returned, the registry knows the
 /// request, before `startLoading` runs. Apple's URLSession may create it later (untested).
-final class RequestFlights: @unchecked Sendable {
-    // Invariant: `loaders`, `endedTest` and every loader's `flightSlot` are only touched while
-    // `lock` is held; a loader in `loaders` has its position there as its `flightSlot`, and one
-    // not in it has `nil`. Lock order: a loader may hold its own lock while it takes this one;
-    // this one is never held while a loader is called.
-    private let lock = NSLock()
-    /// Held strongly, from `join` until `remove`: a loader leaves when its load ends, and at the
-    /// latest when its protocol instance, which owns it, goes away. Not a weak reference: one
-    /// gives every loader a side table to allocate and free (BENCHMARKS.md, allocations). In no
-    /// order: each loader knows its position, so joining appends and leaving moves the last loader
-    /// into the gap, without hashing (a dictionary by identity showed in the protocols-alone profile).
-    private var loaders: [RequestDelivery] = []
-    private var endedTest: String?
+final class RequestFlights: Sendable {
+    // Invariant: every loader's `flightSlot` is only touched inside `state.withLock`; a loader in
+    // `loaders` has its position there as its `flightSlot`, and one not in it has `nil`. Lock
+    // order: a loader may hold its own lock while it takes this one; this one is never held while
+    // a loader is called.
+    private let state = Locked(State())
+
+    private struct State {
+        /// Held strongly, from `join` until `remove`: a loader leaves when its load ends, and at the
+        /// latest when its protocol instance, which owns it, goes away. Not a weak reference: one
+        /// gives every loader a side table to allocate and free (BENCHMARKS.md, allocations). In no
+        /// order: each loader knows its position, so joining appends and leaving moves the last loader
+        /// into the gap, without hashing (a dictionary by identity showed in the protocols-alone profile).
+        var loaders: [RequestDelivery] = []
+        var endedTest: String?
+    }
 
     /// Adds a request being served, unless the registry is closed: then returns the test whose
     /// end closed it, and the request is not added. Together with ``close(endingTest:)``, each
     /// request is either ended by its test's end or arrives after it, never both.
     func join(_ loader: RequestDelivery) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard endedTest == nil else { return endedTest }
-        loader.flightSlot = loaders.count
-        loaders.append(loader)
-        return nil
+        state.withLock { state in
+            guard state.endedTest == nil else { return state.endedTest }
+            loader.flightSlot = state.loaders.count
+            state.loaders.append(loader)
+            return nil
+        }
     }
 
     func remove(_ loader: RequestDelivery) {
-        let removed = lock.withLock { () -> RequestDelivery? in
+        let removed = state.withLock { state -> RequestDelivery? in
             guard let slot = loader.flightSlot else { return nil }  // it left already
             loader.flightSlot = nil
-            let last = loaders.removeLast()
-            guard slot < loaders.count else { return last }
+            let last = state.loaders.removeLast()
+            guard slot < state.loaders.count else { return last }
             last.flightSlot = slot
-            defer { loaders[slot] = last }
-            return loaders[slot]
+            defer { state.loaders[slot] = last }
+            return state.loaders[slot]
         }
         _ = removed  // released here, after the lock: its `deinit` may take locks of its own
     }
 
     /// The requests being served.
     var current: [RequestDelivery] {
-        lock.lock()
-        defer { lock.unlock() }
-        return loaders
+        state.withLock { $0.loaders }
     }
 
     /// The test whose end closed the registry, if one did.
     var closedByTest: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return endedTest
+        state.withLock { $0.endedTest }
     }
 
     /// Refuses every later request (it fails, naming `test`) and returns the requests being served.
     func close(endingTest test: String) -> [RequestDelivery] {
-        lock.lock()
-        defer { lock.unlock() }
-        endedTest = test
-        return loaders
+        state.withLock { state in
+            state.endedTest = test
+            return state.loaders
+        }
     }
 }
 

@@ -1,11 +1,11 @@
 import Foundation
 
-/// A value guarded by an `NSLock`.
+/// A value guarded by a lock.
 ///
 /// ## The toolkit's locks, and their order
 ///
 /// - each registry's state (``StubRegistry``): stubs, use counts, scenarios, journal, observers;
-/// - each request's loader (`RequestDelivery`'s own `NSLock`): its delivery timeline;
+/// - each request's loader (`RequestDelivery`): its delivery timeline;
 /// - each registry's requests in flight (`RequestFlights`);
 /// - each clock's state (``ManualStubClock``, ``ImmediateStubClock``) and each scheduled action
 ///   (`ReleasingTimer`);
@@ -29,23 +29,49 @@ import Foundation
 /// The recorder's lock is held while files are written, which takes no other lock. Every other lock
 /// is a leaf: nothing is locked, and nothing outside the lock's owner is called, while it is held.
 ///
-/// `NSLock` is used rather than `Synchronization.Mutex` because the thread sanitizer understands it:
-/// `Mutex` produced false race reports on the Swift 6.3 Linux toolchain, and users run their suites
-/// under `--sanitize=thread`. `package`: HTTPStubsTesting uses it too.
-package final class Locked<State>: @unchecked Sendable {
-    // Invariant: `state` is read and written only inside `withLock`, which holds `lock`.
-    private let lock = NSLock()
-    private var state: State
+/// The lock is a pthread mutex rather than `Synchronization.Mutex` because the thread sanitizer
+/// understands it: `Mutex` produced false race reports on the Swift 6.3 Linux toolchain, and users
+/// run their suites under `--sanitize=thread`. The mutex and the state share one allocation (an
+/// `NSLock` is two more), and the state is reached through a pointer, which the runtime's
+/// exclusivity checks do not watch: the lock already guarantees exclusive access, and a request
+/// takes a dozen of these locks (BENCHMARKS.md, issue 19). `package`: HTTPStubsTesting uses it too.
+package struct Locked<State>: @unchecked Sendable {
+    // Invariant: the state lives in `storage`'s header and is read and written only inside
+    // `withLock`, which holds the mutex that lives in its one element.
+    private let storage: Storage
 
     package init(_ state: State) {
-        self.state = state
+        storage = Storage.make(state)
     }
 
     /// Runs `body` with exclusive access to the state.
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
+        try storage.withUnsafeMutablePointers { state, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&state.pointee)
+        }
+    }
+
+    /// The state (the header) and its mutex (the one element), in one allocation.
+    private final class Storage: ManagedBuffer<State, pthread_mutex_t> {
+        static func make(_ state: State) -> Storage {
+            let buffer = create(minimumCapacity: 1) { buffer in
+                buffer.withUnsafeMutablePointerToElements { mutex in
+                    mutex.initialize(to: pthread_mutex_t())
+                    pthread_mutex_init(mutex, nil)
+                }
+                return state
+            }
+            return unsafeDowncast(buffer, to: Storage.self)
+        }
+
+        deinit {
+            withUnsafeMutablePointerToElements { mutex in
+                pthread_mutex_destroy(mutex)
+                mutex.deinitialize(count: 1)
+            }
+        }
     }
 }
 

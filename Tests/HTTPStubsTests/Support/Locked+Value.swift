@@ -5,6 +5,6 @@ extension Locked {
     /// use `withLock`).
     var value: State {
         get { withLock { $0 } }
-        set { withLock { $0 = newValue } }
+        nonmutating set { withLock { $0 = newValue } }
     }
 }
