@@ -141,9 +141,12 @@ final class RequestDelivery: @unchecked Sendable {
 
     deinit {
         Self.live.withLock { $0 -= 1 }
-        let (deferred, inTransit) = withState { ($0.deferred.take(), $0.inTransit) }
+        // Read in place: binding the planning left over would copy it whole.
+        let (turns, turn, inTransit) = withState {
+            ($0.deferred?.registry.planningTurns, $0.deferred?.turn, $0.inTransit)
+        }
         // A turn taken in `prepare` whose `startLoading` never came: the requests after it need not wait.
-        if let deferred { deferred.registry.planningTurns.end(deferred.turn) }
+        if let turns, let turn { turns.end(turn) }
         if inTransit { registry?.manualClock?.requestVanished() }
     }
 

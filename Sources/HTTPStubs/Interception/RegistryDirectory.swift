@@ -1,19 +1,22 @@
 /// Finds a registry from the identity its `URLProtocol` class encodes, without keeping it alive.
 enum RegistryDirectory {
-    private final class WeakRegistry: @unchecked Sendable {
-        // Invariant: written once in `init`, then only read; `weak` loads are atomic.
+    /// A registry, weakly.
+    private struct WeakRegistry {
         weak var registry: StubRegistry?
-
-        init(_ registry: StubRegistry) {
-            self.registry = registry
-        }
     }
 
-    /// The registries by identity, and, for each registry gone after its test ended, that test
-    /// (a few bytes a test, so that a request made later through its sessions can name it).
-    private static let state = Locked(
-        (next: UInt64(1), registries: [UInt64: WeakRegistry](), endedTests: [UInt64: String]())
-    )
+    private struct State {
+        var next: UInt64 = 1
+        /// The registry of identity `n` at index `n - 1`, or an empty slot once it is gone:
+        /// identities are handed out in order and never reused, so a lookup (twice per request)
+        /// indexes rather than hashes, for a pointer a registry ever made.
+        var registries: [WeakRegistry] = []
+        /// For each registry gone after its test ended, that test (a few bytes a test, so that a
+        /// request made later through its sessions can name it).
+        var endedTests: [UInt64: String] = [:]
+    }
+
+    private static let state = Locked(State())
 
     /// A new identity, never used before in this process.
     static func nextIdentity() -> UInt64 {
@@ -24,13 +27,22 @@ enum RegistryDirectory {
     }
 
     static func attach(_ registry: StubRegistry, as identity: UInt64) {
-        state.withLock { $0.registries[identity] = WeakRegistry(registry) }
+        state.withLock { state in
+            let index = Int(identity - 1)
+            if index >= state.registries.count {
+                state.registries.append(
+                    contentsOf: repeatElement(WeakRegistry(), count: index + 1 - state.registries.count)
+                )
+            }
+            state.registries[index] = WeakRegistry(registry: registry)
+        }
     }
 
     /// Forgets a registry that is going away; `endedTest` is the test whose end had closed it.
     static func remove(_ identity: UInt64, endedTest: String?) {
         state.withLock { state in
-            state.registries.removeValue(forKey: identity)
+            let index = Int(identity - 1)
+            if state.registries.indices.contains(index) { state.registries[index] = WeakRegistry() }
             if let endedTest { state.endedTests[identity] = endedTest }
         }
     }
@@ -39,7 +51,10 @@ enum RegistryDirectory {
     /// closed it, if one did.
     static func registry(_ identity: UInt64) -> (registry: StubRegistry?, endedTest: String?) {
         state.withLock { state in
-            if let registry = state.registries[identity]?.registry { return (registry, nil) }
+            let index = Int(truncatingIfNeeded: identity &- 1)
+            if state.registries.indices.contains(index), let registry = state.registries[index].registry {
+                return (registry, nil)
+            }
             return (nil, state.endedTests[identity])
         }
     }
