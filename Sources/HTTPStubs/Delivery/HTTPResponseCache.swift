@@ -11,9 +11,9 @@ import FoundationNetworking
 /// canonicalises every header name and parses the content type), and tests tend to ask for the
 /// same URL again and again. The object is immutable, so handing the same one to two requests is
 /// indistinguishable from building it twice, except by identity.
-final class HTTPResponseCache: @unchecked Sendable {
-    // Invariant: the responses are only touched inside `state.withLock`, and are immutable once
-    // built, so handing one to any thread is safe; `lastResponse` is the response of `lastKey`.
+final class HTTPResponseCache: Sendable {
+    // Invariant: `lastResponse` is the response of `lastKey`. A response is immutable once built,
+    // so handing one to any thread is safe.
     private let state = Locked(State())
 
     private struct State {

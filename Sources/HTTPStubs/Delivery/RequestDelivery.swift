@@ -70,7 +70,8 @@ final class RequestDelivery: @unchecked Sendable {
         /// instance owns this loader, so the reference is strong only while the load runs, and the
         /// cycle ends with it. Not a weak reference: one gives the instance a side table, which
         /// makes each of the retains and releases URLSession makes of it slower (BENCHMARKS.md).
-        /// Only used under `lock`, on the queues URLSession calls the protocol on (see `scheduleWake`).
+        /// Only used under the loader's lock, on the queues URLSession calls the protocol on (see
+        /// `scheduleWake`).
         var urlProtocol: URLProtocol?
         /// Whether the loader has left its registry's ``RequestFlights`` (its load ended).
         var leftFlights = false

@@ -32,7 +32,7 @@ import Foundation
 /// The lock is a pthread mutex rather than `Synchronization.Mutex` because the thread sanitizer
 /// understands it: `Mutex` produced false race reports on the Swift 6.3 Linux toolchain, and users
 /// run their suites under `--sanitize=thread`. The mutex and the state share one allocation (an
-/// `NSLock` is two more), and the state is reached through a pointer, which the runtime's
+/// `NSLock` is one or two more: two on Linux), and the state is reached through a pointer, which the runtime's
 /// exclusivity checks do not watch: the lock already guarantees exclusive access, and a request
 /// takes a dozen of these locks (BENCHMARKS.md, issue 19). `package`: HTTPStubsTesting uses it too.
 package struct Locked<State>: @unchecked Sendable {
@@ -47,8 +47,12 @@ package struct Locked<State>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the state.
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { state, mutex in
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
+            let locked = pthread_mutex_lock(mutex)
+            precondition(locked == 0, "swift-http-stubs: a lock could not be taken (error \(locked))")
+            defer {
+                let unlocked = pthread_mutex_unlock(mutex)
+                precondition(unlocked == 0, "swift-http-stubs: a lock could not be released (error \(unlocked))")
+            }
             return try body(&state.pointee)
         }
     }
@@ -59,7 +63,16 @@ package struct Locked<State>: @unchecked Sendable {
             let buffer = create(minimumCapacity: 1) { buffer in
                 buffer.withUnsafeMutablePointerToElements { mutex in
                     mutex.initialize(to: pthread_mutex_t())
-                    pthread_mutex_init(mutex, nil)
+                    var attributes = pthread_mutexattr_t()
+                    pthread_mutexattr_init(&attributes)
+                    defer { pthread_mutexattr_destroy(&attributes) }
+                    #if DEBUG
+                    // A thread taking a lock it holds stops at the precondition in `withLock`
+                    // rather than hanging every URLSession of the process.
+                    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+                    #endif
+                    let made = pthread_mutex_init(mutex, &attributes)
+                    precondition(made == 0, "swift-http-stubs: a lock could not be made (error \(made))")
                 }
                 return state
             }
