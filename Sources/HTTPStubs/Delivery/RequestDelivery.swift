@@ -118,12 +118,9 @@ final class RequestDelivery: @unchecked Sendable {
     init(registry: StubRegistry?, missingRegistry: MissingRegistry = .gone, request: URLRequest) {
         self.registry = registry
         self.missingRegistry = missingRegistry
-        var initial = State()
-        initial.givenRequest = request
-        if let manualClock = registry?.manualClock {
-            initial.start = manualClock.requestStarted()
-        }
-        state = Locked(initial)
+        // On a manual clock the request starts now (see `start(_:)`).
+        let start = registry?.manualClock?.requestStarted() ?? .zero
+        state = Locked(State(start: start, givenRequest: request))
 
         Self.live.withLock { $0 += 1 }
         if let test = registry?.flights.join(self) {

@@ -40,7 +40,10 @@ package struct Locked<State>: @unchecked Sendable {
     // `withLock`, which holds the mutex that lives in its one element.
     private let storage: Storage
 
-    package init(_ state: State) {
+    /// A lock guarding `state`, which is made in place: a value built in the call (`Locked(State())`)
+    /// is moved into the lock's storage rather than copied (a loader's state is large, and made for
+    /// every request).
+    package init(_ state: @autoclosure () -> State) {
         storage = Storage.make(state)
     }
 
@@ -59,7 +62,7 @@ package struct Locked<State>: @unchecked Sendable {
 
     /// The state (the header) and its mutex (the one element), in one allocation.
     private final class Storage: ManagedBuffer<State, pthread_mutex_t> {
-        static func make(_ state: State) -> Storage {
+        static func make(_ state: () -> State) -> Storage {
             let buffer = create(minimumCapacity: 1) { buffer in
                 buffer.withUnsafeMutablePointerToElements { mutex in
                     mutex.initialize(to: pthread_mutex_t())
@@ -74,7 +77,7 @@ package struct Locked<State>: @unchecked Sendable {
                     let made = pthread_mutex_init(mutex, &attributes)
                     precondition(made == 0, "swift-http-stubs: a lock could not be made (error \(made))")
                 }
-                return state
+                return state()
             }
             return unsafeDowncast(buffer, to: Storage.self)
         }
