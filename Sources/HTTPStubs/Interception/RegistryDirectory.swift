@@ -18,6 +18,12 @@ enum RegistryDirectory {
 
     private static let state = Locked(State())
 
+    /// Where the registry of `identity` is kept in `registries` (identities start at 1; 0, which none
+    /// has, maps to no slot).
+    private static func slot(of identity: UInt64) -> Int {
+        Int(truncatingIfNeeded: identity &- 1)
+    }
+
     /// A new identity, never used before in this process.
     static func nextIdentity() -> UInt64 {
         state.withLock { state in
@@ -28,7 +34,7 @@ enum RegistryDirectory {
 
     static func attach(_ registry: StubRegistry, as identity: UInt64) {
         state.withLock { state in
-            let index = Int(identity - 1)
+            let index = slot(of: identity)
             if index >= state.registries.count {
                 state.registries.append(
                     contentsOf: repeatElement(WeakRegistry(), count: index + 1 - state.registries.count)
@@ -41,7 +47,7 @@ enum RegistryDirectory {
     /// Forgets a registry that is going away; `endedTest` is the test whose end had closed it.
     static func remove(_ identity: UInt64, endedTest: String?) {
         state.withLock { state in
-            let index = Int(identity - 1)
+            let index = slot(of: identity)
             if state.registries.indices.contains(index) { state.registries[index] = WeakRegistry() }
             if let endedTest { state.endedTests[identity] = endedTest }
         }
@@ -51,7 +57,7 @@ enum RegistryDirectory {
     /// closed it, if one did.
     static func registry(_ identity: UInt64) -> (registry: StubRegistry?, endedTest: String?) {
         state.withLock { state in
-            let index = Int(truncatingIfNeeded: identity &- 1)
+            let index = slot(of: identity)
             if state.registries.indices.contains(index), let registry = state.registries[index].registry {
                 return (registry, nil)
             }

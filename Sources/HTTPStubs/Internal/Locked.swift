@@ -32,9 +32,10 @@ import Foundation
 /// The lock is a pthread mutex rather than `Synchronization.Mutex` because the thread sanitizer
 /// understands it: `Mutex` produced false race reports on the Swift 6.3 Linux toolchain, and users
 /// run their suites under `--sanitize=thread`. The mutex and the state share one allocation (an
-/// `NSLock` is one or two more: two on Linux), and the state is reached through a pointer, which the runtime's
-/// exclusivity checks do not watch: the lock already guarantees exclusive access, and a request
-/// takes a dozen of these locks (BENCHMARKS.md, issue 19). `package`: HTTPStubsTesting uses it too.
+/// `NSLock` is one or two more: two on Linux), and the state is reached through a pointer, which
+/// the runtime's exclusivity checks do not watch: the lock already guarantees exclusive access, and
+/// a request takes a dozen of these locks (BENCHMARKS.md, issue 19). `package`: HTTPStubsTesting
+/// uses it too.
 package struct Locked<State>: @unchecked Sendable {
     // Invariant: the state lives in `storage`'s header and is read and written only inside
     // `withLock`, which holds the mutex that lives in its one element.
@@ -50,14 +51,20 @@ package struct Locked<State>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the state.
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { state, mutex in
-            let locked = pthread_mutex_lock(mutex)
-            precondition(locked == 0, "swift-http-stubs: a lock could not be taken (error \(locked))")
-            defer {
-                let unlocked = pthread_mutex_unlock(mutex)
-                precondition(unlocked == 0, "swift-http-stubs: a lock could not be released (error \(unlocked))")
-            }
+            Self.check(pthread_mutex_lock(mutex), "taken")
+            defer { Self.check(pthread_mutex_unlock(mutex), "released") }
             return try body(&state.pointee)
         }
+    }
+
+    /// Stops the process when a pthread call on the mutex failed: nothing the toolkit guards is safe
+    /// to touch then. `EDEADLK` (debug builds only) means a thread took a lock it already holds.
+    private static func check(_ result: Int32, _ what: String) {
+        precondition(
+            result == 0,
+            "swift-http-stubs: one of its locks could not be \(what) (\(String(cString: strerror(result)))); "
+                + "this is a bug in swift-http-stubs: please report it with this stack trace"
+        )
     }
 
     /// The state (the header) and its mutex (the one element), in one allocation.
@@ -74,8 +81,7 @@ package struct Locked<State>: @unchecked Sendable {
                     // rather than hanging every URLSession of the process.
                     pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
                     #endif
-                    let made = pthread_mutex_init(mutex, &attributes)
-                    precondition(made == 0, "swift-http-stubs: a lock could not be made (error \(made))")
+                    Locked.check(pthread_mutex_init(mutex, &attributes), "made")
                 }
                 return state()
             }
