@@ -11,10 +11,8 @@ struct JSONDocument: Sendable {
     private let data: Data
     /// The line breaks of `data`.
     private let lineTable: JSONLineTable
-    /// The byte offset at which each value starts.
-    private let valueOffsets: [JSONPath: Int]
-    /// The byte offset of the key of each object member.
-    private let keyOffsets: [JSONPath: Int]
+    /// Where each value and member key was written.
+    private let offsets: JSONLocationRecorder
     /// The offset of text after the value that the parser did not read (WireMock's dialect).
     private let unreadOffset: Int?
 
@@ -25,19 +23,18 @@ struct JSONDocument: Sendable {
         self.duplicateKeys = recorder.duplicateKeys
         self.data = data
         self.lineTable = data.withUnsafeBytes { JSONLineTable($0) }
-        self.valueOffsets = recorder.valueOffsets
-        self.keyOffsets = recorder.keyOffsets
+        self.offsets = recorder
     }
 
     /// Where the value at `path` starts, or `nil` when the document has no such value.
     /// For a duplicated key this is its last occurrence, the one that `root` holds.
     func location(of path: JSONPath) -> JSONSourceLocation? {
-        valueOffsets[path].map(location(ofOffset:))
+        offsets.value(at: path).map { location(ofOffset: $0.valueOffset) }
     }
 
     /// Where the key of the object member at `path` is written, or `nil` when there is no such member.
     func keyLocation(of path: JSONPath) -> JSONSourceLocation? {
-        keyOffsets[path].map(location(ofOffset:))
+        offsets.value(at: path)?.keyOffset.map(location(ofOffset:))
     }
 
     /// Where the text after the value starts, when the WireMock dialect left some unread, with its
@@ -50,7 +47,7 @@ struct JSONDocument: Sendable {
 
     /// The byte offset at which the value at `path` starts.
     func offset(of path: JSONPath) -> Int? {
-        valueOffsets[path]
+        offsets.value(at: path)?.valueOffset
     }
 
     /// Runs `body` with the document's bytes.
@@ -64,58 +61,88 @@ struct JSONDocument: Sendable {
     }
 }
 
-/// Collects the byte offsets of values and keys, by path, while parsing.
-struct JSONLocationRecorder {
-    /// The path of the value being parsed.
-    private var path: [JSONPath.Component] = []
-    /// The keys seen so far in each open object, innermost last.
-    private var keysInOpenObjects: [Set<String>] = []
-    /// The byte offset at which each value starts.
-    private(set) var valueOffsets: [JSONPath: Int] = [:]
-    /// The byte offset of each member key.
-    private(set) var keyOffsets: [JSONPath: Int] = [:]
+/// Collects the byte offsets of values and keys while parsing, and finds them again by path.
+///
+/// Each value is one entry in a table, in the order parsed, and is found from its container's entry
+/// and its key or index: recording a value costs an append and one insertion keyed by a single
+/// step, where keying every value by its whole path copied the path and hashed every step of it
+/// (a quarter of loading a folder of mapping files).
+struct JSONLocationRecorder: Sendable {
+    /// Where one value was written: its first byte and, for an object member, its key's.
+    struct Written: Sendable {
+        let valueOffset: Int
+        let keyOffset: Int?
+    }
+
+    /// A value's place in the document: its container's entry and the step from there.
+    private struct Step: Hashable, Sendable {
+        let container: Int
+        let component: JSONPath.Component
+    }
+
+    /// Every value, in the order parsed: the root first.
+    private var values: [Written] = []
+    /// The entry of the value each step leads to; for a repeated key, its last occurrence, the one
+    /// that the parsed document holds.
+    private var steps: [Step: Int] = [:]
+    /// The open containers, innermost last: each one's entry, and the step to the value it reads
+    /// next, with that member's key offset.
+    private var open: [(container: Int, component: JSONPath.Component, keyOffset: Int?)] = []
     /// Members whose key repeats an earlier key of the same object.
     private(set) var duplicateKeys: [JSONPath] = []
 
     /// Records that the current value starts at `offset`.
     mutating func recordValue(at offset: Int) {
-        valueOffsets[JSONPath(path)] = offset
+        guard let current = open.last else {
+            values.append(Written(valueOffset: offset, keyOffset: nil))
+            return
+        }
+        let step = Step(container: current.container, component: current.component)
+        if steps.updateValue(values.count, forKey: step) != nil, case .key = current.component {
+            duplicateKeys.append(JSONPath(open.map(\.component)))
+        }
+        values.append(Written(valueOffset: offset, keyOffset: current.keyOffset))
     }
 
-    /// Enters an object whose first member comes next.
+    /// Enters the object just recorded, whose first member comes next.
     mutating func enterObject() {
-        path.append(.key(""))
-        keysInOpenObjects.append([])
+        open.append((values.count - 1, .key(""), nil))
     }
 
     /// Moves to the member named `key`, written at `offset`.
     mutating func enterMember(_ key: String, at offset: Int) {
-        path[path.count - 1] = .key(key)
-        let memberPath = JSONPath(path)
-        keyOffsets[memberPath] = offset
-        if !keysInOpenObjects[keysInOpenObjects.count - 1].insert(key).inserted {
-            duplicateKeys.append(memberPath)
-        }
+        open[open.count - 1].component = .key(key)
+        open[open.count - 1].keyOffset = offset
     }
 
     /// Leaves the innermost object.
     mutating func leaveObject() {
-        path.removeLast()
-        keysInOpenObjects.removeLast()
+        open.removeLast()
     }
 
-    /// Enters an array whose first element comes next.
+    /// Enters the array just recorded, whose first element comes next.
     mutating func enterArray() {
-        path.append(.index(0))
+        open.append((values.count - 1, .index(0), nil))
     }
 
     /// Moves to the element at `index`.
     mutating func enterElement(_ index: Int) {
-        path[path.count - 1] = .index(index)
+        open[open.count - 1].component = .index(index)
     }
 
     /// Leaves the innermost array.
     mutating func leaveArray() {
-        path.removeLast()
+        open.removeLast()
+    }
+
+    /// Where the value at `path` was written, or `nil` when the document has no such value.
+    func value(at path: JSONPath) -> Written? {
+        guard !values.isEmpty else { return nil }
+        var entry = 0
+        for component in path.components {
+            guard let next = steps[Step(container: entry, component: component)] else { return nil }
+            entry = next
+        }
+        return values[entry]
     }
 }

@@ -56,6 +56,7 @@ public struct JSONObject: Sendable, Hashable {
 
     /// Each key once, in order of first appearance, with the value of its last occurrence.
     var uniqueMembers: [JSONMember] {
+        guard repeatsAKey else { return members }
         var indexOfKey: [String: Int] = [:]
         var unique: [JSONMember] = []
         for member in members {
@@ -67,6 +68,22 @@ public struct JSONObject: Sendable, Hashable {
             }
         }
         return unique
+    }
+
+    /// Whether some key appears more than once. Most objects have a few members and none repeated:
+    /// they are compared pair by pair, without building a dictionary (which showed when loading
+    /// thousands of mapping files, whose every object is read this way).
+    private var repeatsAKey: Bool {
+        guard members.count > 16 else {
+            for later in members.indices.dropFirst() {
+                for earlier in members.indices[..<later] where members[earlier].key == members[later].key {
+                    return true
+                }
+            }
+            return false
+        }
+        var seen = Set<String>(minimumCapacity: members.count)
+        return !members.allSatisfy { seen.insert($0.key).inserted }
     }
 
     /// Each key mapped to the value of its last occurrence.

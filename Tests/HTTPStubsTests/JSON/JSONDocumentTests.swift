@@ -51,6 +51,22 @@ import Testing
         #expect(document.location(of: JSONPath([.key("a")]))?.column == 38)
     }
 
+    @Test("in WireMock's dialect a repeated key keeps its first place and its last value, in small and large objects")
+    func wireMockDialectKeepsTheLastValueOfARepeatedKey() throws {
+        for count in [3, 16, 17, 40] {
+            let written = (0..<count).map { "\"k\($0)\": \($0)" }
+            for repeated in [false, true] {
+                let text = "{" + (written + (repeated ? [#""k1": "last""#] : [])).joined(separator: ", ") + "}"
+                var recorder: JSONLocationRecorder?
+                let (value, _) = try JSONParser.parse(Data(text.utf8), dialect: .wireMock, recorder: &recorder)
+                let object = try #require(value.objectValue)
+                #expect(object.members.map(\.key) == (0..<count).map { "k\($0)" }, "\(count) members")
+                #expect(object["k1"] == (repeated ? "last" : 1), "\(count) members")
+                #expect(object["k0"] == 0, "\(count) members")
+            }
+        }
+    }
+
     @Test func columnsIgnoreByteOrderMark() throws {
         let document = try JSONValue.parseDocument(Data([0xEF, 0xBB, 0xBF] + Array(#"{"a": 1}"#.utf8)))
         #expect(document.location(of: JSONPath([.key("a")])) == JSONSourceLocation(line: 1, column: 7, offset: 9))
