@@ -11,6 +11,14 @@ package func quoted(_ text: String) -> String {
 /// `text` quoted as ``quoted(_:)`` quotes it, cut after `limit` characters; with no limit, the
 /// Swift string literal spelling `text` exactly.
 package func quoted(_ text: String, limit: Int?) -> String {
+    // Most text (a path, a header value) is printable ASCII with nothing to escape, one character
+    // per byte: written as it is, without splitting it into characters (which showed when loading
+    // thousands of mapping files, every matcher of which quotes its value in its description).
+    if text.utf8.count <= limit ?? .max,
+        text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+    {
+        return "\"" + text + "\""
+    }
     var result = "\""
     var written = 0
     for character in text {
