@@ -213,6 +213,14 @@ struct Results {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
+    /// The smallest sample: for CPU time per request, the batch least disturbed. On a shared or
+    /// virtual machine, disturbances (another process's cache traffic, a vCPU the host preempted
+    /// while the thread's CPU clock ran) only ever add time, so the lowest of several batches
+    /// moves less from run to run than their median.
+    func minimum(_ key: String) -> Double? {
+        samples[key]?.min()
+    }
+
     /// The interquartile range (25th to 75th percentile, nearest rank).
     func quartiles(_ key: String) -> (low: Double, high: Double)? {
         guard let values = samples[key], !values.isEmpty else { return nil }
