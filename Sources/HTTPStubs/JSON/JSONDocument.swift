@@ -85,6 +85,9 @@ struct JSONLocationRecorder: Sendable {
     /// The entry of the value each step leads to; for a repeated key, its last occurrence, the one
     /// that the parsed document holds.
     private var steps: [Step: Int] = [:]
+    /// For a repeated key, the entries of its earlier occurrences, in order: what is written inside
+    /// them keeps its location (a key repeated there is warned about at its place).
+    private var earlierOccurrences: [Step: [Int]] = [:]
     /// The open containers, innermost last: each one's entry, and the step to the value it reads
     /// next, with that member's key offset.
     private var open: [(container: Int, component: JSONPath.Component, keyOffset: Int?)] = []
@@ -98,7 +101,8 @@ struct JSONLocationRecorder: Sendable {
             return
         }
         let step = Step(container: current.container, component: current.component)
-        if steps.updateValue(values.count, forKey: step) != nil, case .key = current.component {
+        if let earlier = steps.updateValue(values.count, forKey: step) {
+            earlierOccurrences[step, default: []].append(earlier)
             duplicateKeys.append(JSONPath(open.map(\.component)))
         }
         values.append(Written(valueOffset: offset, keyOffset: current.keyOffset))
@@ -135,14 +139,27 @@ struct JSONLocationRecorder: Sendable {
         open.removeLast()
     }
 
-    /// Where the value at `path` was written, or `nil` when the document has no such value.
+    /// Where the value at `path` was written, or `nil` when the document has no such value. Under
+    /// a repeated key, the path is followed through every occurrence, and the value written last
+    /// wins: the one the parsed document holds when the path leads through the last occurrences.
     func value(at path: JSONPath) -> Written? {
         guard !values.isEmpty else { return nil }
-        var entry = 0
-        for component in path.components {
-            guard let next = steps[Step(container: entry, component: component)] else { return nil }
-            entry = next
+        guard !earlierOccurrences.isEmpty else {
+            var entry = 0
+            for component in path.components {
+                guard let next = steps[Step(container: entry, component: component)] else { return nil }
+                entry = next
+            }
+            return values[entry]
         }
-        return values[entry]
+        var entries = [0]
+        for component in path.components {
+            entries = entries.flatMap { entry -> [Int] in
+                let step = Step(container: entry, component: component)
+                guard let last = steps[step] else { return [] }
+                return (earlierOccurrences[step] ?? []) + [last]
+            }
+        }
+        return entries.max().map { values[$0] }
     }
 }

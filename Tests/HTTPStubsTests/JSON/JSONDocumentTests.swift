@@ -51,6 +51,29 @@ import Testing
         #expect(document.location(of: JSONPath([.key("a")]))?.column == 38)
     }
 
+    @Test(
+        "under a repeated key, what only an earlier occurrence holds keeps its location, and the last value written wins",
+        arguments: [JSONParser.Dialect.strict, .wireMock]
+    )
+    func locationsUnderARepeatedKey(_ dialect: JSONParser.Dialect) throws {
+        /// `a.x` is `$.a.x`, `a.2` is `$.a[2]`.
+        func path(_ text: String) -> JSONPath {
+            JSONPath(text.split(separator: ".").map { Int($0).map(JSONPath.Component.index) ?? .key(String($0)) })
+        }
+        let objects = try JSONValue.parseDocument(Data(#"{"a":{"x":1},"a":{"y":2}}"#.utf8), dialect: dialect)
+        #expect(objects.location(of: path("a.x"))?.description == "1:11")
+        #expect(objects.location(of: path("a.y"))?.description == "1:23")
+        #expect(objects.location(of: path("a"))?.description == "1:18")
+        let arrays = try JSONValue.parseDocument(Data(#"{"a":[1,2,3],"a":[4]}"#.utf8), dialect: dialect)
+        #expect(arrays.location(of: path("a.2"))?.description == "1:11")
+        #expect(arrays.location(of: path("a.0"))?.description == "1:19")
+        let nested = try JSONValue.parseDocument(Data(#"{"a":{"x":1,"x":2},"a":{}}"#.utf8), dialect: dialect)
+        #expect(nested.duplicateKeys.map(\.description) == ["$.a.x", "$.a"])
+        #expect(nested.keyLocation(of: path("a.x"))?.description == "1:13")
+        #expect(nested.location(of: path("a.x"))?.description == "1:17")
+        #expect(nested.keyLocation(of: path("a"))?.description == "1:20")
+    }
+
     @Test("in WireMock's dialect a repeated key keeps its first place and its last value, in small and large objects")
     func wireMockDialectKeepsTheLastValueOfARepeatedKey() throws {
         for count in [3, 16, 17, 40] {
