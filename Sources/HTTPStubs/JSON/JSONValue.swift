@@ -45,12 +45,12 @@ extension JSONValue {
         _ data: Data,
         dialect: JSONParser.Dialect = .strict
     ) throws(JSONParseError) -> JSONDocument {
-        var recorder: JSONLocationRecorder? = JSONLocationRecorder()
+        var recorder: JSONLocationRecorder? = JSONLocationRecorder(reservingFor: data.count)
         let (root, unreadOffset) = try JSONParser.parse(data, dialect: dialect, recorder: &recorder)
         return JSONDocument(
             root: root,
             data: data,
-            recorder: recorder ?? JSONLocationRecorder(),
+            recorder: recorder ?? JSONLocationRecorder(reservingFor: 0),
             unreadOffset: unreadOffset
         )
     }
