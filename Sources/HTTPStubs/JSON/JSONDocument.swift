@@ -96,7 +96,7 @@ struct JSONLocationRecorder: Sendable {
 
     /// A recorder for a document of `byteCount` bytes, with room for its values at once: a
     /// mapping file's values are a dozen or more bytes apart, and growing the table of steps one
-    /// doubling at a time was a third of recording them. Large documents get room for 4,096 values
+    /// doubling at a time was half of recording them. Large documents get room for 4,096 values
     /// at first, and grow from there.
     init(reservingFor byteCount: Int) {
         let expected = min(byteCount / 12, 4_096)
@@ -154,14 +154,6 @@ struct JSONLocationRecorder: Sendable {
     /// wins: the one the parsed document holds when the path leads through the last occurrences.
     func value(at path: JSONPath) -> Written? {
         guard !values.isEmpty else { return nil }
-        guard !earlierOccurrences.isEmpty else {
-            var entry = 0
-            for component in path.components {
-                guard let next = steps[Step(container: entry, component: component)] else { return nil }
-                entry = next
-            }
-            return values[entry]
-        }
         var entries = [0]
         for component in path.components {
             entries = entries.flatMap { entry -> [Int] in
