@@ -613,6 +613,20 @@ struct Runner {
                 options.protocolBatches
             )
         )
+        // From cold caches: each request costs the eviction's tens of microseconds more, so fewer per batch.
+        let cold = try measureProtocols(
+            [("floor_cold_protocol_ns", FloorProtocol.self), ("stub_cold_protocol_ns", registry.protocolClass)],
+            batchSize: max(1, options.protocolBatchSize / 8),
+            evictingCaches: true,
+            between: { registry.clearJournal() },
+            &results
+        )
+        progress(
+            String(
+                format: "protocols alone from cold caches: the toolkit's own work %.0f ns per request (medians)",
+                cold[1] - cold[0]
+            )
+        )
     }
 
     /// Drives `classes` through their protocols alone with `request` (see ``ProtocolCost``), adds
@@ -621,6 +635,8 @@ struct Runner {
     private func measureProtocols(
         _ classes: [(key: String, type: URLProtocol.Type)],
         request: URLRequest = targetRequest(),
+        batchSize: Int? = nil,
+        evictingCaches: Bool = false,
         between: () -> Void,
         _ results: inout Results
     ) throws -> [Double] {
@@ -628,7 +644,8 @@ struct Runner {
             classes,
             request: request,
             batches: options.protocolBatches,
-            batchSize: options.protocolBatchSize,
+            batchSize: batchSize ?? options.protocolBatchSize,
+            evictingCaches: evictingCaches,
             between: between
         )
         for (key, values) in samples {

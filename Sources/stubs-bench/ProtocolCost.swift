@@ -12,35 +12,48 @@ import FoundationNetworking
 /// Through URLSession, most of a request's cost is waking threads, and that swings from run to
 /// run; here the toolkit's own work per request is measured with nothing else around it, so its
 /// difference from the floor's is stable to a few tens of nanoseconds.
+///
+/// In that loop the protocols' code and data stay in the CPU's caches from one request to the next.
+/// Through URLSession they do not: other threads run between two requests. With `evictingCaches`,
+/// the loop writes a buffer larger than a core's L2 cache after each request (the same for both
+/// classes, so it cancels out of their difference), which makes the difference what the same
+/// work costs starting from cold caches.
 enum ProtocolCost {
+    /// Bytes written between two requests with `evictingCaches`: 2 MiB, twice the L2 cache of a
+    /// Zen 4 or Zen 5 core and four times a Zen 3 core's.
+    static let evictionBytes = 2 << 20
+
     /// CPU nanoseconds per request for each protocol class: `batches` batches of `batchSize`
     /// `request`s each, the two classes alternating batch by batch. Between batches (outside the
-    /// measurement), `between` runs, to clear the journal.
+    /// measurement), `between` runs, to clear the journal. With `evictingCaches`, a buffer of
+    /// ``evictionBytes`` is written after each request, and a batch's figure is its median
+    /// request's wall time instead (the eviction is not timed).
     static func measure(
         _ classes: [(key: String, type: URLProtocol.Type)],
         request: URLRequest = targetRequest(),
         batches: Int,
         batchSize: Int,
+        evictingCaches: Bool = false,
         between: () -> Void
     ) throws -> [String: [Double]] {
         var samples: [String: [Double]] = [:]
+        var eviction = evictingCaches ? [UInt8](repeating: 0, count: evictionBytes) : []
+        var durations: [UInt64] = []
+        durations.reserveCapacity(evictingCaches ? batchSize : 0)
         for batch in 0..<batches {
             let order = batch % 2 == 0 ? classes : classes.reversed()
             for (key, type) in order {
                 between()
                 let client = CheckingClient()
+                durations.removeAll(keepingCapacity: true)
                 let start = threadCPUSeconds()
                 for _ in 0..<batchSize {
-                    guard type.canInit(with: request) else {
-                        throw BenchFailure("\(key): canInit refused the benchmark request")
+                    let began = evictingCaches ? monotonicNanoseconds() : 0
+                    try serve(request, with: type, key: key, client: client)
+                    if evictingCaches {
+                        durations.append(monotonicNanoseconds() - began)
+                        evict(&eviction)
                     }
-                    let instance = type.init(
-                        request: type.canonicalRequest(for: request),
-                        cachedResponse: nil,
-                        client: client
-                    )
-                    instance.startLoading()
-                    instance.stopLoading()
                 }
                 let elapsed = threadCPUSeconds() - start
                 guard client.finished == batchSize, client.failure == nil else {
@@ -49,10 +62,45 @@ enum ProtocolCost {
                             + "\(client.failure ?? "no failure reported")"
                     )
                 }
-                samples[key, default: []].append(elapsed * 1e9 / Double(batchSize))
+                if evictingCaches {
+                    // The median request: the eviction is not timed, and a request the host preempted is an outlier.
+                    durations.sort()
+                    samples[key, default: []].append(Double(durations[durations.count / 2]))
+                } else {
+                    samples[key, default: []].append(elapsed * 1e9 / Double(batchSize))
+                }
             }
         }
         return samples
+    }
+
+    /// One request, as URLSession makes it; the instance is released before this returns.
+    @inline(never)
+    private static func serve(
+        _ request: URLRequest,
+        with type: URLProtocol.Type,
+        key: String,
+        client: CheckingClient
+    ) throws {
+        guard type.canInit(with: request) else {
+            throw BenchFailure("\(key): canInit refused the benchmark request")
+        }
+        let instance = type.init(request: type.canonicalRequest(for: request), cachedResponse: nil, client: client)
+        instance.startLoading()
+        instance.stopLoading()
+    }
+
+    /// Writes one byte of every 64-byte cache line of `buffer` (nothing when it is empty).
+    private static func evict(_ buffer: inout [UInt8]) {
+        buffer.withUnsafeMutableBufferPointer { bytes in
+            for offset in stride(from: 0, to: bytes.count, by: 64) { bytes[offset] &+= 1 }
+        }
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     private static func threadCPUSeconds() -> Double {

@@ -42,6 +42,7 @@ enum Report {
             ("template_ratio_unpinned", 3),
             ("loopback_speedup", 3), ("wiremock_speedup", 3), ("switches_over_floor", 2),
             ("floor_protocol_ns", 0), ("stub_protocol_ns", 0),
+            ("floor_cold_protocol_ns", 0), ("stub_cold_protocol_ns", 0),
             ("template_protocol_ns", 0), ("template_literal_protocol_ns", 0),
         ]
         // The WireMock keys are optional: present only when the wiremock workload ran.
@@ -205,6 +206,18 @@ enum Report {
                 "  the toolkit's own work: \(nanoseconds(stub - floor)) per request "
                     + "(\(nanoseconds(stubLowest - floorLowest)) between the lowest batches, which noise moves less)"
             )
+            if let floorCold = results.median("floor_cold_protocol_ns"),
+                let stubCold = results.median("stub_cold_protocol_ns"),
+                let floorColdLowest = results.minimum("floor_cold_protocol_ns"),
+                let stubColdLowest = results.minimum("stub_cold_protocol_ns")
+            {
+                lines.append(
+                    "  from cold caches (\(ProtocolCost.evictionBytes >> 20) MiB written after each request, "
+                        + "as other threads do between requests through URLSession): "
+                        + "\(nanoseconds(stubCold - floorCold)) per request "
+                        + "(\(nanoseconds(stubColdLowest - floorColdLowest)) between the lowest batches)"
+                )
+            }
             lines.append("")
         }
         if let templated = results.median("template_protocol_ns"),
