@@ -213,7 +213,7 @@ enum Report {
             {
                 lines.append(
                     "  from cold caches (\(ProtocolCost.evictionBytes >> 20) MiB written after each request, "
-                        + "as other threads do between requests through URLSession): "
+                        + "as other threads do between requests through URLSession; the median request's wall time): "
                         + "\(nanoseconds(stubCold - floorCold)) per request "
                         + "(\(nanoseconds(stubColdLowest - floorColdLowest)) between the lowest batches)"
                 )
