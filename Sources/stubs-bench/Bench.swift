@@ -76,6 +76,9 @@ struct Options {
     /// The protocols-alone workload: batches per protocol, and requests per batch.
     var protocolBatches = 9
     var protocolBatchSize = 20_000
+    /// Requests per batch of the protocols alone from cold caches: each costs the eviction's tens of
+    /// microseconds more (see ``ProtocolCost``), so an eighth as many.
+    var coldProtocolBatchSize: Int { max(1, protocolBatchSize / 8) }
     var warmup = 200
     /// Slices each batch is cut into within a round (see `measureRequests`).
     var slices = 8
@@ -613,10 +616,9 @@ struct Runner {
                 options.protocolBatches
             )
         )
-        // From cold caches: each request costs the eviction's tens of microseconds more, so fewer per batch.
         let cold = try measureProtocols(
             [("floor_cold_protocol_ns", FloorProtocol.self), ("stub_cold_protocol_ns", registry.protocolClass)],
-            batchSize: max(1, options.protocolBatchSize / 8),
+            batchSize: options.coldProtocolBatchSize,
             evictingCaches: true,
             between: { registry.clearJournal() },
             &results
@@ -630,8 +632,8 @@ struct Runner {
     }
 
     /// Drives `classes` through their protocols alone with `request` (see ``ProtocolCost``), adds
-    /// every batch's CPU ns per request to `results` under each class's key, and returns the
-    /// classes' medians in their order.
+    /// every batch's figure to `results` under each class's key (CPU ns per request; with
+    /// `evictingCaches`, the median request's wall ns), and returns the classes' medians in their order.
     private func measureProtocols(
         _ classes: [(key: String, type: URLProtocol.Type)],
         request: URLRequest = targetRequest(),

@@ -213,7 +213,8 @@ enum Report {
             {
                 lines.append(
                     "  from cold caches (\(ProtocolCost.evictionBytes >> 20) MiB written after each request, "
-                        + "as other threads do between requests through URLSession; the median request's wall time): "
+                        + "as other threads do between requests through URLSession; the median request's wall time, "
+                        + "batches of \(options.coldProtocolBatchSize.formatted())): "
                         + "\(nanoseconds(stubCold - floorCold)) per request "
                         + "(\(nanoseconds(stubColdLowest - floorColdLowest)) between the lowest batches)"
                 )
