@@ -38,7 +38,8 @@ enum ProtocolCost {
     ) throws -> [String: [Double]] {
         var samples: [String: [Double]] = [:]
         var eviction = evictingCaches ? [UInt8](repeating: 0, count: evictionBytes) : []
-        var durations: [UInt64] = []
+        let clock = ContinuousClock()
+        var durations: [Double] = []
         durations.reserveCapacity(evictingCaches ? batchSize : 0)
         for batch in 0..<batches {
             let order = batch % 2 == 0 ? classes : classes.reversed()
@@ -48,10 +49,10 @@ enum ProtocolCost {
                 durations.removeAll(keepingCapacity: true)
                 let start = threadCPUSeconds()
                 for _ in 0..<batchSize {
-                    let began = evictingCaches ? monotonicNanoseconds() : 0
+                    let began = evictingCaches ? clock.now : nil
                     try serve(request, with: type, key: key, client: client)
-                    if evictingCaches {
-                        durations.append(monotonicNanoseconds() - began)
+                    if let began {
+                        durations.append(seconds(clock.now - began) * 1e9)
                         evict(&eviction)
                     }
                 }
@@ -65,7 +66,7 @@ enum ProtocolCost {
                 if evictingCaches {
                     // The median request: the eviction is not timed, and a request the host preempted is an outlier.
                     durations.sort()
-                    samples[key, default: []].append(Double(durations[durations.count / 2]))
+                    samples[key, default: []].append(durations[durations.count / 2])
                 } else {
                     samples[key, default: []].append(elapsed * 1e9 / Double(batchSize))
                 }
@@ -95,12 +96,6 @@ enum ProtocolCost {
         buffer.withUnsafeMutableBufferPointer { bytes in
             for offset in stride(from: 0, to: bytes.count, by: 64) { bytes[offset] &+= 1 }
         }
-    }
-
-    private static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     private static func threadCPUSeconds() -> Double {
