@@ -15,9 +15,13 @@ import FoundationNetworking
 /// protocol instance (``RequestDelivery/prepare(_:)``); planning that goes on elsewhere uses
 /// ``capturingAnswers()``, made there.
 struct TaskInspection: @unchecked Sendable {
-    // Invariant: `task` is only inspected on the task's work queue (live reads), or not at all
-    // once `captured` holds the answers.
-    private let task: URLSessionTask?
+    // Invariant: `task` is only inspected on the task's work queue (live reads), while the
+    // `URLProtocol` instance that was given the task runs (`prepare`, `startLoading`), or not at all
+    // once `captured` holds the answers. The task is not retained: the instance holds it while it
+    // runs, and the copies of an inspection that planning passes around would otherwise each retain
+    // and release it, which for a task (an object with a side table, as corelibs' tasks are) takes
+    // the runtime's slow path.
+    private unowned(unsafe) let task: URLSessionTask?
     private var captured: Captured?
 
     /// The answers, read at once for planning elsewhere than on the work queue.

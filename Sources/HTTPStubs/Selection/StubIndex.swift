@@ -50,6 +50,19 @@ struct StubIndex {
         }
 
         /// Whether this entry is tried before `other`.
+        /// Whether the stub's pattern matches `request`. Tested here, in place: read through the
+        /// entry (`entry.stub.pattern`), the whole pattern is copied out first, retaining each of
+        /// its parts, for every candidate of every request.
+        func matches(_ request: InterceptedRequest) -> Bool {
+            stub.pattern.matches(request)
+        }
+
+        /// The URI-template variables the stub's pattern captures from `request`, read in place
+        /// (see ``matches(_:)``).
+        func pathParameters(of request: InterceptedRequest) -> [String: String] {
+            stub.pattern.pathParameters(of: request)
+        }
+
         func precedes(_ other: Entry) -> Bool {
             stub.priority != other.stub.priority ? stub.priority < other.stub.priority : order > other.order
         }

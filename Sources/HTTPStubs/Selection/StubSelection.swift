@@ -35,7 +35,7 @@ struct StubSelection {
             var chosen: StubIndex.Entry?
             while let candidate = walk.next(in: state) {
                 if declinesUserCode && candidate.runsUserCode { return nil }
-                if candidate.stub.pattern.matches(request) {
+                if candidate.matches(request) {
                     chosen = candidate
                     break
                 }
@@ -44,7 +44,7 @@ struct StubSelection {
             guard let committed = commit(chosen, for: request) else { continue }  // it changed meanwhile: choose again
             // Outside the lock too: capturing parameters may run matchers (those of `anyOf`).
             var answered = request
-            let parameters = chosen.stub.pattern.pathParameters(of: request)
+            let parameters = chosen.pathParameters(of: request)
             // Else `answered` keeps sharing the request's storage.
             if !parameters.isEmpty || !request.pathParameters.isEmpty {
                 answered.pathParameters = parameters
@@ -91,7 +91,7 @@ struct StubSelection {
         var walk = candidates(for: request)
         while let candidate = walk.next(in: state) {
             if !bodyReadable && candidate.stub.pattern.readsBody { return true }
-            if candidate.stub.pattern.matches(request) { return true }
+            if candidate.matches(request) { return true }
         }
         return false
     }
