@@ -614,7 +614,7 @@ final class RequestDelivery: @unchecked Sendable {
         init(_ urlProtocol: URLProtocol, task: URLSessionTask?) {
             urlRequest = urlProtocol.request
             inspection = TaskInspection(task)
-            let (body, unavailable) = RequestDelivery.readBody(of: urlRequest, task: task, inspection: inspection)
+            let (body, unavailable) = RequestDelivery.readBody(of: urlRequest, task: task)
             self.body = body
             request = InterceptedRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
             isDownload = task is URLSessionDownloadTask
@@ -853,12 +853,8 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// The request body: the body an upload task carries, else `httpBody`, else the body stream
     /// read once. The second value says why there is no body when the platform hides it.
-    private static func readBody(
-        of request: URLRequest,
-        task: URLSessionTask?,
-        inspection: TaskInspection
-    ) -> (Data?, String?) {
-        if let body = inspection.uploadBody { return (body, nil) }
+    private static func readBody(of request: URLRequest, task: URLSessionTask?) -> (Data?, String?) {
+        if let body = TaskInspection.uploadBody(of: task) { return (body, nil) }
         if let body = request.httpBody { return (body, nil) }
         if let stream = request.httpBodyStream { return (BodyReader.drain(stream), nil) }
         #if canImport(FoundationNetworking)

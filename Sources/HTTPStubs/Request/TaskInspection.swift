@@ -103,8 +103,9 @@ struct TaskInspection: @unchecked Sendable {
         #endif
     }
 
-    /// The body an upload task carries outside its request, when it can be read.
-    var uploadBody: Data? {
+    /// The body `task` carries outside its request when it is an upload task, if it can be read.
+    /// Read from the task the caller holds (a strong reference), on the task's work queue.
+    static func uploadBody(of task: URLSessionTask?) -> Data? {
         #if canImport(FoundationNetworking)
         // It lives in the task's `knownBody`: `.data(DispatchData)`, `.file(URL)` or `.stream(InputStream)`.
         guard let task = task as? URLSessionUploadTask,
