@@ -128,7 +128,7 @@ struct ResponsePlanner {
         guard let choice = registry.selection.choose(request, declinesUserCode: declinesUserCode) else {
             return .needsUserCode
         }
-        switch choice {
+        switch consume choice {  // consumed: destroying the whole optional enum afterwards goes through its metadata
         case let .unmatched(report):
             if registry.recorder != nil { return .done(.record(progress)) }
             return finish(
@@ -137,7 +137,9 @@ struct ResponsePlanner {
             )
         case let .answered(selection):
             progress.answeredBy = selection.summary
-            if let literal = selection.literalAnswer { return answer(&progress, selection, literal.response) }
+            if let literal = selection.literalAnswer {
+                return literal.withResponse { answer(&progress, selection, $0) }
+            }
             var resolution = ResponseResolution(selection)
             if defersResponders && selection.response.runsUserCode {
                 progress.pending = .response(selection, resolution)

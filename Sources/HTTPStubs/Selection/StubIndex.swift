@@ -78,6 +78,12 @@ struct StubIndex {
         init(_ response: ResolvedResponse) {
             self.response = response
         }
+
+        /// Runs `body` with the response, in place: read from outside (`answer.response`), it is
+        /// copied out first, retaining each of its parts.
+        func withResponse<Result>(_ body: (ResolvedResponse) -> Result) -> Result {
+            body(response)
+        }
     }
 
     /// Every entry, in the order tried.
