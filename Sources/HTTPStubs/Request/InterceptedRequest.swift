@@ -277,7 +277,7 @@ private struct URLParts: Sendable {
             var host: String?
             var port = WrittenPort.askURL
             if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), Self.isScheme(bytes[..<colon]) {
-                scheme = Self.lowercased(bytes[..<colon])
+                scheme = Self.scheme(bytes[..<colon])
                 start = colon + 1
                 // Compared byte by byte: the generic `starts(with:)` showed in the profile.
                 if start + 1 < bytes.count, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
@@ -327,6 +327,19 @@ private struct URLParts: Sendable {
 
     private static func string(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
+    }
+
+    /// The scheme, lower-cased: `http` and `https`, as almost every request writes them, are the
+    /// literals themselves, without building (and checking) a string from the bytes.
+    private static func scheme(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        let start = bytes.startIndex
+        if bytes.count >= 4, bytes.count <= 5, bytes[start] == UInt8(ascii: "h"), bytes[start + 1] == UInt8(ascii: "t"),
+            bytes[start + 2] == UInt8(ascii: "t"), bytes[start + 3] == UInt8(ascii: "p")
+        {
+            if bytes.count == 4 { return "http" }
+            if bytes[start + 4] == UInt8(ascii: "s") { return "https" }
+        }
+        return lowercased(bytes)
     }
 
     /// The bytes as a string, lower-cased: ASCII letters by hand, anything else by `lowercased()`.
