@@ -530,7 +530,7 @@ final class RequestDelivery: @unchecked Sendable {
             guard state.resumesOnTheWay == 0 else { return }
             state.heldEnd = nil
             leave(&state)
-            perform(end, for: urlProtocol)
+            if let client = urlProtocol.client { perform(end, for: urlProtocol, client) }
             return
         }
         guard state.timeline?.isFinished == false else { return }
@@ -554,7 +554,8 @@ final class RequestDelivery: @unchecked Sendable {
             state.wake = nil
         }
         if state.timeline?.isFinished == true, state.heldEnd == nil { leave(&state) }
-        due.forEachAction { perform($0, for: urlProtocol) }
+        guard let client = urlProtocol.client else { return }  // read once: each read retains it
+        due.forEachAction { perform($0, for: urlProtocol, client) }
     }
 
     /// The load ends (its last event is about to be delivered): leaves the registry's flights, and
@@ -568,8 +569,11 @@ final class RequestDelivery: @unchecked Sendable {
         state.timeline = .over
     }
 
-    private func perform(_ action: DeliveryTimeline.Action, for urlProtocol: URLProtocol) {
-        guard let client = urlProtocol.client else { return }
+    private func perform(
+        _ action: DeliveryTimeline.Action,
+        for urlProtocol: URLProtocol,
+        _ client: any URLProtocolClient
+    ) {
         switch action {
         case let .receive(response):
             client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
