@@ -304,14 +304,14 @@ final class RequestDelivery: @unchecked Sendable {
     /// Nor is a data task whose session has a `urlCache`: corelibs then makes the instance after
     /// looking the request up in the cache, on a global queue, while the work queue is free, and
     /// planning reads fields of the task and session that only that queue may touch
-    /// (``TaskInspection/protocolMadeInResume``). It is planned in `startLoading`. Finding the
+    /// (``TaskInspection/protocolMadeInResume(of:)``). It is planned in `startLoading`. Finding the
     /// task's session takes a `Mirror`, which cost more than planning early saves, so a registry
     /// whose sessions all came from ``StubRegistry/makeSession(configuration:delegate:delegateQueue:fileID:filePath:line:column:)``
     /// (which removes the `urlCache`) skips the check; one that handed out its protocol class or a
     /// configuration makes it for every request.
     func prepare(_ urlProtocol: URLProtocol) {
         guard let task = urlProtocol.task, task.state == .running, let registry, registry.manualClock == nil,
-            registry.recorder == nil, registry.seesEverySession || TaskInspection(task).protocolMadeInResume
+            registry.recorder == nil, registry.seesEverySession || TaskInspection.protocolMadeInResume(of: task)
         else {
             return
         }
@@ -530,7 +530,7 @@ final class RequestDelivery: @unchecked Sendable {
             guard state.resumesOnTheWay == 0 else { return }
             state.heldEnd = nil
             leave(&state)
-            if let client = urlProtocol.client { perform(end, for: urlProtocol, client) }
+            if let client = urlProtocol.client { perform(end, for: urlProtocol, client: client) }
             return
         }
         guard state.timeline?.isFinished == false else { return }
@@ -555,7 +555,7 @@ final class RequestDelivery: @unchecked Sendable {
         }
         if state.timeline?.isFinished == true, state.heldEnd == nil { leave(&state) }
         guard let client = urlProtocol.client else { return }  // read once: each read retains it
-        due.forEachAction { perform($0, for: urlProtocol, client) }
+        due.forEachAction { perform($0, for: urlProtocol, client: client) }
     }
 
     /// The load ends (its last event is about to be delivered): leaves the registry's flights, and
@@ -572,7 +572,7 @@ final class RequestDelivery: @unchecked Sendable {
     private func perform(
         _ action: DeliveryTimeline.Action,
         for urlProtocol: URLProtocol,
-        _ client: any URLProtocolClient
+        client: any URLProtocolClient
     ) {
         switch action {
         case let .receive(response):

@@ -358,8 +358,8 @@ private struct URLParts: Sendable {
 
     /// Where the first colon of an authority made of a registered name or IPv4 address and maybe a
     /// port is (`.some(nil)` without one); `nil` for any other authority (user information, an IPv6
-    /// literal or a percent-escape). One pass, by hand: the generic `contains(where:)` and
-    /// `firstIndex(of:)` it replaces took three.
+    /// literal or a percent-escape). An empty host (`http://:80`) is the caller's to refuse. One
+    /// pass, by hand: the generic `contains(where:)` and `firstIndex(of:)` it replaces took three.
     private static func colonOfPlainAuthority(_ authority: Slice<UnsafeBufferPointer<UInt8>>) -> Int?? {
         var colon: Int?
         var index = authority.startIndex

@@ -15,12 +15,13 @@ import FoundationNetworking
 /// protocol instance (``RequestDelivery/prepare(_:)``); planning that goes on elsewhere uses
 /// ``capturingAnswers()``, made there.
 struct TaskInspection: @unchecked Sendable {
-    // Invariant: `task` is only inspected on the task's work queue (live reads), while the
-    // `URLProtocol` instance that was given the task runs (`prepare`, `startLoading`), or not at all
-    // once `captured` holds the answers. The task is not retained: the instance holds it while it
-    // runs, and the copies of an inspection that planning passes around would otherwise each retain
-    // and release it, which for a task (an object with a side table, as corelibs' tasks are) takes
-    // the runtime's slow path.
+    // Invariant: `task` is read only in `prepare` and `startLoading` (live reads, on the task's work
+    // queue); a copy that outlives them is made by `capturingAnswers()` and never reads it. It is
+    // not retained: the `URLProtocol` instance retains its task for its whole life (corelibs'
+    // `_task`) and outlives both calls, while the copies of an inspection that planning passes
+    // around would each retain and release it, which for a task (an object with a side table, as
+    // corelibs' tasks are) takes the runtime's slow path. What is read from the task the caller holds
+    // (``uploadBody(of:)``, ``protocolMadeInResume(of:)``) takes it as an argument.
     private unowned(unsafe) let task: URLSessionTask?
     private var captured: Captured?
 
@@ -92,11 +93,11 @@ struct TaskInspection: @unchecked Sendable {
     /// `URLSession.shared`, do): it looks the request up in the cache first and makes the instance
     /// afterwards on a global queue, while the work queue is free. Read when the instance gets its
     /// task; the session's configuration does not change after it is made.
-    var protocolMadeInResume: Bool {
+    static func protocolMadeInResume(of task: URLSessionTask?) -> Bool {
         #if canImport(FoundationNetworking)
         guard let task else { return false }
         guard task is URLSessionDataTask else { return true }
-        guard let session else { return false }
+        guard let session = session(of: task) else { return false }
         return session.configuration.urlCache == nil
         #else
         return false
@@ -139,8 +140,12 @@ struct TaskInspection: @unchecked Sendable {
 
     #if canImport(FoundationNetworking)
     private var session: URLSession? {
+        task.flatMap(Self.session(of:))
+    }
+
+    private static func session(of task: URLSessionTask) -> URLSession? {
         // A cast, not a mirror, opens the optional the field holds: it is the cheaper of the two.
-        task.flatMap { Self.field("session", of: $0) as? URLSession }
+        field("session", of: task) as? URLSession
     }
 
     /// What corelibs keeps, per session, for each task: `callDelegate` for tasks made without a

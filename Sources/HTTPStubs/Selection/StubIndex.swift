@@ -49,7 +49,6 @@ struct StubIndex {
             )
         }
 
-        /// Whether this entry is tried before `other`.
         /// Whether the stub's pattern matches `request`. Tested here, in place: read through the
         /// entry (`entry.stub.pattern`), the whole pattern is copied out first, retaining each of
         /// its parts, for every candidate of every request.
@@ -63,24 +62,30 @@ struct StubIndex {
             stub.pattern.pathParameters(of: request)
         }
 
+        /// Whether the stub's pattern tests the request body, read in place (see ``matches(_:)``).
+        var readsBody: Bool {
+            stub.pattern.readsBody
+        }
+
+        /// Whether this entry is tried before `other`.
         func precedes(_ other: Entry) -> Bool {
             stub.priority != other.stub.priority ? stub.priority < other.stub.priority : order > other.order
         }
     }
 
     /// A response resolved once for every request it answers (see ``Entry/literalAnswers``), in a
-    /// box: the planner reads it in place, where copying the response out of the entry would
-    /// retain and release each of its parts for every request.
+    /// box that the planner reads in place (``withResponse(_:)``), where copying the response out
+    /// would retain and release each of its parts for every request.
     final class LiteralAnswer: @unchecked Sendable {
         // Invariant: immutable after `init`.
-        let response: ResolvedResponse
+        private let response: ResolvedResponse
 
         init(_ response: ResolvedResponse) {
             self.response = response
         }
 
-        /// Runs `body` with the response, in place: read from outside (`answer.response`), it is
-        /// copied out first, retaining each of its parts.
+        /// Runs `body` with the response, read in place: a property read from outside the box would
+        /// copy it out first.
         func withResponse<Result>(_ body: (ResolvedResponse) -> Result) -> Result {
             body(response)
         }

@@ -90,7 +90,7 @@ struct StubSelection {
     func wouldAnswer(_ request: InterceptedRequest, bodyReadable: Bool) -> Bool {
         var walk = candidates(for: request)
         while let candidate = walk.next(in: state) {
-            if !bodyReadable && candidate.stub.pattern.readsBody { return true }
+            if !bodyReadable && candidate.readsBody { return true }
             if candidate.matches(request) { return true }
         }
         return false
