@@ -32,15 +32,21 @@ final class HTTPResponseCache: Sendable {
         let status: Int
         let headers: HeaderFields
 
-        /// Header names and values compare byte for byte: `String`'s `==` would take a precomposed
-        /// `é` for a decomposed one and hand out the other spelling. Fields that share their
-        /// storage (a stub's own, answering again) are equal without a look at their bytes.
         static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.status == rhs.status && lhs.url == rhs.url
-                && (sameStorage(lhs.headers.fields, rhs.headers.fields)
-                    || (lhs.headers.fields.count == rhs.headers.fields.count
-                        && zip(lhs.headers.fields, rhs.headers.fields).allSatisfy { left, right in
-                            sameBytes(left.name, right.name) && sameBytes(left.value, right.value)
+            lhs.isKey(of: rhs.url, rhs.status, rhs.headers)
+        }
+
+        /// Whether this is the key of `url`, `status` and `headers`, without making one (a key
+        /// retains its URL and fields). Header names and values compare byte for byte: `String`'s
+        /// `==` would take a precomposed `é` for a decomposed one and hand out the other spelling.
+        /// Fields that share their storage (a stub's own, answering again) are equal without a look
+        /// at their bytes.
+        func isKey(of url: URL, _ status: Int, _ headers: HeaderFields) -> Bool {
+            self.status == status && self.url == url
+                && (Self.sameStorage(self.headers.fields, headers.fields)
+                    || (self.headers.fields.count == headers.fields.count
+                        && zip(self.headers.fields, headers.fields).allSatisfy { left, right in
+                            Self.sameBytes(left.name, right.name) && Self.sameBytes(left.value, right.value)
                         }))
         }
 
@@ -74,10 +80,11 @@ final class HTTPResponseCache: Sendable {
     /// The response for this URL, status and header fields: a kept one, or a new one (kept).
     /// `nil` when `HTTPURLResponse` refuses them.
     func response(url: URL, status: Int, headers: HeaderFields) -> HTTPURLResponse? {
-        let key = Key(url: url, status: status, headers: headers)
         let kept = state.withLock { state -> HTTPURLResponse? in
-            // Compared in place: binding the last pair would copy its key (URL and fields) first.
-            if state.lastKey == key { return state.lastResponse }
+            // Compared in place, with no key made: binding the last pair, or comparing it with a
+            // key, would copy (retain and release) the URLs and fields first.
+            if state.lastKey?.isKey(of: url, status, headers) == true { return state.lastResponse }
+            let key = Key(url: url, status: status, headers: headers)
             guard let kept = state.responses[key] else { return nil }
             state.lastKey = key
             state.lastResponse = kept
@@ -94,6 +101,7 @@ final class HTTPResponseCache: Sendable {
         else {
             return nil
         }
+        let key = Key(url: url, status: status, headers: headers)
         state.withLock { state in
             if state.responses.count >= Self.capacity { state.responses.removeAll(keepingCapacity: true) }
             state.responses[key] = built

@@ -159,7 +159,12 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
                 )
             },
             problems: matcher.problems,
-            predicate: { request in extract(request).map(matcher.matches) ?? false }
+            // Not `extract(request).map(matcher.matches)`: that makes a closure of `matcher.matches`
+            // for every test, copying (retaining) the matcher into it.
+            predicate: { request in
+                guard let actual = extract(request) else { return false }
+                return matcher.matches(actual)
+            }
         )
         valueMatcher.subject = name
         return valueMatcher
@@ -442,7 +447,7 @@ extension RequestMatcher {
                 )
             },
             problems: matcher.problems,
-            predicate: { extract($0).contains(where: matcher.matches) }
+            predicate: { request in extract(request).contains { matcher.matches($0) } }  // no copy of `matcher`
         )
         valuesMatcher.subject = part.name
         return valuesMatcher
