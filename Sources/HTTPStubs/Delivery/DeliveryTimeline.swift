@@ -37,8 +37,7 @@ struct DeliveryTimeline {
     }
 
     private let events: [Event]
-    private let timeout: Duration?
-    private let url: URL?
+    private let timeout: IdleTimeout?
     private var cursor = 0
     private var lastActivity = Duration.zero
     private(set) var isFinished = false
@@ -46,16 +45,34 @@ struct DeliveryTimeline {
     /// the timeline is advanced, and the clock need not be read to know it.
     let isDueAtStart: Bool
 
-    init(events: [Event], timeout: Duration?, url: URL?) {
+    /// The idle timeout, and the URL its failure names.
+    ///
+    /// A class, so that the timeline holds no `URL` of its own: Foundation's `URL` is resilient,
+    /// and a struct with one is copied and destroyed through its type's metadata, while a load
+    /// moves its timeline several times (BENCHMARKS.md, issue 19). Made only for a timeline with
+    /// a timeout.
+    private final class IdleTimeout: Sendable {
+        let limit: Duration
+        let url: URL?
+
+        init(limit: Duration, url: URL?) {
+            self.limit = limit
+            self.url = url
+        }
+    }
+
+    /// A timeline delivering `events`; with a `timeout`, the load fails naming `url` when the next
+    /// event would come more than `timeout` after the previous one. Both are read only when some
+    /// event is due after the start: an idle timeout can only fire before such an event.
+    init(events: [Event], timeout: @autoclosure () -> Duration?, url: @autoclosure () -> URL?) {
         self.events = events
-        self.timeout = timeout
-        self.url = url
         isDueAtStart = !Self.waits(events)
+        self.timeout = isDueAtStart ? nil : timeout().map { IdleTimeout(limit: $0, url: url()) }
     }
 
     /// Whether some event is due after the start. Reads each event's time in place: iterating the
     /// events would copy each one (retaining what its action holds) to read one field.
-    static func waits(_ events: [Event]) -> Bool {
+    private static func waits(_ events: [Event]) -> Bool {
         for index in events.indices where events[index].time > .zero {
             return true
         }
@@ -109,8 +126,8 @@ struct DeliveryTimeline {
         while !isFinished, cursor < events.count {
             // Read in place: copying the event would retain what its action holds.
             let time = events[cursor].time
-            if let timeout, time - lastActivity > timeout {
-                let deadline = lastActivity + timeout
+            if let timeout, time - lastActivity > timeout.limit {
+                let deadline = lastActivity + timeout.limit
                 guard elapsed >= deadline else {
                     nextWake = deadline
                     break
@@ -130,12 +147,12 @@ struct DeliveryTimeline {
         return (Due(events: events[first..<cursor], timeout: timeoutFailure), nextWake)
     }
 
-    private func timedOut(after timeout: Duration) -> URLError {
+    private func timedOut(after timeout: IdleTimeout) -> URLError {
         MessageFirstError.urlError(
             .timedOut,
             message:
-                "The request timed out: the stub had not answered after \(timeout.seconds) s, the request's timeout.",
-            url: url
+                "The request timed out: the stub had not answered after \(timeout.limit.seconds) s, the request's timeout.",
+            url: timeout.url
         )
     }
 }

@@ -9,7 +9,11 @@ import FoundationNetworking
 /// delegate, else of the session's, called on the session's delegate queue. The delegate may
 /// refuse the redirect (`completionHandler(nil)`: the caller gets the 3xx itself) or change the
 /// request that follows it.
-struct RedirectDelegate: @unchecked Sendable {
+///
+/// A class, so that a planning step that may meet a redirect holds one reference: an optional
+/// struct with an existential inside is copied and destroyed through its type's metadata, on
+/// every request (BENCHMARKS.md, issue 19).
+final class RedirectDelegate: @unchecked Sendable {
     // Invariant: the fields are only read, and URLSession's task, session and delegate may be
     // called from any thread.
     private let delegate: any URLSessionTaskDelegate

@@ -41,7 +41,7 @@ final class RequestDelivery: @unchecked Sendable {
         var planned = false
         var start = Duration.zero
         var stopped = false
-        var timer: (any StubClockTimer)?
+        var timer: WakeTimer?
         /// When the pending wake-up is due, on the registry's clock.
         var wake: Duration?
         /// Between `resume()` (or a wake-up) and the next `startLoading`: see ``FlightState/inTransit``.
@@ -50,7 +50,7 @@ final class RequestDelivery: @unchecked Sendable {
         /// then it has not reached the clock.
         var planningElsewhere = false
         /// Set by ``abandon(with:)``: the load ends with this error at its next delivery.
-        var abandoned: StubError?
+        var abandoned: Abandonment?
         /// How many `resume()` calls this loader made whose `startLoading` has not come yet. The
         /// load's last event waits for them (in ``heldEnd``): corelibs invalidates the protocol when
         /// a load finishes but marks the task completed only later, and a `resume()` that arrives in
@@ -81,14 +81,51 @@ final class RequestDelivery: @unchecked Sendable {
         var deferred: Deferred?
     }
 
+    /// A scheduled wake-up's timer, boxed: most loads have none, and an optional existential is
+    /// tested, copied and assigned (even `nil` over `nil`) through its type's value witnesses,
+    /// which a class reference is not (BENCHMARKS.md, issue 19).
+    private final class WakeTimer: Sendable {
+        private let timer: any StubClockTimer
+
+        init(_ timer: any StubClockTimer) {
+            self.timer = timer
+        }
+
+        func cancel() {
+            timer.cancel()
+        }
+    }
+
     /// What ``prepare(_:)`` leaves to `startLoading`: the request as read, and where planning
     /// goes on with the user's code.
-    private struct Deferred {
+    ///
+    /// A class, as ``Abandonment`` and ``WakeTimer`` are: every load tests, takes and drops the
+    /// optional field that holds one, and most hold none. An optional struct with a `URLRequest`
+    /// or a `URL` (resilient types of Foundation) is tested, copied and destroyed through its
+    /// type's metadata; a class reference is not (BENCHMARKS.md, issue 19).
+    private final class Deferred {
         let read: ReadRequest
         let step: Step
         let registry: StubRegistry
         /// Its turn among the requests planned with the user's code (see ``PlanningTurns``).
         let turn: Int
+
+        init(read: ReadRequest, step: Step, registry: StubRegistry, turn: Int) {
+            self.read = read
+            self.step = step
+            self.registry = registry
+            self.turn = turn
+        }
+    }
+
+    /// Why the load was abandoned: its test ended, failing it with ``error`` (a class: see
+    /// ``Deferred``).
+    private final class Abandonment: Sendable {
+        let error: StubError
+
+        init(_ error: StubError) {
+            self.error = error
+        }
     }
 
     /// How many loaders exist: one per `URLProtocol` instance that has started loading. Tests
@@ -218,7 +255,9 @@ final class RequestDelivery: @unchecked Sendable {
                     if let turn = deferred?.turn { registry?.planningTurns.end(turn) }
                     deferred = nil
                     state.timeline = DeliveryTimeline(
-                        events: [.init(time: .zero, action: .fail(abandoned.urlError(for: urlProtocol.request.url)))],
+                        events: [
+                            .init(time: .zero, action: .fail(abandoned.error.urlError(for: urlProtocol.request.url)))
+                        ],
                         timeout: nil,
                         url: nil
                     )
@@ -230,7 +269,7 @@ final class RequestDelivery: @unchecked Sendable {
                 state.planned = true
                 state.start = clock.now
                 state.timeline = DeliveryTimeline(
-                    events: [.init(time: .zero, action: .fail(abandoned.urlError(for: urlProtocol.request.url)))],
+                    events: [.init(time: .zero, action: .fail(abandoned.error.urlError(for: urlProtocol.request.url)))],
                     timeout: nil,
                     url: nil
                 )
@@ -374,12 +413,14 @@ final class RequestDelivery: @unchecked Sendable {
     /// Keeps what planning found; call under the lock.
     private func settle(_ planned: Planned, _ state: inout State) {
         state.request = planned.request
-        state.answeringStub = planned.answeringStub
+        // Set only when there is one (a load is settled once, and nothing chose a stub before):
+        // assigning the optional whole copies it through its type's metadata.
+        if let stub = planned.answeringStub { state.answeringStub = stub }
         if let abandoned = state.abandoned {
             // Its test ended while it was planned (`abandon` may already have set the failure).
             if state.timeline == nil {
                 state.timeline = DeliveryTimeline(
-                    events: [.init(time: .zero, action: .fail(abandoned.urlError(for: planned.request.url)))],
+                    events: [.init(time: .zero, action: .fail(abandoned.error.urlError(for: planned.request.url)))],
                     timeout: nil,
                     url: nil
                 )
@@ -464,7 +505,7 @@ final class RequestDelivery: @unchecked Sendable {
     func abandon(with error: StubError) -> Bool {
         withState { state in
             guard state.abandoned == nil, state.timeline?.isFinished != true, !state.stopped else { return false }
-            state.abandoned = error
+            state.abandoned = Abandonment(error)
             guard state.planned, let urlProtocol = state.urlProtocol else { return true }  // `plan` sees `abandoned`
             state.timeline = DeliveryTimeline(
                 events: [.init(time: .zero, action: .fail(error.urlError(for: urlProtocol.request.url)))],
@@ -540,12 +581,8 @@ final class RequestDelivery: @unchecked Sendable {
         if state.resumesOnTheWay > 0 {
             state.heldEnd = due.removeEnd()
         }
-        // Most loads have no timer and set none: they leave both fields alone (assigning an
-        // existential, even `nil` over `nil`, goes through its value witnesses).
-        if let timer = state.timer {
-            timer.cancel()
-            state.timer = nil
-        }
+        state.timer?.cancel()
+        state.timer = nil
         if let nextWake {
             let wake = state.start + nextWake
             state.wake = wake
@@ -588,20 +625,24 @@ final class RequestDelivery: @unchecked Sendable {
         }
     }
 
-    private func scheduleWake(at deadline: Duration, _ urlProtocol: URLProtocol) -> any StubClockTimer {
+    private func scheduleWake(at deadline: Duration, _ urlProtocol: URLProtocol) -> WakeTimer {
         #if canImport(FoundationNetworking)
         // Re-enter through the task so that the client is called on the task's own queue.
         let task = UncheckedSendable(value: urlProtocol.task)  // URLSessionTask is thread-safe.
-        return clock.schedule(at: deadline) { [weak self] in
-            guard let self, let task = task.value, task.state == .running, departForWake() else { return }
-            resumeOrCountBack(task)
-        }
+        return WakeTimer(
+            clock.schedule(at: deadline) { [weak self] in
+                guard let self, let task = task.value, task.state == .running, departForWake() else { return }
+                resumeOrCountBack(task)
+            }
+        )
         #else
         // Apple's URL loading system accepts client calls from any thread.
         let target = UncheckedSendable(value: urlProtocol)  // only used under this loader's lock.
-        return clock.schedule(at: deadline) { [self] in
-            withState { deliverDue(target.value, &$0) }
-        }
+        return WakeTimer(
+            clock.schedule(at: deadline) { [self] in
+                withState { deliverDue(target.value, &$0) }
+            }
+        )
         #endif
     }
 
@@ -642,11 +683,13 @@ final class RequestDelivery: @unchecked Sendable {
             return copy
         }
 
-        /// The plan delivering `events`; an idle timeout can only fire before an event that is
-        /// not due at once.
+        /// The plan delivering `events` (the request's timeout is read only when one of them waits).
         func planned(_ events: [DeliveryTimeline.Event], answeredBy: StubSummary? = nil) -> Planned {
-            let timeout = DeliveryTimeline.waits(events) ? RequestDelivery.timeout(of: urlRequest, inspection) : nil
-            let timeline = DeliveryTimeline(events: events, timeout: timeout, url: request.url)
+            let timeline = DeliveryTimeline(
+                events: events,
+                timeout: RequestDelivery.timeout(of: urlRequest, inspection),
+                url: request.url
+            )
             return Planned(timeline: timeline, request: request, answeringStub: answeredBy)
         }
 

@@ -25,12 +25,27 @@ struct TaskInspection: @unchecked Sendable {
     private unowned(unsafe) let task: URLSessionTask?
     private var captured: Captured?
 
-    /// The answers, read at once for planning elsewhere than on the work queue.
-    private struct Captured {
+    /// The answers, read at once for planning elsewhere than on the work queue. A class, so that
+    /// an inspection is two plain references: every request copies and destroys its inspection
+    /// with the planner that holds it, and an optional struct with a delegate inside is copied and
+    /// destroyed through its type's metadata (BENCHMARKS.md, issue 19).
+    private final class Captured: Sendable {
         let isAsyncCall: Bool
         let delegateReceivesChunks: Bool
         let sessionTimeout: TimeInterval?
         let redirectDelegate: RedirectDelegate?
+
+        init(
+            isAsyncCall: Bool,
+            delegateReceivesChunks: Bool,
+            sessionTimeout: TimeInterval?,
+            redirectDelegate: RedirectDelegate?
+        ) {
+            self.isAsyncCall = isAsyncCall
+            self.delegateReceivesChunks = delegateReceivesChunks
+            self.sessionTimeout = sessionTimeout
+            self.redirectDelegate = redirectDelegate
+        }
     }
 
     init(_ task: URLSessionTask?) {
