@@ -1,8 +1,13 @@
 /// Finds a registry from the identity its `URLProtocol` class encodes, without keeping it alive.
 enum RegistryDirectory {
-    /// A registry, weakly.
-    private struct WeakRegistry {
+    /// A registry, weakly. A class: a weak reference in a struct is copied (its side table
+    /// retained and released) to be read, twice per request (BENCHMARKS.md, issue 19).
+    private final class WeakRegistry {
         weak var registry: StubRegistry?
+
+        init(_ registry: StubRegistry? = nil) {
+            self.registry = registry
+        }
     }
 
     private struct State {
@@ -37,10 +42,10 @@ enum RegistryDirectory {
             let index = slot(of: identity)
             if index >= state.registries.count {
                 state.registries.append(
-                    contentsOf: repeatElement(WeakRegistry(), count: index + 1 - state.registries.count)
+                    contentsOf: (state.registries.count...index).map { _ in WeakRegistry() }
                 )
             }
-            state.registries[index] = WeakRegistry(registry: registry)
+            state.registries[index].registry = registry
         }
     }
 
@@ -48,7 +53,7 @@ enum RegistryDirectory {
     static func remove(_ identity: UInt64, endedTest: String?) {
         state.withLock { state in
             let index = slot(of: identity)
-            if state.registries.indices.contains(index) { state.registries[index] = WeakRegistry() }
+            if state.registries.indices.contains(index) { state.registries[index].registry = nil }
             if let endedTest { state.endedTests[identity] = endedTest }
         }
     }
