@@ -1,13 +1,13 @@
 /// Finds a registry from the identity its `URLProtocol` class encodes, without keeping it alive.
 enum RegistryDirectory {
-    /// A registry, weakly. A class: a weak reference in a struct is copied (its side table
-    /// retained and released) to be read, twice per request (BENCHMARKS.md, issue 19).
-    private final class WeakRegistry {
+    /// A registry, weakly, and whether its pass-through policy lets any request through. A class:
+    /// a weak reference in a struct is copied (its side table retained and released) to be read,
+    /// twice per request (BENCHMARKS.md, issue 19).
+    private final class Entry {
         weak var registry: StubRegistry?
-
-        init(_ registry: StubRegistry? = nil) {
-            self.registry = registry
-        }
+        /// Whether ``StubRegistry/passThrough`` is not `.never`: only then does `canInit` need
+        /// the registry itself.
+        var passesThrough = false
     }
 
     private struct State {
@@ -15,7 +15,7 @@ enum RegistryDirectory {
         /// The registry of identity `n` at index `n - 1`, or an empty slot once it is gone:
         /// identities are handed out in order and never reused, so a lookup (twice per request)
         /// indexes rather than hashes, for a pointer a registry ever made.
-        var registries: [WeakRegistry] = []
+        var registries: [Entry] = []
         /// For each registry gone after its test ended, that test (a few bytes a test, so that a
         /// request made later through its sessions can name it).
         var endedTests: [UInt64: String] = [:]
@@ -42,7 +42,7 @@ enum RegistryDirectory {
             let index = slot(of: identity)
             if index >= state.registries.count {
                 state.registries.append(
-                    contentsOf: (state.registries.count...index).map { _ in WeakRegistry() }
+                    contentsOf: (state.registries.count...index).map { _ in Entry() }
                 )
             }
             state.registries[index].registry = registry
@@ -53,8 +53,29 @@ enum RegistryDirectory {
     static func remove(_ identity: UInt64, endedTest: String?) {
         state.withLock { state in
             let index = slot(of: identity)
-            if state.registries.indices.contains(index) { state.registries[index].registry = nil }
+            if state.registries.indices.contains(index) { state.registries[index] = Entry() }
             if let endedTest { state.endedTests[identity] = endedTest }
+        }
+    }
+
+    /// Records whether the pass-through policy of the registry with this identity lets any request
+    /// through (see ``registryPassingThrough(_:)``).
+    static func setPassesThrough(_ passesThrough: Bool, for identity: UInt64) {
+        state.withLock { state in
+            let index = slot(of: identity)
+            if state.registries.indices.contains(index) { state.registries[index].passesThrough = passesThrough }
+        }
+    }
+
+    /// The registry with this identity when it exists and its pass-through policy lets some request
+    /// through; `nil` otherwise. `canInit` asks this for every request, and most registries pass
+    /// nothing through: they are not even loaded then (a strong reference to a registry, an object
+    /// with a side table, takes the runtime's slow paths to retain and release).
+    static func registryPassingThrough(_ identity: UInt64) -> StubRegistry? {
+        state.withLock { state in
+            let index = slot(of: identity)
+            guard state.registries.indices.contains(index), state.registries[index].passesThrough else { return nil }
+            return state.registries[index].registry
         }
     }
 

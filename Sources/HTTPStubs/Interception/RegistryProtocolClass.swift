@@ -64,7 +64,7 @@ final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
 
     override class func canInit(with request: URLRequest) -> Bool {
         guard RequestDelivery.isInterceptable(request) else { return false }
-        guard let registry = RegistryDirectory.registry(Key.identity).registry else { return true }
+        guard let registry = RegistryDirectory.registryPassingThrough(Key.identity) else { return true }
         return !RequestDelivery.shouldPassThrough(request, registry: registry)
     }
 

@@ -286,7 +286,11 @@ public final class StubRegistry: Sendable {
     /// Which unmatched requests go to the real network; ``PassThroughPolicy/never`` by default.
     public var passThrough: PassThroughPolicy {
         get { state.withLock { $0.passThrough } }
-        set { state.withLock { $0.passThrough = newValue } }
+        set {
+            state.withLock { $0.passThrough = newValue }
+            // Told after the policy is set: `canInit` reads the policy itself once told.
+            RegistryDirectory.setPassesThrough(newValue != .never, for: identity)
+        }
     }
 
     /// Whether redirects answered by stubs are followed (the default, as URLSession does). When
