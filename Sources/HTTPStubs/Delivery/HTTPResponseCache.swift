@@ -81,8 +81,8 @@ final class HTTPResponseCache: Sendable {
     /// `nil` when `HTTPURLResponse` refuses them.
     func response(url: URL, status: Int, headers: HeaderFields) -> HTTPURLResponse? {
         let kept = state.withLock { state -> HTTPURLResponse? in
-            // Compared in place, with no key made: binding the last pair, or comparing it with a
-            // key, would copy (retain and release) the URLs and fields first.
+            // Compared in place, with no key made unless it differs: binding the last pair, or
+            // comparing it with a key, would copy (retain and release) the URLs and fields first.
             if state.lastKey?.isKey(of: url, status, headers) == true { return state.lastResponse }
             let key = Key(url: url, status: status, headers: headers)
             guard let kept = state.responses[key] else { return nil }

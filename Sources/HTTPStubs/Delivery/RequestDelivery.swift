@@ -176,7 +176,6 @@ final class RequestDelivery: @unchecked Sendable {
 
     deinit {
         Self.live.withLock { $0 -= 1 }
-        // Read in place: binding the planning left over would copy it whole.
         let (turns, turn, inTransit) = withState {
             ($0.deferred?.registry.planningTurns, $0.deferred?.turn, $0.inTransit)
         }
@@ -249,7 +248,7 @@ final class RequestDelivery: @unchecked Sendable {
             state.urlProtocol = urlProtocol
             if state.preparedEarly {
                 state.preparedEarly = false
-                deferred = state.deferred.take()  // moved out: copying it would retain what it holds
+                deferred = state.deferred.take()
                 if let abandoned = state.abandoned, state.timeline?.isFinished != true {
                     // Its test ended between `resume()` and now: it fails instead.
                     if let turn = deferred?.turn { registry?.planningTurns.end(turn) }

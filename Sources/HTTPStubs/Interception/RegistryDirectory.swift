@@ -1,8 +1,8 @@
 /// Finds a registry from the identity its `URLProtocol` class encodes, without keeping it alive.
 enum RegistryDirectory {
-    /// A registry, weakly, and whether its pass-through policy lets any request through. A class:
+    /// A registry, weakly, and whether its pass-through policy may let requests through. A class:
     /// a weak reference in a struct is copied (its side table retained and released) to be read,
-    /// twice per request (BENCHMARKS.md, issue 19).
+    /// twice per request (BENCHMARKS.md, issue 19). Only touched under the directory's lock.
     private final class Entry {
         weak var registry: StubRegistry?
         /// Whether ``StubRegistry/passThrough`` is not `.never`: only then does `canInit` need
@@ -58,8 +58,8 @@ enum RegistryDirectory {
         }
     }
 
-    /// Records whether the pass-through policy of the registry with this identity lets any request
-    /// through (see ``registryPassingThrough(_:)``).
+    /// Records whether the pass-through policy of the registry with this identity may let requests
+    /// through, that is, is not `.never` (see ``registryPassingThrough(_:)``).
     static func setPassesThrough(_ passesThrough: Bool, for identity: UInt64) {
         state.withLock { state in
             let index = slot(of: identity)
@@ -67,8 +67,8 @@ enum RegistryDirectory {
         }
     }
 
-    /// The registry with this identity when it exists and its pass-through policy lets some request
-    /// through; `nil` otherwise. `canInit` asks this for every request, and most registries pass
+    /// The registry with this identity when it exists and its pass-through policy is not `.never`;
+    /// `nil` otherwise. `canInit` asks this for every request, and most registries pass
     /// nothing through: they are not even loaded then (a strong reference to a registry, an object
     /// with a side table, takes the runtime's slow paths to retain and release).
     static func registryPassingThrough(_ identity: UInt64) -> StubRegistry? {

@@ -287,9 +287,12 @@ public final class StubRegistry: Sendable {
     public var passThrough: PassThroughPolicy {
         get { state.withLock { $0.passThrough } }
         set {
-            state.withLock { $0.passThrough = newValue }
-            // Told after the policy is set: `canInit` reads the policy itself once told.
-            RegistryDirectory.setPassesThrough(newValue != .never, for: identity)
+            // The directory is told under this lock, so that setters racing each other leave it
+            // agreeing with the policy (`canInit` asks it whether to read the policy at all).
+            state.withLock { state in
+                state.passThrough = newValue
+                RegistryDirectory.setPassesThrough(newValue != .never, for: identity)
+            }
         }
     }
 

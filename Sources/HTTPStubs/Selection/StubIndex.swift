@@ -195,7 +195,7 @@ struct StubIndex {
     /// The entries that could match a request with this path, in the order tried.
     func candidates(forPath path: String) -> [Entry] {
         var merged = Self.merge(byPath[path] ?? [], anyPath)
-        // Most registries have no prefix buckets: iterating none would still copy the dictionary.
+        // Most registries have no prefix buckets: iterating none would still retain and release the dictionary.
         guard !prefixLengths.isEmpty else { return merged }
         let utf8 = path.utf8
         for length in prefixLengths.keys where length <= utf8.count {  // any order: merging keeps the order tried
