@@ -1,13 +1,14 @@
-/// Finds a registry from the identity its `URLProtocol` class encodes, without keeping it alive.
+/// Finds a registry from the identity its `URLProtocol` class encodes, without keeping it alive,
+/// and keeps each registry's pass-through policy, which `canInit` reads for every request.
 enum RegistryDirectory {
-    /// A registry, weakly, and whether its pass-through policy may let requests through. A class:
-    /// a weak reference in a struct is copied (its side table retained and released) to be read,
-    /// twice per request (BENCHMARKS.md, issue 19). Only touched under the directory's lock.
+    /// A registry, weakly, and its pass-through policy (``StubRegistry/passThrough`` reads and
+    /// writes it here: `canInit` then needs the registry itself only when the policy is not
+    /// `.never`). A class: a weak reference in a struct is copied (its side table retained and
+    /// released) to be read, twice per request (BENCHMARKS.md, issue 19). Only touched under the
+    /// directory's lock.
     private final class Entry {
         weak var registry: StubRegistry?
-        /// Whether ``StubRegistry/passThrough`` is not `.never`: only then does `canInit` need
-        /// the registry itself.
-        var passesThrough = false
+        var passThrough = PassThroughPolicy.never
     }
 
     private struct State {
@@ -58,12 +59,19 @@ enum RegistryDirectory {
         }
     }
 
-    /// Records whether the pass-through policy of the registry with this identity may let requests
-    /// through, that is, is not `.never` (see ``registryPassingThrough(_:)``).
-    static func setPassesThrough(_ passesThrough: Bool, for identity: UInt64) {
+    /// The pass-through policy of the registry with this identity; `.never` for one that is gone.
+    static func passThrough(of identity: UInt64) -> PassThroughPolicy {
         state.withLock { state in
             let index = slot(of: identity)
-            if state.registries.indices.contains(index) { state.registries[index].passesThrough = passesThrough }
+            return state.registries.indices.contains(index) ? state.registries[index].passThrough : .never
+        }
+    }
+
+    /// Sets the pass-through policy of the registry with this identity.
+    static func setPassThrough(_ policy: PassThroughPolicy, for identity: UInt64) {
+        state.withLock { state in
+            let index = slot(of: identity)
+            if state.registries.indices.contains(index) { state.registries[index].passThrough = policy }
         }
     }
 
@@ -74,7 +82,9 @@ enum RegistryDirectory {
     static func registryPassingThrough(_ identity: UInt64) -> StubRegistry? {
         state.withLock { state in
             let index = slot(of: identity)
-            guard state.registries.indices.contains(index), state.registries[index].passesThrough else { return nil }
+            guard state.registries.indices.contains(index), state.registries[index].passThrough != .never else {
+                return nil
+            }
             return state.registries[index].registry
         }
     }

@@ -26,8 +26,6 @@ import Foundation
 /// A protocol instance's `deinit` takes its loader's lock, then that `RequestFlights` lock (leaving
 /// the flights when its load never ended): so nothing releases an instance, or a task or wake-up
 /// action holding one, while it holds a loader's, a flights' or a scheduled action's lock.
-/// A registry's lock, held while its pass-through policy is set, takes the registry directory's
-/// lock (recording whether the policy lets requests through), which calls nothing.
 /// The recorder's lock is held while files are written, which takes no other lock. Every other lock
 /// is a leaf: nothing is locked, and nothing outside the lock's owner is called, while it is held.
 ///

@@ -46,7 +46,6 @@ public final class StubRegistry: Sendable {
         var scenarios: [String: String] = [:]
         var journal = Journal()
         var generator: SeededGenerator
-        var passThrough = PassThroughPolicy.never
         var followsRedirects = true
         var observers: [@Sendable (URLRequest) -> Void] = []
         var userCodeHost: UserCodeHost?
@@ -285,15 +284,9 @@ public final class StubRegistry: Sendable {
 
     /// Which unmatched requests go to the real network; ``PassThroughPolicy/never`` by default.
     public var passThrough: PassThroughPolicy {
-        get { state.withLock { $0.passThrough } }
-        set {
-            // The directory is told under this lock, so that setters racing each other leave it
-            // agreeing with the policy (`canInit` asks it whether to read the policy at all).
-            state.withLock { state in
-                state.passThrough = newValue
-                RegistryDirectory.setPassesThrough(newValue != .never, for: identity)
-            }
-        }
+        // Kept in the registry directory, where `canInit` reads it for every request.
+        get { RegistryDirectory.passThrough(of: identity) }
+        set { RegistryDirectory.setPassThrough(newValue, for: identity) }
     }
 
     /// Whether redirects answered by stubs are followed (the default, as URLSession does). When
