@@ -348,10 +348,13 @@ final class RequestDelivery: @unchecked Sendable {
     /// (which removes the `urlCache`) skips the check; one that handed out its protocol class or a
     /// configuration makes it for every request.
     func prepare(_ urlProtocol: URLProtocol) {
-        guard let task = urlProtocol.task, task.state == .running, let registry, registry.manualClock == nil,
-            registry.recorder == nil, registry.seesEverySession || TaskInspection.protocolMadeInResume(of: task)
-        else {
+        guard let task = urlProtocol.task, task.state == .running, let registry, registry.manualClock == nil else {
             return
+        }
+        switch registry.earlyPlanning {
+        case .never: return
+        case .always: break
+        case .whenMadeInResume: guard TaskInspection.protocolMadeInResume(of: task) else { return }
         }
         let ready = withState { state -> Bool in
             guard !state.planned, state.abandoned == nil, state.arrivedAfterTest == nil else { return false }

@@ -23,10 +23,26 @@ extension StubRegistry {
         return self
     }
 
-    /// Whether every session this registry serves was made by ``makeSession(configuration:delegate:delegateQueue:fileID:filePath:line:column:)``,
-    /// and so has no `urlCache`: it has not handed out its protocol class or a configuration.
-    var seesEverySession: Bool {
-        state.withLock { $0.sessionOrigins != nil }
+    /// Whether the registry's requests may be planned when their protocol instance gets its task,
+    /// inside `resume()` (see `RequestDelivery.prepare`), as far as the registry can tell; read
+    /// under one lock, for every request.
+    enum EarlyPlanning {
+        /// Not while it records: the real server's answer is awaited in `startLoading`.
+        case never
+        /// Every session it serves was made by ``makeSession(configuration:delegate:delegateQueue:fileID:filePath:line:column:)``,
+        /// and so has no `urlCache`.
+        case always
+        /// It has handed out its protocol class or a configuration: only when the task's session
+        /// has no `urlCache` (``TaskInspection/protocolMadeInResume(of:)``).
+        case whenMadeInResume
+    }
+
+    /// See ``EarlyPlanning``.
+    var earlyPlanning: EarlyPlanning {
+        state.withLock { state in
+            if state.recorder != nil { return .never }
+            return state.sessionOrigins != nil ? .always : .whenMadeInResume
+        }
     }
 
     /// A configuration whose sessions are served by this registry.
