@@ -3,6 +3,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+#if os(Linux)
+import Synchronization
+#endif
 
 /// Serves one request for a `URLProtocol` instance, within the rules swift-corelibs-foundation
 /// imposes (see the README's Linux notes):
@@ -130,8 +133,30 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// How many loaders exist: one per `URLProtocol` instance that has started loading. Tests
     /// use it to prove that no instance, and no scheduled delivery holding one, outlives its request.
-    static var liveCount: Int { live.withLock { $0 } }
+    static var liveCount: Int {
+        #if os(Linux)
+        live.load(ordering: .relaxed)
+        #else
+        live.withLock { $0 }
+        #endif
+    }
+
+    /// Counts a loader made (`1`) or gone (`-1`). On Linux an atomic counter: a lock taken twice
+    /// for every request by every thread showed in the request's cost (BENCHMARKS.md, issue 19).
+    /// `Atomic` needs macOS 15 and its peers, later than the package's platforms, so they keep the lock.
+    private static func countLive(_ change: Int) {
+        #if os(Linux)
+        live.wrappingAdd(change, ordering: .relaxed)
+        #else
+        live.withLock { $0 += change }
+        #endif
+    }
+
+    #if os(Linux)
+    private static let live = Atomic<Int>(0)
+    #else
     private static let live = Locked(0)
+    #endif
 
     /// Why a loader has no registry, which says what its requests fail with. Two cases rather than
     /// the ``StubError`` itself: a loader is made for every request, and copying that large enum
@@ -159,7 +184,7 @@ final class RequestDelivery: @unchecked Sendable {
         let start = registry?.manualClock?.requestStarted() ?? .zero
         state = Locked(State(start: start, givenRequest: request))
 
-        Self.live.withLock { $0 += 1 }
+        Self.countLive(1)
         if let test = registry?.flights.join(self) {
             withState { $0.arrivedAfterTest = test }
         }
@@ -175,7 +200,7 @@ final class RequestDelivery: @unchecked Sendable {
     }
 
     deinit {
-        Self.live.withLock { $0 -= 1 }
+        Self.countLive(-1)
         let (turns, turn, inTransit) = withState {
             ($0.deferred?.registry.planningTurns, $0.deferred?.turn, $0.inTransit)
         }

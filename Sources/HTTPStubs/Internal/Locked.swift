@@ -9,7 +9,7 @@ import Foundation
 /// - each registry's requests in flight (`RequestFlights`);
 /// - each clock's state (``ManualStubClock``, ``ImmediateStubClock``) and each scheduled action
 ///   (`ReleasingTimer`);
-/// - the registry directory (`RegistryDirectory`), stub identities, live-loader count, response
+/// - the registry directory (`RegistryDirectory`), stub identities, live-loader count (not on Linux, where it is an atomic counter), response
 ///   cache, `URLProtocolStub`'s interception state, the recorder's state;
 /// - in HTTPStubsTesting, each scope's state (`HTTPStubsScope`) and the shared-session turn.
 ///
