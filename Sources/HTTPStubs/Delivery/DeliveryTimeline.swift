@@ -34,6 +34,17 @@ struct DeliveryTimeline {
     struct Event {
         let time: Duration
         let action: Action
+
+        /// The events of a response and its whole body, all due at `time`: the common answer,
+        /// built as one literal (one allocation of the right size).
+        static func answer(_ response: URLResponse, body: Data, at time: Duration) -> [Event] {
+            body.isEmpty
+                ? [.init(time: time, action: .receive(response)), .init(time: time, action: .finish)]
+                : [
+                    .init(time: time, action: .receive(response)), .init(time: time, action: .load(body)),
+                    .init(time: time, action: .finish),
+                ]
+        }
     }
 
     private let events: [Event]

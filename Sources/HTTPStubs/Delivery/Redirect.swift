@@ -41,7 +41,7 @@ enum Redirect {
     }
 
     /// Whether `status` redirects, given a `Location`.
-    private static func isRedirect(_ status: Int) -> Bool {
+    static func isRedirect(_ status: Int) -> Bool {
         switch status {
         case 301, 302, 303, 307, 308: true
         default: false

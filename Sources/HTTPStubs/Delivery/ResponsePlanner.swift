@@ -138,7 +138,7 @@ struct ResponsePlanner {
         case let .answered(selection):
             progress.answeredBy = selection.summary
             if let literal = selection.literalAnswer {
-                return literal.withResponse { answer(&progress, selection, $0) }
+                return literal.withResponse { answer(&progress, selection, $0, literal: literal) }
             }
             var resolution = ResponseResolution(selection)
             if defersResponders && selection.response.runsUserCode {
@@ -191,8 +191,14 @@ struct ResponsePlanner {
     }
 
     /// Answers the hop with the resolved response: the final events, or a redirect to follow
-    /// (after asking the delegate, when there is one).
-    private func answer(_ progress: inout Progress, _ selection: ChosenStub, _ response: ResolvedResponse) -> Step {
+    /// (after asking the delegate, when there is one). `literal` is the stub's literal answer that
+    /// `response` is, if it is one.
+    private func answer(
+        _ progress: inout Progress,
+        _ selection: ChosenStub,
+        _ response: ResolvedResponse,
+        literal: StubIndex.LiteralAnswer? = nil
+    ) -> Step {
         let request = progress.request
         progress.elapsed += response.delay
         switch response.answer {
@@ -210,6 +216,28 @@ struct ResponsePlanner {
                 body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: progress.elapsed)
             )
         case let .http(status, _, headers, data):
+            // A literal answer that is no redirect, whatever the registry's settings, at the start of
+            // a load whose events are all due at once: the events it gave this URL last time, if
+            // it was the last (see ``HTTPResponseCache/answer(_:url:status:headers:body:)``).
+            if let literal, !Redirect.isRedirect(status), response.dribble == nil, progress.elapsed == .zero,
+                progress.hops.isEmpty,
+                let (urlResponse, events) = registry.responseCache.answer(
+                    literal,
+                    url: request.url,
+                    status: status,
+                    headers: Self.deliveredHeaders(headers, status: status),
+                    body: data
+                )
+            {
+                return handOver(
+                    &progress,
+                    urlResponse,
+                    body: data,
+                    events: events,
+                    journalID: selection.journalID,
+                    redirect: nil
+                )
+            }
             let redirect = self.redirect(of: request, status: status, headers: headers)
             if let redirect, redirect.delegate == nil {
                 follow(&progress, to: redirect.next)
@@ -314,13 +342,7 @@ struct ResponsePlanner {
         at start: Duration
     ) -> [DeliveryTimeline.Event] {
         if dribble == nil || data.isEmpty, let response {
-            // The common answer, built as one literal: one allocation of the right size.
-            return data.isEmpty
-                ? [.init(time: start, action: .receive(response)), .init(time: start, action: .finish)]
-                : [
-                    .init(time: start, action: .receive(response)), .init(time: start, action: .load(data)),
-                    .init(time: start, action: .finish),
-                ]
+            return DeliveryTimeline.Event.answer(response, body: data, at: start)
         }
         var events: [DeliveryTimeline.Event] = []
         events.reserveCapacity(dribble.map { min($0.chunks, data.count) + 2 } ?? 3)

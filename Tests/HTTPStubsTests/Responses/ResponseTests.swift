@@ -217,6 +217,58 @@ struct ResponseTests {
         #expect((second as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
+    @Test(
+        "a constant answer given again, after other answers in between, delivers its own response and body, each journaled"
+    )
+    func constantAnswersGivenAgainStayTheirOwn() async throws {
+        let stubs = StubRegistry()
+        stubs.stub(.get("https://api.example.com/a"), .text("alpha").header("X-Name", "a"))
+        stubs.stub(.get("https://api.example.com/b"), .text("beta", status: 201))
+        stubs.stub(.get(.pathMatching("/items/[0-9]+")), .text("item"))
+        let session = stubs.makeSession()
+        let expected: [String: (body: String, status: Int)] = [
+            "a": ("alpha", 200), "b": ("beta", 201), "items/1": ("item", 200), "items/2": ("item", 200),
+        ]
+        let order = ["a", "a", "b", "a", "items/1", "items/1", "items/2", "items/1", "b", "b", "a"]
+        for (index, path) in order.enumerated() {
+            let url = URL(string: "https://api.example.com/\(path)")!
+            let (body, response): (String?, URLResponse?)
+            if index % 2 == 0 {
+                let completion = await complete(session, url.absoluteString)
+                (body, response) = (completion.text, completion.response)
+            } else {
+                let (data, answer) = try await session.data(from: url)
+                (body, response) = (String(decoding: data, as: UTF8.self), answer)
+            }
+            let http = try #require(response as? HTTPURLResponse, "request \(index)")
+            #expect(body == expected[path]?.body, "request \(index)")
+            #expect(http.statusCode == expected[path]?.status, "request \(index)")
+            #expect(http.url == url, "request \(index)")
+            #expect(http.value(forHTTPHeaderField: "X-Name") == (path == "a" ? "a" : nil), "request \(index)")
+        }
+        let journal = stubs.journal
+        try #require(journal.count == order.count)
+        for (entry, path) in zip(journal, order) {
+            #expect(entry.request.url.absoluteString == "https://api.example.com/\(path)")
+            #expect(entry.response?.status == expected[path]?.status)
+            #expect(entry.response.map { String(decoding: $0.body, as: UTF8.self) } == expected[path]?.body)
+        }
+    }
+
+    @Test("a constant redirect is followed or delivered as the registry says at each request")
+    func constantRedirectFollowsTheCurrentSetting() async throws {
+        let stubs = StubRegistry()
+        stubs.stub(.get("https://api.example.com/old"), .redirect(to: "https://api.example.com/new", status: 302))
+        stubs.stub(.get("https://api.example.com/new"), .text("new"))
+        let session = stubs.makeSession()
+        for follows in [false, true, false, true] {
+            stubs.followsRedirects = follows
+            let completion = await complete(session, "https://api.example.com/old")
+            #expect(completion.status == (follows ? 200 : 302), "followsRedirects = \(follows)")
+            #expect(completion.text == (follows ? "new" : ""), "followsRedirects = \(follows)")
+        }
+    }
+
     // MARK: Bodies
 
     @Test("a Data body arrives byte for byte, with no Content-Type added")
