@@ -101,6 +101,11 @@ struct StubIndex {
     private var prefixLengths: [Int: Int] = [:]
     private var anyPath: [Entry] = []
     private var nextOrder = 0
+    /// The path looked up last and its candidates, until the index changes: most requests ask
+    /// for the path the one before asked for (a test calling one endpoint, polling, retries), and
+    /// comparing two paths costs a fraction of hashing one (BENCHMARKS.md, issue 19).
+    private var lastPath: String?
+    private var lastCandidates: [Entry] = []
 
     /// The entry of the stub with this identity.
     func entry(id: Stub.ID) -> Entry? {
@@ -109,6 +114,7 @@ struct StubIndex {
 
     /// Adds a stub (replacing one with the same identity).
     mutating func insert(_ stub: Stub) {
+        forgetLastLookup()
         remove(id: stub.id)
         let entry = makeEntry(stub)
         Self.insert(entry, into: &all)
@@ -122,6 +128,7 @@ struct StubIndex {
     /// Adds stubs in order, as many calls to ``insert(_:)`` would, but sorting each list once:
     /// loading 10,000 stub files does not shift the lists 10,000 times.
     mutating func insert(contentsOf stubs: [Stub]) {
+        forgetLastLookup()
         guard stubs.count > 1 else {
             for stub in stubs { insert(stub) }
             return
@@ -161,6 +168,7 @@ struct StubIndex {
     @discardableResult
     mutating func remove(id: Stub.ID) -> Bool {
         guard let entry = byID.removeValue(forKey: id) else { return false }
+        forgetLastLookup()
         entry.isIndexed = false
         all.removeAll { $0 === entry }
         switch Self.bucket(of: entry.stub) {
@@ -183,6 +191,7 @@ struct StubIndex {
 
     /// Removes every stub.
     mutating func removeAll() {
+        forgetLastLookup()
         for entry in all { entry.isIndexed = false }
         all.removeAll()
         byID.removeAll()
@@ -193,7 +202,22 @@ struct StubIndex {
     }
 
     /// The entries that could match a request with this path, in the order tried.
-    func candidates(forPath path: String) -> [Entry] {
+    mutating func candidates(forPath path: String) -> [Entry] {
+        if lastPath == path { return lastCandidates }
+        let found = lookUp(path)
+        lastPath = path
+        lastCandidates = found
+        return found
+    }
+
+    /// The index's buckets changed: the last lookup may no longer hold.
+    private mutating func forgetLastLookup() {
+        lastPath = nil
+        lastCandidates = []
+    }
+
+    /// ``candidates(forPath:)``, looked up in the buckets.
+    private func lookUp(_ path: String) -> [Entry] {
         var merged = Self.merge(byPath[path] ?? [], anyPath)
         // Most registries have no prefix buckets: iterating none would still retain and release the dictionary.
         guard !prefixLengths.isEmpty else { return merged }
