@@ -33,7 +33,8 @@ public struct HeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiteral, 
     /// Creates headers from a `[String: String]` dictionary, sorted by name so the order is stable.
     public init(_ dictionary: [String: String]) {
         var fields = dictionary.map { Field(name: $0.key, value: $0.value) }
-        fields.sort { $0.name < $1.name }  // in place: one array, not two
+        // In place: one array, not two; a single field (as most requests have) is sorted already.
+        if fields.count > 1 { fields.sort { $0.name < $1.name } }
         self.fields = fields
     }
 

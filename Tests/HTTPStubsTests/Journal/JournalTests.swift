@@ -41,6 +41,20 @@ import FoundationNetworking
         #expect("\(orders)" == "\(try #require(entry.stub?.source))", "a stub is named by the place it was written")
     }
 
+    @Test("a request's header fields are journaled sorted by name, however many it has", arguments: [0, 1, 2, 5])
+    func journalsHeaderFieldsSortedByName(_ count: Int) async throws {
+        let stubs = StubRegistry()
+        stubs.stub(.get("https://api.example.com/items"), .status(204))
+        let session = stubs.makeSession()
+        let names = Array(["X-Zeta", "Accept", "X-Mid", "Authorization", "X-Alpha"].prefix(count))
+        var sent = URLRequest(url: URL(string: "https://api.example.com/items")!)
+        for name in names { sent.setValue("v-\(name)", forHTTPHeaderField: name) }
+        #expect(await complete(session, sent).status == 204)
+        let fields = try #require(stubs.journal.last).request.headers.fields
+        #expect(fields.map(\.name) == names.sorted())
+        #expect(fields.allSatisfy { $0.value == "v-\($0.name)" })
+    }
+
     @Test func journalsTheStubThatAnsweredEachRequest() async throws {
         let stubs = StubRegistry()
         let users = stubs.stub(.get("/users/{id}"), .text("user"))
