@@ -201,11 +201,9 @@ final class RequestDelivery: @unchecked Sendable {
 
     deinit {
         Self.countLive(-1)
-        let (turns, turn, inTransit) = withState {
-            ($0.deferred?.registry.planningTurns, $0.deferred?.turn, $0.inTransit)
-        }
+        let (deferred, inTransit) = withState { ($0.deferred, $0.inTransit) }
         // A turn taken in `prepare` whose `startLoading` never came: the requests after it need not wait.
-        if let turns, let turn { turns.end(turn) }
+        if let deferred { deferred.registry.endPlanningTurn(deferred.turn) }
         if inTransit { registry?.manualClock?.requestVanished() }
     }
 
@@ -276,7 +274,7 @@ final class RequestDelivery: @unchecked Sendable {
                 deferred = state.deferred.take()
                 if let abandoned = state.abandoned, state.timeline?.isFinished != true {
                     // Its test ended between `resume()` and now: it fails instead.
-                    if let turn = deferred?.turn { registry?.planningTurns.end(turn) }
+                    if let turn = deferred?.turn { registry?.endPlanningTurn(turn) }
                     deferred = nil
                     state.timeline = DeliveryTimeline(
                         events: [
@@ -341,7 +339,7 @@ final class RequestDelivery: @unchecked Sendable {
             return true
         case let .needsUserCode(step, registry):
             // Taken here, in the order requests reach `startLoading`: the order they choose stubs in.
-            handOver(read, step, registry, turn: registry.planningTurns.take(), for: urlProtocol)
+            handOver(read, step, registry, turn: registry.takePlanningTurn(), for: urlProtocol)
             return false
         }
     }
@@ -395,7 +393,7 @@ final class RequestDelivery: @unchecked Sendable {
             withState { settle(planned, &$0) }
         case let .needsUserCode(step, registry):
             // The turn is taken now, so that later requests do not choose their stubs before this one.
-            let turn = registry.planningTurns.take()
+            let turn = registry.takePlanningTurn()
             withState { $0.deferred = Deferred(read: read, step: step, registry: registry, turn: turn) }
         }
     }
@@ -414,9 +412,9 @@ final class RequestDelivery: @unchecked Sendable {
         let handOff = UncheckedSendable(value: (read.capturingAnswers(), urlProtocol))  // handed over, not shared
         registry.runUserCode { [self] in
             let (read, urlProtocol) = handOff.value
-            await registry.planningTurns.wait(for: turn)
+            await registry.waitForPlanningTurn(turn)
             let chosen = choose(read, for: urlProtocol, from: step, registry: registry)
-            registry.planningTurns.end(turn)
+            registry.endPlanningTurn(turn)
             switch chosen {
             case let .planned(planned):
                 wakeAfterPlanning(planned, urlProtocol)
@@ -751,11 +749,9 @@ final class RequestDelivery: @unchecked Sendable {
         guard let registry else {
             return .planned(read.failing(with: missingRegistry.error.urlError(for: request.url)))
         }
-        // Requests handed off earlier choose their stubs first (see ``PlanningTurns``).
-        guard registry.planningTurns.isIdle, registry.notifyObservers(declinesUserCode: true, of: { read.observed() })
-        else {
-            return .needsUserCode(.observers, registry)
-        }
+        // Requests handed off earlier choose their stubs first (see ``PlanningTurns``); observers are
+        // the user's code.
+        guard registry.plansAtOnce else { return .needsUserCode(.observers, registry) }
         if let refused = refuseDownload(read, registry) { return .planned(refused) }
         let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
         var progress = ResponsePlanner.Progress(request: request)

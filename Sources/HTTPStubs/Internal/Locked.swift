@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ## The toolkit's locks, and their order
 ///
-/// - each registry's state (``StubRegistry``): stubs, use counts, scenarios, journal, observers;
+/// - each registry's state (``StubRegistry``): stubs, use counts, scenarios, journal, observers, planning turns;
 /// - each request's loader (`RequestDelivery`): its delivery timeline;
 /// - each registry's requests in flight (`RequestFlights`);
 /// - each clock's state (``ManualStubClock``, ``ImmediateStubClock``) and each scheduled action

@@ -59,6 +59,8 @@ public final class StubRegistry: Sendable {
         /// made the registry's sessions, each place once; `nil` once the registry has handed out its
         /// protocol class or a configuration, whose sessions it does not see being made.
         var sessionOrigins: [StubSource]? = []
+        /// The order in which requests that need the user's code choose their stubs.
+        var planningTurns = PlanningTurns()
     }
 
     /// Creates an empty registry.
@@ -397,20 +399,13 @@ public final class StubRegistry: Sendable {
         state.withLock { $0.journal.attach(recorded, toEntry: id) }
     }
 
-    /// Tells the observers about a request, built only when there are observers. Returns `false`,
-    /// telling no one, when `declinesUserCode` and there are observers (they are the user's code).
-    @discardableResult
-    func notifyObservers(declinesUserCode: Bool = false, of request: () -> URLRequest) -> Bool {
+    /// Tells the observers about a request, built only when there are observers.
+    func notifyObservers(of request: () -> URLRequest) {
         let observers = state.withLock { $0.observers }
-        guard !observers.isEmpty else { return true }
-        if declinesUserCode { return false }
+        guard !observers.isEmpty else { return }
         let request = request()
         for observer in observers { observer(request) }
-        return true
     }
-
-    /// The order in which requests that need the user's code choose their stubs.
-    let planningTurns = PlanningTurns()
 
     /// Where the user's code for this registry's requests runs (see ``UserCodeHost``): set by a
     /// test scope while it is open.
