@@ -79,8 +79,9 @@ extension StubRegistry {
                 continuation.resume()
                 return
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + PlanningTurns.patience) { [weak self] in
-                self?.state.withLock { $0.planningTurns.stopWaiting(turn) }?.resume()
+            // Held strongly, so that the waiter is resumed whatever becomes of the registry meanwhile.
+            DispatchQueue.global().asyncAfter(deadline: .now() + PlanningTurns.patience) { [self] in
+                state.withLock { $0.planningTurns.stopWaiting(turn) }?.resume()
             }
         }
     }
