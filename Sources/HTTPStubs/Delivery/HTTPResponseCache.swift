@@ -29,7 +29,8 @@ final class HTTPResponseCache: Sendable {
 
     /// The events of the literal answer handed out last, and the URL they answered. A class: an
     /// optional struct with a `URL` (a resilient type) is tested and copied through its type's
-    /// metadata (BENCHMARKS.md, issue 19).
+    /// metadata (BENCHMARKS.md, issue 19). It holds its stub's answer, body included, until another
+    /// literal answer replaces it, even after the stub is removed: one body per registry at most.
     fileprivate final class LastAnswer: Sendable {
         /// Held, so that no other answer can take its identity while it is kept.
         let literal: StubIndex.LiteralAnswer
@@ -122,6 +123,9 @@ final class HTTPResponseCache: Sendable {
         body: Data
     ) -> (response: HTTPURLResponse, events: [DeliveryTimeline.Event])? {
         var read: HeaderFields?
+        // Released after the lock: the last reference to a removed stub's body may be this one, and
+        // a `Data` made with a custom deallocator runs the user's code when it goes.
+        var replaced: LastAnswer?
         let found = state.withLock { state -> (HTTPURLResponse, [DeliveryTimeline.Event])? in
             if let last = state.lastAnswer, last.literal === literal, last.url == url {
                 return (last.response, last.events)
@@ -129,14 +133,14 @@ final class HTTPResponseCache: Sendable {
             let delivered = headers()
             read = delivered
             guard let kept = state.kept(url, status, delivered) else { return nil }
-            return state.keepAnswer(literal, url, kept, body)
+            return state.keepAnswer(literal, url, kept, body, replacing: &replaced)
         }
         if let found { return found }
         let fields = read ?? headers()
         guard let built = Self.build(url, status, fields) else { return nil }
         return state.withLock { state in
             state.keep(built, url, status, fields)
-            return state.keepAnswer(literal, url, built, body)
+            return state.keepAnswer(literal, url, built, body, replacing: &replaced)
         }
     }
 
@@ -167,14 +171,17 @@ extension HTTPResponseCache.State {
         lastResponse = response
     }
 
-    /// Keeps `literal`'s events answering `url` with `response`, as the last answer.
+    /// Keeps `literal`'s events answering `url` with `response`, as the last answer; the one it
+    /// replaces goes to `replaced`, for the caller to release after the lock.
     fileprivate mutating func keepAnswer(
         _ literal: StubIndex.LiteralAnswer,
         _ url: URL,
         _ response: HTTPURLResponse,
-        _ body: Data
+        _ body: Data,
+        replacing replaced: inout HTTPResponseCache.LastAnswer?
     ) -> (HTTPURLResponse, [DeliveryTimeline.Event]) {
         let events = DeliveryTimeline.Event.answer(response, body: body, at: .zero)
+        replaced = lastAnswer
         lastAnswer = HTTPResponseCache.LastAnswer(literal: literal, url: url, response: response, events: events)
         return (response, events)
     }

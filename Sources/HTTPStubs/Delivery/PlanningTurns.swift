@@ -79,9 +79,10 @@ extension StubRegistry {
                 continuation.resume()
                 return
             }
-            // Held strongly, so that the waiter is resumed whatever becomes of the registry meanwhile.
-            DispatchQueue.global().asyncAfter(deadline: .now() + PlanningTurns.patience) { [self] in
-                state.withLock { $0.planningTurns.stopWaiting(turn) }?.resume()
+            // Weakly: the waiting task holds the registry, so while a waiter is kept the registry
+            // exists; once it is gone there is no one to resume, and it need not outlive its users.
+            DispatchQueue.global().asyncAfter(deadline: .now() + PlanningTurns.patience) { [weak self] in
+                self?.state.withLock { $0.planningTurns.stopWaiting(turn) }?.resume()
             }
         }
     }

@@ -262,6 +262,8 @@ final class RequestDelivery: @unchecked Sendable {
     func start(_ urlProtocol: URLProtocol) {
         var deferred: Deferred?
         var arrivedAfterTest: String?
+        /// The planning turn of a request whose test ended before it could use it: ended after the lock.
+        var abandonedTurn: Int?
         let mustPlan = withState { state -> Bool in
             // The load is over: a `startLoading` after it (corelibs calls it once per `resume()`
             // made before the instance existed) has nothing to deliver, and must not hold the
@@ -274,7 +276,7 @@ final class RequestDelivery: @unchecked Sendable {
                 deferred = state.deferred.take()
                 if let abandoned = state.abandoned, state.timeline?.isFinished != true {
                     // Its test ended between `resume()` and now: it fails instead.
-                    if let turn = deferred?.turn { registry?.endPlanningTurn(turn) }
+                    abandonedTurn = deferred?.turn
                     deferred = nil
                     state.timeline = DeliveryTimeline(
                         events: [
@@ -311,6 +313,7 @@ final class RequestDelivery: @unchecked Sendable {
             if !state.planningElsewhere || state.timeline?.isFinished == true { arrive(&state) }
             return false
         }
+        if let abandonedTurn { registry?.endPlanningTurn(abandonedTurn) }
         if let deferred {
             handOver(deferred.read, deferred.step, deferred.registry, turn: deferred.turn, for: urlProtocol)
             return
@@ -736,8 +739,10 @@ final class RequestDelivery: @unchecked Sendable {
         case needsUserCode(Step, StubRegistry)
     }
 
-    /// Tells the observers and plans the response, inside `startLoading`, as far as it can
-    /// without running any of the user's code. Runs without the lock.
+    /// Plans the response, inside `resume()` (``prepare(_:)``) or `startLoading`, as far as it can
+    /// without running any of the user's code: a request with observers to tell, or behind
+    /// requests planned elsewhere (see ``PlanningTurns``), is left to ``choose(_:for:from:registry:)``.
+    /// Runs without the lock.
     private func plan(_ read: ReadRequest, for urlProtocol: URLProtocol, arrivedAfterTest: String?) -> PlanOutcome {
         let request = read.request
         if let test = arrivedAfterTest {

@@ -216,11 +216,10 @@ struct ResponsePlanner {
                 body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: progress.elapsed)
             )
         case let .http(status, _, headers, data):
-            // A literal answer that is no redirect, whatever the registry's settings, at the start of
-            // a load whose events are all due at once: the events it gave this URL last time, if
-            // it was the last (see ``HTTPResponseCache/answer(_:url:status:headers:body:)``).
+            // A literal answer that is no redirect, whatever the registry's settings, due at the start
+            // of the load, all at once: the events it gave this URL last time, if it was the last
+            // (see ``HTTPResponseCache/answer(_:url:status:headers:body:)``).
             if let literal, !Redirect.isRedirect(status), response.dribble == nil, progress.elapsed == .zero,
-                progress.hops.isEmpty,
                 let (urlResponse, events) = registry.responseCache.answer(
                     literal,
                     url: request.url,

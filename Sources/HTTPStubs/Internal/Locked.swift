@@ -9,8 +9,9 @@ import Foundation
 /// - each registry's requests in flight (`RequestFlights`);
 /// - each clock's state (``ManualStubClock``, ``ImmediateStubClock``) and each scheduled action
 ///   (`ReleasingTimer`);
-/// - the registry directory (`RegistryDirectory`), stub identities, live-loader count (not on Linux, where it is an atomic counter), response
-///   cache, `URLProtocolStub`'s interception state, the recorder's state;
+/// - the registry directory (`RegistryDirectory`), stub identities, live-loader count (on Apple
+///   platforms; on Linux it is an atomic counter), response cache, `URLProtocolStub`'s interception
+///   state, the recorder's state;
 /// - in HTTPStubsTesting, each scope's state (`HTTPStubsScope`) and the shared-session turn.
 ///
 /// The user's code — custom matchers, request observers, computed responses, issue handlers —

@@ -22,7 +22,8 @@ public final class StubRegistry: Sendable {
     public let clock: any StubClock
     /// The registry's identity, which its `URLProtocol` class encodes.
     let identity: UInt64
-    /// The `HTTPURLResponse`s built for this registry's answers, for reuse.
+    /// The `HTTPURLResponse`s built for this registry's answers, and the events of its last literal
+    /// answer, for reuse.
     let responseCache = HTTPResponseCache()
     /// The requests being served, and whether the registry's test has ended.
     let flights = RequestFlights()
