@@ -31,7 +31,7 @@ final class HTTPResponseCache: Sendable {
     /// optional struct with a `URL` (a resilient type) is tested and copied through its type's
     /// metadata (BENCHMARKS.md, issue 19). It holds its stub's answer, body included, until another
     /// literal answer replaces it, even after the stub is removed: one body per registry at most.
-    fileprivate final class LastAnswer: Sendable {
+    final class LastAnswer: Sendable {
         /// Held, so that no other answer can take its identity while it is kept.
         let literal: StubIndex.LiteralAnswer
         let url: URL
@@ -108,7 +108,8 @@ final class HTTPResponseCache: Sendable {
         return built
     }
 
-    /// The response and the events with which `literal` answers `url` at the start of a load: its
+    /// The response and the events with which `literal` answers `url` at the start of a load (one
+    /// reference, so that the hit retains one object rather than each of its parts): its
     /// response, with `status` and `headers` (read only when not kept), then its whole `body`, all
     /// due at once. The events are those handed out last when it was the last answer and `url` its
     /// URL: a stub answering the same URL again (as tests do) hands out the same array, rather than
@@ -121,15 +122,13 @@ final class HTTPResponseCache: Sendable {
         status: Int,
         headers: @autoclosure () -> HeaderFields,
         body: Data
-    ) -> (response: HTTPURLResponse, events: [DeliveryTimeline.Event])? {
+    ) -> LastAnswer? {
         var read: HeaderFields?
         // Released after the lock: the last reference to a removed stub's body may be this one, and
         // a `Data` made with a custom deallocator runs the user's code when it goes.
         var replaced: LastAnswer?
-        let found = state.withLock { state -> (HTTPURLResponse, [DeliveryTimeline.Event])? in
-            if let last = state.lastAnswer, last.literal === literal, last.url == url {
-                return (last.response, last.events)
-            }
+        let found = state.withLock { state -> LastAnswer? in
+            if let last = state.lastAnswer, last.literal === literal, last.url == url { return last }
             let delivered = headers()
             read = delivered
             guard let kept = state.kept(url, status, delivered) else { return nil }
@@ -179,10 +178,11 @@ extension HTTPResponseCache.State {
         _ response: HTTPURLResponse,
         _ body: Data,
         replacing replaced: inout HTTPResponseCache.LastAnswer?
-    ) -> (HTTPURLResponse, [DeliveryTimeline.Event]) {
+    ) -> HTTPResponseCache.LastAnswer {
         let events = DeliveryTimeline.Event.answer(response, body: body, at: .zero)
+        let answer = HTTPResponseCache.LastAnswer(literal: literal, url: url, response: response, events: events)
         replaced = lastAnswer
-        lastAnswer = HTTPResponseCache.LastAnswer(literal: literal, url: url, response: response, events: events)
-        return (response, events)
+        lastAnswer = answer
+        return answer
     }
 }

@@ -220,7 +220,7 @@ struct ResponsePlanner {
             // of the load, all at once: the events it gave this URL last time, if it was the last
             // (see ``HTTPResponseCache/answer(_:url:status:headers:body:)``).
             if let literal, !Redirect.isRedirect(status), response.dribble == nil, progress.elapsed == .zero,
-                let (urlResponse, events) = registry.responseCache.answer(
+                let kept = registry.responseCache.answer(
                     literal,
                     url: request.url,
                     status: status,
@@ -230,9 +230,9 @@ struct ResponsePlanner {
             {
                 return handOver(
                     &progress,
-                    urlResponse,
+                    kept.response,
                     body: data,
-                    events: events,
+                    events: kept.events,
                     journalID: selection.journalID,
                     redirect: nil
                 )
