@@ -30,6 +30,12 @@ enum RegistryDirectory {
         Int(truncatingIfNeeded: identity &- 1)
     }
 
+    /// The entry of the registry with this identity, if it was ever attached.
+    private static func entry(of identity: UInt64, in state: State) -> Entry? {
+        let index = slot(of: identity)
+        return state.registries.indices.contains(index) ? state.registries[index] : nil
+    }
+
     /// A new identity, never used before in this process.
     static func nextIdentity() -> UInt64 {
         state.withLock { state in
@@ -61,18 +67,12 @@ enum RegistryDirectory {
 
     /// The pass-through policy of the registry with this identity; `.never` for one that is gone.
     static func passThrough(of identity: UInt64) -> PassThroughPolicy {
-        state.withLock { state in
-            let index = slot(of: identity)
-            return state.registries.indices.contains(index) ? state.registries[index].passThrough : .never
-        }
+        state.withLock { entry(of: identity, in: $0)?.passThrough ?? .never }
     }
 
     /// Sets the pass-through policy of the registry with this identity.
     static func setPassThrough(_ policy: PassThroughPolicy, for identity: UInt64) {
-        state.withLock { state in
-            let index = slot(of: identity)
-            if state.registries.indices.contains(index) { state.registries[index].passThrough = policy }
-        }
+        state.withLock { entry(of: identity, in: $0)?.passThrough = policy }
     }
 
     /// The registry with this identity when it exists and its pass-through policy is not `.never`;
@@ -81,11 +81,8 @@ enum RegistryDirectory {
     /// with a side table, takes the runtime's slow paths to retain and release).
     static func registryPassingThrough(_ identity: UInt64) -> StubRegistry? {
         state.withLock { state in
-            let index = slot(of: identity)
-            guard state.registries.indices.contains(index), state.registries[index].passThrough != .never else {
-                return nil
-            }
-            return state.registries[index].registry
+            guard let entry = entry(of: identity, in: state), entry.passThrough != .never else { return nil }
+            return entry.registry
         }
     }
 
@@ -93,10 +90,7 @@ enum RegistryDirectory {
     /// closed it, if one did.
     static func registry(_ identity: UInt64) -> (registry: StubRegistry?, endedTest: String?) {
         state.withLock { state in
-            let index = slot(of: identity)
-            if state.registries.indices.contains(index), let registry = state.registries[index].registry {
-                return (registry, nil)
-            }
+            if let registry = entry(of: identity, in: state)?.registry { return (registry, nil) }
             return (nil, state.endedTests[identity])
         }
     }
