@@ -248,7 +248,12 @@ final class RequestDelivery: @unchecked Sendable {
         let bodyReadable =
             request.httpBody != nil
             || (request.httpBodyStream == nil && ["GET", "HEAD"].contains(request.httpMethod ?? "GET"))
-        let stubRequest = InterceptedRequest(request, body: request.httpBody, bodyUnavailableReason: nil)
+        let stubRequest = InterceptedRequest(
+            request,
+            body: request.httpBody,
+            bodyUnavailableReason: nil,
+            reads: registry.requestReads
+        )
         guard !registry.selection.wouldAnswer(stubRequest, bodyReadable: bodyReadable) else { return false }
         registry.record(stubRequest, .passedThrough)
         return true
@@ -335,7 +340,7 @@ final class RequestDelivery: @unchecked Sendable {
     /// without the lock.
     @inline(never)
     private func planHere(_ urlProtocol: URLProtocol, arrivedAfterTest: String?) -> Bool {
-        let read = ReadRequest(urlProtocol, task: urlProtocol.task)
+        let read = ReadRequest(urlProtocol, task: urlProtocol.task, registry: registry)
         switch plan(read, for: urlProtocol, arrivedAfterTest: arrivedAfterTest) {
         case let .planned(planned):
             withState { settle(planned, &$0) }
@@ -390,7 +395,7 @@ final class RequestDelivery: @unchecked Sendable {
             return true
         }
         guard ready else { return }
-        let read = ReadRequest(urlProtocol, task: task)
+        let read = ReadRequest(urlProtocol, task: task, registry: registry)
         switch plan(read, for: urlProtocol, arrivedAfterTest: nil) {
         case let .planned(planned):
             withState { settle(planned, &$0) }
@@ -683,13 +688,19 @@ final class RequestDelivery: @unchecked Sendable {
         let isDownload: Bool
 
         /// Reads the request of `urlProtocol`, whose task is `task` (read once by the caller: each
-        /// read of `URLProtocol.task` retains the task through its side table).
-        init(_ urlProtocol: URLProtocol, task: URLSessionTask?) {
+        /// read of `URLProtocol.task` retains the task through its side table), reusing what
+        /// `registry` read from the request before where it can.
+        init(_ urlProtocol: URLProtocol, task: URLSessionTask?, registry: StubRegistry?) {
             urlRequest = urlProtocol.request
             inspection = TaskInspection(task)
             let (body, unavailable) = RequestDelivery.readBody(of: urlRequest, task: task)
             self.body = body
-            request = InterceptedRequest(urlRequest, body: body, bodyUnavailableReason: unavailable)
+            request = InterceptedRequest(
+                urlRequest,
+                body: body,
+                bodyUnavailableReason: unavailable,
+                reads: registry?.requestReads
+            )
             isDownload = task is URLSessionDownloadTask
         }
 

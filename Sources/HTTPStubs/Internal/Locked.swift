@@ -10,8 +10,8 @@ import Foundation
 /// - each clock's state (``ManualStubClock``, ``ImmediateStubClock``) and each scheduled action
 ///   (`ReleasingTimer`);
 /// - the registry directory (`RegistryDirectory`), stub identities, live-loader count (on Apple
-///   platforms; on Linux it is an atomic counter), response cache, `URLProtocolStub`'s interception
-///   state, the recorder's state;
+///   platforms; on Linux it is an atomic counter), response cache, request read cache,
+///   `URLProtocolStub`'s interception state, the recorder's state;
 /// - in HTTPStubsTesting, each scope's state (`HTTPStubsScope`) and the shared-session turn.
 ///
 /// The user's code — custom matchers, request observers, computed responses, issue handlers —

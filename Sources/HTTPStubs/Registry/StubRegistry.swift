@@ -25,6 +25,8 @@ public final class StubRegistry: Sendable {
     /// The `HTTPURLResponse`s built for this registry's answers, and the events of its last literal
     /// answer, for reuse.
     let responseCache = HTTPResponseCache()
+    /// The URL parts and header fields of the request read last, for reuse.
+    let requestReads = RequestReadCache()
     /// The requests being served, and whether the registry's test has ended.
     let flights = RequestFlights()
     /// ``clock`` when it is a ``ManualStubClock``, which follows the requests made on it.

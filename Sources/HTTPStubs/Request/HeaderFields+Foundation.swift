@@ -6,11 +6,6 @@ import FoundationNetworking
 
 /// The one place header fields are converted from Foundation's dictionaries.
 extension HeaderFields {
-    /// The header fields of a request (`allHTTPHeaderFields`), sorted by name so the order is stable.
-    init(of request: URLRequest) {
-        self.init(request.allHTTPHeaderFields ?? [:])
-    }
-
     /// The header fields of a response (`allHeaderFields`), sorted by name so the order is stable;
     /// none without a response.
     init(of response: HTTPURLResponse?) {
