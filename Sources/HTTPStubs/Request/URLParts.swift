@@ -5,7 +5,7 @@ import Foundation
 /// building one for every request.
 ///
 /// A class: a request's parts are handed from one request to the next by ``RequestReadCache`` as
-/// one reference, not five strings and an array to retain one by one.
+/// one reference, not four strings and an array to retain one by one.
 final class URLParts: Sendable {
     let scheme: String
     let host: String
