@@ -22,7 +22,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
         set {
             let storage = writableStorage()
             storage.url = newValue
-            storage.parts = URLParts(newValue, text: newValue.absoluteString)
+            storage.parts = URLParts(newValue)
         }
     }
     /// The request's own header fields.
@@ -67,7 +67,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
         self.init(
             method: method,
             url: url,
-            parts: URLParts(url, text: url.absoluteString),
+            parts: URLParts(url),
             headers: headers,
             body: body,
             bodyUnavailableReason: bodyUnavailableReason,
@@ -184,7 +184,7 @@ extension InterceptedRequest {
         let headerDictionary = request.allHTTPHeaderFields ?? [:]
         let (parts, headers) =
             reads?.read(url, headers: headerDictionary)
-            ?? (URLParts(url, text: url.absoluteString), HeaderFields(headerDictionary))
+            ?? (URLParts(url), HeaderFields(headerDictionary))
         self.init(
             method: InterceptedRequest.Method(rawValue: request.httpMethod ?? "GET"),
             url: url,

@@ -15,6 +15,11 @@ final class URLParts: Sendable {
     let pathAndQuery: String
     let queryParameters: [(name: String, value: String)]
 
+    /// Splits `url`.
+    convenience init(_ url: URL) {
+        self.init(url, text: url.absoluteString)
+    }
+
     /// Splits `url`, whose `absoluteString` is `text` (read once by the caller).
     init(_ url: URL, text: String) {
         var text = text
