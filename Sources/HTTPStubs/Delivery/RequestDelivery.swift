@@ -27,19 +27,34 @@ import Synchronization
 /// A loader is created with its `URLProtocol` instance, inside `URLSessionTask.resume()`, and joins
 /// its registry's ``RequestFlights`` at once, so that the end of a test and
 /// ``ManualStubClock/advance(by:)`` know about the request before `startLoading` runs.
-final class RequestDelivery: @unchecked Sendable {
-    // Invariant: every mutable field but `flightSlot` (guarded by the lock of the registry's
-    // `RequestFlights`) lives in `state`, which is only touched inside `withState`, holding its
-    // lock; the client is called only while that lock is held, and the user's code (planning a
-    // response) never is.
-    private let registry: StubRegistry?
-    private let missingRegistry: MissingRegistry
-    private let state: Locked<State>
-    /// Where the loader is in its registry's ``RequestFlights``, while it is there: the one field
-    /// outside `state`, only touched by the flights, under their lock.
-    var flightSlot: Int?
+final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
+    // Invariant: the loader's fields live in its buffer's header (`Parts`) beside its mutex, one
+    // allocation per request. Every mutable field but `flightSlot` (guarded by the lock of the
+    // registry's `RequestFlights`) lives in `state`, which is only touched inside `withState`,
+    // holding the mutex; the client is called only while it is held, and the user's code
+    // (planning a response) never is.
+    struct Parts {
+        let registry: StubRegistry?
+        let missingRegistry: MissingRegistry
+        /// Where the loader is in its registry's ``RequestFlights``, while it is there: the one
+        /// mutable field outside `state`, only touched by the flights, under their lock.
+        var flightSlot: Int?
+        fileprivate var state: State
+    }
 
-    private struct State {
+    // The fields are read through the header's pointer: `header`, a class's property, would check
+    // each access for exclusivity at run time, and the lock (or its immutability) guarantees it.
+    private var registry: StubRegistry? { withUnsafeMutablePointerToHeader { $0.pointee.registry } }
+
+    private var missingRegistry: MissingRegistry { withUnsafeMutablePointerToHeader { $0.pointee.missingRegistry } }
+
+    /// See ``Parts/flightSlot``.
+    var flightSlot: Int? {
+        get { withUnsafeMutablePointerToHeader { $0.pointee.flightSlot } }
+        set { withUnsafeMutablePointerToHeader { $0.pointee.flightSlot = newValue } }
+    }
+
+    fileprivate struct State {
         var timeline: DeliveryTimeline?
         var planned = false
         var start = Duration.zero
@@ -87,7 +102,7 @@ final class RequestDelivery: @unchecked Sendable {
     /// A scheduled wake-up's timer, boxed: most loads have none, and an optional existential is
     /// tested, copied and assigned (even `nil` over `nil`) through its type's value witnesses,
     /// which a class reference is not (BENCHMARKS.md, issue 19).
-    private final class WakeTimer: Sendable {
+    fileprivate final class WakeTimer: Sendable {
         private let timer: any StubClockTimer
 
         init(_ timer: any StubClockTimer) {
@@ -99,6 +114,12 @@ final class RequestDelivery: @unchecked Sendable {
         }
     }
 
+    /// A loader a scheduled wake-up holds without keeping it alive (a loader cannot be declared
+    /// `Sendable`: see ``shared``).
+    private struct WeakLoader: @unchecked Sendable {
+        weak var value: RequestDelivery?
+    }
+
     /// What ``prepare(_:)`` leaves to `startLoading`: the request as read, and where planning
     /// goes on with the user's code.
     ///
@@ -106,7 +127,7 @@ final class RequestDelivery: @unchecked Sendable {
     /// optional field that holds one, and most hold none. An optional struct with a `URLRequest`
     /// or a `URL` (resilient types of Foundation) is tested, copied and destroyed through its
     /// type's metadata; a class reference is not (BENCHMARKS.md, issue 19).
-    private final class Deferred {
+    fileprivate final class Deferred {
         let read: ReadRequest
         let step: Step
         let registry: StubRegistry
@@ -123,7 +144,7 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// Why the load was abandoned: its test ended, failing it with ``error`` (a class: see
     /// ``Deferred``).
-    private final class Abandonment: Sendable {
+    fileprivate final class Abandonment: Sendable {
         let error: StubError
 
         init(_ error: StubError) {
@@ -175,28 +196,33 @@ final class RequestDelivery: @unchecked Sendable {
         }
     }
 
-    /// Creates a loader serving `request` (as its protocol instance is given it) from `registry`;
-    /// without one, requests fail with `missingRegistry`'s error.
-    init(registry: StubRegistry?, missingRegistry: MissingRegistry = .gone, request: URLRequest) {
-        self.registry = registry
-        self.missingRegistry = missingRegistry
+    /// A loader serving `request` (as its protocol instance is given it) from `registry`; without
+    /// one, requests fail with `missingRegistry`'s error.
+    static func make(registry: StubRegistry?, missingRegistry: MissingRegistry = .gone, request: URLRequest) -> Self {
         // On a manual clock the request starts now (see `start(_:)`).
         let start = registry?.manualClock?.requestStarted() ?? .zero
-        state = Locked(State(start: start, givenRequest: request))
-
-        Self.countLive(1)
-        if let test = registry?.flights.join(self) {
-            withState { $0.arrivedAfterTest = test }
+        let loader = make {
+            Parts(
+                registry: registry,
+                missingRegistry: missingRegistry,
+                state: State(start: start, givenRequest: request)
+            )
         }
+        countLive(1)
+        if let test = registry?.flights.join(loader) {
+            loader.withState { $0.arrivedAfterTest = test }
+        }
+        return loader
     }
 
-    /// Creates a loader for a registry looked up in ``RegistryDirectory``: one that no longer
-    /// exists fails its request, naming the test whose end closed it when one did.
-    convenience init(_ lookup: (registry: StubRegistry?, endedTest: String?), request: URLRequest) {
-        self.init(registry: lookup.registry, request: request)
+    /// A loader for a registry looked up in ``RegistryDirectory``: one that no longer exists fails
+    /// its request, naming the test whose end closed it when one did.
+    static func make(_ lookup: (registry: StubRegistry?, endedTest: String?), request: URLRequest) -> Self {
+        let loader = make(registry: lookup.registry, request: request)
         if let test = lookup.endedTest {
-            withState { $0.arrivedAfterTest = test }
+            loader.withState { $0.arrivedAfterTest = test }
         }
+        return loader
     }
 
     deinit {
@@ -260,7 +286,7 @@ final class RequestDelivery: @unchecked Sendable {
     }
 
     private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        state.withLock(body)
+        withLock { body(&$0.state) }
     }
 
     /// `startLoading`: plans the load the first time, then delivers whatever is due.
@@ -418,24 +444,42 @@ final class RequestDelivery: @unchecked Sendable {
         withState { $0.planningElsewhere = true }
         // The task's fields are read here, on its work queue, for planning that goes on elsewhere.
         let handOff = UncheckedSendable(value: (read.capturingAnswers(), urlProtocol))  // handed over, not shared
-        registry.runUserCode { [self] in
-            let (read, urlProtocol) = handOff.value
-            await registry.waitForPlanningTurn(turn)
-            let chosen = choose(read, for: urlProtocol, from: step, registry: registry)
-            registry.endPlanningTurn(turn)
-            switch chosen {
-            case let .planned(planned):
-                wakeAfterPlanning(planned, urlProtocol)
-            case let .needsUserCode(.planner(progress), _) where !isAbandoned:
-                let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
-                wakeAfterPlanning(
-                    planned(await planner.plan(from: progress), read, planner, for: urlProtocol),
-                    urlProtocol
-                )
-            case .needsUserCode:
-                wakeAfterPlanning(nil, urlProtocol)  // its test ended: it has failed already
-            }
+        let loader = shared
+        registry.runUserCode {
+            await loader.value.planElsewhere(handOff.value.0, step, registry, turn: turn, for: handOff.value.1)
         }
+    }
+
+    /// Plans, in its turn, a request whose planning runs the user's code (see ``handOver(_:_:_:turn:for:)``).
+    private func planElsewhere(
+        _ read: ReadRequest,
+        _ step: Step,
+        _ registry: StubRegistry,
+        turn: Int,
+        for urlProtocol: URLProtocol
+    ) async {
+        await registry.waitForPlanningTurn(turn)
+        let chosen = choose(read, for: urlProtocol, from: step, registry: registry)
+        registry.endPlanningTurn(turn)
+        switch chosen {
+        case let .planned(planned):
+            wakeAfterPlanning(planned, urlProtocol)
+        case let .needsUserCode(.planner(progress), _) where !isAbandoned:
+            let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
+            wakeAfterPlanning(
+                planned(await planner.plan(from: progress), read, planner, for: urlProtocol),
+                urlProtocol
+            )
+        case .needsUserCode:
+            wakeAfterPlanning(nil, urlProtocol)  // its test ended: it has failed already
+        }
+    }
+
+    /// The loader, for a closure that runs elsewhere to capture. As a `ManagedBuffer` (its fields
+    /// share an allocation with its lock) it cannot be declared `Sendable`, but it is safe to share:
+    /// see the invariant at the top of the type.
+    private var shared: UncheckedSendable<RequestDelivery> {
+        UncheckedSendable(value: self)
     }
 
     /// Whether the request's test ended, failing it, before it was planned.
@@ -662,25 +706,30 @@ final class RequestDelivery: @unchecked Sendable {
         #if canImport(FoundationNetworking)
         // Re-enter through the task so that the client is called on the task's own queue.
         let task = UncheckedSendable(value: urlProtocol.task)  // URLSessionTask is thread-safe.
+        let loader = WeakLoader(value: self)
         return WakeTimer(
-            clock.schedule(at: deadline) { [weak self] in
-                guard let self, let task = task.value, task.state == .running, departForWake() else { return }
-                resumeOrCountBack(task)
+            clock.schedule(at: deadline) {
+                guard let self = loader.value, let task = task.value, task.state == .running, self.departForWake()
+                else {
+                    return
+                }
+                self.resumeOrCountBack(task)
             }
         )
         #else
         // Apple's URL loading system accepts client calls from any thread.
         let target = UncheckedSendable(value: urlProtocol)  // only used under this loader's lock.
+        let loader = shared
         return WakeTimer(
-            clock.schedule(at: deadline) { [self] in
-                withState { deliverDue(target.value, &$0) }
+            clock.schedule(at: deadline) {
+                loader.value.withState { loader.value.deliverDue(target.value, &$0) }
             }
         )
         #endif
     }
 
     /// The request as URLSession hands it to the protocol, read once inside `startLoading`.
-    private struct ReadRequest {
+    fileprivate struct ReadRequest {
         let urlRequest: URLRequest
         private(set) var inspection: TaskInspection
         let body: Data?
@@ -739,13 +788,13 @@ final class RequestDelivery: @unchecked Sendable {
     }
 
     /// Where planning goes on with the user's code: at telling the observers, or at a hop.
-    private enum Step {
+    fileprivate enum Step {
         case observers
         case planner(ResponsePlanner.Progress)
     }
 
     /// What planning found, or where it stopped because it would have run the user's code.
-    private enum PlanOutcome {
+    fileprivate enum PlanOutcome {
         case planned(Planned)
         case needsUserCode(Step, StubRegistry)
     }
@@ -838,7 +887,7 @@ final class RequestDelivery: @unchecked Sendable {
 
     /// What planning found: the timeline (`nil` while the answer is being recorded), the request
     /// as read, and the stub that answers it.
-    private struct Planned {
+    fileprivate struct Planned {
         let timeline: DeliveryTimeline?
         let request: InterceptedRequest
         let answeringStub: StubSummary?
@@ -857,7 +906,8 @@ final class RequestDelivery: @unchecked Sendable {
         let registry = planner.registry
         let request = progress.request
         let target = UncheckedSendable(value: urlProtocol)  // only used under this loader's lock.
-        LiveRequest.send(request, timeout: timeout) { [self] result in
+        let loader = shared
+        LiveRequest.send(request, timeout: timeout) { result in
             let outcome: StubRecorder.Outcome
             switch result {
             case let .success((response, body)): outcome = .response(response, body)
@@ -889,16 +939,28 @@ final class RequestDelivery: @unchecked Sendable {
             case let .success((response, body)):
                 var progress = progress
                 if let plan = planner.plan(afterLive: response, body: body, from: &progress) {
-                    deliverRecorded(plan, url: request.url, planner: planner, timeout: timeout, for: target.value)
+                    loader.value.deliverRecorded(
+                        plan,
+                        url: request.url,
+                        planner: planner,
+                        timeout: timeout,
+                        for: target.value
+                    )
                 } else {
                     // A redirect: following it may run the user's code (the delegate, matchers).
-                    registry.runUserCode { [self, progress] in
+                    registry.runUserCode { [progress] in
                         let plan = await planner.plan(from: progress)
-                        deliverRecorded(plan, url: request.url, planner: planner, timeout: timeout, for: target.value)
+                        loader.value.deliverRecorded(
+                            plan,
+                            url: request.url,
+                            planner: planner,
+                            timeout: timeout,
+                            for: target.value
+                        )
                     }
                 }
             case let .failure(error):
-                deliverRecorded([.fail(error)], url: request.url, for: target.value)
+                loader.value.deliverRecorded([.fail(error)], url: request.url, for: target.value)
             }
         }
     }

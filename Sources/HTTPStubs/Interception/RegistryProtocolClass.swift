@@ -43,7 +43,7 @@ final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
 
     #if canImport(FoundationNetworking)
     required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
-        loader = RequestDelivery(RegistryDirectory.registry(Key.identity), request: request)
+        loader = RequestDelivery.make(RegistryDirectory.registry(Key.identity), request: request)
         super.init(request: request, cachedResponse: cachedResponse, client: client)
     }
 
@@ -57,7 +57,7 @@ final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
     // On Apple platforms this initializer is designated but not required (URLSession reaches it
     // through `init(task:cachedResponse:client:)`).
     override init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
-        loader = RequestDelivery(RegistryDirectory.registry(Key.identity), request: request)
+        loader = RequestDelivery.make(RegistryDirectory.registry(Key.identity), request: request)
         super.init(request: request, cachedResponse: cachedResponse, client: client)
     }
     #endif

@@ -38,23 +38,54 @@ import Foundation
 /// a request takes a dozen of these locks (BENCHMARKS.md, issue 19). `package`: HTTPStubsTesting
 /// uses it too.
 package struct Locked<State>: @unchecked Sendable {
-    // Invariant: the state lives in `storage`'s header and is read and written only inside
-    // `withLock`, which holds the mutex that lives in its one element.
-    private let storage: Storage
+    // Invariant: the state lives in `storage`, which only `withLock` touches, holding its mutex.
+    private let storage: LockedBuffer<State>
 
     /// A lock guarding `state`, which is made in place: a value built in the call (`Locked(State())`)
     /// is moved into the lock's storage rather than copied (a loader's state is large, and made for
     /// every request).
     package init(_ state: @autoclosure () -> State) {
-        storage = Storage.make(state)
+        storage = LockedBuffer.make(state)
     }
 
     /// Runs `body` with exclusive access to the state.
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointers { state, mutex in
+        try storage.withLock(body)
+    }
+}
+
+/// A value (the header) and the pthread mutex guarding it (the one element), in one allocation:
+/// ``Locked``'s storage, and the base of an object that keeps its own fields beside its lock
+/// (`RequestDelivery`, made for every request, saves an allocation that way). A subclass adds no
+/// stored properties (`ManagedBuffer` places the header right after its own fields) and is made
+/// with ``make(_:)``.
+class LockedBuffer<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+    /// A buffer of the class this is called on, holding `value` and a new mutex.
+    final class func make(_ value: () -> Value) -> Self {
+        let buffer = create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { mutex in
+                mutex.initialize(to: pthread_mutex_t())
+                var attributes = pthread_mutexattr_t()
+                pthread_mutexattr_init(&attributes)
+                defer { pthread_mutexattr_destroy(&attributes) }
+                #if DEBUG
+                // A thread taking a lock it holds stops at the precondition in `withLock`
+                // rather than hanging every URLSession of the process.
+                pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+                #endif
+                check(pthread_mutex_init(mutex, &attributes), "made")
+            }
+            return value()
+        }
+        return unsafeDowncast(buffer, to: self)
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    final func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { value, mutex in
             Self.check(pthread_mutex_lock(mutex), "taken")
             defer { Self.check(pthread_mutex_unlock(mutex), "released") }
-            return try body(&state.pointee)
+            return try body(&value.pointee)
         }
     }
 
@@ -68,32 +99,10 @@ package struct Locked<State>: @unchecked Sendable {
         )
     }
 
-    /// The state (the header) and its mutex (the one element), in one allocation.
-    private final class Storage: ManagedBuffer<State, pthread_mutex_t> {
-        static func make(_ state: () -> State) -> Storage {
-            let buffer = create(minimumCapacity: 1) { buffer in
-                buffer.withUnsafeMutablePointerToElements { mutex in
-                    mutex.initialize(to: pthread_mutex_t())
-                    var attributes = pthread_mutexattr_t()
-                    pthread_mutexattr_init(&attributes)
-                    defer { pthread_mutexattr_destroy(&attributes) }
-                    #if DEBUG
-                    // A thread taking a lock it holds stops at the precondition in `withLock`
-                    // rather than hanging every URLSession of the process.
-                    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
-                    #endif
-                    Locked.check(pthread_mutex_init(mutex, &attributes), "made")
-                }
-                return state()
-            }
-            return unsafeDowncast(buffer, to: Storage.self)
-        }
-
-        deinit {
-            withUnsafeMutablePointerToElements { mutex in
-                pthread_mutex_destroy(mutex)
-                mutex.deinitialize(count: 1)
-            }
+    deinit {
+        withUnsafeMutablePointerToElements { mutex in
+            pthread_mutex_destroy(mutex)
+            mutex.deinitialize(count: 1)
         }
     }
 }
