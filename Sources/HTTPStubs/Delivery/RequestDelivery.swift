@@ -117,6 +117,8 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     /// A loader a scheduled wake-up holds without keeping it alive (a loader cannot be declared
     /// `Sendable`: see ``shared``).
     private struct WeakLoader: @unchecked Sendable {
+        // Invariant: the loader is safe to share (its fields are immutable, or touched only under
+        // its lock or its flights' lock), and the reference is only read.
         weak var value: RequestDelivery?
     }
 
