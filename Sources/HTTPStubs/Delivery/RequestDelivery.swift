@@ -42,8 +42,10 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         fileprivate var state: State
     }
 
-    // The fields are read through the header's pointer: `header`, a class's property, would check
-    // each access for exclusivity at run time, and the lock (or its immutability) guarantees it.
+    // The fields are read and written through the header's pointer, one field at a time:
+    // `header`, a class's property, would check each access for exclusivity at run time, and the
+    // locks (or the fields' immutability) guarantee it. `withLock`, inherited, is not used: it would
+    // access the whole header, `flightSlot` included; `withState` reaches `state` alone.
     private var registry: StubRegistry? { withUnsafeMutablePointerToHeader { $0.pointee.registry } }
 
     private var missingRegistry: MissingRegistry { withUnsafeMutablePointerToHeader { $0.pointee.missingRegistry } }
@@ -114,6 +116,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         }
     }
 
+    #if canImport(FoundationNetworking)
     /// A loader a scheduled wake-up holds without keeping it alive (a loader cannot be declared
     /// `Sendable`: see ``shared``).
     private struct WeakLoader: @unchecked Sendable {
@@ -121,6 +124,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         // its lock or its flights' lock), and the reference is only read.
         weak var value: RequestDelivery?
     }
+    #endif
 
     /// What ``prepare(_:)`` leaves to `startLoading`: the request as read, and where planning
     /// goes on with the user's code.
@@ -288,7 +292,8 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     }
 
     private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        withLock { body(&$0.state) }
+        // Only `state` is accessed: `flightSlot`, beside it, is the flights' to touch meanwhile.
+        withLockedValue { body(&$0.pointee.state) }
     }
 
     /// `startLoading`: plans the load the first time, then delivers whatever is due.
@@ -333,7 +338,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
             }
             guard state.planned else {
                 state.planned = true
-                // On a manual clock the request started when it was resumed (see `init`), however
+                // On a manual clock the request started when it was resumed (see `make`), however
                 // long it took to get here.
                 if registry?.manualClock == nil { state.start = clock.now }
                 arrivedAfterTest = state.arrivedAfterTest
@@ -796,7 +801,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     }
 
     /// What planning found, or where it stopped because it would have run the user's code.
-    fileprivate enum PlanOutcome {
+    private enum PlanOutcome {
         case planned(Planned)
         case needsUserCode(Step, StubRegistry)
     }

@@ -14,8 +14,10 @@ import FoundationNetworking
 final class RequestFlights: Sendable {
     // Invariant: every loader's `flightSlot` is only touched inside `state.withLock`; a loader in
     // `loaders` has its position there as its `flightSlot`, and one not in it has `nil`. Lock
-    // order: a loader may hold its own lock while it takes this one; this one is never held while
-    // a loader is called.
+    // order: a loader may hold its own lock while it takes this one; while this one is held, a
+    // loader's `flightSlot` is read and written and nothing else of it is called. Loaders, which
+    // cannot be declared `Sendable` (`RequestDelivery` is a `ManagedBuffer`), are safe to hand to
+    // any thread: see the invariant at the top of `RequestDelivery`.
     private let state = Locked(State())
 
     private struct State {

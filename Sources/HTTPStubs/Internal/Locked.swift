@@ -42,8 +42,7 @@ package struct Locked<State>: @unchecked Sendable {
     private let storage: LockedBuffer<State>
 
     /// A lock guarding `state`, which is made in place: a value built in the call (`Locked(State())`)
-    /// is moved into the lock's storage rather than copied (a loader's state is large, and made for
-    /// every request).
+    /// is moved into the lock's storage rather than copied (a registry's state is large).
     package init(_ state: @autoclosure () -> State) {
         storage = LockedBuffer.make(state)
     }
@@ -57,7 +56,7 @@ package struct Locked<State>: @unchecked Sendable {
 /// A value (the header) and the pthread mutex guarding it (the one element), in one allocation:
 /// ``Locked``'s storage, and the base of an object that keeps its own fields beside its lock
 /// (`RequestDelivery`, made for every request, saves an allocation that way). A subclass adds no
-/// stored properties (`ManagedBuffer` places the header right after its own fields) and is made
+/// stored properties (the mutex follows the header, where a subclass's fields would go) and is made
 /// with ``make(_:)``.
 class LockedBuffer<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     /// A buffer of the class this is called on, holding `value` and a new mutex.
@@ -82,10 +81,16 @@ class LockedBuffer<Value>: ManagedBuffer<Value, pthread_mutex_t> {
 
     /// Runs `body` with exclusive access to the value.
     final func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try withLockedValue { try body(&$0.pointee) }
+    }
+
+    /// Runs `body` with the value's address, holding the mutex: for a subclass whose lock guards
+    /// only part of its header, to reach that part alone.
+    final func withLockedValue<Result>(_ body: (UnsafeMutablePointer<Value>) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { value, mutex in
             Self.check(pthread_mutex_lock(mutex), "taken")
             defer { Self.check(pthread_mutex_unlock(mutex), "released") }
-            return try body(&value.pointee)
+            return try body(value)
         }
     }
 
