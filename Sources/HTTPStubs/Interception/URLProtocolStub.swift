@@ -60,7 +60,11 @@ public final class URLProtocolStub: URLProtocol {
     /// The loader of an instance serving `request`: from ``registry`` while interception is on;
     /// otherwise it fails the request, saying so.
     private static func makeLoader(for request: URLRequest) -> RequestDelivery {
-        RequestDelivery.make(registry: isIntercepting ? registry : nil, missingRegistry: .notIntercepting, request: request)
+        RequestDelivery.make(
+            registry: isIntercepting ? registry : nil,
+            missingRegistry: .notIntercepting,
+            request: request
+        )
     }
 
     /// Whether ``startInterceptingRequests(fileID:filePath:line:column:)`` is in effect.
