@@ -68,7 +68,7 @@ final class HTTPResponseCache: Sendable {
                 && (Self.sameStorage(self.headers.fields, headers.fields)
                     || (self.headers.fields.count == headers.fields.count
                         && zip(self.headers.fields, headers.fields).allSatisfy { left, right in
-                            Self.sameBytes(left.name, right.name) && Self.sameBytes(left.value, right.value)
+                            left.name.hasSameUTF8(as: right.name) && left.value.hasSameUTF8(as: right.value)
                         }))
         }
 
@@ -78,17 +78,6 @@ final class HTTPResponseCache: Sendable {
                 && lhs.withUnsafeBufferPointer { left in
                     rhs.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
                 }
-        }
-
-        private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-            var lhs = lhs
-            var rhs = rhs
-            return lhs.withUTF8 { left in
-                rhs.withUTF8 { right in
-                    left.count == right.count
-                        && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
-                }
-            }
         }
 
         /// Consistent with `==`: keys equal byte for byte have equal strings, so equal hashes.

@@ -453,7 +453,8 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         let handOff = UncheckedSendable(value: (read.capturingAnswers(), urlProtocol))  // handed over, not shared
         let loader = shared
         registry.runUserCode {
-            await loader.value.planElsewhere(handOff.value.0, step, registry, turn: turn, for: handOff.value.1)
+            let (read, urlProtocol) = handOff.value
+            await loader.value.planElsewhere(read, step, registry, turn: turn, for: urlProtocol)
         }
     }
 
@@ -914,6 +915,9 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         let request = progress.request
         let target = UncheckedSendable(value: urlProtocol)  // only used under this loader's lock.
         let loader = shared
+        let deliver: @Sendable (ResponsePlanner.Plan) -> Void = { plan in
+            loader.value.deliverRecorded(plan, url: request.url, planner: planner, timeout: timeout, for: target.value)
+        }
         LiveRequest.send(request, timeout: timeout) { result in
             let outcome: StubRecorder.Outcome
             switch result {
@@ -946,25 +950,10 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
             case let .success((response, body)):
                 var progress = progress
                 if let plan = planner.plan(afterLive: response, body: body, from: &progress) {
-                    loader.value.deliverRecorded(
-                        plan,
-                        url: request.url,
-                        planner: planner,
-                        timeout: timeout,
-                        for: target.value
-                    )
+                    deliver(plan)
                 } else {
                     // A redirect: following it may run the user's code (the delegate, matchers).
-                    registry.runUserCode { [progress] in
-                        let plan = await planner.plan(from: progress)
-                        loader.value.deliverRecorded(
-                            plan,
-                            url: request.url,
-                            planner: planner,
-                            timeout: timeout,
-                            for: target.value
-                        )
-                    }
+                    registry.runUserCode { [progress] in deliver(await planner.plan(from: progress)) }
                 }
             case let .failure(error):
                 loader.value.deliverRecorded([.fail(error)], url: request.url, for: target.value)

@@ -36,7 +36,7 @@ final class RequestReadCache: Sendable {
         let text = url.absoluteString
         let (keptParts, keptHeaders) = state.withLock { state in
             (
-                Self.sameBytes(state.urlText, text) ? state.parts : nil,
+                state.urlText.hasSameUTF8(as: text) ? state.parts : nil,
                 Self.sameFields(state.headerDictionary, headerDictionary) ? state.headers : nil
             )
         }
@@ -52,18 +52,6 @@ final class RequestReadCache: Sendable {
         return (parts, headers)
     }
 
-    /// Whether two texts have the same UTF-8 bytes: compared in place with `memcmp` where both are
-    /// stored contiguously, as native strings are.
-    private static func sameBytes(_ first: String, _ second: String) -> Bool {
-        guard first.utf8.count == second.utf8.count else { return false }
-        let compared = first.utf8.withContiguousStorageIfAvailable { first in
-            second.utf8.withContiguousStorageIfAvailable { second in
-                first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
-            }
-        }
-        return (compared ?? nil) ?? first.utf8.elementsEqual(second.utf8)
-    }
-
     /// Whether two header dictionaries hold the same names and values, byte for byte.
     private static func sameFields(_ first: [String: String], _ second: [String: String]) -> Bool {
         // One storage shared (the same bits) holds the same fields.
@@ -74,8 +62,8 @@ final class RequestReadCache: Sendable {
         guard first.count == second.count else { return false }
         for (name, value) in first {
             // The lookup finds a name `==` to this one; its bytes must be the same too.
-            guard let index = second.index(forKey: name), sameBytes(second[index].key, name),
-                sameBytes(second[index].value, value)
+            guard let index = second.index(forKey: name), second[index].key.hasSameUTF8(as: name),
+                second[index].value.hasSameUTF8(as: value)
             else { return false }
         }
         return true
