@@ -465,7 +465,7 @@ struct Runner {
 
         progress("warmed up")
 
-        // The batches of one round, run in a different order in each slice (see ``BalancedOrder``).
+        // The batches of one round, run in orders that change from slice to slice (see ``BalancedOrder``).
         enum Batch {
             case async(Sequential)
             case completion(Sequential)
@@ -478,7 +478,7 @@ struct Runner {
         let pinnedOrders = BalancedOrder.orders(count: pinnedBatches.count)
 
         // Each round cuts every batch into `slices` short slices and runs the slices of all
-        // workloads in turn (floor, stub, ..., stub, floor, ...), so that a burst of other work on
+        // workloads in turn, in the slice's order from `orders`, so that a burst of other work on
         // the machine hits every workload alike; each slice is one sample of its workload. The
         // pinned workloads' slices follow, in turn too, with the process pinned once for them all.
         let slices = max(1, options.slices)
