@@ -40,8 +40,6 @@ let package = Package(
             name: "HTTPStubsXCTests",
             dependencies: ["HTTPStubs", "HTTPStubsTesting", "ExampleClients"]
         ),
-        // The benchmark's own logic (`@testable import` of its executable target).
-        .testTarget(name: "StubsBenchTests", dependencies: ["stubs-bench"]),
     ],
     swiftLanguageModes: [.v6]
 )

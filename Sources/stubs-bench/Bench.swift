@@ -465,7 +465,12 @@ struct Runner {
 
         progress("warmed up")
 
-        // The batches of one round, run in orders that change from slice to slice (see ``BalancedOrder``).
+        // The batches of one round; each slice starts one batch later, so that no workload always
+        // runs first. Within a slice each batch runs after the same neighbour (the floor's async
+        // batch after the last batch, `concurrent`; the toolkit's after the floor's completion
+        // batch). Orders in which every batch follows every other equally often were tried and
+        // made every rate and switch count depend on the neighbour, a noisier headline for a bias
+        // no full run showed (BENCHMARKS.md, "A balanced order of slices, tried and reverted").
         enum Batch {
             case async(Sequential)
             case completion(Sequential)
@@ -474,11 +479,9 @@ struct Runner {
         var batches: [Batch] = sequential.filter { !$0.pinned }.flatMap { [Batch.async($0), Batch.completion($0)] }
         if concurrentSession != nil { batches.append(.concurrent) }
         let pinnedBatches = sequential.filter(\.pinned).flatMap { [Batch.async($0), Batch.completion($0)] }
-        let orders = BalancedOrder.orders(count: batches.count)
-        let pinnedOrders = BalancedOrder.orders(count: pinnedBatches.count)
 
         // Each round cuts every batch into `slices` short slices and runs the slices of all
-        // workloads in turn, in the slice's order from `orders`, so that a burst of other work on
+        // workloads in turn (floor, stub, ..., floor, stub, ...), so that a burst of other work on
         // the machine hits every workload alike; each slice is one sample of its workload. The
         // pinned workloads' slices follow, in turn too, with the process pinned once for them all.
         let slices = max(1, options.slices)
@@ -542,12 +545,17 @@ struct Runner {
                     )
                 }
             }
+            /// `batches` from the `offset`-th on, then the ones before it.
+            func rotated(_ batches: [Batch], by offset: Int) -> [Batch] {
+                guard !batches.isEmpty else { return [] }
+                let offset = offset % batches.count
+                return Array(batches[offset...] + batches[..<offset])
+            }
             for slice in 0..<slices {
-                let turn = round * slices + slice  // counts on across rounds, through every order in turn
-                for index in orders[turn % orders.count] { try await run(batches[index]) }
+                for batch in rotated(batches, by: round + slice) { try await run(batch) }
                 guard !pinnedBatches.isEmpty else { continue }
                 try await CPUPinning.onOneCPU {
-                    for index in pinnedOrders[turn % pinnedOrders.count] { try await run(pinnedBatches[index]) }
+                    for batch in rotated(pinnedBatches, by: round + slice) { try await run(batch) }
                 }
             }
             var line: [String] = []
