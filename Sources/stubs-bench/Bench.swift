@@ -468,9 +468,9 @@ struct Runner {
         // The batches of one round; each slice starts one batch later, so that no workload always
         // runs first. Within a slice each batch runs after the same neighbour (the floor's async
         // batch after the last batch, `concurrent` when it runs; the toolkit's after the floor's
-        // completion batch). Orders in which every batch follows every other equally often were tried: they
-        // spread the runs' switch counts without lowering the headline in full runs (BENCHMARKS.md,
-        // "A balanced order of slices, tried and reverted").
+        // completion batch). Orders in which every batch follows every other equally often were
+        // tried: they spread the runs' switch counts without lowering the headline in full runs
+        // (BENCHMARKS.md, "A balanced order of slices, tried and reverted").
         enum Batch {
             case async(Sequential)
             case completion(Sequential)
