@@ -99,6 +99,9 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         var preparedEarly = false
         /// Where ``prepare(_:)`` stopped because the user's code must run: `startLoading` hands it over.
         var deferred: Deferred?
+        /// While the user's code plans the request elsewhere: the timer that fails it when the
+        /// request's timeout runs out first (see ``handOver(_:_:_:turn:for:)``).
+        var planningDeadline: WakeTimer?
     }
 
     /// A scheduled wake-up's timer, boxed: most loads have none, and an optional existential is
@@ -116,15 +119,13 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         }
     }
 
-    #if canImport(FoundationNetworking)
-    /// A loader a scheduled wake-up holds without keeping it alive (a loader cannot be declared
-    /// `Sendable`: see ``shared``).
+    /// A loader a scheduled wake-up or deadline holds without keeping it alive (a loader cannot be
+    /// declared `Sendable`: see ``shared``).
     private struct WeakLoader: @unchecked Sendable {
         // Invariant: the loader is safe to share (its fields are immutable, or touched only under
         // its lock or its flights' lock), and the reference is only read.
         weak var value: RequestDelivery?
     }
-    #endif
 
     /// What ``prepare(_:)`` leaves to `startLoading`: the request as read, and where planning
     /// goes on with the user's code.
@@ -441,6 +442,12 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
 
     /// Hands planning that needs the user's code over to a task (see the type's documentation);
     /// the request is woken when it is planned.
+    ///
+    /// The request's timeout holds meanwhile, as it holds a delay: the user's code (a computed
+    /// response, a custom matcher, an observer) that has not returned when it runs out leaves the
+    /// request failed with `URLError(.timedOut)`, and what it returns later is dropped. It is timed
+    /// in real time whatever the registry's clock: a virtual clock does not move while the user's
+    /// code runs, and one that runs waits at once would time out every computed response.
     private func handOver(
         _ read: ReadRequest,
         _ step: Step,
@@ -448,7 +455,19 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         turn: Int,
         for urlProtocol: URLProtocol
     ) {
-        withState { $0.planningElsewhere = true }
+        let deadline = Self.timeout(of: read.urlRequest, read.inspection).map { timeout in
+            let loader = WeakLoader(value: self)
+            let realTime = SystemStubClock()
+            return WakeTimer(
+                realTime.schedule(at: realTime.now + timeout) {
+                    loader.value?.planningTimedOut(after: timeout, url: read.request.url)
+                }
+            )
+        }
+        withState { state in
+            state.planningElsewhere = true
+            state.planningDeadline = deadline
+        }
         // The task's fields are read here, on its work queue, for planning that goes on elsewhere.
         let handOff = UncheckedSendable(value: (read.capturingAnswers(), urlProtocol))  // handed over, not shared
         let loader = shared
@@ -483,6 +502,33 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         }
     }
 
+    /// The request's timeout ran out while the user's code was planning it: it fails with
+    /// `URLError(.timedOut)` now (delivered as a wake-up is, on URLSession's queue), unless it was
+    /// planned, stopped or failed meanwhile.
+    private func planningTimedOut(after timeout: Duration, url: URL) {
+        let error = MessageFirstError.urlError(
+            .timedOut,
+            message:
+                "The request timed out: the stub's response had not been computed after \(timeout.seconds) s, "
+                + "the request's timeout (a computed response, custom matcher or request observer was still running).",
+            url: url
+        )
+        withState { state in
+            state.planningDeadline = nil
+            guard state.planningElsewhere, !state.stopped, state.abandoned == nil, state.timeline == nil,
+                let urlProtocol = state.urlProtocol
+            else { return }
+            state.timeline = DeliveryTimeline(
+                events: [.init(time: .zero, action: .fail(error))],
+                timeout: nil,
+                url: nil
+            )
+            state.timer?.cancel()
+            state.wake = clock.now
+            state.timer = scheduleWake(at: clock.now, urlProtocol)
+        }
+    }
+
     /// The loader, for a closure that runs elsewhere to capture. As a `ManagedBuffer` (its fields
     /// share an allocation with its lock) it cannot be declared `Sendable`, but it is safe to share:
     /// see the invariant at the top of the type.
@@ -510,8 +556,10 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
                     url: nil
                 )
             }
-        } else if let timeline = planned.timeline {
-            state.timeline = timeline  // `nil` while recording: the real answer's timeline may already be set.
+        } else if let timeline = planned.timeline, state.timeline == nil {
+            // `nil` while recording: the real answer's timeline may already be set. Already set when
+            // the request timed out while the user's code planned it: that failure stands.
+            state.timeline = timeline
         }
     }
 
@@ -521,6 +569,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         #if canImport(FoundationNetworking)
         let wake = withState { state -> Bool in
             state.planningElsewhere = false
+            state.planningDeadline.take()?.cancel()
             if let planned { settle(planned, &state) }
             guard !state.stopped, state.timeline?.isFinished == false else {
                 leaveTransitWithoutArriving(&state)
@@ -535,6 +584,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         // Apple's URL loading system accepts client calls from any thread.
         withState { state in
             state.planningElsewhere = false
+            state.planningDeadline.take()?.cancel()
             if let planned { settle(planned, &state) }
             deliverDue(urlProtocol, &state)
             arrive(&state)
@@ -550,6 +600,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
             state.urlProtocol = nil
             state.timer?.cancel()
             state.timer = nil
+            state.planningDeadline.take()?.cancel()
             state.wake = nil
             leaveTransitWithoutArriving(&state)
         }
