@@ -135,6 +135,9 @@ struct ResponsePlanner {
                 progress,
                 [failure(StubError.unmatched(report).urlError(for: request.url), at: progress.elapsed)]
             )
+        case let .gaveUp(error, stub):
+            registry.report(StubDiagnostic(severity: .error, source: stub.source, message: error.message))
+            return finish(progress, [failure(error.urlError(for: request.url), at: progress.elapsed)])
         case let .answered(selection):
             progress.answeredBy = selection.summary
             if let literal = selection.literalAnswer {

@@ -8,6 +8,9 @@ import FoundationNetworking
 /// Every description says what happened and how to fix it.
 enum StubError: Error, Sendable {
     case unmatched(UnmatchedRequestReport)
+    /// Testing the request against the stub at `stub` spent the request's work budget (see
+    /// ``WorkBudget``): `request` is its line, secrets masked.
+    case matchingGaveUp(stub: StubSource, request: String, exhaustion: WorkBudget.Exhaustion)
     case brokenStub(String)
     case unreadableBodyFile(URL, underlying: String)
     /// A stub root's body file does not exist (answered with status 500, as WireMock does).
@@ -26,7 +29,7 @@ enum StubError: Error, Sendable {
 
     var code: URLError.Code {
         switch self {
-        case .unmatched: return .resourceUnavailable
+        case .unmatched, .matchingGaveUp: return .resourceUnavailable
         case .brokenStub, .responderFailed, .noResponseForAsyncCall: return .cannotParseResponse
         case .unreadableBodyFile, .missingBodyFile: return .fileDoesNotExist
         case .tooManyRedirects: return .httpTooManyRedirects
@@ -39,6 +42,12 @@ enum StubError: Error, Sendable {
         switch self {
         case let .unmatched(report):
             return report.text
+        case let .matchingGaveUp(stub, request, exhaustion):
+            return
+                "Matching \(request) gave up at the stub at \(stub): \(exhaustion). Simplify that stub's test "
+                + "(a regular expression without nested or overlapping repetition such as '(a|aa)+', a JSON schema "
+                + "whose levels do not each try several '$ref's, a JSONPath expression without repeated '..') "
+                + "or send a smaller body."
         case let .brokenStub(problem):
             return "The stub that matched is broken: \(problem)."
         case let .missingBodyFile(url):

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A bound on the work one request may cost: the steps of the regular expressions, JSON schemas,
 /// JSONPath and XPath expressions its stubs' matchers evaluate, and of the helpers its response
 /// template calls. Each of those charges the budget as it works and stops with a clear error when
@@ -5,9 +7,9 @@
 /// each try two `$ref`s, `{{#each (range 1 1000)}}{{ljust 'x' size=1000000}}{{/each}}`) makes a
 /// request take minutes or gigabytes.
 ///
-/// One budget covers the matching of a request (``StubSelection`` installs it as ``current``
-/// while it tests the stubs), another the rendering of its response template. Work done outside
-/// either (a user calling `RequestPattern.matches(_:)` directly) gets a budget of its own for each
+/// One budget covers the matching of a request (``StubSelection`` opens a ``scope(_:)`` while it
+/// tests the stubs), another the rendering of its response template. Work done outside either (a
+/// user calling `RequestPattern.matches(_:)` directly) gets a budget of its own for each
 /// evaluation, through ``metering(_:)``.
 ///
 /// A unit is about a tenth of a microsecond of work in a debug build, or a byte a helper makes;
@@ -16,12 +18,14 @@ final class WorkBudget: Sendable {
     /// What each kind of work charges, in units.
     enum Cost {
         /// A progress report of ICU's regular expression engine (every few thousand steps of
-        /// backtracking, about 0.2 ms).
-        static let regexTick = 2_000
-        /// A subschema applied to a value by a JSON schema.
-        static let schemaStep = 10
-        /// A value a JSONPath or XPath expression visits.
-        static let pathNode = 2
+        /// backtracking, about 0.2 ms): a budget lasts about 3,000, about 0.7 s.
+        static let regexTick = 6_000
+        /// A subschema applied to a value by a JSON schema (about 10 µs in a debug build): a
+        /// budget lasts about 200,000, a 20,000-element array of objects of five members.
+        static let schemaStep = 100
+        /// A value a JSONPath or XPath expression visits (about 4 µs in a debug build): a budget
+        /// lasts about 500,000.
+        static let pathNode = 40
     }
 
     /// The units a budget starts with: about two seconds of work in a debug build, and at most
@@ -40,9 +44,6 @@ final class WorkBudget: Sendable {
                 + "or 20 MB of text) before it finished"
         }
     }
-
-    /// The budget work charges, when a request's matching or rendering installed one.
-    @TaskLocal static var current: WorkBudget?
 
     /// The units the budget started with.
     let limit: Int
@@ -79,16 +80,80 @@ final class WorkBudget: Sendable {
         return false
     }
 
-    /// Runs `body` with this budget as ``current``.
-    func install<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try Self.$current.withValue(self, operation: body)
+    // MARK: The budget of the work under way on this thread
+
+    /// The budget work on this thread charges: the one installed by ``install(_:)``, or the one a
+    /// ``scope(_:)`` makes when it is first asked for; `nil` outside both.
+    ///
+    /// A thread-local slot rather than a `@TaskLocal`: binding a task-local outside a task costs an
+    /// allocation (about 170 ns), and every request's matching opens a scope; the slot costs two
+    /// calls, and a budget is only made when some work charges one (a regular expression that
+    /// runs long, a JSON schema, a JSONPath expression), which literal stubs never do. The work a
+    /// budget bounds is synchronous, so it runs on the thread that opened the scope.
+    static var current: WorkBudget? {
+        guard let slot = pthread_getspecific(slotKey) else { return nil }
+        if slot != unmade { return Unmanaged<WorkBudget>.fromOpaque(slot).takeUnretainedValue() }
+        let budget = WorkBudget()
+        // Released when the scope closes.
+        pthread_setspecific(slotKey, Unmanaged.passRetained(budget).toOpaque())
+        return budget
     }
 
-    /// Runs `body` with ``current``, or, outside any request's budget, with a new budget installed
-    /// for the duration of `body`.
+    /// Why the budget of the scope under way on this thread ran out; `nil` while it has units
+    /// left, when no work has asked for it yet (none is made to answer), or outside any scope.
+    static var exhaustionInScope: Exhaustion? {
+        guard let slot = pthread_getspecific(slotKey), slot != unmade else { return nil }
+        return Unmanaged<WorkBudget>.fromOpaque(slot).takeUnretainedValue().exhaustion
+    }
+
+    /// Runs `body` with this budget as ``current``.
+    func install<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let outer = pthread_getspecific(Self.slotKey)
+        pthread_setspecific(Self.slotKey, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(Self.slotKey, outer) }
+        return try body()
+    }
+
+    /// Runs `body` in a scope of its own whose budget is made only if some work asks for
+    /// ``current``, and says why that budget ran out, if it did.
+    static func scope<Result>(_ body: () throws -> Result) rethrows -> (result: Result, exhaustion: Exhaustion?) {
+        let outer = pthread_getspecific(slotKey)
+        pthread_setspecific(slotKey, unmade)
+        /// Closes the scope: the budget it made, if any, is released, and the outer one is current again.
+        func close() -> Exhaustion? {
+            let slot = pthread_getspecific(slotKey)
+            pthread_setspecific(slotKey, outer)
+            guard let slot, slot != unmade else { return nil }
+            return Unmanaged<WorkBudget>.fromOpaque(slot).takeRetainedValue().exhaustion
+        }
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            _ = close()
+            throw error
+        }
+        return (result, close())
+    }
+
+    /// Runs `body` with ``current``, or, outside any scope, with a new budget installed for the
+    /// duration of `body`: what a single evaluation outside a request (a user calling
+    /// `RequestPattern.matches(_:)` directly) is bounded by.
     static func metering<Result>(_ body: (WorkBudget) throws -> Result) rethrows -> Result {
         if let current { return try body(current) }
         let budget = WorkBudget()
         return try budget.install { try body(budget) }
     }
+
+    /// The thread-local slot of ``current``: empty outside any scope, ``unmade`` in a scope whose
+    /// budget is not made yet, else the budget.
+    private static let slotKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed (\(status)): the process has no thread-local keys left")
+        return key
+    }()
+
+    /// The slot's value in a scope whose budget is not made yet (no object lives at address 1).
+    private static var unmade: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
 }

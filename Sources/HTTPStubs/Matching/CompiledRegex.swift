@@ -6,7 +6,12 @@ import Foundation
 ///
 /// The checks: the pattern compiles (ICU's syntax, `NSRegularExpression`), and it holds no group
 /// repeated without bound that itself repeats (``RegularExpression/repeatedRepetition(in:)``), on
-/// which ICU's backtracking can take exponential time with no way to bound it.
+/// which ICU's backtracking takes exponential time.
+///
+/// Patterns those checks cannot tell apart (overlapping alternations such as `(a|aa)+`, bounded
+/// repetitions such as `(.*a){20}`) are bounded when they run: every search charges the request's
+/// ``WorkBudget`` as ICU reports its progress (every few thousand steps), and gives up, finding
+/// no match, once the budget is spent.
 struct CompiledRegex: @unchecked Sendable {
     // Invariant (why `@unchecked Sendable` holds): `expression` is an immutable NSRegularExpression,
     // documented as safe to use from several threads, and never exposed.
@@ -67,19 +72,40 @@ struct CompiledRegex: @unchecked Sendable {
         self.expression = expression
     }
 
-    /// Whether the pattern matches `text` (the whole of it for ``Extent/wholeText``).
+    /// Whether the pattern matches `text` (the whole of it for ``Extent/wholeText``); `false` when
+    /// the search spent the work budget first.
     func matches(_ text: String) -> Bool {
-        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        firstMatch(in: text) != nil
     }
 
     /// The groups of the first match in `text` (group 0 is the whole match; an unmatched group
-    /// is empty), or `nil` when there is none.
+    /// is empty), or `nil` when there is none (or the search spent the work budget first).
     func groups(in text: String) -> [String]? {
-        let range = NSRange(text.startIndex..., in: text)
-        guard let match = expression.firstMatch(in: text, range: range) else { return nil }
+        guard let match = firstMatch(in: text) else { return nil }
         return (0..<match.numberOfRanges).map { index in
             Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
         }
+    }
+
+    /// The first match in `text`, charging ``WorkBudget/current`` (or, outside a request's budget,
+    /// one of its own) for each progress report of a long search, which stops when it is spent. A
+    /// search that ends before ICU's first report, as nearly all do, never looks the budget up.
+    private func firstMatch(in text: String) -> NSTextCheckingResult? {
+        var found: NSTextCheckingResult?
+        var budget: WorkBudget?
+        let range = NSRange(text.startIndex..., in: text)
+        expression.enumerateMatches(in: text, options: [.reportProgress], range: range) { match, _, stop in
+            if let match {
+                found = match
+                stop.pointee = true
+                return
+            }
+            if budget == nil { budget = WorkBudget.current ?? WorkBudget() }
+            if budget?.spend(WorkBudget.Cost.regexTick, on: "the regular expression \(quoted(pattern))") == false {
+                stop.pointee = true
+            }
+        }
+        return found
     }
 
     /// Why ICU may have rejected `pattern`, as far as a quick look can tell.

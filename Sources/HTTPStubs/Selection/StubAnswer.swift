@@ -39,6 +39,8 @@ extension StubRegistry {
         switch selection.choose(request) {
         case let .unmatched(report):
             return .unmatched(report)
+        case let .gaveUp(error, stub):
+            return .failure(error.urlError(for: request.url), stub: stub)
         case let .answered(chosen):
             let stub = chosen.summary
             var resolution = ResponseResolution(chosen)

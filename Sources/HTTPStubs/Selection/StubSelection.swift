@@ -31,16 +31,13 @@ struct StubSelection {
     /// that has one): nothing was consumed or journaled then.
     func choose(_ request: InterceptedRequest, declinesUserCode: Bool) -> StubChoice? {
         while true {
-            var walk = candidates(for: request)
-            var chosen: StubIndex.Entry?
-            while let candidate = walk.next(in: state) {
-                if declinesUserCode && candidate.runsUserCode { return nil }
-                if candidate.matches(request) {
-                    chosen = candidate
-                    break
-                }
+            let chosen: StubIndex.Entry
+            switch WorkBudget.scope({ search(request, declinesUserCode: declinesUserCode) }).result {
+            case let .found(entry): chosen = entry
+            case .none: return unmatched(request, declinesUserCode: declinesUserCode)
+            case .declined: return nil
+            case let .gaveUp(entry, exhaustion): return gaveUp(request, at: entry, exhaustion)
             }
-            guard let chosen else { break }
             guard let committed = commit(chosen, for: request) else { continue }  // it changed meanwhile: choose again
             // Outside the lock too: capturing parameters may run matchers (those of `anyOf`).
             var answered = request
@@ -58,12 +55,58 @@ struct StubSelection {
                 )
             )
         }
+    }
+
+    /// What testing the candidates for a request found.
+    private enum Search {
+        /// The first candidate that matches.
+        case found(StubIndex.Entry)
+        /// No candidate matches.
+        case none
+        /// A candidate runs the user's code, which the caller declines.
+        case declined
+        /// Testing this candidate spent the request's work budget.
+        case gaveUp(StubIndex.Entry, WorkBudget.Exhaustion)
+    }
+
+    /// Tests the candidates for `request` in order, outside the lock, charging the work budget of
+    /// the scope the caller opened (see ``WorkBudget``).
+    private func search(_ request: InterceptedRequest, declinesUserCode: Bool) -> Search {
+        var walk = candidates(for: request)
+        while let candidate = walk.next(in: state) {
+            if declinesUserCode && candidate.runsUserCode { return .declined }
+            let matches = candidate.matches(request)
+            if let exhaustion = WorkBudget.exhaustionInScope { return .gaveUp(candidate, exhaustion) }
+            if matches { return .found(candidate) }
+        }
+        return .none
+    }
+
+    /// The choice for a request no stub answers: the near-miss report, journaled (unless the
+    /// request is recorded), or `nil` when `declinesUserCode` and the report would run the user's code.
+    private func unmatched(_ request: InterceptedRequest, declinesUserCode: Bool) -> StubChoice? {
         guard let report = unmatchedReport(for: request, declinesUserCode: declinesUserCode) else { return nil }
         state.withLock { state in
             // A request the registry records is journaled with the file it is recorded into.
             if state.recorder == nil { state.journal.append(request, .unmatched(report)) }
         }
         return .unmatched(report)
+    }
+
+    /// The choice for a request whose matching spent its work budget at `entry`'s stub: the request
+    /// fails, and is journaled as refused, saying which stub and which of its tests to simplify.
+    private func gaveUp(
+        _ request: InterceptedRequest,
+        at entry: StubIndex.Entry,
+        _ exhaustion: WorkBudget.Exhaustion
+    ) -> StubChoice {
+        let error = StubError.matchingGaveUp(
+            stub: entry.summary.source,
+            request: "\(request.method) \(LogMasking.url(request.url.absoluteString))",
+            exhaustion: exhaustion
+        )
+        _ = state.withLock { $0.journal.append(request, .refused(reason: error.message)) }
+        return .gaveUp(error, stub: entry.summary)
     }
 
     /// Consumes a use of `chosen`, advances its scenario and journals the request, if it can still
@@ -88,12 +131,16 @@ struct StubSelection {
     /// whose body is still a stream counts as answered by stubs that test the body. The matchers
     /// run outside the lock, as in ``choose(_:)``.
     func wouldAnswer(_ request: InterceptedRequest, bodyReadable: Bool) -> Bool {
-        var walk = candidates(for: request)
-        while let candidate = walk.next(in: state) {
-            if !bodyReadable && candidate.readsBody { return true }
-            if candidate.matches(request) { return true }
-        }
-        return false
+        WorkBudget.scope {
+            var walk = candidates(for: request)
+            while let candidate = walk.next(in: state) {
+                if !bodyReadable && candidate.readsBody { return true }
+                // A stub whose test spent the budget answers: the request stays with the stubs,
+                // which fail it, rather than going to the network.
+                if candidate.matches(request) || WorkBudget.exhaustionInScope != nil { return true }
+            }
+            return false
+        }.result
     }
 
     /// The candidates for `request`, the first 64 judged (see ``CandidateWalk``).
@@ -115,6 +162,9 @@ struct StubSelection {
         }
         guard let (candidates, replayRoot, sessions) = snapshot else { return nil }
         let hint = replayRoot.map(RecordingHint.unrecorded(replayRoot:))
-        return UnmatchedRequestReport(request: request, candidates: candidates, sessionOrigins: sessions, hint: hint)
+        // A budget of its own: the report tests every stub again. What spends it reads as a miss.
+        return WorkBudget.scope {
+            UnmatchedRequestReport(request: request, candidates: candidates, sessionOrigins: sessions, hint: hint)
+        }.result
     }
 }

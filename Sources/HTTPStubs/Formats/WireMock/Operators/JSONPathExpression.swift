@@ -75,8 +75,14 @@ struct JSONPathExpression: Sendable, CustomStringConvertible {
     }
 
     /// Evaluates the expression against `root`.
+    ///
+    /// The values an indefinite path visits are charged to the request's ``WorkBudget`` (`..`
+    /// repeated, or a filter that runs a `$..` query for each element, visits a number of values
+    /// that grows with the square of the document's, or faster); once the budget is spent the
+    /// evaluation stops, selecting nothing more, and the work that spent it is what the request's
+    /// failure names.
     func evaluate(_ root: JSONValue) -> JSONPathResult {
-        query.evaluate(current: root, root: root)
+        WorkBudget.metering { _ in query.evaluate(current: root, root: root) }
     }
 
     /// The values the expression selects in `root` with where each is, as Jayway JsonPath finds them
@@ -86,7 +92,7 @@ struct JSONPathExpression: Sendable, CustomStringConvertible {
     /// `PathNotFoundException`: before any wildcard, filter, slice or descent, a step meets a missing
     /// member or a value of the wrong type. A path ending in `length()` locates nothing.
     func locate(in root: JSONValue) -> [JSONPathLocatedValue]? {
-        query.locate(root: root)
+        WorkBudget.metering { _ in query.locate(root: root) }
     }
 
     /// WireMock's string form of `matchesJsonPath`: a definite path matches when
@@ -176,10 +182,23 @@ private struct JSONPathQuery: Sendable {
         }
         var nodes = [start]
         for step in steps {
-            nodes = nodes.flatMap { step.select(from: $0, root: root) }
+            var next: [JSONValue] = []
+            for node in nodes {
+                let selected = step.select(from: node, root: root)
+                // Charged as it grows: one step can select far more values than the last.
+                guard chargeVisits(selected.count + 1) else { return .values([]) }
+                next += selected
+            }
+            nodes = next
         }
         return endsWithLength ? .value(.number(JSONNumber(nodes.count))) : .values(nodes)
     }
+}
+
+/// Charges the work budget of the evaluation under way for `count` values visited; `false` once it
+/// is spent (see ``JSONPathExpression/evaluate(_:)``).
+private func chargeVisits(_ count: Int) -> Bool {
+    WorkBudget.current?.spend(count * WorkBudget.Cost.pathNode, on: "a JSONPath expression") ?? true
 }
 
 extension JSONPathQuery {
@@ -193,7 +212,9 @@ extension JSONPathQuery {
             var next: [JSONPathLocatedValue] = []
             for node in nodes {
                 guard step.isDefinite else {
-                    next += step.locate(from: node, root: root)
+                    let located = step.locate(from: node, root: root)
+                    guard chargeVisits(located.count + 1) else { return [] }
+                    next += located
                     continue
                 }
                 switch (step, node.value) {
@@ -304,9 +325,11 @@ private enum JSONPathStep: Sendable {
 
     /// `node` followed by all values nested in it with their locations, in document order.
     private static func selfAndDescendants(of node: JSONPathLocatedValue) -> [JSONPathLocatedValue] {
+        guard chargeVisits(1) else { return [] }
         var result: [JSONPathLocatedValue] = []
         var stack = [node]
         while let next = stack.popLast() {
+            if result.count % 1024 == 1023, !chargeVisits(1024) { break }
             result.append(next)
             switch next.value {
             case .array(let elements):
@@ -325,9 +348,11 @@ private enum JSONPathStep: Sendable {
 
     /// `value` followed by all values nested in it, in document order (iterative, so deep documents are safe).
     private static func selfAndDescendants(of value: JSONValue) -> [JSONValue] {
+        guard chargeVisits(1) else { return [] }
         var result: [JSONValue] = []
         var stack = [value]
         while let node = stack.popLast() {
+            if result.count % 1024 == 1023, !chargeVisits(1024) { break }
             result.append(node)
             switch node {
             case .array(let elements): stack.append(contentsOf: elements.reversed())
@@ -383,7 +408,8 @@ private enum JSONPathSelector: Sendable {
         case (.wildcard, .object(let object)):
             return object.uniqueMembers.map { (.member($0.key), $0.value) }
         case (.filter(let filter), .array(let elements)):
-            return elements.indices.filter { filter.isSatisfied(by: elements[$0], root: root) }.map {
+            // Each element is charged: a filter may run a `$..` query over the whole document for each.
+            return elements.indices.filter { chargeVisits(1) && filter.isSatisfied(by: elements[$0], root: root) }.map {
                 (.element($0), elements[$0])
             }
         case (.filter(let filter), .object):

@@ -109,10 +109,17 @@ struct JSONSchema: Sendable {
     }
 
     /// The ways `instance` breaks the schema; empty when it is valid.
+    ///
+    /// A `$ref` followed again at the same place of `instance` gives what it gave the first time,
+    /// without applying its schema again. Each subschema applied charges the request's
+    /// ``WorkBudget``, and once the budget is spent the validation stops, with a failure saying so.
     func validate(_ instance: JSONValue) -> [Failure] {
-        var run = Run(schema: self)
-        run.check(root, instance, at: .root)
-        return run.failures
+        WorkBudget.metering { budget in
+            var run = Run(schema: self, budget: budget)
+            run.check(root, instance, at: .root)
+            guard let exhaustion = run.gaveUp else { return run.failures }
+            return run.failures + [Failure(instancePath: .root, keyword: "budget", message: "\(exhaustion)")]
+        }
     }
 
     /// WireMock's distance for a mismatch: failures per property the schema declares (nested
@@ -139,8 +146,21 @@ struct JSONSchema: Sendable {
         var parentIsNullable = false
         /// How many subschemas are being applied, one inside the other.
         var depth = 0
+        /// What each subschema applied is charged to.
+        let budget: WorkBudget
+        /// Why the validation stopped before the end, once the budget is spent.
+        var gaveUp: WorkBudget.Exhaustion?
+        /// The failures each `$ref` gave at an instance path (with whether a parent was nullable),
+        /// so that a schema whose levels each refer to the next several times applies each level
+        /// once per value, rather than a number of times exponential in its depth.
+        var applied: [String: [Failure]] = [:]
+        /// How many `$ref`s were found leading back to themselves.
+        var loopsFound = 0
 
-        init(schema: JSONSchema) { self.schema = schema }
+        init(schema: JSONSchema, budget: WorkBudget) {
+            self.schema = schema
+            self.budget = budget
+        }
 
         var version: Version { schema.version }
 
@@ -164,6 +184,11 @@ struct JSONSchema: Sendable {
         }
 
         mutating func check(_ subschema: JSONValue, _ instance: JSONValue, at path: JSONPath) {
+            guard gaveUp == nil else { return }
+            guard budget.spend(WorkBudget.Cost.schemaStep, on: "the JSON schema") else {
+                gaveUp = budget.exhaustion
+                return
+            }
             guard depth < JSONSchema.maximumDepth else {
                 return fail(
                     path,
@@ -210,12 +235,22 @@ struct JSONSchema: Sendable {
         mutating func follow(_ reference: String, _ instance: JSONValue, at path: JSONPath) {
             let key = "\(reference) at \(path)"
             guard !following.contains(key) else {
+                loopsFound += 1
                 return fail(path, "$ref", "the $ref \(quoted(reference)) leads back to itself without reaching a value")
+            }
+            let known = parentIsNullable ? key + " nullable" : key
+            if let found = applied[known] {
+                failures += found
+                return
             }
             guard let target = JSONSchema.resolve(reference, in: schema.root) else { return }
             following.insert(key)
-            check(target, instance, at: path)
+            let loopsBefore = loopsFound
+            let found = failures(of: target, instance, at: path)
             following.remove(key)
+            failures += found
+            // A result that met a loop depends on the refs being followed around it: not kept.
+            if loopsFound == loopsBefore { applied[known] = found }
         }
 
         mutating func checkType(_ type: JSONValue, _ instance: JSONValue, at path: JSONPath) {
