@@ -29,6 +29,7 @@ struct URITemplate: Sendable {
         self.template = template
         var pieces: [Piece] = []
         var variables: [String] = []
+        var named: Set<String> = []
         var problem: String?
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
@@ -48,7 +49,7 @@ struct URITemplate: Sendable {
                     + "use letters, digits, '_', '-' or '.'"
                 break
             }
-            if variables.contains(name) {
+            if !named.insert(name).inserted {
                 problem =
                     "path template \(quoted(template)) uses the variable {\(name)} twice; "
                     + "give each variable its own name"
@@ -70,7 +71,7 @@ struct URITemplate: Sendable {
         var path = path
         return path.withUTF8 { bytes in
             var matcher = Matcher(pieces: pieces, bytes: bytes)
-            return matcher.match(piece: 0, at: 0)
+            return matcher.matchesWhole()
         }
     }
 
@@ -80,7 +81,7 @@ struct URITemplate: Sendable {
         var path = path
         return path.withUTF8 { bytes -> [String: String]? in
             var matcher = Matcher(pieces: pieces, bytes: bytes)
-            guard matcher.match(piece: 0, at: 0) else { return nil }
+            guard matcher.matchesWhole() else { return nil }
             var result: [String: String] = [:]
             for (name, range) in zip(variables, matcher.captures) {
                 let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
@@ -92,7 +93,9 @@ struct URITemplate: Sendable {
 
     /// One attempt to match a path: a depth-first search that tries each variable's longest extent
     /// first, remembering the (piece, offset) pairs that failed so that no pair is tried twice
-    /// (templates with several `{+rest}` variables stay polynomial).
+    /// (templates with several `{+rest}` variables stay polynomial). Iterative, with the pieces
+    /// being tried on a stack of its own: a template of many thousands of variables would
+    /// overflow a thread's stack one call a piece.
     private struct Matcher {
         let pieces: [Piece]
         let bytes: UnsafeBufferPointer<UInt8>
@@ -101,35 +104,99 @@ struct URITemplate: Sendable {
         /// `piece * (bytes.count + 1) + offset` for each pair known not to match.
         var failed: Set<Int> = []
 
-        mutating func match(piece: Int, at offset: Int) -> Bool {
-            guard piece < pieces.count else { return offset == bytes.count }
-            let key = piece * (bytes.count + 1) + offset
-            if failed.contains(key) { return false }
-            switch pieces[piece] {
-            case let .literal(text):
-                if hasLiteral(text, at: offset), match(piece: piece + 1, at: offset + text.count) { return true }
-            case .segment, .rest:
-                let stopsAtSlash = if case .segment = pieces[piece] { true } else { false }
-                var limit = offset
-                while limit < bytes.count, !(stopsAtSlash ? bytes[limit] == UInt8(ascii: "/") : isLineBreak(at: limit))
-                {
-                    limit += 1
+        /// A piece being tried at an offset; for a variable, the end it extends to now.
+        private struct Attempt {
+            let piece: Int
+            let offset: Int
+            let isVariable: Bool
+            /// A variable's shortest end.
+            let shortest: Int
+            var end: Int
+            /// Whether the variable's extent is in ``captures`` now.
+            var captured = false
+        }
+
+        /// Whether the pieces match the whole path; ``captures`` then holds the variables' extents.
+        mutating func matchesWhole() -> Bool {
+            var attempts: [Attempt] = []
+            // Where to go on next: a piece and an offset to try, or `nil` to go back to the last attempt.
+            var next: (piece: Int, offset: Int)? = (0, 0)
+            while true {
+                guard let (piece, offset) = next else {
+                    guard !attempts.isEmpty else { return false }
+                    next = advance(&attempts)
+                    continue
                 }
-                // The last piece takes everything or nothing.
-                let shortest = piece == pieces.count - 1 ? bytes.count : offset + 1
-                var end = limit
-                while end >= shortest, end > offset {
-                    // A variable ends between characters, never inside one.
-                    if end == bytes.count || bytes[end] & 0xC0 != 0x80 {
-                        captures.append(offset..<end)
-                        if match(piece: piece + 1, at: end) { return true }
-                        captures.removeLast()
+                if piece == pieces.count {
+                    if offset == bytes.count { return true }
+                    next = nil
+                    continue
+                }
+                if failed.contains(key(piece, offset)) {
+                    next = nil
+                    continue
+                }
+                switch pieces[piece] {
+                case let .literal(text):
+                    guard hasLiteral(text, at: offset) else {
+                        failed.insert(key(piece, offset))
+                        next = nil
+                        continue
                     }
-                    end -= 1
+                    attempts.append(
+                        Attempt(
+                            piece: piece,
+                            offset: offset,
+                            isVariable: false,
+                            shortest: offset,
+                            end: offset + text.count
+                        )
+                    )
+                    next = (piece + 1, offset + text.count)
+                case .segment, .rest:
+                    let stopsAtSlash = if case .segment = pieces[piece] { true } else { false }
+                    var limit = offset
+                    while limit < bytes.count,
+                        !(stopsAtSlash ? bytes[limit] == UInt8(ascii: "/") : isLineBreak(at: limit))
+                    {
+                        limit += 1
+                    }
+                    // The last piece takes everything or nothing.
+                    let shortest = piece == pieces.count - 1 ? bytes.count : offset + 1
+                    attempts.append(
+                        Attempt(piece: piece, offset: offset, isVariable: true, shortest: shortest, end: limit + 1)
+                    )
+                    next = advance(&attempts)
                 }
             }
-            failed.insert(key)
-            return false
+        }
+
+        /// Moves the last attempt on: a variable to its next shorter extent (where to go on then);
+        /// a literal, or a variable with no extent left, fails its piece at its offset and is
+        /// dropped (`nil`: go back further).
+        private mutating func advance(_ attempts: inout [Attempt]) -> (piece: Int, offset: Int)? {
+            var attempt = attempts.removeLast()
+            if attempt.isVariable {
+                if attempt.captured { captures.removeLast() }
+                var end = attempt.end - 1
+                // A variable ends between characters, never inside one.
+                while end >= attempt.shortest, end > attempt.offset, end < bytes.count, bytes[end] & 0xC0 == 0x80 {
+                    end -= 1
+                }
+                if end >= attempt.shortest, end > attempt.offset {
+                    attempt.end = end
+                    attempt.captured = true
+                    captures.append(attempt.offset..<end)
+                    attempts.append(attempt)
+                    return (attempt.piece + 1, end)
+                }
+            }
+            failed.insert(key(attempt.piece, attempt.offset))
+            return nil
+        }
+
+        private func key(_ piece: Int, _ offset: Int) -> Int {
+            piece * (bytes.count + 1) + offset
         }
 
         private func hasLiteral(_ text: [UInt8], at offset: Int) -> Bool {

@@ -82,6 +82,23 @@ import FoundationNetworking
         #expect(await answerAsync(session, "https://cdn.example.com/pairs/abcd") == "abc|d")
     }
 
+    @Test(
+        "a template of 30,000 variables loads at once, and matches or misses on URLSession's queue without overflowing its stack"
+    )
+    func hugeTemplate() async throws {
+        let count = 30_000
+        let template = (0..<count).map { "/{v\($0)}" }.joined()
+        let root = try TemporaryStubRoot(mappings: [
+            "huge.json": #"{"request": {"urlPathTemplate": "\#(template)"}, "response": {"body": "fits"}}"#
+        ])
+        let stubs = StubRegistry()
+        try stubs.load(root.path)
+        let session = stubs.makeSession()
+        let fitting = "https://api.example.com" + String(repeating: "/x", count: count)
+        #expect(await answer(session, fitting) == "fits")
+        #expect(await answerAsync(session, fitting + "/y") == unmatched)
+    }
+
     /// The expression the template spells, as `URITemplate` compiled it before it matched by hand.
     static func expression(for template: String) throws -> NSRegularExpression {
         var pattern = ""
