@@ -114,6 +114,36 @@ struct MatchingWorkBudgetTests {
     }
 
     @Test(
+        "a JSONPath filter of 50,000 terms joined by && and || is tested on URLSession's queue without overflowing its stack"
+    )
+    func longFilterChains() async throws {
+        let terms = 50_000
+        let all = "$[?(" + Array(repeating: "@.a", count: terms).joined(separator: " && ") + ")]"
+        let any = "$[?(" + Array(repeating: "@.b", count: terms).joined(separator: " || ") + " || @.a)]"
+        let root = try TemporaryStubRoot(mappings: [
+            "all.json": Self.mapping(path: "/all", bodyPattern: #"{"matchesJsonPath": "\#(all)"}"#, answer: "all"),
+            "any.json": Self.mapping(path: "/any", bodyPattern: #"{"matchesJsonPath": "\#(any)"}"#, answer: "any"),
+        ])
+        let stubs = StubRegistry()
+        try stubs.load(root.path)
+        let session = stubs.makeSession()
+        for path in ["/all", "/any"] {
+            let answer = try #require(
+                await within {
+                    await complete(session, request("POST", "https://api.example.com" + path, body: #"[{"a": 1}]"#))
+                }
+            )
+            #expect(answer.text == String(path.dropFirst()), "\(path): \(answer)")
+        }
+        let miss = try #require(
+            await within {
+                await complete(session, request("POST", "https://api.example.com/all", body: #"[{"b": 1}]"#))
+            }
+        )
+        #expect(miss.urlError?.localizedDescription.hasPrefix("Unmatched request") == true, "\(miss)")
+    }
+
+    @Test(
         "a body too large for its JSON schema or JSONPath within the budget fails, naming the stub, through stubs match",
         .enabled(
             if: reliabilitySuitesEnabled,

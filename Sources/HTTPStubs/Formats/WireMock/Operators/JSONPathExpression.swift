@@ -422,10 +422,11 @@ private enum JSONPathSelector: Sendable {
 
 /// A filter condition, `?(…)`.
 private indirect enum JSONPathFilter: Sendable {
-    /// Both conditions hold.
-    case and(JSONPathFilter, JSONPathFilter)
-    /// Either condition holds.
-    case or(JSONPathFilter, JSONPathFilter)
+    /// Every condition holds (`a && b && …`, a list rather than nested pairs: a chain of
+    /// thousands of terms is tested in a loop, where nested pairs would overflow the stack).
+    case all([JSONPathFilter])
+    /// Some condition holds (`a || b || …`).
+    case any([JSONPathFilter])
     /// The condition does not hold.
     case not(JSONPathFilter)
     /// The path exists (its value may be `null`).
@@ -440,10 +441,10 @@ private indirect enum JSONPathFilter: Sendable {
     /// Whether `current` (the value `@` stands for) satisfies the condition.
     func isSatisfied(by current: JSONValue, root: JSONValue) -> Bool {
         switch self {
-        case .and(let lhs, let rhs):
-            return lhs.isSatisfied(by: current, root: root) && rhs.isSatisfied(by: current, root: root)
-        case .or(let lhs, let rhs):
-            return lhs.isSatisfied(by: current, root: root) || rhs.isSatisfied(by: current, root: root)
+        case .all(let conditions):
+            return conditions.allSatisfy { $0.isSatisfied(by: current, root: root) }
+        case .any(let conditions):
+            return conditions.contains { $0.isSatisfied(by: current, root: root) }
         case .not(let condition):
             return !condition.isSatisfied(by: current, root: root)
         case .exists(let query):
@@ -872,20 +873,20 @@ private struct JSONPathParser {
 
     /// Parses `a || b || …`.
     private mutating func parseOr() throws(JSONPathSyntaxError) -> JSONPathFilter {
-        var result = try parseAnd()
+        var terms = [try parseAnd()]
         while consume("||") {
-            result = .or(result, try parseAnd())
+            terms.append(try parseAnd())
         }
-        return result
+        return terms.count == 1 ? terms[0] : .any(terms)
     }
 
     /// Parses `a && b && …`.
     private mutating func parseAnd() throws(JSONPathSyntaxError) -> JSONPathFilter {
-        var result = try parseUnary()
+        var terms = [try parseUnary()]
         while consume("&&") {
-            result = .and(result, try parseUnary())
+            terms.append(try parseUnary())
         }
-        return result
+        return terms.count == 1 ? terms[0] : .all(terms)
     }
 
     /// Parses `!condition`, `(condition)`, a comparison or an existence test.
