@@ -23,6 +23,9 @@ final class WorkBudget: Sendable {
         /// A subschema applied to a value by a JSON schema (about 10 µs in a debug build): a
         /// budget lasts about 200,000, a 20,000-element array of objects of five members.
         static let schemaStep = 100
+        /// Two array elements compared while pairing arrays in any order (`ignoreArrayOrder`), once
+        /// elements equal as values are paired.
+        static let comparison = 80
         /// A value a JSONPath or XPath expression visits (about 4 µs in a debug build): a budget
         /// lasts about 500,000.
         static let pathNode = 40

@@ -195,14 +195,24 @@ extension JSONValue {
             for index in expectedElements.indices where !unmatched.contains(index) {
                 add((0, expectedElements[index].leafWeight))
             }
-            // Pair the leftover containers greedily with their closest leftover counterparts.
+            // Pair the leftover containers greedily with their closest leftover counterparts, each
+            // comparison charged to the request's work budget; once it is spent, what is left counts
+            // as differing whole.
             var leftoverActual = pairing.unmatchedActual
+            let budget = WorkBudget.current
+            var spent = false
             for index in pairing.unmatchedExpected {
                 let expectedElement = expectedElements[index]
                 var closest: (position: Int, part: (differing: Double, total: Double))?
-                if expectedElement.isContainer {
+                if expectedElement.isContainer, !spent {
                     for (position, actualIndex) in leftoverActual.enumerated()
                     where actualElements[actualIndex].isContainer {
+                        guard
+                            budget?.spend(WorkBudget.Cost.comparison, on: "comparing JSON arrays in any order") ?? true
+                        else {
+                            spent = true
+                            break
+                        }
                         let part = expectedElement.weightedDifference(
                             from: actualElements[actualIndex],
                             options: options
@@ -292,25 +302,57 @@ extension JSONValue {
         let leftoverScalars = actualScalarIndices.values.flatMap { $0 }
         // A placeholder may take a scalar left over, a container only a container.
         let candidates = hasPlaceholders ? (actualContainerIndices + leftoverScalars).sorted() : actualContainerIndices
-        // Pair greedily, trying the same position first, which is linear for arrays in the same
-        // order; when that leaves one unpaired, only a maximum matching can tell.
-        var partners: [Int?] = []
+        var partners = [Int?](repeating: nil, count: expectedMatchedIndices.count)
         var taken = [Bool](repeating: false, count: candidates.count)
+        // An expected container equal to an actual one (as values, so without placeholders) is
+        // paired with it by a lookup rather than by comparing it with every candidate: what matches
+        // it matches whatever it would have been paired with instead, so no other element loses a
+        // partner. Arrays in another order pair in linear time this way.
+        var equalCandidates: [JSONValue: [Int]] = [:]
+        for position in candidates.indices.reversed() where actual[candidates[position]].isContainer {
+            equalCandidates[actual[candidates[position]], default: []].append(position)
+        }
         for (position, expectedIndex) in expectedMatchedIndices.enumerated() {
+            let element = expected[expectedIndex]
+            guard element.isContainer, !element.holdsPlaceholder(options),
+                let partner = equalCandidates[element]?.popLast()
+            else { continue }
+            partners[position] = partner
+            taken[partner] = true
+        }
+        // Pair the rest greedily, trying the same position first, which is linear for arrays in the
+        // same order; when that leaves one unpaired, only a maximum matching can tell. Each
+        // comparison is charged to the request's work budget, which bounds what is quadratic.
+        // Once it is spent, the pairing stops where it is.
+        let budget = WorkBudget.current
+        var spent = false
+        func compare(_ expectedIndex: Int, _ candidate: Int) -> Bool {
+            guard !spent else { return false }
+            guard budget?.spend(WorkBudget.Cost.comparison, on: "comparing JSON arrays in any order") ?? true else {
+                spent = true
+                return false
+            }
+            return expected[expectedIndex].matches(actual[candidates[candidate]], options: options)
+        }
+        for (position, expectedIndex) in expectedMatchedIndices.enumerated() where partners[position] == nil {
             let count = candidates.count
             let partner = (0..<count).lazy.map { (position + $0) % count }.first { right in
-                !taken[right] && expected[expectedIndex].matches(actual[candidates[right]], options: options)
+                !taken[right] && compare(expectedIndex, right)
             }
             if let partner {
                 taken[partner] = true
             }
-            partners.append(partner)
+            partners[position] = partner
+            if spent { break }
         }
-        if partners.contains(nil) {
-            let edges = expectedMatchedIndices.map { expectedIndex in
-                candidates.indices.filter { expected[expectedIndex].matches(actual[candidates[$0]], options: options) }
+        if partners.contains(nil), !spent {
+            var edges = [[Int]?](repeating: nil, count: expectedMatchedIndices.count)
+            partners = maximumMatching(from: partners, rightCount: candidates.count) { left in
+                if let known = edges[left] { return known }
+                let found = spent ? [] : candidates.indices.filter { compare(expectedMatchedIndices[left], $0) }
+                edges[left] = found
+                return found
             }
-            partners = maximumMatching(edges, rightCount: candidates.count)
         }
         var matchedCandidates: Set<Int> = []
         for (position, partner) in partners.enumerated() {
@@ -327,16 +369,27 @@ extension JSONValue {
         return (unmatchedExpected.sorted(), unmatchedActual.sorted())
     }
 
-    /// A maximum matching of a bipartite graph, found with breadth-first augmenting paths
-    /// (no recursion, polynomial time).
+    /// A maximum matching of a bipartite graph, grown from `initial` (a matching already: for each
+    /// left vertex, its partner or `nil`) with breadth-first augmenting paths from each left vertex
+    /// without a partner (no recursion, polynomial time). A vertex's edges are asked for only when
+    /// a search reaches it: one element without a partner among thousands paired already costs one
+    /// comparison with each candidate, not every element's.
     /// - Parameters:
-    ///   - candidates: For each left vertex, the right vertices it may be paired with.
+    ///   - initial: The matching to grow.
     ///   - rightCount: The number of right vertices.
+    ///   - candidates: For a left vertex, the right vertices it may be paired with.
     /// - Returns: For each left vertex, its partner, or `nil`.
-    private static func maximumMatching(_ candidates: [[Int]], rightCount: Int) -> [Int?] {
-        var partnerOfLeft = [Int?](repeating: nil, count: candidates.count)
+    private static func maximumMatching(
+        from initial: [Int?],
+        rightCount: Int,
+        candidates: (Int) -> [Int]
+    ) -> [Int?] {
+        var partnerOfLeft = initial
         var partnerOfRight = [Int?](repeating: nil, count: rightCount)
-        for start in candidates.indices {
+        for (left, right) in initial.enumerated() {
+            if let right { partnerOfRight[right] = left }
+        }
+        for start in initial.indices where partnerOfLeft[start] == nil {
             var reachedFrom = [Int?](repeating: nil, count: rightCount)
             var queue = [start]
             var head = 0
@@ -344,7 +397,7 @@ extension JSONValue {
             search: while head < queue.count {
                 let left = queue[head]
                 head += 1
-                for right in candidates[left] where reachedFrom[right] == nil {
+                for right in candidates(left) where reachedFrom[right] == nil {
                     reachedFrom[right] = left
                     guard let partner = partnerOfRight[right] else {
                         freeRight = right
@@ -362,6 +415,21 @@ extension JSONValue {
             }
         }
         return partnerOfLeft
+    }
+
+    /// Whether this value, or a value in it, is one of `options`' placeholders.
+    private func holdsPlaceholder(_ options: JSONComparisonOptions) -> Bool {
+        guard !options.placeholders.isEmpty else { return false }
+        var pending = [self]
+        while let value = pending.popLast() {
+            switch value {
+            case .string: if options.placeholder(value) != nil { return true }
+            case .array(let elements): pending += elements
+            case .object(let object): pending += object.uniqueMembers.map(\.value)
+            default: break
+            }
+        }
+        return false
     }
 
     /// Whether this is an array or an object.

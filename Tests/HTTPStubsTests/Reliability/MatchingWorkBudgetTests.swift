@@ -144,6 +144,53 @@ struct MatchingWorkBudgetTests {
     }
 
     @Test(
+        "JSON arrays in another order: equal elements pair by lookup, others by comparisons the budget bounds",
+        .enabled(
+            if: reliabilitySuitesEnabled,
+            "heavy: seconds of work; run with HTTPSTUBS_RELIABILITY=1 (.ci/run does)"
+        )
+    )
+    func unorderedArrays() async throws {
+        let count = 5_000
+        let expected = "[" + (0..<count).map { #"{"id": \#($0), "name": "n\#($0)"}"# }.joined(separator: ",") + "]"
+        let root = try TemporaryStubRoot(mappings: [
+            "equal.json": Self.mapping(
+                path: "/equal",
+                bodyPattern: #"{"equalToJson": \#(expected), "ignoreArrayOrder": true}"#,
+                answer: "equal"
+            ),
+            "extra.json": Self.mapping(
+                path: "/extra",
+                bodyPattern: #"{"equalToJson": \#(expected), "ignoreArrayOrder": true, "ignoreExtraElements": true}"#,
+                answer: "extra"
+            ),
+        ])
+        let stubs = StubRegistry()
+        try stubs.load(root.path)
+        let session = stubs.makeSession()
+        let reversed = (0..<count).reversed().map { #"{"id": \#($0), "name": "n\#($0)"}"# }
+        func send(_ path: String, _ elements: [String]) async throws -> Completion {
+            let body = "[" + elements.joined(separator: ",") + "]"
+            return try #require(
+                await within { await complete(session, request("POST", "https://api.example.com" + path, body: body)) },
+                "\(path) hung"
+            )
+        }
+        // Every element equal to one expected: paired by lookup, answered.
+        #expect(try await send("/equal", reversed).text == "equal")
+        // One element differs: the rest pair by lookup, and the near-miss report says which.
+        var changed = reversed
+        changed[0] = #"{"id": -1, "name": "changed"}"#
+        let miss = try await send("/equal", changed).urlError?.localizedDescription ?? ""
+        #expect(miss.hasPrefix("Unmatched request"), "\(miss.prefix(300))")
+        // Elements with members the expected ones lack are not equal to them: each is compared with
+        // the candidates in turn, quadratic work that spends the budget.
+        let extended = (0..<count).reversed().map { #"{"id": \#($0), "name": "n\#($0)", "more": true}"# }
+        let spent = try await send("/extra", extended).urlError?.localizedDescription ?? ""
+        #expect(spent.contains("comparing JSON arrays in any order spent the request's work budget"), "\(spent)")
+    }
+
+    @Test(
         "a body too large for its JSON schema or JSONPath within the budget fails, naming the stub, through stubs match",
         .enabled(
             if: reliabilitySuitesEnabled,
