@@ -152,7 +152,7 @@ struct XMLEquality: Sendable {
         private mutating func charge(_ expectedIndex: Int, _ actualIndex: Int) -> Bool {
             guard exhaustion == nil else { return false }
             let attributes = expected[expectedIndex].attributes.count + actual[actualIndex].attributes.count
-            let units = WorkBudget.Cost.pathNode * (1 + attributes)
+            let units = XMLTree.elementCost + WorkBudget.Cost.pathNode * attributes
             if budget.spend(units, on: "comparing XML (equalToXml)") { return true }
             exhaustion = budget.exhaustion
             return false
@@ -213,9 +213,9 @@ struct XMLEquality: Sendable {
                 report("expected element \(expectedElement.displayName), got \(actualElement.displayName)")
                 return false
             }
-            let actualAttributes = Self.byName(actualElement.attributes)
+            let actualAttributes = AttributeLookup(actualElement.attributes)
             for attribute in expectedElement.attributes {
-                let other = actualAttributes[attribute.nameKey].map { actualElement.attributes[$0] }
+                let other = actualAttributes.named(like: attribute)
                 if let placeholder = equality.placeholders[attribute.value] {
                     if !placeholder.accepts(other?.value) {
                         report(
@@ -235,8 +235,8 @@ struct XMLEquality: Sendable {
                     report("missing attribute \(attribute.qualifiedName)=\"\(attribute.value)\"")
                 }
             }
-            let expectedAttributes = Self.byName(expectedElement.attributes)
-            for attribute in actualElement.attributes where expectedAttributes[attribute.nameKey] == nil {
+            let expectedAttributes = AttributeLookup(expectedElement.attributes)
+            for attribute in actualElement.attributes where expectedAttributes.named(like: attribute) == nil {
                 report("unexpected attribute \(attribute.qualifiedName)=\"\(attribute.value)\"")
             }
             let expectedText = expectedElement.text
@@ -256,13 +256,6 @@ struct XMLEquality: Sendable {
                 )
             }
             return true
-        }
-
-        /// The index of each attribute by its namespace URI and local name.
-        private static func byName(_ attributes: [XMLTreeAttribute]) -> [String: Int] {
-            var indexes: [String: Int] = [:]
-            for (index, attribute) in attributes.enumerated() { indexes[attribute.nameKey] = index }
-            return indexes
         }
 
         /// Whether `actual` passes the placeholder that is the text of `expected`, as XMLUnit
@@ -393,5 +386,32 @@ struct XMLEquality: Sendable {
             }
             return outcome
         }
+    }
+}
+
+/// An element's attributes looked up by namespace URI and local name: through a dictionary when
+/// there are many (so that comparing two elements with thousands of attributes takes linear time),
+/// by a search when there are few.
+private struct AttributeLookup {
+    /// The attributes.
+    let attributes: [XMLTreeAttribute]
+    /// The index of each by ``XMLTreeAttribute/nameKey``, when there are many.
+    private let indexes: [String: Int]?
+
+    init(_ attributes: [XMLTreeAttribute]) {
+        self.attributes = attributes
+        guard attributes.count > 16 else {
+            indexes = nil
+            return
+        }
+        var indexes: [String: Int] = [:]
+        for (index, attribute) in attributes.enumerated() { indexes[attribute.nameKey] = index }
+        self.indexes = indexes
+    }
+
+    /// The attribute with the same namespace URI and local name as `other`, if any.
+    func named(like other: XMLTreeAttribute) -> XMLTreeAttribute? {
+        guard let indexes else { return attributes.first { $0.hasSameName(as: other) } }
+        return indexes[other.nameKey].map { attributes[$0] }
     }
 }

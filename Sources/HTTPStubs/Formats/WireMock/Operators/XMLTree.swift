@@ -77,8 +77,10 @@ struct XMLTree: Sendable {
     /// The most attributes (namespace declarations included) one start tag may have.
     static let maximumAttributes = 1_000
     /// What reading one element costs in ``WorkBudget`` units: its SAX events, names and
-    /// attributes take about 3 µs in a debug build.
+    /// attributes take about 3 µs in a debug build. Comparing two elements costs about as much.
     static let elementCost = 15 * WorkBudget.Cost.pathNode
+    /// How many bytes of text cost a ``WorkBudget`` unit.
+    static let textBytesPerUnit = 1
 
     /// One element.
     struct Element: Sendable {
@@ -194,69 +196,64 @@ struct XMLTree: Sendable {
     /// The line of the first start tag in `data` with more than ``maximumAttributes`` attributes,
     /// found by counting the `=` outside quotes in each start tag (comments, CDATA sections,
     /// processing instructions, declarations and end tags skipped): one pass, before libxml2,
-    /// whose check for duplicate attributes takes time that grows with their square.
+    /// whose check for duplicate attributes takes time that grows with their square. Text and
+    /// quoted values are skipped with `memchr`, so that the pass stays fast in a debug build.
     private static func startTagWithTooManyAttributes(in data: Data) -> Int? {
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            let count = bytes.count
-            var index = 0
-            var line = 1
-            /// Moves past the first `terminator` at or after `index`, counting lines.
-            func skip(past terminator: [UInt8]) {
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            let count = raw.count
+            /// The index of the first `byte` at or after `start`, or `count`.
+            func find(_ byte: UInt8, from start: Int) -> Int {
+                guard start < count, let found = memchr(base + start, Int32(byte), count - start) else { return count }
+                return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            }
+            /// The index just past the first `terminator` at or after `start`, or `count`.
+            func end(of terminator: StaticString, from start: Int) -> Int {
+                let length = terminator.utf8CodeUnitCount
+                var index = find(terminator.utf8Start[0], from: start)
                 while index < count {
-                    if bytes[index] == UInt8(ascii: "\n") { line += 1 }
-                    if bytes[index] == terminator[0], index + terminator.count <= count,
-                        (0..<terminator.count).allSatisfy({ bytes[index + $0] == terminator[$0] })
-                    {
-                        index += terminator.count
-                        return
+                    if index + length <= count, memcmp(base + index, terminator.utf8Start, length) == 0 {
+                        return index + length
                     }
-                    index += 1
+                    index = find(terminator.utf8Start[0], from: index + 1)
                 }
+                return count
             }
-            func startsWith(_ prefix: String) -> Bool {
-                let prefix = Array(prefix.utf8)
-                return index + prefix.count <= count
-                    && (0..<prefix.count).allSatisfy { bytes[index + $0] == prefix[$0] }
+            func starts(_ prefix: StaticString, at index: Int) -> Bool {
+                index + prefix.utf8CodeUnitCount <= count
+                    && memcmp(base + index, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
             }
+            var index = find(UInt8(ascii: "<"), from: 0)
             while index < count {
-                let byte = bytes[index]
-                guard byte == UInt8(ascii: "<") else {
-                    if byte == UInt8(ascii: "\n") { line += 1 }
-                    index += 1
-                    continue
-                }
-                if startsWith("<!--") {
-                    skip(past: Array("-->".utf8))
-                } else if startsWith("<![CDATA[") {
-                    skip(past: Array("]]>".utf8))
-                } else if startsWith("<?") {
-                    skip(past: Array("?>".utf8))
+                let tagStart = index
+                if starts("<!--", at: index) {
+                    index = end(of: "-->", from: index + 4)
+                } else if starts("<![CDATA[", at: index) {
+                    index = end(of: "]]>", from: index + 9)
+                } else if starts("<?", at: index) {
+                    index = end(of: "?>", from: index + 2)
                 } else {
                     // A start tag, an end tag or a declaration: up to the `>` outside quotes.
                     let isStartTag =
-                        index + 1 < count && bytes[index + 1] != UInt8(ascii: "/")
-                        && bytes[index + 1] != UInt8(ascii: "!")
-                    let tagLine = line
-                    var quote: UInt8 = 0
+                        index + 1 < count && base[index + 1] != UInt8(ascii: "/") && base[index + 1] != UInt8(ascii: "!")
                     var equalSigns = 0
                     index += 1
                     while index < count {
-                        let current = bytes[index]
+                        let byte = base[index]
                         index += 1
-                        if current == UInt8(ascii: "\n") { line += 1 }
-                        if quote != 0 {
-                            if current == quote { quote = 0 }
-                        } else if current == UInt8(ascii: "\"") || current == UInt8(ascii: "'") {
-                            quote = current
-                        } else if current == UInt8(ascii: "=") {
+                        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                            index = find(byte, from: index) + 1
+                        } else if byte == UInt8(ascii: "=") {
                             equalSigns += 1
-                            if isStartTag, equalSigns > maximumAttributes { return tagLine }
-                        } else if current == UInt8(ascii: ">") {
+                            if isStartTag, equalSigns > maximumAttributes {
+                                return 1 + (0..<tagStart).count { base[$0] == UInt8(ascii: "\n") }
+                            }
+                        } else if byte == UInt8(ascii: ">") {
                             break
                         }
                     }
                 }
+                index = find(UInt8(ascii: "<"), from: index)
             }
             return nil
         }
@@ -324,9 +321,12 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         guard budget.spend(units, on: "reading an XML document (\(elements.count) elements so far)") else {
             return stop(parser, .overBudget(budget.exhaustion!))
         }
-        let namespaces = (stack.last?.namespaces ?? [:]).merging(pendingNamespaces) { _, new in new }
-        pendingNamespaces = [:]
-        let attributes = attributeDict.compactMap { name, value -> XMLTreeAttribute? in
+        var namespaces = stack.last?.namespaces ?? [:]
+        if !pendingNamespaces.isEmpty {
+            namespaces.merge(pendingNamespaces) { _, new in new }
+            pendingNamespaces = [:]
+        }
+        let attributes = attributeDict.isEmpty ? [] : attributeDict.compactMap { name, value -> XMLTreeAttribute? in
             guard name != "xmlns", !name.hasPrefix("xmlns:") else { return nil }
             guard let colon = name.firstIndex(of: ":") else {
                 return XMLTreeAttribute(namespaceURI: "", localName: name, qualifiedName: name, value: value)
@@ -368,8 +368,11 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         qualifiedName qName: String?
     ) {
         guard failure == nil, let open = stack.popLast() else { return }
-        elements[open.index].text = elements[open.index].text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !elements[open.index].text.isEmpty {
+            elements[open.index].text = elements[open.index].text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         let children = elements[open.index].children
+        guard children.count > 1 else { return }
         var counts: [String: Int] = [:]
         for child in children { counts[elements[child].qualifiedName, default: 0] += 1 }
         guard counts.values.contains(where: { $0 > 1 }) else { return }
@@ -382,15 +385,20 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
 
     /// Appends text to the innermost element.
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard failure == nil, let open = stack.last else { return }
-        elements[open.index].text += string
-        shape.otherNodes += 1
+        append(string, parser)
     }
 
     /// Appends a CDATA section's text to the innermost element.
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        append(String(decoding: CDATABlock, as: UTF8.self), parser)
+    }
+
+    /// Appends `text` to the innermost element, charging its length.
+    private func append(_ text: String, _ parser: XMLParser) {
         guard failure == nil, let open = stack.last else { return }
-        elements[open.index].text += String(decoding: CDATABlock, as: UTF8.self)
+        guard budget.spend(1 + text.utf8.count / XMLTree.textBytesPerUnit, on: "reading the text of an XML document")
+        else { return stop(parser, .overBudget(budget.exhaustion!)) }
+        elements[open.index].text += text
         shape.otherNodes += 1
     }
 
