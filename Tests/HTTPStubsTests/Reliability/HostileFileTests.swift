@@ -186,7 +186,10 @@ struct HostileFileTests {
             atPath: root.path("mappings/folder-out"),
             withDestinationPath: outside.appendingPathComponent("folder").path
         )
-        try manager.createSymbolicLink(atPath: root.path("mappings/link-in.json"), withDestinationPath: "real/inside.json")
+        try manager.createSymbolicLink(
+            atPath: root.path("mappings/link-in.json"),
+            withDestinationPath: "real/inside.json"
+        )
         try manager.createSymbolicLink(atPath: root.path("mappings/folder-in"), withDestinationPath: "real")
 
         let result = StubFiles.load([root.path])

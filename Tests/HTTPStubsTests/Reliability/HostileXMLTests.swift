@@ -183,7 +183,8 @@ struct HostileXMLTests {
                 == true
         )
         // Quoted `=`, comments and CDATA do not count.
-        let quoted = "<a x='" + String(repeating: "=", count: 5_000) + "'><!--" + String(repeating: "=", count: 5_000)
+        let quoted =
+            "<a x='" + String(repeating: "=", count: 5_000) + "'><!--" + String(repeating: "=", count: 5_000)
             + "--><![CDATA[" + String(repeating: "=", count: 5_000) + "]]></a>"
         #expect(try await Self.post(quoted, to: "xpath", root).text == "matched")
     }
@@ -215,7 +216,9 @@ struct HostileXMLTests {
         stubs.stub(.anyRequest, .text("fallback"))
         try stubs.load(root.path)
         let session = stubs.makeSession()
-        #expect(await complete(session, request("POST", "https://xml.example/xpath", body: thousands)).text == "matched")
+        #expect(
+            await complete(session, request("POST", "https://xml.example/xpath", body: thousands)).text == "matched"
+        )
     }
 
     @Test(

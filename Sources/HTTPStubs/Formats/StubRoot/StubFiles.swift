@@ -189,6 +189,8 @@ package enum StubFiles {
         } catch {
             let problem: String
             switch error {
+            case .notRegular(RegularFile.folderKind):
+                problem = "\(FileFailure.reason(code: EISDIR)); \(FileFailure.readAdvice(code: EISDIR))"
             case let .notRegular(kind): problem = "\(error.reason); \(RegularFile.advice(forKind: kind))"
             case .missing: problem = "\(error.reason); \(FileFailure.readAdvice(code: ENOENT))"
             case let .system(code): problem = "\(error.reason); \(FileFailure.readAdvice(code: code))"

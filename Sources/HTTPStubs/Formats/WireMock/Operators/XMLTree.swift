@@ -235,7 +235,8 @@ struct XMLTree: Sendable {
                 } else {
                     // A start tag, an end tag or a declaration: up to the `>` outside quotes.
                     let isStartTag =
-                        index + 1 < count && base[index + 1] != UInt8(ascii: "/") && base[index + 1] != UInt8(ascii: "!")
+                        index + 1 < count && base[index + 1] != UInt8(ascii: "/")
+                        && base[index + 1] != UInt8(ascii: "!")
                     var equalSigns = 0
                     index += 1
                     while index < count {
@@ -326,18 +327,21 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             namespaces.merge(pendingNamespaces) { _, new in new }
             pendingNamespaces = [:]
         }
-        let attributes = attributeDict.isEmpty ? [] : attributeDict.compactMap { name, value -> XMLTreeAttribute? in
-            guard name != "xmlns", !name.hasPrefix("xmlns:") else { return nil }
-            guard let colon = name.firstIndex(of: ":") else {
-                return XMLTreeAttribute(namespaceURI: "", localName: name, qualifiedName: name, value: value)
-            }
-            return XMLTreeAttribute(
-                namespaceURI: namespaces[String(name[..<colon])] ?? "",
-                localName: String(name[name.index(after: colon)...]),
-                qualifiedName: name,
-                value: value
-            )
-        }.sorted { $0.qualifiedName < $1.qualifiedName }
+        let attributes =
+            attributeDict.isEmpty
+            ? []
+            : attributeDict.compactMap { name, value -> XMLTreeAttribute? in
+                guard name != "xmlns", !name.hasPrefix("xmlns:") else { return nil }
+                guard let colon = name.firstIndex(of: ":") else {
+                    return XMLTreeAttribute(namespaceURI: "", localName: name, qualifiedName: name, value: value)
+                }
+                return XMLTreeAttribute(
+                    namespaceURI: namespaces[String(name[..<colon])] ?? "",
+                    localName: String(name[name.index(after: colon)...]),
+                    qualifiedName: name,
+                    value: value
+                )
+            }.sorted { $0.qualifiedName < $1.qualifiedName }
         let index = elements.count
         let parent = stack.last?.index
         elements.append(
