@@ -189,6 +189,29 @@ struct HostileXMLTests {
         #expect(try await Self.post(quoted, to: "xpath", root).text == "matched")
     }
 
+    @Test("an XPath that would visit every node once per node is refused before libxml2 evaluates it")
+    func quadraticXPath() async throws {
+        let stubs = StubRegistry()
+        let root = try TemporaryStubRoot(mappings: [
+            "quadratic.json": #"{"request": {"bodyPatterns": [{"matchesXPath": "//*[count(//*) > 0]"}]}, "#
+                + #""response": {"status": 200, "body": "quadratic"}}"#,
+            "linear.json": #"{"request": {"bodyPatterns": [{"matchesXPath": "//b[@id = '4999']"}]}, "#
+                + #""response": {"status": 200, "body": "linear"}}"#,
+        ])
+        try stubs.load(root.path)
+        let session = stubs.makeSession()
+        let body = "<a>" + (0..<5_000).map { "<b id='\($0)'/>" }.joined() + "</a>"
+        // The newer stub (quadratic.json loads last) is tried first, refused, and the linear one answers.
+        #expect(await complete(session, request("POST", "https://xml.example/", body: body)).text == "linear")
+        let small = "<a><b id='1'/></a>"
+        #expect(await complete(session, request("POST", "https://xml.example/", body: small)).text == "quadratic")
+        let other = "<a>" + (0..<5_000).map { "<b id='x\($0)'/>" }.joined() + "</a>"
+        let refused = await complete(session, request("POST", "https://xml.example/", body: other))
+        let report = refused.urlError?.localizedDescription ?? ""
+        #expect(report.contains(#"the XPath "//*[count(//*) > 0]" on a document of"#), "\(report.prefix(3_000))")
+        #expect(report.contains("spent the request's work budget"), "\(report.prefix(3_000))")
+    }
+
     @Test(
         "wide documents cost bounded time: a million children, a million attributes, 20 MB of text",
         .enabled(if: reliabilitySuitesEnabled, "heavy: run with HTTPSTUBS_RELIABILITY=1")
