@@ -91,15 +91,16 @@ struct XMLEquality: Sendable {
     ///   such as `/a/b[2]: expected text "x", got "y"`; or why `actual` could not be compared (not
     ///   well-formed, nested too deeply, the work budget spent).
     func compare(_ actual: String) -> (isMatch: Bool, differences: [String]) {
-        let actualTree: XMLTree
-        do {
-            actualTree = try XMLTree.parse(actual)
-        } catch let .malformed(reason) {
-            return (false, ["the body is not well-formed XML: \(reason)"])
-        } catch {
-            return (false, ["\(error)"])
-        }
-        return WorkBudget.metering { budget in
+        // One budget for reading and comparing: the request's, or one of its own.
+        WorkBudget.metering { budget in
+            let actualTree: XMLTree
+            do {
+                actualTree = try XMLTree.parse(actual)
+            } catch let XMLReadError.malformed(reason) {
+                return (false, ["the body is not well-formed XML: \(reason)"])
+            } catch {
+                return (false, ["\(error)"])
+            }
             var comparison = Comparison(equality: self, actual: actualTree, budget: budget)
             var differences = Differences(limit: Self.maximumDifferences)
             comparison.compare(expected.root, actualTree.root, into: &differences)
