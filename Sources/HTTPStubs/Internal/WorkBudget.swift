@@ -26,9 +26,15 @@ final class WorkBudget: Sendable {
         /// Two array elements compared while pairing arrays in any order (`ignoreArrayOrder`), once
         /// elements equal as values are paired.
         static let comparison = 80
-        /// A value a JSONPath or XPath expression visits (about 4 µs in a debug build): a budget
-        /// lasts about 500,000.
+        /// A value a JSONPath expression visits (about 4 µs in a debug build): a budget lasts
+        /// about 500,000.
         static let pathNode = 40
+        /// An XML element read, built by libxml2, compared or printed (about 3 µs in a debug
+        /// build): a budget lasts about 650,000.
+        static let xmlElement = 30
+        /// An XML attribute read or compared, and each node an XPath expression may visit (an
+        /// upper bound charged before libxml2, which cannot be interrupted, evaluates it).
+        static let xmlVisit = 2
     }
 
     /// The units a budget starts with: about two seconds of work in a debug build, and at most

@@ -41,16 +41,21 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Reads the bytes.
+    /// Reads the bytes; a file only when it is a regular file (see ``RegularFile``).
     func load() throws -> Data {
         switch source {
         case let .data(data):
             return data
         case let .file(url):
             do {
-                return try Data(contentsOf: url)
+                return try RegularFile.read(url.path)
+            } catch let .notRegular(kind) {
+                throw StubError.unreadableBodyFile(
+                    url,
+                    underlying: "it is \(kind), not a regular file; \(RegularFile.advice(forKind: kind))"
+                )
             } catch {
-                throw StubError.unreadableBodyFile(url, underlying: FileFailure.reason(error))
+                throw StubError.unreadableBodyFile(url, underlying: error.reason)
             }
         case let .stubRootFile(url):
             return try Self.readWithoutFollowingLinks(url)
@@ -58,7 +63,8 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads a stub root's body file, refusing it when a symbolic link has taken the place of the
-    /// file or of a folder on its path since the stub was loaded (the path was resolved then).
+    /// file or of a folder on its path since the stub was loaded (the path was resolved then), or
+    /// when something other than a regular file (a FIFO, a device) has.
     private static func readWithoutFollowingLinks(_ url: URL) throws -> Data {
         let folder = url.deletingLastPathComponent()
         guard folder.resolvingSymlinksInPath().path == folder.path else {
@@ -67,20 +73,22 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
                 underlying: "a folder on its path has become a symbolic link since the stub was loaded; refused"
             )
         }
-        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT { throw StubError.missingBodyFile(url) }
-            let reason =
-                code == ELOOP
-                ? "it has become a symbolic link since the stub was loaded; refused" : String(cString: strerror(code))
-            throw StubError.unreadableBodyFile(url, underlying: reason)
-        }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
-            return try handle.readToEnd() ?? Data()
+            return try RegularFile.read(url.path, followingLinks: false)
+        } catch .missing {
+            throw StubError.missingBodyFile(url)
+        } catch .symbolicLink {
+            throw StubError.unreadableBodyFile(
+                url,
+                underlying: "it has become a symbolic link since the stub was loaded; refused"
+            )
+        } catch let .notRegular(kind) {
+            throw StubError.unreadableBodyFile(
+                url,
+                underlying: "it is \(kind), not a regular file; \(RegularFile.advice(forKind: kind))"
+            )
         } catch {
-            throw StubError.unreadableBodyFile(url, underlying: FileFailure.reason(error))
+            throw StubError.unreadableBodyFile(url, underlying: error.reason)
         }
     }
 

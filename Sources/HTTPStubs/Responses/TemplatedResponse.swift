@@ -199,15 +199,22 @@ final class TemplatedResponse: Sendable {
             )
         }
         let resolved = file.path
+        if let kind = RegularFile.kind(atPath: resolved) {
+            throw TemplateRenderFailure(
+                origin: origin,
+                error:
+                    "the rendered file name \(quoted(name)) leads to \(resolved), which is \(kind), "
+                    + "not a regular file; \(RegularFile.advice(forKind: kind))"
+            )
+        }
         guard templatedContents else { return .stubRootFile(file) }
         let data: Data
         do {
-            data = try Data(contentsOf: file)
+            data = try RegularFile.read(resolved, followingLinks: false)
         } catch {
-            let problem = FileFailure.readProblem(error)
             throw TemplateRenderFailure(
                 origin: origin,
-                error: "the body file \(resolved) cannot be read (\(problem)); add it or fix the name"
+                error: "the body file \(resolved) cannot be read (\(error.reason)); add it or fix the name"
             )
         }
         let text = String(decoding: data, as: UTF8.self)

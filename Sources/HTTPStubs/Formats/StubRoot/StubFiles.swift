@@ -86,8 +86,9 @@ package enum StubFiles {
                 ]
             )
         }
+        let (confined, escapes) = linksLeadingOutside(subpaths, of: folder, listedAs: prefix)
         let relative =
-            subpaths
+            confined
             .filter { $0.hasSuffix(".json") || $0.hasSuffix(".har") }
             .filter { !$0.split(separator: "/").contains("__files") }
             .sorted()
@@ -108,7 +109,7 @@ package enum StubFiles {
             filesRoots[directory] = found
             return File(path: file, filesRoot: found)
         }
-        if files.isEmpty {
+        if files.isEmpty && escapes.isEmpty {
             return (
                 [],
                 [
@@ -120,7 +121,51 @@ package enum StubFiles {
                 ]
             )
         }
-        return (files, [])
+        return (files, escapes)
+    }
+
+    /// `subpaths` of `folder` without the symbolic links that lead outside it, and an error for
+    /// each such link that names a stub file or a folder (which the listing does not enter).
+    ///
+    /// WireMock follows links in its root; so does the loader, as long as they stay inside the
+    /// folder it lists (the stub root's `mappings`, or the folder given), as body files must stay
+    /// inside `__files`. A file outside is never read, so no line of it can appear in a message.
+    /// A link to a folder inside is skipped: its files are loaded where they really are.
+    private static func linksLeadingOutside(
+        _ subpaths: [String],
+        of folder: URL,
+        listedAs prefix: String
+    ) -> (confined: [String], errors: [StubDiagnostic]) {
+        let base = folder.resolvingSymlinksInPath().standardizedFileURL.path
+        var confined: [String] = []
+        var errors: [StubDiagnostic] = []
+        for subpath in subpaths {
+            let path = folder.appendingPathComponent(subpath).path
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFLNK) else {
+                confined.append(subpath)
+                continue
+            }
+            let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+            let isFolder = RegularFile.kind(atPath: path) == RegularFile.folderKind
+            if target.hasPrefix(base + "/") {
+                if !isFolder { confined.append(subpath) }
+                continue
+            }
+            guard isFolder || subpath.hasSuffix(".json") || subpath.hasSuffix(".har") else { continue }
+            let listed = prefix + (prefix.hasSuffix("/") ? "" : "/") + subpath
+            errors.append(
+                StubDiagnostic(
+                    severity: .error,
+                    path: listed,
+                    message:
+                        "is a symbolic link to a \(isFolder ? "folder" : "file") outside \(folder.path); "
+                        + "refused, and not read: move or copy the \(isFolder ? "files" : "file") into "
+                        + "\(folder.path), or link to \(isFolder ? "a folder" : "a file") inside it"
+                )
+            )
+        }
+        return (confined, errors)
     }
 
     /// The `__files` folder for mapping files in `directory`: beside the nearest enclosing
@@ -136,6 +181,25 @@ package enum StubFiles {
         return fallback.appendingPathComponent("__files")
     }
 
+    /// The bytes of the mapping file or HAR capture at `path`, or an error saying why it cannot be
+    /// read: it is missing or unreadable, or it is not a regular file (a FIFO would block the load).
+    private static func readStubFile(_ path: String) throws(StubDiagnostic) -> Data {
+        do {
+            return try RegularFile.read(path)
+        } catch {
+            let problem: String
+            switch error {
+            case .notRegular(RegularFile.folderKind):
+                problem = "\(FileFailure.reason(code: EISDIR)); \(FileFailure.readAdvice(code: EISDIR))"
+            case let .notRegular(kind): problem = "\(error.reason); \(RegularFile.advice(forKind: kind))"
+            case .missing: problem = "\(error.reason); \(FileFailure.readAdvice(code: ENOENT))"
+            case let .system(code): problem = "\(error.reason); \(FileFailure.readAdvice(code: code))"
+            case .symbolicLink: problem = error.reason
+            }
+            throw StubDiagnostic(severity: .error, path: path, message: "cannot be read: \(problem)")
+        }
+    }
+
     /// Loads one file: a HAR capture (by its `.har` extension or its `log` member) or WireMock mappings.
     static func load(
         _ file: File,
@@ -144,18 +208,9 @@ package enum StubFiles {
     ) -> (stubs: [Stub], diagnostics: [StubDiagnostic]) {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file.path, isDirectory: false))
+            data = try readStubFile(file.path)
         } catch {
-            return (
-                [],
-                [
-                    StubDiagnostic(
-                        severity: .error,
-                        path: file.path,
-                        message: "cannot be read: \(FileFailure.readProblem(error))"
-                    )
-                ]
-            )
+            return ([], [error])
         }
         // HAR captures are strict JSON; mappings are read as WireMock reads them.
         let harByName = file.path.hasSuffix(".har")
@@ -218,18 +273,9 @@ extension StubFiles {
     ) -> (files: [OutputFile], diagnostics: [StubDiagnostic]) {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try readStubFile(path)
         } catch {
-            return (
-                [],
-                [
-                    StubDiagnostic(
-                        severity: .error,
-                        path: path,
-                        message: "cannot be read: \(FileFailure.readProblem(error))"
-                    )
-                ]
-            )
+            return ([], [error])
         }
         let document: JSONDocument
         do {

@@ -592,8 +592,19 @@ extension WireMockMappingReader {
         }
         let nestedTest = nested
         return ValueTest("matches XPath \(expressionText)\(nested.map { " \($0.description)" } ?? "")") { value in
-            guard let value, let results = expression.evaluate(value) else {
+            guard let value else {
                 return MatchVerdict(isMatch: false, detail: "expected an XML document for XPath \(expressionText)")
+            }
+            let results: [String]
+            do {
+                results = try expression.evaluate(value)
+            } catch let XMLReadError.malformed(reason) {
+                return MatchVerdict(
+                    isMatch: false,
+                    detail: "expected an XML document for XPath \(expressionText): \(reason)"
+                )
+            } catch {
+                return MatchVerdict(isMatch: false, detail: "XPath \(expressionText) not evaluated: \(error)")
             }
             if let nested = nestedTest { return results.isEmpty ? nested.test(nil) : nested.testAny(results) }
             return results.isEmpty

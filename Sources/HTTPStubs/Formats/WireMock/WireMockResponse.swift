@@ -226,16 +226,15 @@ extension WireMockMappingReader {
             )
             return nil
         }
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory)
-        if exists && isDirectory.boolValue {
+        if let kind = RegularFile.kind(atPath: resolved) {
             error(
-                "'bodyFileName' \(quoted(name)) is a folder in \(filesRoot.path); give the path of a file inside it",
+                "'bodyFileName' \(quoted(name)) is \(kind) in \(filesRoot.path), not a regular file; "
+                    + RegularFile.advice(forKind: kind),
                 at: jsonPath
             )
             return nil
         }
-        if !exists {
+        if !FileManager.default.fileExists(atPath: resolved) {
             errorOnUse(
                 "'bodyFileName' \(quoted(name)) does not exist in \(filesRoot.path); "
                     + "the stub loads, and answers its requests with "

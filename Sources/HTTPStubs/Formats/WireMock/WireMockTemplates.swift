@@ -173,7 +173,7 @@ extension WireMockMappingReader {
             )
         }
         guard let url = bodyFile(name, at: jsonPath, filesRoot: filesRoot) else { return nil }
-        guard templatedContents, let data = try? Data(contentsOf: url) else {
+        guard templatedContents, let data = try? RegularFile.read(url.path, followingLinks: false) else {
             return .fixed(.stubRootFile(url))
         }
         let text = String(decoding: data, as: UTF8.self)

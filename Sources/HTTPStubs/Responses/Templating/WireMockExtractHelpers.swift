@@ -54,8 +54,13 @@ enum WireMockExtractHelpers {
         } catch {
             return WireMockHelperSupport.inBandError("\(expression) is not a valid XPath expression")
         }
-        guard let values = compiled.renderedNodes(xml) else {
+        let values: [String]
+        do {
+            values = try compiled.renderedNodes(xml)
+        } catch XMLReadError.malformed {
             return WireMockHelperSupport.inBandError("\(xml) is not valid XML")
+        } catch {
+            return WireMockHelperSupport.inBandError("\(error)")
         }
         guard !values.isEmpty else { return .null }
         return values.count == 1 ? .string(values[0]) : TemplateRequestModel.listOrSingle(values)

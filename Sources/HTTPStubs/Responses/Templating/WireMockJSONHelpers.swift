@@ -52,10 +52,13 @@ enum WireMockJSONHelpers {
         "formatXml": TemplateHelper { call throws(TemplateRenderError) in
             let text = try WireMockHelperSupport.bodyOrFirst(call) ?? ""
             let compact = WireMockHelperSupport.hashString(call, "format") == "compact"
-            guard let formatted = XPathExpression.formatted(text, compact: compact) else {
+            do {
+                return .safe(try XPathExpression.formatted(text, compact: compact))
+            } catch XMLReadError.malformed {
                 throw WireMockHelperSupport.failure(call, "formatXml: the input is not XML")
+            } catch {
+                throw WireMockHelperSupport.failure(call, "formatXml: \(error)")
             }
-            return .safe(formatted)
         },
         "val": TemplateHelper { call in
             let value = call.params.first ?? .null

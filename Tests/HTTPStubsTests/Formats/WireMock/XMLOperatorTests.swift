@@ -73,10 +73,13 @@ import Testing
         #expect(!result.isMatch)
         #expect(result.differences.count == 1)
         #expect(result.differences.first?.contains("not well-formed XML") == true)
-        #expect(try XPathExpression("//a").evaluate("<a><b></a>") == nil)
-        #expect(try XPathExpression("//a").evaluate("<a>") == nil)
-        #expect(try XPathExpression("//a").evaluate("") == nil)
-        #expect(try XPathExpression("//a").evaluate("{\"json\": true}") == nil)
+        for notXML in ["<a><b></a>", "<a>", "", "{\"json\": true}"] {
+            let error = #expect(throws: XMLReadError.self) { try XPathExpression("//a").evaluate(notXML) }
+            guard case .malformed? = error else {
+                Issue.record("\(quoted(notXML)): expected a malformed-XML error, got \(String(describing: error))")
+                continue
+            }
+        }
     }
 
     @Test func xpathSelectsNodes() throws {

@@ -26,12 +26,17 @@ struct XMLPatternError: Error, Sendable, Equatable, CustomStringConvertible {
 /// whitespace-only text, comments and processing instructions ignored. With XMLUnit placeholders
 /// (``withPlaceholders(_:)``), an expected text or attribute value such as `${xmlunit.ignore}`
 /// stands for a kind of value.
+///
+/// Both documents are read as ``XMLTree``s (depth-limited, flat) and compared with an explicit
+/// stack, never by recursion; every pair of elements compared charges ``WorkBudget/current``, so
+/// that a wide body, or `ignoreOrderOfSameNode` trying many pairings, stops with a clear
+/// difference instead of taking minutes.
 struct XMLEquality: Sendable {
     /// The most differences `compare` reports.
     static let maximumDifferences = 5
 
-    /// The expected document's root element.
-    private let expected: XMLTreeElement
+    /// The expected document.
+    private let expected: XMLTree
     /// Whether sibling elements may appear in any order.
     let ignoreOrderOfSameNode: Bool
     /// The placeholders among the expected texts and attribute values, by their text.
@@ -39,18 +44,21 @@ struct XMLEquality: Sendable {
 
     /// Parses the expected document.
     ///
-    /// - Throws: `XMLPatternError` when `expected` is not well-formed XML, or
-    ///   when the platform cannot parse XML.
+    /// - Throws: `XMLPatternError` when `expected` is not well-formed XML, is nested too deeply,
+    ///   or when the platform cannot parse XML.
     init(expected: String, ignoreOrderOfSameNode: Bool = false) throws(XMLPatternError) {
         do {
-            self.expected = try XMLTreeElement.parse(expected)
-        } catch {
-            guard error != .unavailable else { throw error }
+            self.expected = try XMLTree.parse(expected)
+        } catch .unavailable {
+            throw .unavailable
+        } catch let .malformed(reason) {
             throw XMLPatternError(
                 message:
-                    "the expected XML of equalToXml is not well-formed: \(error.message); "
+                    "the expected XML of equalToXml is not well-formed: \(reason); "
                     + "check that every tag is closed and attribute values are quoted"
             )
+        } catch {
+            throw XMLPatternError(message: "the expected XML of equalToXml cannot be read: \(error)")
         }
         self.ignoreOrderOfSameNode = ignoreOrderOfSameNode
     }
@@ -60,8 +68,7 @@ struct XMLEquality: Sendable {
     ///   never match (see ``XMLUnitPlaceholderSyntax/placeholder(in:)``).
     func withPlaceholders(_ syntax: XMLUnitPlaceholderSyntax) throws(XMLPatternError) -> XMLEquality {
         var result = self
-        var pending = [(element: expected, path: "/" + expected.qualifiedName)]
-        while let (element, path) = pending.popLast() {
+        for (index, element) in expected.elements.enumerated() {
             do {
                 if !element.text.isEmpty, let placeholder = try syntax.placeholder(in: element.text) {
                     result.placeholders[element.text] = placeholder
@@ -72,10 +79,7 @@ struct XMLEquality: Sendable {
                     }
                 }
             } catch {
-                throw XMLPatternError(message: "\(path): \(error.message)")
-            }
-            for index in element.elements.indices {
-                pending.append((element.elements[index], path + "/" + element.step(forChildAt: index)))
+                throw XMLPatternError(message: "\(expected.path(of: index)): \(error.message)")
             }
         }
         return result
@@ -84,321 +88,331 @@ struct XMLEquality: Sendable {
     /// Compares `actual` with the expected document.
     ///
     /// - Returns: Whether they are similar, and up to five readable differences
-    ///   such as `/a/b[2]: expected text "x", got "y"`.
+    ///   such as `/a/b[2]: expected text "x", got "y"`; or why `actual` could not be compared (not
+    ///   well-formed, nested too deeply, the work budget spent).
     func compare(_ actual: String) -> (isMatch: Bool, differences: [String]) {
-        let actualRoot: XMLTreeElement
-        do {
-            actualRoot = try XMLTreeElement.parse(actual)
-        } catch {
-            let reason = error == .unavailable ? error.message : "the body is not well-formed XML: \(error.message)"
-            return (false, [reason])
+        // One budget for reading and comparing: the request's, or one of its own.
+        WorkBudget.metering { budget in
+            let actualTree: XMLTree
+            do {
+                actualTree = try XMLTree.parse(actual)
+            } catch let XMLReadError.malformed(reason) {
+                return (false, ["the body is not well-formed XML: \(reason)"])
+            } catch {
+                return (false, ["\(error)"])
+            }
+            var comparison = Comparison(equality: self, actual: actualTree, budget: budget)
+            var differences = Differences(limit: Self.maximumDifferences)
+            comparison.compare(expected.root, actualTree.root, into: &differences)
+            if let exhaustion = comparison.exhaustion { return (false, ["\(exhaustion)"]) }
+            return (differences.count == 0, differences.reported)
         }
-        var differences: [String] = []
-        compare(expected, actualRoot, path: "/" + expected.qualifiedName, into: &differences)
-        return (differences.isEmpty, differences)
     }
 
-    /// Appends the differences between two elements at `path`, up to the limit.
-    private func compare(
-        _ expected: XMLTreeElement,
-        _ actual: XMLTreeElement,
-        path: String,
-        into differences: inout [String]
-    ) {
-        func report(_ text: String) {
-            if differences.count < Self.maximumDifferences { differences.append("\(path): \(text)") }
+    /// Differences found, the first `limit` of them as text.
+    fileprivate struct Differences {
+        /// How many are kept as text; 0 when only whether there is one matters.
+        let limit: Int
+        /// How many were found.
+        private(set) var count = 0
+        /// The first `limit`, as text.
+        private(set) var reported: [String] = []
+
+        /// Whether no more need be looked for.
+        var isFull: Bool {
+            count >= max(limit, 1)
         }
-        guard expected.namespaceURI == actual.namespaceURI, expected.localName == actual.localName else {
-            report("expected element \(expected.displayName), got \(actual.displayName)")
+
+        /// Records a difference, made into text only when it is kept.
+        mutating func report(_ text: @autoclosure () -> String) {
+            count += 1
+            if reported.count < limit { reported.append(text()) }
+        }
+    }
+
+    /// One comparison of the expected document with an actual one, charging a work budget.
+    private struct Comparison {
+        let equality: XMLEquality
+        let actual: XMLTree
+        let budget: WorkBudget
+        /// Why the comparison stopped before it finished, if it did.
+        private(set) var exhaustion: WorkBudget.Exhaustion?
+
+        init(equality: XMLEquality, actual: XMLTree, budget: WorkBudget) {
+            self.equality = equality
+            self.actual = actual
+            self.budget = budget
+        }
+
+        private var expected: XMLTree {
+            equality.expected
+        }
+
+        /// Takes the cost of comparing one pair of elements (and of their attributes) from the
+        /// budget; `false` once it is spent.
+        private mutating func charge(_ expectedIndex: Int, _ actualIndex: Int) -> Bool {
+            guard exhaustion == nil else { return false }
+            let attributes = expected[expectedIndex].attributes.count + actual[actualIndex].attributes.count
+            let units = WorkBudget.Cost.xmlElement + WorkBudget.Cost.xmlVisit * attributes
+            if budget.spend(units, on: "comparing XML (equalToXml)") { return true }
+            exhaustion = budget.exhaustion
+            return false
+        }
+
+        /// Appends the differences between two documents' elements and their descendants, up to
+        /// the limit, in document order.
+        mutating func compare(_ expectedRoot: Int, _ actualRoot: Int, into differences: inout Differences) {
+            /// A step of the comparison: a pair to compare, or an element without a partner.
+            enum Work {
+                case pair(Int, Int)
+                case missing(parent: Int, child: Int)
+                case unexpected(parent: Int, child: Int)
+            }
+            var work: [Work] = [.pair(expectedRoot, actualRoot)]
+            while !differences.isFull, let next = work.popLast() {
+                switch next {
+                case let .pair(expectedIndex, actualIndex):
+                    guard charge(expectedIndex, actualIndex) else { return }
+                    guard compareOwn(expectedIndex, actualIndex, into: &differences), !differences.isFull else {
+                        continue
+                    }
+                    guard let pairs = pairChildren(expectedIndex, actualIndex) else { return }
+                    for pair in pairs.reversed() {
+                        switch pair {
+                        case let (expectedChild?, actualChild?): work.append(.pair(expectedChild, actualChild))
+                        case let (expectedChild?, nil):
+                            work.append(.missing(parent: expectedIndex, child: expectedChild))
+                        case let (nil, actualChild?):
+                            work.append(.unexpected(parent: expectedIndex, child: actualChild))
+                        case (nil, nil): break
+                        }
+                    }
+                case let .missing(parent, child):
+                    differences.report(
+                        "\(expected.path(of: parent)): missing element \(expected[child].displayName)"
+                    )
+                case let .unexpected(parent, child):
+                    differences.report(
+                        "\(expected.path(of: parent)): unexpected element \(actual[child].displayName)"
+                    )
+                }
+            }
+        }
+
+        /// Reports the differences of two elements themselves (names, attributes, text); `true`
+        /// when their children are to be compared too.
+        private func compareOwn(_ expectedIndex: Int, _ actualIndex: Int, into differences: inout Differences) -> Bool {
+            let expectedElement = expected[expectedIndex]
+            let actualElement = actual[actualIndex]
+            let expected = self.expected
+            func report(_ text: @autoclosure () -> String) {
+                differences.report("\(expected.path(of: expectedIndex)): \(text())")
+            }
+            guard expectedElement.namespaceURI == actualElement.namespaceURI,
+                expectedElement.localName == actualElement.localName
+            else {
+                report("expected element \(expectedElement.displayName), got \(actualElement.displayName)")
+                return false
+            }
+            let actualAttributes = AttributeLookup(actualElement.attributes)
+            for attribute in expectedElement.attributes {
+                let other = actualAttributes.named(like: attribute)
+                if let placeholder = equality.placeholders[attribute.value] {
+                    if !placeholder.accepts(other?.value) {
+                        report(
+                            "attribute \(attribute.qualifiedName): expected \(placeholder), got "
+                                + (other.map { "\"\($0.value)\"" } ?? "none")
+                        )
+                    }
+                    continue
+                }
+                if let other {
+                    if other.value != attribute.value {
+                        report(
+                            "expected attribute \(attribute.qualifiedName)=\"\(attribute.value)\", got \"\(other.value)\""
+                        )
+                    }
+                } else {
+                    report("missing attribute \(attribute.qualifiedName)=\"\(attribute.value)\"")
+                }
+            }
+            let expectedAttributes = AttributeLookup(expectedElement.attributes)
+            for attribute in actualElement.attributes where expectedAttributes.named(like: attribute) == nil {
+                report("unexpected attribute \(attribute.qualifiedName)=\"\(attribute.value)\"")
+            }
+            let expectedText = expectedElement.text
+            let actualText = actualElement.text
+            let got = actualText.isEmpty ? "no text" : "\"\(actualText)\""
+            if !expectedText.isEmpty, let placeholder = equality.placeholders[expectedText] {
+                if textPlaceholder(placeholder, of: expectedElement, accepts: actualElement) {
+                    // XMLUnit lets an element's only text stand for an only child element.
+                    if expectedElement.children.isEmpty { return false }
+                } else {
+                    report("expected text \(placeholder), got \(got)")
+                }
+            } else if expectedText != actualText {
+                report(
+                    expectedText.isEmpty
+                        ? "expected no text, got \(got)" : "expected text \"\(expectedText)\", got \(got)"
+                )
+            }
+            return true
+        }
+
+        /// Whether `actual` passes the placeholder that is the text of `expected`, as XMLUnit
+        /// compares child nodes: a text-only expected element matches an element with that text,
+        /// with no text (the placeholder then sees none), or whose only child is an element
+        /// (likewise); an expected element with child elements needs text beside them.
+        private func textPlaceholder(
+            _ placeholder: XMLUnitPlaceholder,
+            of expected: XMLTree.Element,
+            accepts actual: XMLTree.Element
+        ) -> Bool {
+            guard expected.children.isEmpty else { return !actual.text.isEmpty && placeholder.accepts(actual.text) }
+            if actual.children.isEmpty { return placeholder.accepts(actual.text.isEmpty ? nil : actual.text) }
+            return actual.children.count == 1 && actual.text.isEmpty && placeholder.accepts(nil)
+        }
+
+        /// Pairs the expected element's child elements with the actual one's: by position or,
+        /// when order is ignored, first each expected child with the first unpaired similar one,
+        /// then the rest with the first unpaired child of the same name. `nil` when the work
+        /// budget ran out.
+        private mutating func pairChildren(_ expectedIndex: Int, _ actualIndex: Int) -> [(Int?, Int?)]? {
+            let expectedChildren = expected[expectedIndex].children
+            let actualChildren = actual[actualIndex].children
+            guard equality.ignoreOrderOfSameNode else {
+                return (0..<max(expectedChildren.count, actualChildren.count)).map { index in
+                    (
+                        index < expectedChildren.count ? expectedChildren[index] : nil,
+                        index < actualChildren.count ? actualChildren[index] : nil
+                    )
+                }
+            }
+            var partners = [Int?](repeating: nil, count: expectedChildren.count)
+            var unpaired = actualChildren
+            for (position, child) in expectedChildren.enumerated() {
+                for (candidatePosition, candidate) in unpaired.enumerated() {
+                    guard let similar = isSimilar(child, candidate) else { return nil }
+                    if similar {
+                        partners[position] = candidate
+                        unpaired.remove(at: candidatePosition)
+                        break
+                    }
+                }
+            }
+            for (position, child) in expectedChildren.enumerated() where partners[position] == nil {
+                let element = expected[child]
+                guard charge(child, actualIndex) else { return nil }
+                let sameName = unpaired.firstIndex {
+                    actual[$0].namespaceURI == element.namespaceURI && actual[$0].localName == element.localName
+                }
+                if let sameName {
+                    partners[position] = unpaired.remove(at: sameName)
+                }
+            }
+            return partners.enumerated().map { (expectedChildren[$0.offset], $0.element) } + unpaired.map { (nil, $0) }
+        }
+
+        /// Whether two elements and their descendants have no difference, with order ignored:
+        /// each expected child pairs with the first unpaired similar actual child, and none is
+        /// left over. Searched with an explicit stack; `nil` when the work budget ran out.
+        private mutating func isSimilar(_ expectedIndex: Int, _ actualIndex: Int) -> Bool? {
+            /// A pair of elements whose children are being paired.
+            struct Frame {
+                /// The expected element's children.
+                let expectedChildren: [Int]
+                /// How many of them have found a partner.
+                var paired = 0
+                /// The actual element's children without a partner yet.
+                var unpaired: [Int]
+                /// The position in `unpaired` of the candidate being tried.
+                var candidate = 0
+            }
+            /// What comparing two elements themselves gives: the answer, or their children to pair.
+            enum Opened {
+                case decided(Bool)
+                case children(Frame)
+            }
+            /// Compares two elements themselves; `nil` when the work budget ran out.
+            func open(_ comparison: inout Comparison, _ expectedIndex: Int, _ actualIndex: Int) -> Opened? {
+                guard comparison.charge(expectedIndex, actualIndex) else { return nil }
+                var differences = Differences(limit: 0)
+                let descend = comparison.compareOwn(expectedIndex, actualIndex, into: &differences)
+                guard differences.count == 0 else { return .decided(false) }
+                guard descend else { return .decided(true) }
+                return .children(
+                    Frame(
+                        expectedChildren: comparison.expected[expectedIndex].children,
+                        unpaired: comparison.actual[actualIndex].children
+                    )
+                )
+            }
+            var stack: [Frame] = []
+            switch open(&self, expectedIndex, actualIndex) {
+            case nil: return nil
+            case let .decided(result)?: return result
+            case let .children(frame)?: stack.append(frame)
+            }
+            // The answer for the pair the top frame tried (once the stack is empty, the answer).
+            var outcome = false
+            // Whether `outcome` is new, for the top frame's candidate.
+            var tried = false
+            while let top = stack.indices.last {
+                if tried {
+                    tried = false
+                    if outcome {
+                        stack[top].unpaired.remove(at: stack[top].candidate)
+                        stack[top].paired += 1
+                        stack[top].candidate = 0
+                    } else {
+                        stack[top].candidate += 1
+                    }
+                }
+                let frame = stack[top]
+                if frame.paired == frame.expectedChildren.count || frame.candidate == frame.unpaired.count {
+                    outcome = frame.paired == frame.expectedChildren.count && frame.unpaired.isEmpty
+                    stack.removeLast()
+                    tried = true
+                    continue
+                }
+                switch open(&self, frame.expectedChildren[frame.paired], frame.unpaired[frame.candidate]) {
+                case nil:
+                    return nil
+                case let .decided(result)?:
+                    outcome = result
+                    tried = true
+                case let .children(child)?:
+                    stack.append(child)
+                }
+            }
+            return outcome
+        }
+    }
+}
+
+/// An element's attributes looked up by namespace URI and local name: through a dictionary when
+/// there are many (so that comparing two elements with thousands of attributes takes linear time),
+/// by a search when there are few.
+private struct AttributeLookup {
+    /// The attributes.
+    let attributes: [XMLTreeAttribute]
+    /// The index of each by ``XMLTreeAttribute/nameKey``, when there are many.
+    private let indexes: [String: Int]?
+
+    init(_ attributes: [XMLTreeAttribute]) {
+        self.attributes = attributes
+        guard attributes.count > 16 else {
+            indexes = nil
             return
         }
-        for attribute in expected.attributes {
-            let other = actual.attributes.first { $0.hasSameName(as: attribute) }
-            if let placeholder = placeholders[attribute.value] {
-                if !placeholder.accepts(other?.value) {
-                    report(
-                        "attribute \(attribute.qualifiedName): expected \(placeholder), got "
-                            + (other.map { "\"\($0.value)\"" } ?? "none")
-                    )
-                }
-                continue
-            }
-            if let other {
-                if other.value != attribute.value {
-                    report(
-                        "expected attribute \(attribute.qualifiedName)=\"\(attribute.value)\", got \"\(other.value)\""
-                    )
-                }
-            } else {
-                report("missing attribute \(attribute.qualifiedName)=\"\(attribute.value)\"")
-            }
-        }
-        for attribute in actual.attributes where !expected.attributes.contains(where: { $0.hasSameName(as: attribute) })
-        {
-            report("unexpected attribute \(attribute.qualifiedName)=\"\(attribute.value)\"")
-        }
-        let expectedText = expected.text
-        let actualText = actual.text
-        let got = actualText.isEmpty ? "no text" : "\"\(actualText)\""
-        if !expectedText.isEmpty, let placeholder = placeholders[expectedText] {
-            if textPlaceholder(placeholder, of: expected, accepts: actual) {
-                // XMLUnit lets an element's only text stand for an only child element.
-                if expected.elements.isEmpty { return }
-            } else {
-                report("expected text \(placeholder), got \(got)")
-            }
-        } else if expectedText != actualText {
-            report(
-                expectedText.isEmpty ? "expected no text, got \(got)" : "expected text \"\(expectedText)\", got \(got)"
-            )
-        }
-        guard differences.count < Self.maximumDifferences else { return }
-        for (expectedChild, actualChild) in pairChildren(expected.elements, actual.elements) {
-            guard differences.count < Self.maximumDifferences else { return }
-            switch (expectedChild, actualChild) {
-            case (let expectedIndex?, let actualIndex?):
-                compare(
-                    expected.elements[expectedIndex],
-                    actual.elements[actualIndex],
-                    path: path + "/" + expected.step(forChildAt: expectedIndex),
-                    into: &differences
-                )
-            case (let expectedIndex?, nil):
-                report("missing element \(expected.elements[expectedIndex].displayName)")
-            case (nil, let actualIndex?):
-                report("unexpected element \(actual.elements[actualIndex].displayName)")
-            case (nil, nil):
-                break
-            }
-        }
+        var indexes: [String: Int] = [:]
+        for (index, attribute) in attributes.enumerated() { indexes[attribute.nameKey] = index }
+        self.indexes = indexes
     }
 
-    /// Whether `actual` passes the placeholder that is the text of `expected`, as XMLUnit compares
-    /// child nodes: a text-only expected element matches an element with that text, with no
-    /// text (the placeholder then sees none), or whose only child is an element (likewise); an
-    /// expected element with child elements needs text beside them.
-    private func textPlaceholder(
-        _ placeholder: XMLUnitPlaceholder,
-        of expected: XMLTreeElement,
-        accepts actual: XMLTreeElement
-    ) -> Bool {
-        guard expected.elements.isEmpty else { return !actual.text.isEmpty && placeholder.accepts(actual.text) }
-        if actual.elements.isEmpty { return placeholder.accepts(actual.text.isEmpty ? nil : actual.text) }
-        return actual.elements.count == 1 && actual.text.isEmpty && placeholder.accepts(nil)
-    }
-
-    /// Pairs expected with actual child elements: by position or, when order is
-    /// ignored, first each expected element with an equal unpaired one, then the
-    /// rest with the first unpaired element of the same name.
-    private func pairChildren(_ expected: [XMLTreeElement], _ actual: [XMLTreeElement]) -> [(Int?, Int?)] {
-        guard ignoreOrderOfSameNode else {
-            return (0..<max(expected.count, actual.count)).map { index in
-                (index < expected.count ? index : nil, index < actual.count ? index : nil)
-            }
-        }
-        var partners = [Int?](repeating: nil, count: expected.count)
-        var unpaired = Array(actual.indices)
-        for (expectedIndex, element) in expected.enumerated() {
-            let equal = unpaired.first { candidate in
-                var scratch: [String] = []
-                compare(element, actual[candidate], path: "", into: &scratch)
-                return scratch.isEmpty
-            }
-            if let equal {
-                partners[expectedIndex] = equal
-                unpaired.removeAll { $0 == equal }
-            }
-        }
-        for (expectedIndex, element) in expected.enumerated() where partners[expectedIndex] == nil {
-            let sameName = unpaired.first {
-                actual[$0].namespaceURI == element.namespaceURI && actual[$0].localName == element.localName
-            }
-            if let sameName {
-                partners[expectedIndex] = sameName
-                unpaired.removeAll { $0 == sameName }
-            }
-        }
-        return partners.enumerated().map { ($0.offset, $0.element) } + unpaired.map { (nil, $0) }
+    /// The attribute with the same namespace URI and local name as `other`, if any.
+    func named(like other: XMLTreeAttribute) -> XMLTreeAttribute? {
+        guard let indexes else { return attributes.first { $0.hasSameName(as: other) } }
+        return indexes[other.nameKey].map { attributes[$0] }
     }
 }
-
-/// An attribute of an `XMLTreeElement`.
-struct XMLTreeAttribute: Sendable, Equatable {
-    /// The namespace URI, empty when none.
-    let namespaceURI: String
-    /// The name without prefix.
-    let localName: String
-    /// The name as written, with any prefix.
-    let qualifiedName: String
-    /// The normalized value.
-    let value: String
-
-    /// Whether both attributes have the same namespace URI and local name.
-    func hasSameName(as other: XMLTreeAttribute) -> Bool {
-        namespaceURI == other.namespaceURI && localName == other.localName
-    }
-}
-
-/// An immutable, platform-neutral snapshot of an element, built from `XMLDocument`.
-struct XMLTreeElement: Sendable, Equatable {
-    /// The namespace URI, empty when none.
-    let namespaceURI: String
-    /// The name without prefix.
-    let localName: String
-    /// The name as written, with any prefix.
-    let qualifiedName: String
-    /// The attributes, namespace declarations excluded.
-    let attributes: [XMLTreeAttribute]
-    /// The child elements, in order.
-    let elements: [XMLTreeElement]
-    /// The element's own text (text and CDATA children, concatenated and trimmed).
-    let text: String
-
-    /// The name for messages: `<name>`, with the namespace URI when there is one.
-    var displayName: String {
-        namespaceURI.isEmpty ? "<\(qualifiedName)>" : "<\(qualifiedName)> (namespace \(namespaceURI))"
-    }
-
-    /// The path step of the child element at `index`: its name, with a 1-based
-    /// position among same-named siblings when there are several.
-    func step(forChildAt index: Int) -> String {
-        let child = elements[index]
-        let sameName = elements.indices.filter { elements[$0].qualifiedName == child.qualifiedName }
-        guard sameName.count > 1, let position = sameName.firstIndex(of: index) else { return child.qualifiedName }
-        return "\(child.qualifiedName)[\(position + 1)]"
-    }
-
-    /// Parses a well-formed document and snapshots its root element.
-    ///
-    /// Uses the SAX `XMLParser`, which reports every error (libxml2's tree
-    /// parser silently recovers from some and prints others to standard error).
-    static func parse(_ xml: String) throws(XMLPatternError) -> XMLTreeElement {
-        #if canImport(FoundationXML) || canImport(Darwin)  // XMLParser: every Apple platform
-        let parser = XMLParser(data: Data(xml.utf8))
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = true
-        parser.shouldResolveExternalEntities = false
-        let builder = XMLTreeBuilder()
-        parser.delegate = builder
-        let succeeded = parser.parse()
-        guard succeeded, parser.parserError == nil, builder.isComplete, let root = builder.root else {
-            let location = parser.lineNumber > 0 ? " near line \(parser.lineNumber), column \(parser.columnNumber)" : ""
-            let reason =
-                builder.root == nil && parser.parserError == nil
-                ? "the document has no root element" : "the XML is malformed\(location)"
-            throw XMLPatternError(message: reason)
-        }
-        return root
-        #else
-        throw XMLPatternError.unavailable
-        #endif
-    }
-}
-
-#if canImport(FoundationXML) || canImport(Darwin)  // XMLParser: every Apple platform
-/// Builds `XMLTreeElement`s from `XMLParser` events.
-private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
-    /// An element whose end tag has not been seen yet.
-    private struct OpenElement {
-        /// The namespace URI.
-        var namespaceURI: String
-        /// The name without prefix.
-        var localName: String
-        /// The name as written.
-        var qualifiedName: String
-        /// The attributes.
-        var attributes: [XMLTreeAttribute]
-        /// The finished child elements.
-        var elements: [XMLTreeElement] = []
-        /// The text seen so far.
-        var text = ""
-        /// Prefix → namespace URI in scope for this element.
-        var namespaces: [String: String]
-    }
-
-    /// The open elements, outermost first.
-    private var stack: [OpenElement] = []
-    /// Prefix mappings announced for the next start tag.
-    private var pendingNamespaces: [String: String] = [:]
-    /// The finished root element.
-    private(set) var root: XMLTreeElement?
-
-    /// Whether every element was closed.
-    var isComplete: Bool {
-        stack.isEmpty
-    }
-
-    /// Records a namespace declaration of the next element.
-    func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
-        pendingNamespaces[prefix] = namespaceURI
-    }
-
-    /// Opens an element, resolving attribute prefixes.
-    func parser(
-        _ parser: XMLParser,
-        didStartElement elementName: String,
-        namespaceURI: String?,
-        qualifiedName qName: String?,
-        attributes attributeDict: [String: String] = [:]
-    ) {
-        let namespaces = (stack.last?.namespaces ?? [:]).merging(pendingNamespaces) { _, new in new }
-        pendingNamespaces = [:]
-        let attributes = attributeDict.compactMap { name, value -> XMLTreeAttribute? in
-            guard name != "xmlns", !name.hasPrefix("xmlns:") else { return nil }
-            guard let colon = name.firstIndex(of: ":") else {
-                return XMLTreeAttribute(namespaceURI: "", localName: name, qualifiedName: name, value: value)
-            }
-            return XMLTreeAttribute(
-                namespaceURI: namespaces[String(name[..<colon])] ?? "",
-                localName: String(name[name.index(after: colon)...]),
-                qualifiedName: name,
-                value: value
-            )
-        }.sorted { $0.qualifiedName < $1.qualifiedName }
-        stack.append(
-            OpenElement(
-                namespaceURI: namespaceURI ?? "",
-                localName: elementName,
-                qualifiedName: qName ?? elementName,
-                attributes: attributes,
-                namespaces: namespaces
-            )
-        )
-    }
-
-    /// Closes the innermost element.
-    func parser(
-        _ parser: XMLParser,
-        didEndElement elementName: String,
-        namespaceURI: String?,
-        qualifiedName qName: String?
-    ) {
-        guard let open = stack.popLast() else { return }
-        let element = XMLTreeElement(
-            namespaceURI: open.namespaceURI,
-            localName: open.localName,
-            qualifiedName: open.qualifiedName,
-            attributes: open.attributes,
-            elements: open.elements,
-            text: open.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        )
-        if stack.isEmpty {
-            root = element
-        } else {
-            stack[stack.count - 1].elements.append(element)
-        }
-    }
-
-    /// Appends text to the innermost element.
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += string
-    }
-
-    /// Appends a CDATA section's text to the innermost element.
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
-    }
-}
-#endif

@@ -15,18 +15,26 @@ import FoundationXML
 ///
 /// Prefixes listed in `namespaces` (`xPathNamespaces`) match by namespace URI;
 /// any other prefix matches the prefix as written in the document.
+///
+/// A document is first read as an ``XMLTree`` (the SAX check, with its depth and attribute
+/// limits), then built by libxml2. The work is charged to ``WorkBudget/current``: reading and
+/// building per node, evaluating by an upper bound on the nodes the expression can visit in a
+/// document of that shape (computed before libxml2 runs it, since its evaluation cannot be
+/// interrupted), and each selected node's text by its length.
 struct XPathExpression: Sendable, CustomStringConvertible {
     /// The expression as written.
     let expression: String
     /// The equivalent expression without namespace prefixes, evaluated from the root element.
     private let rewritten: String
+    /// What evaluating the expression costs.
+    private let cost: XPathCost
 
     /// Checks `expression` and resolves its namespace prefixes with `namespaces` (prefix → URI).
     init(_ expression: String, namespaces: [String: String] = [:]) throws(XMLPatternError) {
         #if canImport(FoundationXML) || os(macOS)
         self.expression = expression
         var parser = try XPathParser(expression, namespaces: namespaces)
-        self.rewritten = try parser.parseTopLevel()
+        (self.rewritten, self.cost) = try parser.parseTopLevel()
         #else
         throw XMLPatternError.unavailable
         #endif
@@ -37,66 +45,123 @@ struct XPathExpression: Sendable, CustomStringConvertible {
         expression
     }
 
-    /// The string value of each selected node (the text content of elements, the
-    /// values of attributes, the text of text nodes), or `nil` when `xml` is not
-    /// well-formed XML. The string form of `matchesXPath` matches when this is non-empty.
-    func evaluate(_ xml: String) -> [String]? {
+    /// The string value of each selected node (the text content of elements, the values of
+    /// attributes, the text of text nodes). The string form of `matchesXPath` matches when this
+    /// is non-empty.
+    /// - Throws: `XMLReadError` when `xml` is not a document this toolkit reads, or the work
+    ///   budget ran out.
+    func evaluate(_ xml: String) throws(XMLReadError) -> [String] {
         #if canImport(FoundationXML) || os(macOS)
-        return selectedNodes(in: xml)?.map { $0.stringValue ?? "" }
+        return try WorkBudget.metering { budget in
+            Result { () throws(XMLReadError) in
+                try selectedNodes(in: xml, charging: budget).map { node throws(XMLReadError) in
+                    try Self.charged(node.stringValue ?? "", to: budget)
+                }
+            }
+        }.get()
         #else
-        return nil
+        throw .unavailable
         #endif
     }
 
     /// Each selected node as WireMock's `xPath` template helper prints it: an element as its XML,
     /// indented by two spaces per level and ending with a newline; an attribute or text node as
-    /// its text. `nil` when `xml` is not well-formed XML.
-    func renderedNodes(_ xml: String) -> [String]? {
+    /// its text.
+    /// - Throws: `XMLReadError` when `xml` is not a document this toolkit reads, or the work
+    ///   budget ran out.
+    func renderedNodes(_ xml: String) throws(XMLReadError) -> [String] {
         #if canImport(FoundationXML) || os(macOS)
-        return selectedNodes(in: xml)?.map { node in
-            guard node.kind == .element else { return node.stringValue ?? "" }
-            return Self.indented(node, level: 0)
-        }
+        return try WorkBudget.metering { budget in
+            Result { () throws(XMLReadError) in
+                try selectedNodes(in: xml, charging: budget).map { node throws(XMLReadError) in
+                    guard node.kind == .element else { return try Self.charged(node.stringValue ?? "", to: budget) }
+                    return try Self.indented(node, level: 0, charging: budget)
+                }
+            }
+        }.get()
         #else
-        return nil
+        throw .unavailable
         #endif
     }
 
     #if canImport(FoundationXML) || os(macOS)
-    /// The nodes this expression selects in `xml`, or `nil` when `xml` is not well-formed.
-    private func selectedNodes(in xml: String) -> [XMLNode]? {
-        guard let root = Self.wellFormedRoot(xml) else { return nil }
-        return try? root.nodes(forXPath: rewritten)
+    /// The nodes this expression selects in `xml`, its evaluation charged to `budget` beforehand.
+    private func selectedNodes(in xml: String, charging budget: WorkBudget) throws(XMLReadError) -> [XMLNode] {
+        let (root, shape) = try Self.wellFormedRoot(xml, charging: budget)
+        let visits = cost.visits(1, distinct: true, in: shape)
+        let units = min(visits * Double(WorkBudget.Cost.xmlVisit), Double(Int.max / 2))
+        guard budget.spend(Int(units), on: "the XPath \(quoted(expression)) on a document of \(shape.nodes) nodes")
+        else { throw .overBudget(budget.exhaustion!) }
+        let nodes = (try? root.nodes(forXPath: rewritten)) ?? []
+        guard
+            budget.spend(
+                nodes.count * WorkBudget.Cost.xmlElement,
+                on: "the nodes the XPath \(quoted(expression)) selects"
+            )
+        else { throw .overBudget(budget.exhaustion!) }
+        return nodes
     }
 
-    /// The root element of `xml`, or `nil` when `xml` is not well-formed XML: the SAX check rejects
-    /// what libxml2's tree parser would silently recover from, and external entities are never loaded.
-    private static func wellFormedRoot(_ xml: String) -> XMLElement? {
-        guard (try? XMLTreeElement.parse(xml)) != nil,
-            let document = try? XMLDocument(xmlString: xml, options: [.nodeLoadExternalEntitiesNever])
-        else { return nil }
-        return document.rootElement()
+    /// The root element of `xml` and the document's shape. The SAX check rejects what libxml2's
+    /// tree parser would silently recover from (and documents nested deeper than it reads, which
+    /// it would cut short), and external entities are never loaded.
+    private static func wellFormedRoot(
+        _ xml: String,
+        charging budget: WorkBudget
+    ) throws(XMLReadError) -> (XMLElement, XMLTree.Shape) {
+        let shape = try XMLTree.parse(xml).shape
+        guard
+            budget.spend(
+                shape.nodes * WorkBudget.Cost.xmlElement,
+                on: "building an XML document of \(shape.nodes) nodes"
+            )
+        else { throw .overBudget(budget.exhaustion!) }
+        guard let document = try? XMLDocument(xmlString: xml, options: [.nodeLoadExternalEntitiesNever]),
+            let root = document.rootElement()
+        else { throw .malformed("libxml2 could not build the document") }
+        return (root, shape)
+    }
+
+    /// `text`, its length charged to `budget`.
+    private static func charged(_ text: String, to budget: WorkBudget) throws(XMLReadError) -> String {
+        guard budget.spend(text.utf8.count, on: "the text of the nodes an XPath selects") else {
+            throw .overBudget(budget.exhaustion!)
+        }
+        return text
     }
     #endif
 
     /// `xml` re-printed as WireMock 3's `formatXml` does: pretty (children indented by two spaces,
-    /// ending with a newline) or, `compact`, without the whitespace between elements. `nil` when
-    /// `xml` is not well-formed.
-    static func formatted(_ xml: String, compact: Bool) -> String? {
+    /// ending with a newline) or, `compact`, without the whitespace between elements.
+    /// - Throws: `XMLReadError` when `xml` is not a document this toolkit reads, or the work
+    ///   budget ran out.
+    static func formatted(_ xml: String, compact: Bool) throws(XMLReadError) -> String {
         #if canImport(FoundationXML) || os(macOS)
-        guard let root = wellFormedRoot(xml.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
-        removeBlankText(root)
-        return compact ? root.xmlString : indented(root, level: 0)
+        return try WorkBudget.metering { budget in
+            Result { () throws(XMLReadError) in
+                let (root, _) = try wellFormedRoot(
+                    xml.trimmingCharacters(in: .whitespacesAndNewlines),
+                    charging: budget
+                )
+                try removeBlankText(root, charging: budget)
+                return compact
+                    ? try charged(root.xmlString, to: budget) : try indented(root, level: 0, charging: budget)
+            }
+        }.get()
         #else
-        return nil
+        throw .unavailable
         #endif
     }
 
     #if canImport(FoundationXML) || os(macOS)
-    /// Removes the whitespace-only text between elements.
-    private static func removeBlankText(_ node: XMLNode) {
+    /// Removes the whitespace-only text between elements. Recursive, as deep as the document
+    /// (at most ``XMLTree/maximumDepth`` levels).
+    private static func removeBlankText(_ node: XMLNode, charging budget: WorkBudget) throws(XMLReadError) {
         guard let element = node as? XMLElement else { return }
         let children = element.children ?? []
+        guard budget.spend((1 + children.count) * WorkBudget.Cost.xmlVisit, on: "formatting XML") else {
+            throw .overBudget(budget.exhaustion!)
+        }
         let hasElements = children.contains { $0.kind == .element }
         for (index, child) in children.enumerated().reversed() {
             if hasElements, child.kind == .text,
@@ -104,26 +169,164 @@ struct XPathExpression: Sendable, CustomStringConvertible {
             {
                 element.removeChild(at: index)
             } else {
-                removeBlankText(child)
+                try removeBlankText(child, charging: budget)
             }
         }
     }
 
-    /// An element's XML, one element a line, children indented by two spaces (text-only elements on one line).
-    private static func indented(_ node: XMLNode, level: Int) -> String {
+    /// An element's XML, one element a line, children indented by two spaces (text-only elements
+    /// on one line). Recursive, as deep as the document (at most ``XMLTree/maximumDepth`` levels);
+    /// each element and the text made are charged to `budget`.
+    private static func indented(
+        _ node: XMLNode,
+        level: Int,
+        charging budget: WorkBudget
+    ) throws(XMLReadError) -> String {
+        guard budget.spend(WorkBudget.Cost.xmlElement, on: "printing XML") else {
+            throw .overBudget(budget.exhaustion!)
+        }
         let indent = String(repeating: "  ", count: level)
         let children = node.children ?? []
         let elementChildren = children.filter { $0.kind == .element }
-        guard let element = node as? XMLElement else { return indent + node.xmlString + "\n" }
+        guard let element = node as? XMLElement else { return try charged(indent + node.xmlString + "\n", to: budget) }
         let name = element.name ?? ""
         let attributes = (element.attributes ?? []).map { " " + $0.xmlString }.joined()
-        if children.isEmpty { return indent + "<\(name)\(attributes)/>\n" }
-        guard !elementChildren.isEmpty else { return indent + node.xmlString + "\n" }
-        return indent + "<\(name)\(attributes)>\n"
-            + elementChildren.map { indented($0, level: level + 1) }.joined()
-            + indent + "</\(name)>\n"
+        if children.isEmpty { return try charged(indent + "<\(name)\(attributes)/>\n", to: budget) }
+        guard !elementChildren.isEmpty else { return try charged(indent + node.xmlString + "\n", to: budget) }
+        var text = try charged(indent + "<\(name)\(attributes)>\n", to: budget)
+        for child in elementChildren {
+            text += try indented(child, level: level + 1, charging: budget)
+        }
+        return text + indent + "</\(name)>\n"
     }
     #endif
+}
+
+/// An upper bound on the nodes evaluating an XPath subexpression visits, as a formula of the
+/// document's shape (``XMLTree/Shape``): libxml2 evaluates an expression without a way to stop
+/// it, so its cost is bounded before it starts. Each location step reaches, from each context
+/// node, at most the nodes its axis can (the children, the attributes, the descendants, …, capped
+/// by what the whole document holds when the contexts are distinct), and each predicate is
+/// evaluated once per node a step reaches.
+private indirect enum XPathCost: Sendable {
+    /// A literal or number.
+    case value
+    /// An operator or function call: its operands, evaluated in the same context.
+    case combined([XPathCost])
+    /// A location path: absolute (from the document) or relative (from the context node).
+    case path(absolute: Bool, steps: [XPathStepCost])
+    /// A filter expression (a parenthesized expression or function call) with predicates and
+    /// location steps after it.
+    case filtered(XPathCost, predicates: [XPathCost], steps: [XPathStepCost])
+
+    /// The nodes `evaluations` evaluations visit; `distinct` when each has a context node of its own.
+    func visits(_ evaluations: Double, distinct: Bool, in shape: XMLTree.Shape) -> Double {
+        switch self {
+        case .value:
+            return evaluations
+        case let .combined(operands):
+            return operands.reduce(evaluations) { $0 + $1.visits(evaluations, distinct: distinct, in: shape) }
+        case let .path(absolute, steps):
+            if !absolute, distinct { return Self.walk(steps, from: evaluations, in: shape) }
+            return evaluations * Self.walk(steps, from: 1, in: shape)
+        case let .filtered(primary, predicates, steps):
+            // The primary expression may select every node.
+            let selected = Double(shape.nodes + 1)
+            var total = primary.visits(evaluations, distinct: distinct, in: shape)
+            for predicate in predicates {
+                total += predicate.visits(evaluations * selected, distinct: false, in: shape)
+            }
+            return total + evaluations * Self.walk(steps, from: selected, in: shape)
+        }
+    }
+
+    /// The nodes `steps` visit from `contexts` distinct context nodes.
+    private static func walk(_ steps: [XPathStepCost], from contexts: Double, in shape: XMLTree.Shape) -> Double {
+        var contexts = contexts
+        var total = contexts
+        for step in steps {
+            let reached = step.reach.nodes(from: contexts, in: shape)
+            total += reached
+            for predicate in step.predicates {
+                total += predicate.visits(reached, distinct: step.reach.reachesDistinctNodes, in: shape)
+            }
+            contexts = min(reached, Double(shape.nodes + 1))
+        }
+        return total
+    }
+}
+
+/// A location step's cost: what its axis reaches and its predicates.
+private struct XPathStepCost: Sendable {
+    /// What the axis reaches.
+    var reach: XPathReach
+    /// The predicates' costs.
+    var predicates: [XPathCost]
+
+    /// `//`: `/descendant-or-self::node()/`.
+    static let descendants = XPathStepCost(reach: .descendants, predicates: [])
+}
+
+/// What an XPath axis reaches from one context node.
+private enum XPathReach: Sendable {
+    /// `self`.
+    case itself
+    /// `parent`.
+    case parent
+    /// `ancestor`, `ancestor-or-self`.
+    case ancestors
+    /// `child`.
+    case children
+    /// `attribute`, `namespace`.
+    case attributes
+    /// `descendant`, `descendant-or-self`.
+    case descendants
+    /// `following-sibling`, `preceding-sibling`.
+    case siblings
+    /// `following`, `preceding`.
+    case everything
+
+    /// The reach of the axis `name`, or `nil` when it is not an XPath axis.
+    init?(axis name: String) {
+        switch name {
+        case "self": self = .itself
+        case "parent": self = .parent
+        case "ancestor", "ancestor-or-self": self = .ancestors
+        case "child": self = .children
+        case "attribute", "namespace": self = .attributes
+        case "descendant", "descendant-or-self": self = .descendants
+        case "following-sibling", "preceding-sibling": self = .siblings
+        case "following", "preceding": self = .everything
+        default: return nil
+        }
+    }
+
+    /// Whether distinct context nodes reach distinct nodes (so that the predicates after the
+    /// step see each node once).
+    var reachesDistinctNodes: Bool {
+        switch self {
+        case .itself, .children, .attributes: true
+        default: false
+        }
+    }
+
+    /// The most nodes `contexts` distinct context nodes reach in a document of `shape`.
+    func nodes(from contexts: Double, in shape: XMLTree.Shape) -> Double {
+        let all = Double(shape.nodes + 1)
+        let depth = Double(shape.depth + 1)
+        // An element's child nodes: its child elements, and the text, comments and processing
+        // instructions before, between and after them.
+        let childNodes = Double(2 * shape.widest + 1)
+        switch self {
+        case .itself, .parent: return contexts
+        case .ancestors: return contexts * depth
+        case .children: return min(contexts * childNodes, all)
+        case .attributes: return min(contexts * Double(shape.mostAttributes), Double(shape.attributes))
+        case .descendants: return min(contexts * all, all * depth)
+        case .siblings: return contexts * childNodes
+        case .everything: return contexts * all
+        }
+    }
 }
 
 /// The static type of an XPath subexpression.
@@ -131,12 +334,14 @@ private enum XPathType {
     case nodeSet, string, number, boolean
 }
 
-/// A checked subexpression: its rewritten text and static type.
+/// A checked subexpression: its rewritten text, static type and cost.
 private struct XPathPiece {
     /// The equivalent XPath text, free of namespace prefixes.
     var text: String
     /// The static type.
     var type: XPathType
+    /// What evaluating it costs.
+    var cost: XPathCost
 }
 
 /// One XPath token.
@@ -177,11 +382,6 @@ private struct XPathParser {
         "number": (0, 1, false, .number), "sum": (1, 1, true, .number),
         "floor": (1, 1, false, .number), "ceiling": (1, 1, false, .number), "round": (1, 1, false, .number),
     ]
-    /// The XPath axes.
-    private static let axes: Set<String> = [
-        "ancestor", "ancestor-or-self", "attribute", "child", "descendant", "descendant-or-self",
-        "following", "following-sibling", "namespace", "parent", "preceding", "preceding-sibling", "self",
-    ]
     /// Node type tests.
     private static let nodeTypes: Set<String> = ["comment", "text", "processing-instruction", "node"]
 
@@ -209,7 +409,7 @@ private struct XPathParser {
 
     /// Parses the whole expression, which must select nodes, and returns its
     /// rewritten form; a relative path is anchored at the document like WireMock does.
-    mutating func parseTopLevel() throws(XMLPatternError) -> String {
+    mutating func parseTopLevel() throws(XMLPatternError) -> (text: String, cost: XPathCost) {
         guard !tokens.isEmpty else { throw XMLPatternError(message: "the XPath expression is empty") }
         let piece = try parseOr()
         if index < tokens.count {
@@ -222,7 +422,7 @@ private struct XPathParser {
                     + "matchesXPath needs a path such as //item[count(child) = 2]"
             )
         }
-        return piece.text
+        return (piece.text, piece.cost)
     }
 
     // MARK: Expressions
@@ -279,7 +479,11 @@ private struct XPathParser {
         while let next = peek(), operators.contains(next) {
             index += 1
             let rhs = try operand(&self)
-            result = XPathPiece(text: "\(result.text) \(Self.spelling(of: next)) \(rhs.text)", type: type)
+            result = XPathPiece(
+                text: "\(result.text) \(Self.spelling(of: next)) \(rhs.text)",
+                type: type,
+                cost: .combined([result.cost, rhs.cost])
+            )
         }
         return result
     }
@@ -289,7 +493,7 @@ private struct XPathParser {
         guard peek() == .symbol("-") else { return try parseUnion() }
         index += 1
         let operand = try nested { (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseUnary() }
-        return XPathPiece(text: "-\(operand.text)", type: .number)
+        return XPathPiece(text: "-\(operand.text)", type: .number, cost: operand.cost)
     }
 
     /// UnionExpr: PathExpr (`|` PathExpr)*, all node-sets.
@@ -306,7 +510,11 @@ private struct XPathParser {
                     at: result.type == .nodeSet ? barOffset : start
                 )
             }
-            result = XPathPiece(text: "\(result.text) | \(rhs.text)", type: .nodeSet)
+            result = XPathPiece(
+                text: "\(result.text) | \(rhs.text)",
+                type: .nodeSet,
+                cost: .combined([result.cost, rhs.cost])
+            )
         }
         return result
     }
@@ -322,27 +530,47 @@ private struct XPathParser {
         case .symbol("/"), .symbol("//"):
             index += 1
             let slash = Self.spelling(of: next)
-            if next == .symbol("/"), !startsStep() { return XPathPiece(text: "/", type: .nodeSet) }
-            return XPathPiece(text: slash + (try parseRelativePath()), type: .nodeSet)
+            if next == .symbol("/"), !startsStep() {
+                return XPathPiece(text: "/", type: .nodeSet, cost: .path(absolute: true, steps: []))
+            }
+            let relative = try parseRelativePath()
+            return XPathPiece(
+                text: slash + relative.text,
+                type: .nodeSet,
+                cost: .path(absolute: true, steps: (next == .symbol("//") ? [.descendants] : []) + relative.steps)
+            )
         default:
             // The document node is the context of a top-level relative path; libxml2 would use the root element.
             let relative = try parseRelativePath()
-            return XPathPiece(text: depth == 0 ? "/" + relative : relative, type: .nodeSet)
+            return XPathPiece(
+                text: depth == 0 ? "/" + relative.text : relative.text,
+                type: .nodeSet,
+                cost: .path(absolute: depth == 0, steps: relative.steps)
+            )
         }
         let start = currentOffset
         var filter = try parsePrimary()
+        var predicates: [XPathCost] = []
         while peek() == .symbol("[") {
             guard filter.type == .nodeSet else {
                 throw error("a predicate `[…]` can only follow a node-set", at: currentOffset)
             }
-            filter.text += try parsePredicate()
+            let predicate = try parsePredicate()
+            filter.text += predicate.text
+            predicates.append(predicate.cost)
         }
+        var steps: [XPathStepCost] = []
         if let slash = peek(), slash == .symbol("/") || slash == .symbol("//") {
             guard filter.type == .nodeSet else {
                 throw error("a path step can only follow a node-set, not a computed value", at: start)
             }
             index += 1
-            filter.text += Self.spelling(of: slash) + (try parseRelativePath())
+            let relative = try parseRelativePath()
+            filter.text += Self.spelling(of: slash) + relative.text
+            steps = (slash == .symbol("//") ? [.descendants] : []) + relative.steps
+        }
+        if !predicates.isEmpty || !steps.isEmpty {
+            filter.cost = .filtered(filter.cost, predicates: predicates, steps: steps)
         }
         return filter
     }
@@ -355,15 +583,15 @@ private struct XPathParser {
             throw error("variables such as `$\(name)` are not supported; write the value instead", at: offset)
         case .literal(let value)?:
             index += 1
-            return XPathPiece(text: try Self.quote(value, at: offset), type: .string)
+            return XPathPiece(text: try Self.quote(value, at: offset), type: .string, cost: .value)
         case .number(let text)?:
             index += 1
-            return XPathPiece(text: text, type: .number)
+            return XPathPiece(text: text, type: .number, cost: .value)
         case .symbol("(")?:
             index += 1
             let inner = try nested { (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseOr() }
             try expect(.symbol(")"), "to close the `(` at offset \(offset)")
-            return XPathPiece(text: "(\(inner.text))", type: inner.type)
+            return XPathPiece(text: "(\(inner.text))", type: inner.type, cost: inner.cost)
         case .name(let name)?:
             return try parseFunctionCall(name, at: offset)
         default:
@@ -397,17 +625,24 @@ private struct XPathParser {
                 : signature.maximum.map { "\(signature.minimum) to \($0)" } ?? "at least \(signature.minimum)"
             throw error("`\(name)()` takes \(expected) argument(s), not \(arguments.count)", at: offset)
         }
-        return XPathPiece(text: "\(name)(\(arguments.map(\.text).joined(separator: ", ")))", type: signature.result)
+        return XPathPiece(
+            text: "\(name)(\(arguments.map(\.text).joined(separator: ", ")))",
+            type: signature.result,
+            cost: .combined(arguments.map(\.cost))
+        )
     }
 
-    /// RelativeLocationPath: Step ((`/` | `//`) Step)*.
-    private mutating func parseRelativePath() throws(XMLPatternError) -> String {
-        var text = try parseStep()
+    /// RelativeLocationPath: Step ((`/` | `//`) Step)*, with the cost of each step (`//` is one more).
+    private mutating func parseRelativePath() throws(XMLPatternError) -> (text: String, steps: [XPathStepCost]) {
+        var (text, first) = try parseStep()
+        var steps = [first]
         while let slash = peek(), slash == .symbol("/") || slash == .symbol("//") {
             index += 1
-            text += Self.spelling(of: slash) + (try parseStep())
+            let (stepText, step) = try parseStep()
+            text += Self.spelling(of: slash) + stepText
+            steps += (slash == .symbol("//") ? [.descendants] : []) + [step]
         }
-        return text
+        return (text, steps)
     }
 
     /// Whether the next token can start a location step.
@@ -419,23 +654,27 @@ private struct XPathParser {
     }
 
     /// Step: `.`, `..`, or an optional axis, a node test and predicates.
-    private mutating func parseStep() throws(XMLPatternError) -> String {
+    private mutating func parseStep() throws(XMLPatternError) -> (text: String, cost: XPathStepCost) {
         let offset = currentOffset
         switch peek() {
         case .symbol(".")?, .symbol("..")?:
             index += 1
-            return Self.spelling(of: tokens[index - 1].token)
+            let text = Self.spelling(of: tokens[index - 1].token)
+            return (text, XPathStepCost(reach: text == "." ? .itself : .parent, predicates: []))
         case .symbol("@")?:
             index += 1
-            return "@" + (try parseNodeTestAndPredicates(axis: "attribute"))
+            let (test, predicates) = try parseNodeTestAndPredicates(axis: "attribute")
+            return ("@" + test, XPathStepCost(reach: .attributes, predicates: predicates))
         case .name(let name)? where index + 1 < tokens.count && tokens[index + 1].token == .symbol("::"):
-            guard Self.axes.contains(name) else {
+            guard let reach = XPathReach(axis: name) else {
                 throw error("unknown axis `\(name)::`", at: offset)
             }
             index += 2
-            return "\(name)::" + (try parseNodeTestAndPredicates(axis: name))
+            let (test, predicates) = try parseNodeTestAndPredicates(axis: name)
+            return ("\(name)::" + test, XPathStepCost(reach: reach, predicates: predicates))
         case .name?:
-            return try parseNodeTestAndPredicates(axis: "child")
+            let (test, predicates) = try parseNodeTestAndPredicates(axis: "child")
+            return (test, XPathStepCost(reach: .children, predicates: predicates))
         case nil:
             throw error("the path ends too early; add a step such as `item` or `@id`", at: length)
         case let token?:
@@ -446,8 +685,10 @@ private struct XPathParser {
         }
     }
 
-    /// A node test followed by predicates, with namespace prefixes rewritten.
-    private mutating func parseNodeTestAndPredicates(axis: String) throws(XMLPatternError) -> String {
+    /// A node test followed by predicates, with namespace prefixes rewritten, and the predicates' costs.
+    private mutating func parseNodeTestAndPredicates(
+        axis: String
+    ) throws(XMLPatternError) -> (text: String, predicates: [XPathCost]) {
         let offset = currentOffset
         guard case .name(let name)? = peek() else {
             throw error("expected a name or a node test such as `text()` after the axis", at: offset)
@@ -487,19 +728,22 @@ private struct XPathParser {
         } else {
             text = name
         }
+        var predicates: [XPathCost] = []
         while peek() == .symbol("[") {
-            text += try parsePredicate()
+            let predicate = try parsePredicate()
+            text += predicate.text
+            predicates.append(predicate.cost)
         }
-        return text
+        return (text, predicates)
     }
 
     /// Predicate: `[` Expr `]`.
-    private mutating func parsePredicate() throws(XMLPatternError) -> String {
+    private mutating func parsePredicate() throws(XMLPatternError) -> XPathPiece {
         let offset = currentOffset
         index += 1
         let inner = try nested { (parser: inout XPathParser) throws(XMLPatternError) in try parser.parseOr() }
         try expect(.symbol("]"), "to close the `[` at offset \(offset)")
-        return "[\(inner.text)]"
+        return XPathPiece(text: "[\(inner.text)]", type: inner.type, cost: inner.cost)
     }
 
     // MARK: Helpers
