@@ -120,12 +120,14 @@ struct HostileFileTests {
         )
         try Self.makeFIFO(root.path("__files/pipe.txt"))
         let stubs = StubRegistry()
+        let diagnostics = DiagnosticLog(stubs)
         try stubs.load(root.path)
         let session = stubs.makeSession()
         #expect(await complete(session, "https://files.example/body?f=ok.txt").text == "fine")
         let refused = await complete(session, "https://files.example/body?f=pipe.txt")
         #expect(refused.status == 500, "\(refused)")
         #expect(refused.text?.contains("is a FIFO (named pipe), not a regular file") == true, "\(refused.text ?? "")")
+        #expect(diagnostics.all.count == 1, "the test is told: \(diagnostics.all)")
     }
 
     // MARK: Mapping and HAR files

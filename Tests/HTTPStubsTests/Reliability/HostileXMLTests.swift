@@ -49,6 +49,7 @@ struct HostileXMLTests {
     /// POSTs `body` to `path` of the stubs in `root`.
     static func post(_ body: String, to path: String, _ root: TemporaryStubRoot) async throws -> Completion {
         let stubs = StubRegistry()
+        _ = DiagnosticLog(stubs)  // a template's failure is reported there rather than printed
         try stubs.load(root.path)
         return await complete(stubs.makeSession(), request("POST", "https://xml.example/\(path)", body: body))
     }
@@ -192,6 +193,7 @@ struct HostileXMLTests {
     @Test("an XPath that would visit every node once per node is refused before libxml2 evaluates it")
     func quadraticXPath() async throws {
         let stubs = StubRegistry()
+        let diagnostics = DiagnosticLog(stubs)
         let root = try TemporaryStubRoot(mappings: [
             "quadratic.json": #"{"request": {"bodyPatterns": [{"matchesXPath": "//*[count(//*) > 0]"}]}, "#
                 + #""response": {"status": 200, "body": "quadratic"}}"#,
@@ -211,6 +213,7 @@ struct HostileXMLTests {
         )
         #expect(error.contains(#"the XPath "//*[count(//*) > 0]" on a document of"#), "\(error.prefix(3_000))")
         #expect(error.contains("spent the request's work budget"), "\(error.prefix(3_000))")
+        #expect(diagnostics.all.map(\.message) == [error], "the test is told")
         // On a small document it is evaluated, and matches.
         let small = "<a><b id='1'/></a>"
         #expect(await complete(session, request("POST", "https://xml.example/", body: small)).text == "quadratic")

@@ -166,6 +166,7 @@ struct MatchingWorkBudgetTests {
             ),
         ])
         let stubs = StubRegistry()
+        let diagnostics = DiagnosticLog(stubs)
         try stubs.load(root.path)
         let session = stubs.makeSession()
         let reversed = (0..<count).reversed().map { #"{"id": \#($0), "name": "n\#($0)"}"# }
@@ -188,6 +189,7 @@ struct MatchingWorkBudgetTests {
         let extended = (0..<count).reversed().map { #"{"id": \#($0), "name": "n\#($0)", "more": true}"# }
         let spent = try await send("/extra", extended).urlError?.localizedDescription ?? ""
         #expect(spent.contains("comparing JSON arrays in any order spent the request's work budget"), "\(spent)")
+        #expect(diagnostics.all.map(\.message) == [spent], "the test is told")
     }
 
     @Test(
