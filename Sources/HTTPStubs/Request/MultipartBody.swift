@@ -8,25 +8,30 @@ enum MultipartBody {
         let body: Data
     }
 
-    /// The parts, or none when the request is not multipart or its body cannot be split.
+    /// The parts, or none when the request is not multipart or its body cannot be split. The body
+    /// is split at its delimiters in one pass (see ``BytePattern``), however many parts it has.
     static func parts(of request: InterceptedRequest) -> [Part] {
         guard let contentType = request.header("Content-Type"), contentType.lowercased().hasPrefix("multipart/"),
             let boundary = boundary(in: contentType), let body = request.body
         else { return [] }
-        let delimiter = Data("--\(boundary)".utf8)
-        var parts: [Part] = []
-        var searchStart = body.startIndex
-        guard var current = body.range(of: delimiter, in: searchStart..<body.endIndex) else { return [] }
-        while true {
-            searchStart = current.upperBound
-            guard let next = body.range(of: delimiter, in: searchStart..<body.endIndex) else { break }
-            var chunk = body[searchStart..<next.lowerBound]
-            if chunk.starts(with: Data("\r\n".utf8)) { chunk = chunk.dropFirst(2) }
-            if chunk.suffix(2) == Data("\r\n".utf8) { chunk = chunk.dropLast(2) }
-            parts.append(part(from: Data(chunk)))
-            current = next
+        let delimiter = BytePattern("--\(boundary)".utf8)
+        let headerEnd = BytePattern("\r\n\r\n".utf8)
+        return body.withUnsafeBytes { bytes -> [Part] in
+            var parts: [Part] = []
+            guard var current = delimiter.firstRange(in: bytes) else { return [] }
+            while let next = delimiter.firstRange(in: bytes, from: current.upperBound) {
+                var chunk = current.upperBound..<next.lowerBound
+                if chunk.count >= 2, bytes[chunk.lowerBound] == 0x0D, bytes[chunk.lowerBound + 1] == 0x0A {
+                    chunk = (chunk.lowerBound + 2)..<chunk.upperBound
+                }
+                if chunk.count >= 2, bytes[chunk.upperBound - 2] == 0x0D, bytes[chunk.upperBound - 1] == 0x0A {
+                    chunk = chunk.lowerBound..<(chunk.upperBound - 2)
+                }
+                parts.append(part(from: UnsafeRawBufferPointer(rebasing: bytes[chunk]), headerEnd: headerEnd))
+                current = next
+            }
+            return parts
         }
-        return parts
     }
 
     private static func boundary(in contentType: String) -> String? {
@@ -41,18 +46,17 @@ enum MultipartBody {
         return nil
     }
 
-    private static func part(from chunk: Data) -> Part {
-        guard let split = chunk.range(of: Data("\r\n\r\n".utf8)) else { return Part(headers: [:], body: chunk) }
+    private static func part(from chunk: UnsafeRawBufferPointer, headerEnd: BytePattern) -> Part {
+        guard let split = headerEnd.firstRange(in: chunk) else { return Part(headers: [:], body: Data(chunk)) }
         var headers = HeaderFields()
-        for line in String(decoding: chunk[chunk.startIndex..<split.lowerBound], as: UTF8.self).components(
-            separatedBy: "\r\n"
-        ) {
+        let head = String(decoding: UnsafeRawBufferPointer(rebasing: chunk[..<split.lowerBound]), as: UTF8.self)
+        for line in head.components(separatedBy: "\r\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers.add(
                 String(line[..<colon]).trimmingCharacters(in: .whitespaces),
                 String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
             )
         }
-        return Part(headers: headers, body: Data(chunk[split.upperBound...]))
+        return Part(headers: headers, body: Data(UnsafeRawBufferPointer(rebasing: chunk[split.upperBound...])))
     }
 }
