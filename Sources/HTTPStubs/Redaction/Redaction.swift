@@ -73,17 +73,23 @@ public struct Redaction: Sendable, Hashable {
 
     /// Credentials in the usual places: names with the words `password`, `passwd`, `pwd`,
     /// `passphrase`, `passcode`, `secret`, `token`, `api key`, `private key`, `credential`,
-    /// `authorization`, `auth`, `cookie`, `session`, `signature`, `sig`, `jwt`, `otp` or `assertion`
-    /// (so `Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`, `X-Amz-Security-Token`,
-    /// `X-Amz-Signature`, `accessToken`, `client_secret`, `user[password]`); the query parameters
-    /// `key` and `code`, and the form field `code`; and values shaped like credentials.
+    /// `authorization`, `auth`, `cookie`, `session`, `session id`, `sessid`, `signature`, `sig`,
+    /// `jwt`, `otp` or `assertion`, or a key of a kind services issue as credentials (`access key`,
+    /// `app key`, `client key`, `account key`, `master key`, `subscription key`, `license key`,
+    /// `signing key`, `encryption key`, `functions key`) (so `Authorization`, `Cookie`, `Set-Cookie`,
+    /// `X-API-Key`, `X-Amz-Security-Token`, `X-Amz-Signature`, `accessToken`, `client_secret`,
+    /// `user[password]`, `JSESSIONID`, `PHPSESSID`, `access_key`, `Ocp-Apim-Subscription-Key`); the
+    /// query parameters `key`, `code` and `appid`, and the form field `code`; and values shaped like
+    /// credentials.
     public static let `default` = Redaction(
         secretWords: [
             "password", "passwd", "pwd", "passphrase", "passcode", "secret", "token", "api key", "private key",
-            "credential", "authorization", "auth", "cookie", "session", "signature", "sig", "jwt", "otp", "assertion",
+            "credential", "authorization", "auth", "cookie", "session", "session id", "sessid", "signature", "sig",
+            "jwt", "otp", "assertion", "access key", "app key", "client key", "account key", "master key",
+            "subscription key", "license key", "signing key", "encryption key", "functions key",
         ],
         headers: [],
-        queryParameters: ["key", "code"],
+        queryParameters: ["key", "code", "appid"],
         jsonMembers: [],
         formFields: ["code"],
         redactsCredentialValues: true

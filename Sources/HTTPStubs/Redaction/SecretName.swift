@@ -2,8 +2,9 @@
 /// as ``Redaction`` compares them: however the name is spelled, `clientSecret`, `client_secret`,
 /// `Client-Secret` and `user[client_secret]` are the words `client secret`.
 ///
-/// The innermost non-empty bracket key is the name (`user[password]` is `password`,
-/// `items[0][token]` is `token`), a namespace prefix goes (`wsse:Password` is `password`), and
+/// The innermost bracket key that is not empty and not an index is the name (`user[password]` is
+/// `password`, `items[0][token]` is `token`, `password[0]` and `password[]` are `password`), a
+/// namespace prefix goes (`wsse:Password` is `password`), and
 /// the name is split into lower-case words at every character that is not a letter or digit and
 /// at camel-case boundaries (`accessToken`, `XMLHttpRequest` → `xml http request`, `APIKey` →
 /// `api key`).
@@ -42,17 +43,17 @@ struct SecretName: Equatable {
         return false
     }
 
-    /// The innermost non-empty `[key]` of a bracketed form key, else the name after its namespace
-    /// prefix (`wsse:Password`), else the name.
+    /// The innermost `[key]` of a bracketed form key that is neither empty nor an index (all
+    /// digits), else the name before the brackets, without its namespace prefix (`wsse:Password`).
     private static func innermostKey(of name: String) -> Substring {
         var innermost: Substring?
         var rest = Substring(name)
         while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]") {
             let key = rest[rest.index(after: open)..<close]
-            if !key.isEmpty { innermost = key }
+            if !key.isEmpty, !key.allSatisfy(\.isNumber) { innermost = key }
             rest = rest[rest.index(after: close)...]
         }
-        let key = innermost ?? Substring(name)
+        let key = innermost ?? Substring(name).prefix { $0 != "[" }
         if let colon = key.lastIndex(of: ":") { return key[key.index(after: colon)...] }
         return key
     }
