@@ -219,13 +219,16 @@ struct PlantedSecretTests {
             let json = Array(JSONValue.object(["user": "ada", "password": .string(s[0].marker)]).serialized().utf8)
             return Planting(
                 headers: ["Content-Encoding": "gzip"],
-                body: GzipBodies.stored(json),
+                body: GzipBodies.literals(json),
                 contentType: "application/json",
                 replyHeaders: ["Content-Encoding": "gzip"]
             )
         },
         Place("a gzip upload (application/gzip)") { s in
-            Planting(body: GzipBodies.stored(Array("password=\(s[0].marker)\n".utf8)), contentType: "application/gzip")
+            Planting(
+                body: GzipBodies.literals(Array("password=\(s[0].marker)\n".utf8)),
+                contentType: "application/gzip"
+            )
         },
         Place("binary bytes around a password") { s in
             Planting(
@@ -641,4 +644,30 @@ extension PlantedSecretTests {
         Self.expectNoLeak(of: both, in: Data(text.output.utf8), sink: "stubs match (text)")
     }
     #endif
+}
+
+/// The scanner the planted-secret suite relies on finds a marker however it is encoded, so that
+/// suite can fail.
+@Suite("Secret scanner")
+struct SecretScannerTests {
+    @Test("a marker is found as written, percent-encoded, JSON-escaped, in base64, in a JWT, gzipped, and cut short")
+    func findsEncodedMarkers() {
+        let secret = PlantedSecret("test")
+        let json = #"{"password":"\#(secret.marker)"}"#
+        let encodings: [(String, Data)] = [
+            ("as written", Data("x \(secret.marker) y".utf8)),
+            ("percent-encoded", Data(Redaction.percentEncoded("a=\(json)").utf8)),
+            ("JSON-escaped", Data(JSONValue.string(json).serialized().utf8)),
+            ("base64", Data("blob: \(Data(json.utf8).base64EncodedString())".utf8)),
+            ("a JWT", Data("Bearer \(secret.jwt)".utf8)),
+            ("base64 of gzip", Data(GzipBodies.literals(Array(json.utf8)).base64EncodedString().utf8)),
+            ("gzip", Data("head".utf8) + GzipBodies.literals(Array(json.utf8))),
+            ("cut short", Data(String(secret.marker.prefix(18)).utf8)),
+        ]
+        for (name, data) in encodings {
+            #expect(SecretScanner.leaks(of: [secret], in: data) == [secret], "not found \(name)")
+        }
+        #expect(!String(decoding: GzipBodies.literals(Array(json.utf8)), as: UTF8.self).contains(secret.traces[0]))
+        #expect(SecretScanner.leaks(of: [secret], in: Data("<redacted:1a2b3c> REDACTED".utf8)).isEmpty)
+    }
 }
