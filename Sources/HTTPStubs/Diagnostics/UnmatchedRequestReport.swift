@@ -4,8 +4,8 @@ import Foundation
 /// distance with a verdict for every part, and a stub to paste that would answer it.
 ///
 /// The report goes into test logs and CI output, so what it prints of secrets is masked as
-/// `<redacted:1a2b3c>` (`Bearer <redacted:1a2b3c>`), by the policy of ``Redaction/default`` (see
-/// ``LogMasking``): secret headers and cookies, secret query, matrix and form values, secret JSON
+/// `<redacted:1a2b3c>` (`Bearer <redacted:1a2b3c>`), by the policy of ``Redaction/default``:
+/// secret headers and cookies, secret query, matrix and form values, secret JSON
 /// members and XML elements, credentials anywhere and URL passwords, in the request, the verdicts
 /// (JSON paths, schema failures, JSON and XML differences), the patterns and the stub to paste;
 /// and every value found secret in the request, or expected at a secret name by one of the

@@ -418,6 +418,11 @@ extension PlantedSecretTests {
         return request
     }
 
+    /// Bytes that are not UTF-8 around `password=<marker>`.
+    static func binary(_ secret: PlantedSecret) -> Data {
+        Data([0x00, 0xFF]) + Data("password=\(secret.marker)".utf8) + Data([0xFE])
+    }
+
     /// Every kind of matcher that prints what it expects and what it got, on a secret name.
     static let stubPlaces: [StubPlace] = [
         StubPlace(
@@ -574,6 +579,25 @@ extension PlantedSecretTests {
                     body: "user=ada&password=\(s[0].marker)",
                     contentType: "application/x-www-form-urlencoded"
                 )
+            }
+        ),
+        StubPlace(
+            testDescription: "binaryEqualTo on bytes holding a password",
+            labels: ["password in bytes"],
+            mapping: { s in
+                [
+                    "request": [
+                        "method": "POST", "urlPath": "/login",
+                        "bodyPatterns": [["binaryEqualTo": .string(binary(s[0]).base64EncodedString())]],
+                    ],
+                    "response": ["status": 204],
+                ]
+            },
+            request: { s in
+                var request = login()
+                request.httpBody = binary(s[0])
+                request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+                return request
             }
         ),
         StubPlace(
