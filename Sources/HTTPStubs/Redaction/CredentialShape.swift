@@ -11,8 +11,13 @@ enum CredentialShape {
     /// Whether `value` holds a credential: a JWT or a prefixed token anywhere in it, or a
     /// `Bearer` or `Basic` credential as the whole value.
     static func matches(_ value: String) -> Bool {
-        isSchemeCredential(value) || !tokens(in: Array(value.utf8)).isEmpty
+        // The shortest credential is a `Basic` or `Bearer` token of eight characters.
+        guard value.utf8.count >= minimumLength else { return false }
+        return isSchemeCredential(value) || !tokens(in: Array(value.utf8)).isEmpty
     }
+
+    /// The fewest bytes a credential takes: a token of eight characters.
+    static let minimumLength = 8
 
     /// Where the credentials in `bytes` are: JWTs, prefixed tokens, and the tokens of `Bearer`
     /// and `Basic` credentials (the scheme itself is not included), in order, without overlaps.

@@ -157,7 +157,7 @@ package enum LogMasking {
         if mentionsSecretPath(description ?? text) {
             return maskingSecrets(maskingQuoted(maskingSingleQuoted(text, replacement)) { replacement.replacing($0) })
         }
-        var masked = maskingJSONValues(text)
+        var masked = maskingJSONValues(text, replacement)
         masked = maskingQuoted(masked) { value($0, replacement) }
         masked = masked.components(separatedBy: "; ").map { maskingSecretSegment($0, replacement) }.joined(
             separator: "; "
@@ -291,7 +291,7 @@ package enum LogMasking {
 
     /// `text` with each `JSON {…}`, `JSON […]` or `JSON schema {…}` value (as body matchers
     /// describe them) masked.
-    private static func maskingJSONValues(_ text: String) -> String {
+    private static func maskingJSONValues(_ text: String, _ replacement: SecretReplacement) -> String {
         var result = ""
         var rest = Substring(text)
         while let marker = rest.range(of: "JSON ") {
@@ -303,7 +303,7 @@ package enum LogMasking {
             }
             guard let end = balancedEnd(of: rest) else { continue }
             let json = rest[..<end]
-            result += JSONTextRedaction.redacted(json, by: policy, with: .mask) ?? String(json)
+            result += JSONTextRedaction.redacted(json, by: policy, with: replacement) ?? String(json)
             rest = rest[end...]
         }
         return result + rest

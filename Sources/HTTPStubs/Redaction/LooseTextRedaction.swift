@@ -32,10 +32,13 @@ struct LooseTextRedaction {
     ) -> [UInt8]? {
         guard redaction.redactsAnything, !bytes.isEmpty else { return nil }
         var scan = LooseTextRedaction(bytes, redaction: redaction)
-        if redaction.redactsCredentialValues {
+        if redaction.redactsCredentialValues, bytes.count >= CredentialShape.minimumLength {
             scan.secrets = CredentialShape.tokens(in: bytes).map { ($0, false) }
         }
-        scan.scanNamesAndURLs()
+        // Names and URLs need a separator or a tag: most text has none to look at.
+        if bytes.contains(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "<") }) {
+            scan.scanNamesAndURLs()
+        }
         guard !scan.secrets.isEmpty else { return nil }
         return scan.replaced(with: replacement)
     }

@@ -18,6 +18,11 @@ extension Redaction {
     /// - anything else is scanned loosely (see ``LooseTextRedaction``).
     func redactedValue(_ value: String, with replacement: SecretReplacement, nesting: Int = 0) -> String {
         guard redactsAnything, !value.isEmpty else { return value }
+        // Shorter than any credential, and with nothing that could name or hold a value.
+        if value.utf8.count < CredentialShape.minimumLength, !value.utf8.contains(where: Self.structuralBytes.contains)
+        {
+            return value
+        }
         if isWholeCredential(value) { return replacement.replacing(value) }
         guard nesting < Self.maximumNesting else {
             return LooseTextRedaction.redacted(value, by: self, with: replacement)
@@ -59,14 +64,21 @@ extension Redaction {
         return LooseTextRedaction.redacted([UInt8](bytes), by: self, with: replacement).map { Data($0) } ?? bytes
     }
 
+    /// The bytes a value needs to hold another value: a separator (`=`, `:`), a tag, an escape,
+    /// JSON or quotes.
+    private static let structuralBytes = Set("=:<%{[\"'".utf8)
+
     /// Whether `value` is one credential and nothing else: a `Bearer` or `Basic` credential, or
     /// a JWT or prefixed token (see ``CredentialShape``), space around it aside, in 64 KiB or less.
     func isWholeCredential(_ value: String) -> Bool {
         // A credential is short: a JWT carrying many claims is a few KiB.
-        guard redactsCredentialValues, value.utf8.count <= 64 << 10 else { return false }
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        let bytes = Array(trimmed.utf8)
-        return CredentialShape.tokens(in: bytes) == [0..<bytes.count] || CredentialShape.isSchemeCredential(trimmed)
+        guard redactsCredentialValues, value.utf8.count >= CredentialShape.minimumLength, value.utf8.count <= 64 << 10
+        else { return false }
+        let bytes = Array(
+            value.utf8.drop { $0 == UInt8(ascii: " ") }.reversed().drop { $0 == UInt8(ascii: " ") }.reversed()
+        )
+        return CredentialShape.tokens(in: bytes) == [0..<bytes.count]
+            || CredentialShape.isSchemeCredential(String(decoding: bytes, as: UTF8.self))
     }
 
     /// `scheme://…`, or a path (`/…`) with a query, a fragment or matrix parameters.

@@ -47,7 +47,11 @@ public struct Redaction: Sendable, Hashable {
     /// wherever it appears: a name is secret when some run of its words is one of them (a plural
     /// `s` allowed), or when one of its words is one written as one word (`apikey`) or, for those
     /// of five letters or more, ends with it (`accesstoken`, `xsrftoken`).
-    public var secretWords: Set<String>
+    public var secretWords: Set<String> {
+        didSet { vocabulary = SecretVocabulary(secretWords) }
+    }
+    /// ``secretWords`` prepared once, as every name is compared with each of them.
+    private var vocabulary: SecretVocabulary
     /// Header names, compared by their words, whose values are replaced besides those with secret words.
     public var headers: Set<String>
     /// Query parameter names, compared by their words, whose values are replaced besides those with
@@ -73,6 +77,7 @@ public struct Redaction: Sendable, Hashable {
         redactsCredentialValues: Bool = false
     ) {
         self.secretWords = Set(secretWords.map { SecretName($0).spelled })
+        self.vocabulary = SecretVocabulary(self.secretWords)
         self.headers = Set(headers.map { SecretName($0).spelled })
         self.queryParameters = Set(queryParameters.map { SecretName($0).spelled })
         self.jsonMembers = Set(jsonMembers.map { SecretName($0).spelled })
@@ -157,7 +162,7 @@ public struct Redaction: Sendable, Hashable {
         guard let last = words.words.last, !Self.describingWords.contains(last) || words.words.count == 1,
             words.words.prefix(2) != ["access", "control"]
         else { return false }
-        return secretWords.contains(where: words.contains)
+        return vocabulary.matches(words)
     }
 
     /// Whether `value` is shaped like a credential and this redaction replaces such values.

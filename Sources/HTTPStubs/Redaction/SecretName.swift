@@ -20,29 +20,6 @@ struct SecretName: Equatable {
     /// The words joined by single spaces (`client secret`): how a name list compares names.
     var spelled: String { words.joined(separator: " ") }
 
-    /// Whether some run of these words is the phrase `term` (its words separated by spaces), or
-    /// one word is the phrase written as one (`apikey`) or ends with it when it has five letters or
-    /// more (`accesstoken` ends with `token`); a plural `s` on the last word is allowed.
-    func contains(_ term: String) -> Bool {
-        let termWords = term.split(separator: " ").map(String.init)
-        guard !termWords.isEmpty else { return false }
-        let joined = termWords.joined()
-        for word in words {
-            let singular = word.hasSuffix("s") ? String(word.dropLast()) : word
-            if word == joined || singular == joined { return true }
-            if joined.count >= 5, word.hasSuffix(joined) || singular.hasSuffix(joined) { return true }
-        }
-        guard words.count >= termWords.count else { return false }
-        for start in 0...(words.count - termWords.count) {
-            let run = Array(words[start..<(start + termWords.count)])
-            let (last, lastTerm) = (run[run.count - 1], termWords[termWords.count - 1])
-            if run.dropLast() == termWords.dropLast(), last == lastTerm || last == lastTerm + "s" {
-                return true
-            }
-        }
-        return false
-    }
-
     /// The innermost `[key]` of a bracketed form key that is neither empty nor an index (all
     /// digits), else the name before the brackets, without its namespace prefix (`wsse:Password`).
     private static func innermostKey(of name: String) -> Substring {
@@ -85,5 +62,57 @@ struct SecretName: Equatable {
         }
         if !current.isEmpty { words.append(current.lowercased()) }
         return words
+    }
+}
+
+/// Secret words and phrases (`token`, `api key`) as every name is compared with them, prepared
+/// once: a name holds one when some run of its words is the phrase, or one of its words is the
+/// phrase written as one (`apikey`) or ends with it when it has five letters or more
+/// (`accesstoken` ends with `token`, `jsessionid` with `sessionid`); a plural `s` on the last word
+/// is allowed.
+struct SecretVocabulary: Hashable, Sendable {
+    /// Every term written as one word (`token`, `apikey`).
+    private let joined: Set<String>
+    /// The terms of five letters or more written as one word: those a longer word may end with.
+    private let suffixes: Set<String>
+    /// The shortest of ``suffixes``, in bytes (at least 5).
+    private let shortestSuffix: Int
+    /// The terms of more than one word, split into their words (`api`, `key`).
+    private let phrases: [[String]]
+
+    /// The vocabulary of `terms`, each written as words separated by spaces.
+    init(_ terms: Set<String>) {
+        let split = terms.map { $0.split(separator: " ").map(String.init) }.filter { !$0.isEmpty }
+        joined = Set(split.map { $0.joined() })
+        suffixes = joined.filter { $0.count >= 5 }
+        shortestSuffix = suffixes.map(\.utf8.count).min() ?? 5
+        phrases = split.filter { $0.count > 1 }
+    }
+
+    /// Whether `name` holds one of the terms.
+    func matches(_ name: SecretName) -> Bool {
+        for word in name.words {
+            for candidate in word.hasSuffix("s") ? [word, String(word.dropLast())] : [word] {
+                if joined.contains(candidate) { return true }
+                let utf8 = candidate.utf8
+                guard utf8.count > shortestSuffix else { continue }
+                for length in shortestSuffix..<utf8.count
+                where suffixes.contains(String(decoding: utf8.suffix(length), as: UTF8.self)) {
+                    return true
+                }
+            }
+        }
+        let words = name.words
+        for phrase in phrases where words.count >= phrase.count {
+            for start in 0...(words.count - phrase.count) {
+                let (last, lastTerm) = (words[start + phrase.count - 1], phrase[phrase.count - 1])
+                if words[start..<(start + phrase.count - 1)].elementsEqual(phrase.dropLast()),
+                    last == lastTerm || last == lastTerm + "s"
+                {
+                    return true
+                }
+            }
+        }
+        return false
     }
 }
