@@ -5,13 +5,13 @@ import Foundation
 ///
 /// The report goes into test logs and CI output, so what it prints of secrets is masked as
 /// `<redacted:1a2b3c>` (`Bearer <redacted:1a2b3c>`), by the policy of ``Redaction/default``:
-/// secret headers and cookies, secret query, matrix and form values, secret JSON
-/// members and XML elements, credentials anywhere and URL passwords, in the request, the verdicts
-/// (JSON paths, schema failures, JSON and XML differences), the patterns and the stub to paste;
-/// and every value found secret in the request, or expected at a secret name by one of the
-/// closest stubs, wherever else it shows. Values are masked before a message cuts them short.
-/// The hash tells values apart (within one process), so a stub expecting another token still
-/// shows as one. ``request`` itself is the request as sent.
+/// secret headers and cookies, secret query, matrix and form values, secret JSON members and XML
+/// elements, credentials anywhere and URL passwords, in the request, the verdicts (JSON paths,
+/// schema failures, JSON and XML differences), the patterns and the stub to paste; and every value
+/// found secret in the request, or expected at a secret name by one of the closest stubs, wherever
+/// else it shows. Values are masked before a message cuts them short. The hash tells values apart
+/// (within one process), so a stub expecting another token still shows as one. ``request`` itself
+/// is the request as sent.
 public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     /// One of the closest stubs and how it differs from the request.
     public struct NearMiss: Sendable {
