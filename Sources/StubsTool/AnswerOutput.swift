@@ -1,22 +1,48 @@
 import Foundation
 import HTTPStubs
 
+/// What `stubs match` prints of an answer's secrets: masked as near-miss reports mask them
+/// (`<redacted:1a2b3c>`: secret headers, secret values in the body, and every value the request
+/// carried that is secret, wherever it shows), or, with `--keep-secrets`, the answer as the stub
+/// gives it.
+struct AnswerMasking {
+    /// Whether secrets are printed as they are.
+    let keepsSecrets: Bool
+
+    /// The response with its headers and body masked.
+    func masked(_ response: StubbedHTTPResponse) -> (headers: HeaderFields, body: Data) {
+        guard !keepsSecrets else { return (response.headers, response.body) }
+        var headers = HeaderFields()
+        for field in response.headers {
+            headers.add(field.name, LogMasking.header(field.name, field.value))
+        }
+        return (headers, LogMasking.body(response.body, contentType: response.headers["Content-Type"]))
+    }
+
+    /// `text`, printed for `request`, with the request's secrets masked wherever they show.
+    func masked(_ text: String, for request: InterceptedRequest) -> String {
+        guard !keepsSecrets else { return text }
+        return LogMasking.masking(LogMasking.secrets(of: request)) { LogMasking.maskingSecrets(text) }
+    }
+}
+
 /// The JSON line `stubs match --requests` prints for an answer.
 enum AnswerJSON {
-    static func line(for answer: StubAnswer) -> String {
+    static func line(for answer: StubAnswer, to request: InterceptedRequest, masking: AnswerMasking) -> String {
         var object = JSONObject()
         switch answer {
         case let .response(response, stub):
+            let (shownHeaders, body) = masking.masked(response)
             object["status"] = .number(JSONNumber(response.status))
             var headers = JSONObject()
-            for (name, value) in response.headers.folded.sorted(by: { $0.key < $1.key }) {
+            for (name, value) in shownHeaders.folded.sorted(by: { $0.key < $1.key }) {
                 headers[name] = .string(value)
             }
             object["headers"] = .object(headers)
-            if let text = String(data: response.body, encoding: .utf8) {
+            if let text = String(data: body, encoding: .utf8) {
                 object["body"] = .string(text)
             } else {
-                object["bodyBase64"] = .string(response.body.base64EncodedString())
+                object["bodyBase64"] = .string(body.base64EncodedString())
             }
             object["stub"] = .string(stub.source.description)
         case let .failure(error, stub):
@@ -31,8 +57,8 @@ enum AnswerJSON {
             object["nearMisses"] = .array(
                 report.nearMisses.map { miss in
                     var near = JSONObject()
-                    near["stub"] = .string(miss.stub.source.description)
-                    if let name = miss.stub.name { near["name"] = .string(name) }
+                    near["stub"] = .string(report.masking(miss.stub.source.description))
+                    if let name = miss.stub.name { near["name"] = .string(report.masking(name)) }
                     near["distance"] = .number(JSONNumber((miss.distance * 10_000).rounded() / 10_000) ?? JSONNumber(1))
                     near["pattern"] = .string(miss.pattern)
                     near["mismatches"] = .array(
@@ -43,29 +69,30 @@ enum AnswerJSON {
                 }
             )
         }
-        return JSONValue.object(object).serialized()
+        return masking.masked(JSONValue.object(object).serialized(), for: request)
     }
 }
 
 /// What `stubs match METHOD URL` prints: the answer like `curl -i`, then the stub's source.
 enum AnswerText {
-    static func text(for answer: StubAnswer) -> String {
+    static func text(for answer: StubAnswer, to request: InterceptedRequest, masking: AnswerMasking) -> String {
         switch answer {
         case let .response(response, stub):
+            let (headers, body) = masking.masked(response)
             var text = "HTTP/1.1 \(response.status) \(response.reason ?? reasonPhrase(response.status))\n"
-            for field in response.headers {
+            for field in headers {
                 text += "\(field.name): \(field.value)\n"
             }
             text += "\n"
-            if let body = String(data: response.body, encoding: .utf8) {
+            if let body = String(data: body, encoding: .utf8) {
                 text += body.hasSuffix("\n") || body.isEmpty ? body : body + "\n"
             } else {
-                text += "(\(response.body.count) bytes of binary data)\n"
+                text += "(\(body.count) bytes of binary data)\n"
             }
             if response.delay > .zero {
                 text += "\n(after a delay of \(response.delay))\n"
             }
-            return text + "\n(answered by \(stub))\n"
+            return masking.masked(text + "\n(answered by \(stub))\n", for: request)
         case let .failure(error, stub):
             let code = (error as? URLError).map { "URLError \($0.code.rawValue)" } ?? "\(type(of: error))"
             return

@@ -11,10 +11,11 @@ enum ImportHARCommand {
         requests as a scenario that replays their answers in order. File names are deterministic
         (method, path, short hash), so importing again gives the same files.
 
-        Secrets are redacted before anything is written, as recording does: the values of the
-        Authorization, Proxy-Authorization, Cookie and Set-Cookie headers, and of query parameters,
-        JSON members and form fields named like credentials (token, password, api_key, ...), become
-        REDACTED; redacted query parameters and fields then match any value. --keep-secrets writes
+        Secrets are redacted before anything is written, as recording does: the values of headers,
+        query and matrix parameters, JSON members, form fields and XML elements named like
+        credentials (Authorization, Cookie, token, password, api_key, ...), values shaped like
+        credentials anywhere (JWTs, Bearer tokens, URL passwords), and secrets inside bodies that
+        do not parse, become REDACTED; redacted values then match any value. --keep-secrets writes
         everything as captured.
 
         An existing file with different contents is not overwritten unless --force is given.

@@ -7,7 +7,8 @@ enum ListCommand {
         Usage: stubs list PATH...
 
         Prints one line per stub, in load order: source (path:line:column), name (the mapping's
-        "name", if any), priority, method, URL pattern, first response, and scenario. Stub sources and
+        "name", if any), priority, method, URL pattern, first response, and scenario. Secrets in
+        URL patterns and response bodies are masked as <redacted:1a2b3c>, as in near-miss reports. Stub sources and
         body files inside the current directory are shown relative to it, others as absolute paths,
         however PATH was given. Problems go to standard error.
 
@@ -19,22 +20,28 @@ enum ListCommand {
     static func run(_ arguments: [String], io: inout some CommandIO) throws -> Int32 {
         let result = StubFiles.load(try StubsCommand.paths(arguments, command: "list"))
         let here = FileManager.default.currentDirectoryPath
+        // Listings go into terminals and CI logs: secrets in URL patterns, names and response
+        // bodies are masked, as the near-miss report masks them.
+        // Values a stub expects at secret names are masked wherever else they show (in a file
+        // name made from its path, say).
         let rows = result.stubs.map { stub -> [String] in
-            let source = stub.source
-            return [
-                StubSource.file(
-                    shown(source.file, from: here),
-                    index: source.index,
-                    line: source.line,
-                    column: source.column
-                ).description,
-                stub.name.map(quoted) ?? "",
-                "P\(stub.priority)",
-                method(of: stub.pattern),
-                url(of: stub.pattern),
-                response(of: stub, from: here),
-                stub.scenario?.description ?? "",
-            ]
+            LogMasking.masking(LogMasking.secrets(expectedBy: stub.pattern)) {
+                let source = stub.source
+                return [
+                    StubSource.file(
+                        shown(source.file, from: here),
+                        index: source.index,
+                        line: source.line,
+                        column: source.column
+                    ).description,
+                    stub.name.map(quoted) ?? "",
+                    "P\(stub.priority)",
+                    method(of: stub.pattern),
+                    url(of: stub.pattern),
+                    response(of: stub, from: here),
+                    stub.scenario?.description ?? "",
+                ].map(LogMasking.maskingSecrets)
+            }
         }
         for row in rows {
             io.out(Table.line(row, widths: Table.widths(rows)) + "\n")
@@ -76,7 +83,7 @@ enum ListCommand {
 
     private static func url(of pattern: RequestPattern) -> String {
         let parts: [RequestMatcher.Part] = [.scheme, .host, .port, .url]
-        let described = pattern.matchers.filter { parts.contains($0.part) }.map(\.description)
+        let described = pattern.matchers.filter { parts.contains($0.part) }.map(LogMasking.description(of:))
         return described.isEmpty ? "any URL" : described.joined(separator: " ")
     }
 }

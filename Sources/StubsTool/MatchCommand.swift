@@ -12,7 +12,7 @@ enum MatchCommand {
     static let help = """
         Usage: stubs match --stubs PATH [--stubs PATH]... METHOD URL [-H 'Name: value']... [--data TEXT]
                stubs match --stubs PATH [--stubs PATH]... --requests FILE|-
-        Both forms take --global-response-templating and --disable-template-escaping.
+        Both forms take --global-response-templating, --disable-template-escaping and --keep-secrets.
 
         The first form prints the answer like 'curl -i' (status line, headers, body) followed by the
         stub's source, or the near-miss report when no stub answers.
@@ -34,6 +34,12 @@ enum MatchCommand {
 
         Delays are not waited for, and redirects are not followed: the stub's own answer is printed.
 
+        What is printed goes into terminals and CI logs, so secrets are masked as <redacted:1a2b3c>
+        (the same secret, the same mask): in near-miss reports, and in answers, their secret headers
+        (Authorization, Set-Cookie, ...), secret values in their bodies (token, password, JWTs, ...)
+        and any value the request carried that is secret. --keep-secrets prints answers as the stubs
+        give them (near-miss reports stay masked).
+
         Response templates are rendered for the stubs with "transformers": ["response-template"]; with
         --global-response-templating, for every stub, as WireMock started with that flag renders them
         (--local-response-templating, the default, is accepted too). '{{ }}' HTML-escapes what it prints,
@@ -52,6 +58,7 @@ enum MatchCommand {
         var data: String?
         var positional: [String] = []
         var templatingFlags: [String] = []
+        var masking = AnswerMasking(keepsSecrets: false)
         var index = 0
         func value(of option: String) throws -> String {
             index += 1
@@ -73,6 +80,7 @@ enum MatchCommand {
                     String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
                 )
             case "-d", "--data": data = try value(of: argument)
+            case "--keep-secrets": masking = AnswerMasking(keepsSecrets: true)
             case _ where TemplatingFlag.isFlag(argument): templatingFlags.append(argument)
             default:
                 if argument.hasPrefix("-"), argument != "-" {
@@ -140,11 +148,17 @@ enum MatchCommand {
 
         if let single {
             let answer = registry.answer(single)
-            io.out(AnswerText.text(for: answer))
+            io.out(AnswerText.text(for: answer, to: single, masking: masking))
             if case .unmatched = answer { return 1 }
             return 0
         }
-        return answerLines(from: requestsHandle, file: requestsFile ?? "-", registry: registry, io: &io)
+        return answerLines(
+            from: requestsHandle,
+            file: requestsFile ?? "-",
+            registry: registry,
+            masking: masking,
+            io: &io
+        )
     }
 
     /// How many bytes `--requests` reads at a time.
@@ -157,6 +171,7 @@ enum MatchCommand {
         from handle: FileHandle?,
         file: String,
         registry: StubRegistry,
+        masking: AnswerMasking,
         io: inout some CommandIO
     ) -> Int32 {
         let name = file == "-" ? "<stdin>" : file
@@ -202,7 +217,7 @@ enum MatchCommand {
                     // Nothing reads the journal here; kept, it would grow with every request answered.
                     registry.clearJournal()
                     if case .unmatched = answer { allAnswered = false }
-                    io.out(AnswerJSON.line(for: answer) + "\n")
+                    io.out(AnswerJSON.line(for: answer, to: request, masking: masking) + "\n")
                 case let .failure(problem):
                     io.err("\(problem.message)\n")
                     return 2

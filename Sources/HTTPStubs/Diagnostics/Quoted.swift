@@ -9,8 +9,10 @@ package func quoted(_ text: String) -> String {
 }
 
 /// `text` quoted as ``quoted(_:)`` quotes it, cut after `limit` characters; with no limit, the
-/// Swift string literal spelling `text` exactly.
+/// Swift string literal spelling `text` exactly. While a report is built, the secrets in `text`
+/// are masked first, before it is cut (see ``LogMasking/masking(_:_:)``).
 package func quoted(_ text: String, limit: Int?) -> String {
+    let text = LogMasking.beforeCutting(text, cut: limit != nil)
     // Most text (a path, a header value) is printable ASCII with nothing to escape, one character
     // per byte: written as it is, without splitting it into characters (which showed when loading
     // thousands of mapping files, every matcher of which quotes its value in its description).

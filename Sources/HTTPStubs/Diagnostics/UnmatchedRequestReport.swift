@@ -5,10 +5,13 @@ import Foundation
 ///
 /// The report goes into test logs and CI output, so what it prints of secrets is masked as
 /// `<redacted:1a2b3c>` (`Bearer <redacted:1a2b3c>`), by the policy of ``Redaction/default``:
-/// secret headers and cookies, secret query and form values, secret JSON members, credentials
-/// and URL passwords, in the request, the verdicts, the patterns and the stub to paste. The hash
-/// tells values apart (within one process), so a stub expecting another token still shows as
-/// one. ``request`` itself is the request as sent.
+/// secret headers and cookies, secret query, matrix and form values, secret JSON members and XML
+/// elements, credentials anywhere and URL passwords, in the request, the verdicts (JSON paths,
+/// schema failures, JSON and XML differences), the patterns and the stub to paste; and every value
+/// found secret in the request, or expected at a secret name by one of the closest stubs, wherever
+/// else it shows. Values are masked before a message cuts them short. The hash tells values apart
+/// (within one process), so a stub expecting another token still shows as one. ``request`` itself
+/// is the request as sent.
 public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     /// One of the closest stubs and how it differs from the request.
     public struct NearMiss: Sendable {
@@ -45,6 +48,11 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
     /// corrected when it was close (see ``correctedStub``), else a fresh stub for the request. Secrets
     /// are masked, as everywhere in the report.
     public let suggestedStub: String
+    /// The values masked wherever they show: the request's secrets, and those the closest stubs
+    /// expect at secret names.
+    private let maskedSecrets: Set<String>
+    /// The request body with its secrets masked.
+    private let maskedBody: Data?
     /// The stub ``suggestedStub`` corrects: the closest one, when it failed at most two of its
     /// matchers and can be written as Swift (a method and a URL string, then header and query tests
     /// of literals); `nil` when the suggestion is a fresh stub.
@@ -61,33 +69,54 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
         self.hint = hint
         self.sessionOrigins = sessionOrigins
         self.stubCount = candidates.count
-        let ranked = candidates.enumerated().map { position, candidate in
-            (position, candidate, candidate.stub.pattern.evaluate(request))
-        }.sorted { left, right in
-            // A stub whose pattern matches but that could not answer (scenario, uses) ranks closest.
-            left.2.distance != right.2.distance ? left.2.distance < right.2.distance : left.0 < right.0
+        // Every value the request holds that the policy finds secret is masked wherever the report
+        // shows it, and every value a verdict quotes is masked before it is cut short.
+        let (secrets, body) = LogMasking.masked(request)
+        let ranked = LogMasking.masking(secrets) {
+            candidates.enumerated().map { position, candidate in
+                (position, candidate, candidate.stub.pattern.evaluate(request))
+            }.sorted { left, right in
+                // A stub whose pattern matches but that could not answer (scenario, uses) ranks closest.
+                left.2.distance != right.2.distance ? left.2.distance < right.2.distance : left.0 < right.0
+            }
         }
-        self.nearMisses = ranked.prefix(Self.nearMissCount).map { _, candidate, evaluation in
-            NearMiss(
-                stub: StubSummary(candidate.stub),
-                pattern: candidate.stub.pattern.maskedDescription,
-                distance: evaluation.distance,
-                rows: Self.masked(evaluation.rows),
-                notes: candidate.notes
-            )
+        let closestThree = ranked.prefix(Self.nearMissCount)
+        // The values the closest stubs expect at secret names, masked wherever else they show too.
+        let collector = SecretCollector()
+        for (_, candidate, _) in closestThree {
+            _ = candidate.stub.pattern.maskedDescription(noting: collector)
         }
-        let body = request.body.map { LogMasking.body($0, contentType: request.header("Content-Type")) }
-        let closest = ranked.first.flatMap { _, candidate, evaluation in
-            StubRepair.corrected(
-                candidate.stub,
-                evaluation: evaluation,
-                notes: candidate.notes,
-                for: request,
-                maskedBody: body
-            ).map { (code: $0, stub: StubSummary(candidate.stub)) }
+        let allSecrets = secrets.union(collector.all)
+        self.maskedSecrets = allSecrets
+        self.nearMisses = LogMasking.masking(allSecrets) {
+            closestThree.map { _, candidate, evaluation in
+                NearMiss(
+                    stub: StubSummary(candidate.stub),
+                    pattern: candidate.stub.pattern.maskedDescription,
+                    distance: evaluation.distance,
+                    rows: Self.masked(evaluation.rows),
+                    notes: candidate.notes.map(LogMasking.maskingSecrets)
+                )
+            }
+        }
+        self.maskedBody = body
+        let closest = LogMasking.masking(allSecrets) {
+            ranked.first.flatMap { _, candidate, evaluation in
+                StubRepair.corrected(
+                    candidate.stub,
+                    evaluation: evaluation,
+                    notes: candidate.notes,
+                    for: request,
+                    maskedBody: body
+                ).map { (code: LogMasking.maskingSecrets($0), stub: StubSummary(candidate.stub)) }
+            }
         }
         self.correctedStub = closest?.stub
-        self.suggestedStub = closest?.code ?? StubRepair.fresh(for: request, maskedBody: body)
+        self.suggestedStub =
+            closest?.code
+            ?? LogMasking.masking(allSecrets) {
+                LogMasking.maskingSecrets(StubRepair.fresh(for: request, maskedBody: body))
+            }
     }
 
     /// The whole report, as the `URLError` description and test failures show it.
@@ -131,15 +160,16 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
             lines.append("")
             lines.append(hint)
         }
-        return lines.joined(separator: "\n")
+        return LogMasking.masking(maskedSecrets) { LogMasking.maskingSecrets(lines.joined(separator: "\n")) }
     }
 
     /// The whole report.
     public var description: String { text }
 
-    /// The request body with its secrets masked.
-    private var maskedBody: Data? {
-        request.body.map { LogMasking.body($0, contentType: request.header("Content-Type")) }
+    /// `text` (a stub's source or name, taken from ``nearMisses``) with every value this report
+    /// masks masked: a file name made from a secret path, say.
+    package func masking(_ text: String) -> String {
+        LogMasking.masking(maskedSecrets) { LogMasking.maskingSecrets(text) }
     }
 
     /// A request as reports name it, `GET https://api.example.com/users/43`: its URL masked (see
@@ -168,7 +198,11 @@ public struct UnmatchedRequestReport: Sendable, CustomStringConvertible {
                 verdict: MatchVerdict(
                     isMatch: row.verdict.isMatch,
                     distance: row.verdict.distance,
-                    detail: LogMasking.text(row.verdict.detail, part: row.matcher.part)
+                    detail: LogMasking.text(
+                        row.verdict.detail,
+                        part: row.matcher.part,
+                        describedAs: row.matcher.description
+                    )
                 )
             )
         }

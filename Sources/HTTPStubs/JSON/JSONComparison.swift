@@ -454,7 +454,8 @@ extension JSONValue {
 
     /// Compact JSON text shortened to about 40 characters, for messages.
     private var abbreviated: String {
-        let text = serialized()
+        // Masked first while a report is built: a cut would leave half a secret readable.
+        let text = LogMasking.beforeCutting(serialized())
         return text.count <= 40 ? text : text.prefix(37) + "..."
     }
 }

@@ -231,9 +231,11 @@ public struct BodyMatcher: Sendable, CustomStringConvertible {
         // sequence, so up to 3 trailing bytes are dropped until it decodes.
         let head = data.prefix(1_024)
         let cut = data.count > head.count ? 3 : 0
-        guard let text = (0...cut).lazy.compactMap({ String(data: head.dropLast($0), encoding: .utf8) }).first else {
+        guard let decoded = (0...cut).lazy.compactMap({ String(data: head.dropLast($0), encoding: .utf8) }).first else {
             return "\(data.count) bytes of binary data"
         }
+        // Masked before the cut while a report is built (a cut would leave half a secret readable).
+        let text = LogMasking.beforeCutting(decoded)
         if data.count == head.count, text.count <= 200 { return quoted(text) }
         return quoted(String(text.prefix(200))) + "… (\(data.count) bytes)"
     }

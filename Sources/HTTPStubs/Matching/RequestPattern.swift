@@ -168,9 +168,16 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     /// The ``description`` as reports print it, which go into logs: what each matcher quotes of
     /// secrets masked (`header Authorization = "Bearer <redacted:1a2b3c>"`, see ``LogMasking``).
     var maskedDescription: String {
+        maskedDescription(noting: nil)
+    }
+
+    /// The ``maskedDescription``, the values masked by name noted in `collector`, when given.
+    func maskedDescription(noting collector: SecretCollector?) -> String {
         matchers.isEmpty
             ? "any request"
-            : matchers.map { LogMasking.text($0.description, part: $0.part) }.joined(separator: " and ")
+            : matchers.map { LogMasking.text($0.description, part: $0.part, noting: collector) }.joined(
+                separator: " and "
+            )
     }
 }
 

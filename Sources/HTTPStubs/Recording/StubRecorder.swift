@@ -192,19 +192,34 @@ final class StubRecorder: Sendable {
         case failure(URLError.Code)
     }
 
+    /// The request as it is written: its URL redacted, no headers, and its body redacted; a body
+    /// whose secrets cannot be replaced where they are (compressed, or in an encoding that cannot
+    /// be read) is replaced whole, and the mapping then says so and does not match it.
     private func redacted(_ request: InterceptedRequest) -> HARRequest {
         var recorded = request
         recorded.url = redaction.redactedURL(request.url)
         recorded.headers = HeaderFields()
         let contentType = request.header("Content-Type")
-        let body = request.body.flatMap { $0.isEmpty ? nil : redaction.redactedBody($0, contentType: contentType) }
+        let body = request.body.flatMap { body -> Data? in
+            guard !body.isEmpty else { return nil }
+            switch redaction.redactedBody(
+                body,
+                contentType: contentType,
+                contentEncoding: request.header("Content-Encoding")
+            )
+            {
+            case let .asSent(data): return data
+            case .decoded, .withheld: return Data(Redaction.placeholder.utf8)
+            }
+        }
         let isForm = Redaction.isForm(contentType)
         let recordedBody = body.map { data -> HARBody in
             if let text = String(data: data, encoding: .utf8) { return HARBody(text: text, isForm: isForm) }
-            // A form with redacted fields is matched field by field, as text, even when a byte of
-            // it is not UTF-8 (form matching reads such a byte as U+FFFD, on both sides).
-            if isForm, data.range(of: Data(Redaction.placeholder.utf8)) != nil {
-                return HARBody(text: String(decoding: data, as: UTF8.self), isForm: true)
+            // A body with redacted values is matched as text, even when a byte of it is not UTF-8
+            // (matching reads such a byte as U+FFFD, on both sides), so that it still matches
+            // requests carrying other secrets.
+            if data.range(of: Data(Redaction.placeholder.utf8)) != nil {
+                return HARBody(text: String(decoding: data, as: UTF8.self), isForm: isForm)
             }
             return HARBody(bytes: data)
         }

@@ -1,31 +1,42 @@
 /// Replaces secrets in JSON text and keeps every other byte as written, so a redacted body still
 /// reads like the original and, for newline-delimited JSON, still matches requests written the
-/// same way: the values of members with secret names (whole: a secret object goes too) and string
-/// values shaped like credentials become a string, the replacement.
+/// same way: the values of members with secret names (whole: a secret object goes too) become a
+/// string, the replacement, and every other string value is redacted as a value of its own (see
+/// ``Redaction/redactedValue(_:with:nesting:)``: a credential, JSON in the string, a URL, base64).
 ///
-/// Only text that parsed as JSON is scanned (``redacted(_:by:with:)`` checks), so the scanner can
-/// rely on its structure.
+/// Only text that parsed as JSON is scanned (``redacted(_:by:with:nesting:)`` checks), so the
+/// scanner can rely on its structure.
 struct JSONTextRedaction {
     private let bytes: [UInt8]
     private let redaction: Redaction
     private let replacement: SecretReplacement
+    /// How many encodings deep this JSON is (see ``Redaction/maximumNesting``).
+    private let nesting: Int
     private var index = 0
     /// Where the bytes not yet copied to `output` start.
     private var copied = 0
     private var output: [UInt8] = []
 
-    private init(_ text: Substring, redaction: Redaction, replacement: SecretReplacement) {
+    private init(_ text: Substring, redaction: Redaction, replacement: SecretReplacement, nesting: Int) {
         self.bytes = Array(text.utf8)
         self.redaction = redaction
         self.replacement = replacement
+        self.nesting = nesting
     }
 
-    /// `text` redacted when it is a JSON object or array; `nil` when it is not.
-    static func redacted(_ text: Substring, by redaction: Redaction, with replacement: SecretReplacement) -> String? {
-        guard let value = try? JSONValue(parsing: String(text)),
-            value.objectValue != nil || value.arrayValue != nil
+    /// `text` redacted when it is JSON (an object, an array or a single value); `nil` when it is not.
+    static func redacted(
+        _ text: Substring,
+        by redaction: Redaction,
+        with replacement: SecretReplacement,
+        nesting: Int = 0
+    ) -> String? {
+        // Most text that is no JSON says so by its first character, without a parse.
+        let first = text.utf8.first { !Array(" \t\r\n".utf8).contains($0) }
+        guard let first, Array("{[\"-0123456789tfn".utf8).contains(first),
+            (try? JSONValue(parsing: String(text))) != nil
         else { return nil }
-        var scanner = JSONTextRedaction(text, redaction: redaction, replacement: replacement)
+        var scanner = JSONTextRedaction(text, redaction: redaction, replacement: replacement, nesting: nesting)
         scanner.value()
         scanner.output.append(contentsOf: scanner.bytes[scanner.copied...])
         return String(decoding: scanner.output, as: UTF8.self)
@@ -69,7 +80,8 @@ struct JSONTextRedaction {
         case UInt8(ascii: "\""):
             let start = index
             let text = string()
-            if redaction.isSecretValue(text) { replace(start..<index, secret: text) }
+            let redacted = redaction.redactedValue(text, with: replacement, nesting: nesting)
+            if redacted != text { write(start..<index, as: redacted) }
         default:
             skipValue()
         }
@@ -85,8 +97,13 @@ struct JSONTextRedaction {
 
     /// Copies what comes before `range` and writes the replacement as a JSON string in its place.
     private mutating func replace(_ range: Range<Int>, secret: String) {
+        write(range, as: replacement.replacing(secret))
+    }
+
+    /// Copies what comes before `range` and writes `text` as a JSON string in its place.
+    private mutating func write(_ range: Range<Int>, as text: String) {
         output.append(contentsOf: bytes[copied..<range.lowerBound])
-        output.append(contentsOf: JSONValue.string(replacement.replacing(secret)).serialized().utf8)
+        output.append(contentsOf: JSONValue.string(text).serialized().utf8)
         copied = range.upperBound
     }
 

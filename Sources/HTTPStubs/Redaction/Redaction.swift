@@ -3,15 +3,17 @@ import Foundation
 /// Which secrets are replaced before recorded traffic is written to disk, by recording
 /// (``StubRegistry/replay(_:relativeTo:mode:redaction:)``), by the HAR export
 /// (``StubRegistry/journalAsHAR(redaction:)``) and by `stubs import-har`;
-/// ``UnmatchedRequestReport`` masks what the default
-/// redaction replaces.
+/// ``UnmatchedRequestReport``, `stubs match` and `stubs list` mask what the default redaction
+/// replaces.
 ///
 /// A redaction is a policy over names and over values, applied to every place a value can live:
-/// request and response headers, the URL's query, fragment and user info (in the request URL and
-/// in URL-valued headers such as `Location`), JSON bodies (also newline-delimited JSON and JSON
-/// behind the `)]}'` prefix), `application/x-www-form-urlencoded` bodies (read as bytes, so a
-/// byte that is not UTF-8 does not keep the others from being redacted), `multipart/form-data`
-/// fields and XML elements and attributes.
+/// request and response headers, the URL's path segments and matrix parameters, query, fragment
+/// and user info (in the request URL and in every URL a header holds: `Location`, `Link`,
+/// `Refresh`…), JSON bodies (also newline-delimited JSON and JSON behind the `)]}'` prefix),
+/// `application/x-www-form-urlencoded` bodies (read as bytes, so a byte that is not UTF-8 does not
+/// keep the others from being redacted), `multipart/form-data` fields, XML elements and
+/// attributes, and any other body; and to values inside values: JSON in a JSON string, a URL in a
+/// query value, base64, percent-encoding, a gzip or deflate body.
 ///
 /// **Names.** A name is compared by its words (see ``secretWords``): `clientSecret`,
 /// `client_secret`, `X-Client-Secret` and `user[client_secret]` are all `client secret`, and a
@@ -20,13 +22,20 @@ import Foundation
 /// (`token_type`, `oauth_signature_method`, `password_expires`) and the CORS headers
 /// (`Access-Control-Allow-Credentials`). The per-place name lists (``headers``,
 /// ``queryParameters``, ``jsonMembers``, ``formFields``) add exact names, compared by their words
-/// too: the default redacts the query parameter `key` and the OAuth `code` in queries and forms,
-/// words too common elsewhere to be secret everywhere (`error.code`, `zip_code` in JSON).
+/// too: the default redacts the query parameters `key` and `appid` and the OAuth `code` in queries
+/// and forms, words too common elsewhere to be secret everywhere (`error.code`, `zip_code` in JSON).
 ///
-/// **Values.** With ``redactsCredentialValues``, a value anywhere that holds a JSON Web Token
-/// (`eyJ….….…`), or that is an HTTP credential (`Bearer <token>`, `Basic <base64>`), is replaced
-/// whatever its name, and so is the password of a URL's user info (`user:REDACTED@host`, or the
+/// **Values.** With ``redactsCredentialValues``, a value shaped like a credential is replaced
+/// wherever it is, whatever its name: a JSON Web Token (`eyJ….….…`), an HTTP credential
+/// (`Bearer <token>`, `Basic <base64>`), a key with the prefix its service gives it (`ghp_…`,
+/// `sk_live_…`, `AKIA…`), and the password of a URL's user info (`user:REDACTED@host`, or the
 /// whole user info when it has no password, because a token is often sent as the user name).
+///
+/// **What does not parse.** A body that no reader takes (JSON with a trailing comma or nested past
+/// the parser's limit, a byte that is not UTF-8, plain text, bytes) is scanned as text for
+/// credentials and for values after secret names (`"name": …`, `name: …`, `name=…`, `<name>…`),
+/// which are replaced where they are; what cannot be redacted in place (base64 or gzip holding a
+/// secret, a body in an encoding that cannot be decoded) is replaced whole.
 ///
 /// Secrets are written as ``placeholder``, and recorded stubs still match later requests whatever
 /// secret those carry. Opting out is explicit: ``none``.
@@ -38,7 +47,11 @@ public struct Redaction: Sendable, Hashable {
     /// wherever it appears: a name is secret when some run of its words is one of them (a plural
     /// `s` allowed), or when one of its words is one written as one word (`apikey`) or, for those
     /// of five letters or more, ends with it (`accesstoken`, `xsrftoken`).
-    public var secretWords: Set<String>
+    public var secretWords: Set<String> {
+        didSet { vocabulary = SecretVocabulary(secretWords) }
+    }
+    /// ``secretWords`` prepared once, as every name is compared with each of them.
+    private var vocabulary: SecretVocabulary
     /// Header names, compared by their words, whose values are replaced besides those with secret words.
     public var headers: Set<String>
     /// Query parameter names, compared by their words, whose values are replaced besides those with
@@ -64,6 +77,7 @@ public struct Redaction: Sendable, Hashable {
         redactsCredentialValues: Bool = false
     ) {
         self.secretWords = Set(secretWords.map { SecretName($0).spelled })
+        self.vocabulary = SecretVocabulary(self.secretWords)
         self.headers = Set(headers.map { SecretName($0).spelled })
         self.queryParameters = Set(queryParameters.map { SecretName($0).spelled })
         self.jsonMembers = Set(jsonMembers.map { SecretName($0).spelled })
@@ -73,17 +87,23 @@ public struct Redaction: Sendable, Hashable {
 
     /// Credentials in the usual places: names with the words `password`, `passwd`, `pwd`,
     /// `passphrase`, `passcode`, `secret`, `token`, `api key`, `private key`, `credential`,
-    /// `authorization`, `auth`, `cookie`, `session`, `signature`, `sig`, `jwt`, `otp` or `assertion`
-    /// (so `Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`, `X-Amz-Security-Token`,
-    /// `X-Amz-Signature`, `accessToken`, `client_secret`, `user[password]`); the query parameters
-    /// `key` and `code`, and the form field `code`; and values shaped like credentials.
+    /// `authorization`, `auth`, `cookie`, `session`, `session id`, `sessid`, `signature`, `sig`,
+    /// `jwt`, `otp` or `assertion`, or a key of a kind services issue as credentials (`access key`,
+    /// `app key`, `client key`, `account key`, `master key`, `subscription key`, `license key`,
+    /// `signing key`, `encryption key`, `functions key`) (so `Authorization`, `Cookie`, `Set-Cookie`,
+    /// `X-API-Key`, `X-Amz-Security-Token`, `X-Amz-Signature`, `accessToken`, `client_secret`,
+    /// `user[password]`, `JSESSIONID`, `PHPSESSID`, `access_key`, `Ocp-Apim-Subscription-Key`); the
+    /// query parameters `key`, `code` and `appid`, and the form field `code`; and values shaped like
+    /// credentials.
     public static let `default` = Redaction(
         secretWords: [
             "password", "passwd", "pwd", "passphrase", "passcode", "secret", "token", "api key", "private key",
-            "credential", "authorization", "auth", "cookie", "session", "signature", "sig", "jwt", "otp", "assertion",
+            "credential", "authorization", "auth", "cookie", "session", "session id", "sessid", "signature", "sig",
+            "jwt", "otp", "assertion", "access key", "app key", "client key", "account key", "master key",
+            "subscription key", "license key", "signing key", "encryption key", "functions key",
         ],
         headers: [],
-        queryParameters: ["key", "code"],
+        queryParameters: ["key", "code", "appid"],
         jsonMembers: [],
         formFields: ["code"],
         redactsCredentialValues: true
@@ -142,7 +162,7 @@ public struct Redaction: Sendable, Hashable {
         guard let last = words.words.last, !Self.describingWords.contains(last) || words.words.count == 1,
             words.words.prefix(2) != ["access", "control"]
         else { return false }
-        return secretWords.contains(where: words.contains)
+        return vocabulary.matches(words)
     }
 
     /// Whether `value` is shaped like a credential and this redaction replaces such values.

@@ -2,8 +2,9 @@
 /// as ``Redaction`` compares them: however the name is spelled, `clientSecret`, `client_secret`,
 /// `Client-Secret` and `user[client_secret]` are the words `client secret`.
 ///
-/// The innermost non-empty bracket key is the name (`user[password]` is `password`,
-/// `items[0][token]` is `token`), a namespace prefix goes (`wsse:Password` is `password`), and
+/// The innermost bracket key that is not empty and not an index is the name (`user[password]` is
+/// `password`, `items[0][token]` is `token`, `password[0]` and `password[]` are `password`), a
+/// namespace prefix goes (`wsse:Password` is `password`), and
 /// the name is split into lower-case words at every character that is not a letter or digit and
 /// at camel-case boundaries (`accessToken`, `XMLHttpRequest` → `xml http request`, `APIKey` →
 /// `api key`).
@@ -19,40 +20,17 @@ struct SecretName: Equatable {
     /// The words joined by single spaces (`client secret`): how a name list compares names.
     var spelled: String { words.joined(separator: " ") }
 
-    /// Whether some run of these words is the phrase `term` (its words separated by spaces), or
-    /// one word is the phrase written as one (`apikey`) or ends with it when it has five letters or
-    /// more (`accesstoken` ends with `token`); a plural `s` on the last word is allowed.
-    func contains(_ term: String) -> Bool {
-        let termWords = term.split(separator: " ").map(String.init)
-        guard !termWords.isEmpty else { return false }
-        let joined = termWords.joined()
-        for word in words {
-            let singular = word.hasSuffix("s") ? String(word.dropLast()) : word
-            if word == joined || singular == joined { return true }
-            if joined.count >= 5, word.hasSuffix(joined) || singular.hasSuffix(joined) { return true }
-        }
-        guard words.count >= termWords.count else { return false }
-        for start in 0...(words.count - termWords.count) {
-            let run = Array(words[start..<(start + termWords.count)])
-            let (last, lastTerm) = (run[run.count - 1], termWords[termWords.count - 1])
-            if run.dropLast() == termWords.dropLast(), last == lastTerm || last == lastTerm + "s" {
-                return true
-            }
-        }
-        return false
-    }
-
-    /// The innermost non-empty `[key]` of a bracketed form key, else the name after its namespace
-    /// prefix (`wsse:Password`), else the name.
+    /// The innermost `[key]` of a bracketed form key that is neither empty nor an index (all
+    /// digits), else the name before the brackets, without its namespace prefix (`wsse:Password`).
     private static func innermostKey(of name: String) -> Substring {
         var innermost: Substring?
         var rest = Substring(name)
         while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]") {
             let key = rest[rest.index(after: open)..<close]
-            if !key.isEmpty { innermost = key }
+            if !key.isEmpty, !key.allSatisfy(\.isNumber) { innermost = key }
             rest = rest[rest.index(after: close)...]
         }
-        let key = innermost ?? Substring(name)
+        let key = innermost ?? Substring(name).prefix { $0 != "[" }
         if let colon = key.lastIndex(of: ":") { return key[key.index(after: colon)...] }
         return key
     }
@@ -84,5 +62,57 @@ struct SecretName: Equatable {
         }
         if !current.isEmpty { words.append(current.lowercased()) }
         return words
+    }
+}
+
+/// Secret words and phrases (`token`, `api key`) as every name is compared with them, prepared
+/// once: a name holds one when some run of its words is the phrase, or one of its words is the
+/// phrase written as one (`apikey`) or ends with it when it has five letters or more
+/// (`accesstoken` ends with `token`, `jsessionid` with `sessionid`); a plural `s` on the last word
+/// is allowed.
+struct SecretVocabulary: Hashable, Sendable {
+    /// Every term written as one word (`token`, `apikey`).
+    private let joined: Set<String>
+    /// The terms of five letters or more written as one word: those a longer word may end with.
+    private let suffixes: Set<String>
+    /// The shortest of ``suffixes``, in bytes (at least 5).
+    private let shortestSuffix: Int
+    /// The terms of more than one word, split into their words (`api`, `key`).
+    private let phrases: [[String]]
+
+    /// The vocabulary of `terms`, each written as words separated by spaces.
+    init(_ terms: Set<String>) {
+        let split = terms.map { $0.split(separator: " ").map(String.init) }.filter { !$0.isEmpty }
+        joined = Set(split.map { $0.joined() })
+        suffixes = joined.filter { $0.count >= 5 }
+        shortestSuffix = suffixes.map(\.utf8.count).min() ?? 5
+        phrases = split.filter { $0.count > 1 }
+    }
+
+    /// Whether `name` holds one of the terms.
+    func matches(_ name: SecretName) -> Bool {
+        for word in name.words {
+            for candidate in word.hasSuffix("s") ? [word, String(word.dropLast())] : [word] {
+                if joined.contains(candidate) { return true }
+                let utf8 = candidate.utf8
+                guard utf8.count > shortestSuffix else { continue }
+                for length in shortestSuffix..<utf8.count
+                where suffixes.contains(String(decoding: utf8.suffix(length), as: UTF8.self)) {
+                    return true
+                }
+            }
+        }
+        let words = name.words
+        for phrase in phrases where words.count >= phrase.count {
+            for start in 0...(words.count - phrase.count) {
+                let (last, lastTerm) = (words[start + phrase.count - 1], phrase[phrase.count - 1])
+                if words[start..<(start + phrase.count - 1)].elementsEqual(phrase.dropLast()),
+                    last == lastTerm || last == lastTerm + "s"
+                {
+                    return true
+                }
+            }
+        }
+        return false
     }
 }

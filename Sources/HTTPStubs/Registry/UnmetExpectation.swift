@@ -33,6 +33,9 @@ public struct UnmetExpectation: Sendable, CustomStringConvertible {
     public let received: [Received]
     /// How many requests the registry received that the stub did not answer.
     public let receivedTotal: Int
+    /// The values masked wherever the description shows them: the secrets of the listed requests,
+    /// and those the stub expects at secret names.
+    private let maskedSecrets: Set<String>
 
     /// Checks `stub`, used `uses` times, against the registry's `journal`: ranks the requests it did
     /// not answer by their distance from its pattern. Call without holding the registry's lock: a
@@ -53,14 +56,23 @@ public struct UnmetExpectation: Sendable, CustomStringConvertible {
         }.sorted { left, right in
             left.2.distance != right.2.distance ? left.2.distance < right.2.distance : left.0 < right.0
         }
+        // The listed requests are evaluated again with their secrets masked wherever the verdicts
+        // show them, before anything is cut short (see LogMasking).
+        var secrets = LogMasking.secrets(expectedBy: stub.pattern)
         self.received = ranked.prefix(Self.receivedCount).map { _, entry, evaluation in
-            Received(
+            let requestSecrets = LogMasking.secrets(of: entry.request)
+            secrets.formUnion(requestSecrets)
+            let rows = LogMasking.masking(requestSecrets.union(secrets)) {
+                UnmatchedRequestReport.masked(stub.pattern.evaluate(entry.request).rows.filter { !$0.verdict.isMatch })
+            }
+            return Received(
                 request: entry.request,
                 outcome: entry.outcome,
                 distance: evaluation.distance,
-                mismatches: UnmatchedRequestReport.masked(evaluation.rows.filter { !$0.verdict.isMatch })
+                mismatches: rows
             )
         }
+        self.maskedSecrets = secrets
     }
 
     /// The expectation, then the requests received, closest first, each with what became of it and
@@ -95,7 +107,7 @@ public struct UnmetExpectation: Sendable, CustomStringConvertible {
                 }
             }
         }
-        return lines.joined(separator: "\n")
+        return LogMasking.masking(maskedSecrets) { LogMasking.maskingSecrets(lines.joined(separator: "\n")) }
     }
 
     /// `answered by MyAppTests/FeedTests.swift:12:9`, `unmatched`, …

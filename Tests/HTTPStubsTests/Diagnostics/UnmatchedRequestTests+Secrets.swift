@@ -86,3 +86,60 @@ extension UnmatchedRequestTests {
         }
     }
 }
+
+extension UnmatchedRequestTests {
+    /// Stubs whose verdicts print what they expected and what they got at secret names: a JSON
+    /// path, `equalToJson` below a secret member, a JSON schema, XML differences.
+    static let verdictStubs = """
+        {"mappings": [
+          {"request": {"method": "POST", "urlPath": "/login", "bodyPatterns": [
+             {"matchesJsonPath": {"expression": "$.password", "equalTo": "3xp-p4th-pw"}},
+             {"equalToJson": {"user": "ada", "credentials": {"kind": "basic", "value": "3xp-cr3d-v4l"}}, "ignoreExtraElements": true},
+             {"matchesJsonSchema": {"type": "object", "properties": {"token": {"const": "3xp-sch3m4-t0k"}}}}]},
+           "response": {"status": 204}},
+          {"request": {"method": "POST", "urlPath": "/xml", "bodyPatterns": [
+             {"equalToXml": "<login><user>ada</user><password>3xp-xml-pw</password><key secret=\\"3xp-xml-4ttr\\"/></login>"}]},
+           "response": {"status": 204}}
+        ]}
+        """
+
+    @Test(
+        "verdicts mask secrets: a JSON path, equalToJson below a secret member, a schema, XML differences, a body cut at 200 characters"
+    )
+    func verdictsMaskSecrets() async throws {
+        let root = try TemporaryStubRoot(mappings: ["login.json": Self.verdictStubs])
+        let stubs = try root.registry()
+        let padding = String(repeating: "x", count: 180)
+        var json = URLRequest(url: URL(string: "https://api.example.com/login")!)
+        json.httpMethod = "POST"
+        json.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        json.httpBody = Data(
+            #"{"note":"\#(padding)","user":"ada","password":"4ct-p4th-pw","token":"4ct-sch3m4-t0k","credentials":{"kind":"basic","value":"4ct-cr3d-v4l"}}"#
+                .utf8
+        )
+        var xml = URLRequest(url: URL(string: "https://api.example.com/xml")!)
+        xml.httpMethod = "POST"
+        xml.setValue("application/xml", forHTTPHeaderField: "Content-Type")
+        xml.httpBody = Data(
+            #"<login><user>ada</user><password>4ct-xml-pw</password><key secret="4ct-xml-4ttr"/></login>"#.utf8
+        )
+        let secrets = [
+            "3xp-p4th-pw", "4ct-p4th-pw", "3xp-cr3d-v4l", "4ct-cr3d-v4l", "3xp-sch3m4-t0k", "4ct-sch3m4-t0k",
+            "3xp-xml-pw",
+            "4ct-xml-pw", "3xp-xml-4ttr", "4ct-xml-4ttr",
+        ]
+        for request in [json, xml] {
+            let text = try #require(await complete(stubs.makeSession(), request).urlError).localizedDescription
+            for secret in secrets {
+                #expect(!text.contains(secret), "\(secret) is in the report:\n\(text)")
+                // Nor its start, as a message cut short would leave it.
+                #expect(!text.contains(secret.prefix(7)), "the start of \(secret) is in the report:\n\(text)")
+            }
+            #expect(text.contains(#""user":"ada""#) || text.contains("<user>ada</user>"), "\(text)")
+        }
+        let text = try #require(await complete(stubs.makeSession(), json).urlError).localizedDescription
+        // What the stub expected and what the request carried stay told apart.
+        let verdict = try #require(text.components(separatedBy: "\n").first { $0.contains("$.password") }, "\(text)")
+        #expect(Set(verdict.matches(of: #/<redacted:[0-9a-f]{6}>/#).map { String($0.output) }).count == 2, "\(verdict)")
+    }
+}

@@ -45,8 +45,117 @@ struct SecretLocation: Sendable, CustomTestStringConvertible {
         return server.request("POST", swap(path), body: swappedBody, contentType: contentType, headers: allHeaders)
     }
 
-    /// Every place the issue (#12) found a secret written to disk or into a HAR export.
-    static let all: [SecretLocation] = [
+    /// A JWT (`{"alg":"HS256"}`, `{"sub":"<subject>"}`, a signature) for the tests.
+    static func jwt(_ subject: String) -> String {
+        func segment(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        return segment(#"{"alg":"HS256"}"#) + "." + segment(#"{"sub":"\#(subject)"}"#) + "." + segment("sig-\(subject)")
+    }
+
+    /// Every place the issues (#12, #39) found a secret written to disk or into a HAR export.
+    static let all: [SecretLocation] = issue12 + issue39
+
+    /// The places of issue 39: each a class of values the redaction did not reach.
+    static let issue39: [SecretLocation] = [
+        SecretLocation(
+            testDescription: "a JWT as a path segment (and so in the mapping's file name)",
+            path: "/echo/\(jwt("p4th-jwt"))/profile",
+            secrets: [jwt("p4th-jwt")],
+            kept: ["post-echo-redacted-profile-"]
+        ),
+        SecretLocation(
+            testDescription: "a matrix parameter ;api_key=",
+            path: "/echo;api_key=m4tr1x-k3y",
+            secrets: ["m4tr1x-k3y"],
+            kept: ["post-echo-api-key-redacted-"]
+        ),
+        SecretLocation(
+            testDescription: "the query names PHPSESSID, jsessionid, access_key, appid and subscription-key",
+            path:
+                "/echo?PHPSESSID=php-s3ss&jsessionid=j-s3ss&access_key=4cc3ss-k3y&appid=4pp-1d-k3y&subscription-key=sub-k3y&page=2",
+            secrets: ["php-s3ss", "j-s3ss", "4cc3ss-k3y", "4pp-1d-k3y", "sub-k3y"],
+            kept: ["page"]
+        ),
+        SecretLocation(
+            testDescription: "the header Ocp-Apim-Subscription-Key (HAR export)",
+            headers: ["Ocp-Apim-Subscription-Key": "0cp-4p1m-k3y"],
+            secrets: ["0cp-4p1m-k3y"]
+        ),
+        SecretLocation(
+            testDescription: "URLs in Link and Refresh",
+            replyHeaders: [
+                "Link": "<https://api.example.com/items?page=2&access_token=l1nk-t0k3n>; rel=\"next\"",
+                "Refresh": "0; url=https://app.example.com/next?token=r3fr3sh-url-t0k3n",
+            ],
+            secrets: ["l1nk-t0k3n", "r3fr3sh-url-t0k3n"],
+            kept: ["https://api.example.com/items?page=2&access_token=REDACTED", "rel=\\\"next\\\""]
+        ),
+        SecretLocation(
+            testDescription: "a JWT as a text/plain body",
+            body: Data(jwt("pl41n-jwt").utf8),
+            contentType: "text/plain",
+            secrets: [jwt("pl41n-jwt")]
+        ),
+        SecretLocation(
+            testDescription: "a JWT as a top-level JSON string",
+            body: Data("\"\(jwt("t0p-jwt"))\"".utf8),
+            contentType: "application/json",
+            secrets: [jwt("t0p-jwt")]
+        ),
+        SecretLocation(
+            testDescription: "JSON with one byte that is not UTF-8",
+            body: Data(#"{"note":"caf"#.utf8) + Data([0xE9]) + Data(#"","password":"n0n-utf8-js0n"}"#.utf8),
+            contentType: "application/json",
+            secrets: ["n0n-utf8-js0n"],
+            kept: [#""password":"REDACTED""#]
+        ),
+        SecretLocation(
+            testDescription: "JSON nested deeper than the parser's limit",
+            body: Data(
+                (String(repeating: "[", count: 600) + #"{"password":"d33p-js0n"}"# + String(repeating: "]", count: 600))
+                    .utf8
+            ),
+            contentType: "application/json",
+            secrets: ["d33p-js0n"],
+            kept: [#"{"password":"REDACTED"}"#]
+        ),
+        SecretLocation(
+            testDescription: "newline-delimited JSON with one line that is not JSON",
+            body: Data("{\"event\":\"login\"}\n{\"password\": \"b4d-l1n3\", oops}\n".utf8),
+            contentType: "application/x-ndjson",
+            secrets: ["b4d-l1n3"],
+            kept: ["login"]
+        ),
+        SecretLocation(
+            testDescription: "JSON with a trailing comma",
+            body: Data(#"{"user":"ada","password":"tr41l1ng-c0mm4",}"#.utf8),
+            contentType: "application/json",
+            secrets: ["tr41l1ng-c0mm4"],
+            kept: ["ada"]
+        ),
+        SecretLocation(
+            testDescription: "the form field password[0]",
+            body: Data("user=ada&password%5B0%5D=1nd3x3d-pw".utf8),
+            contentType: "application/x-www-form-urlencoded",
+            secrets: ["1nd3x3d-pw"],
+            kept: ["user=ada"]
+        ),
+        SecretLocation(
+            testDescription: "JSON inside a JSON string, and a URL with a token in one",
+            body: Data(
+                #"{"payload":"{\"password\":\"1nn3r-js0n\"}","next":"https://api.example.com/x?access_token=1nn3r-url"}"#
+                    .utf8
+            ),
+            contentType: "application/json",
+            secrets: ["1nn3r-js0n", "1nn3r-url"],
+            kept: ["payload", "https://api.example.com/x?access_token=REDACTED"]
+        ),
+    ]
+
+    /// The places of issue 12.
+    static let issue12: [SecretLocation] = [
         SecretLocation(
             testDescription: "an OAuth code in a Location query",
             replyHeaders: ["Location": "https://app.example.com/callback?code=0auth-c0de-1&state=st4te"],

@@ -1259,6 +1259,64 @@ final class StubsCommandTests {
         }
     }
 
+    @Test(
+        "match: an answer's secret headers and body values are masked; --keep-secrets prints them as the stub gives them"
+    )
+    func matchMasksAnswers() throws {
+        let folder = scratch
+        let root = folder.url.appendingPathComponent("root")
+        try folder.write(
+            "root/mappings/token.json",
+            #"""
+            {"request": {"method": "POST", "urlPath": "/token"},
+             "response": {"status": 200, "headers": {"Set-Cookie": "sid=c00k13-4nsw3r", "Content-Type": "application/json"},
+               "jsonBody": {"access_token": "4cc3ss-4nsw3r", "token_type": "bearer", "expires_in": 3600}}}
+            """#
+        )
+        let secrets = ["c00k13-4nsw3r", "4cc3ss-4nsw3r"]
+        let text = runStubs(["match", "--stubs", root.path, "POST", "https://api.example.com/token"])
+        let json = runStubs(
+            ["match", "--stubs", root.path, "--requests", "-"],
+            stdin: Data((#"{"method": "POST", "url": "https://api.example.com/token"}"# + "\n").utf8)
+        )
+        for output in [text, json] {
+            #expect(output.status == 0, "\(output)")
+            for secret in secrets {
+                #expect(!output.stdout.contains(secret), "\(secret) printed:\n\(output.stdout)")
+            }
+            #expect(output.stdout.contains("token_type"), "what is not secret is printed: \(output.stdout)")
+        }
+        #expect(text.stdout.contains("Set-Cookie: <redacted:"), "\(text.stdout)")
+        let kept = runStubs(["match", "--stubs", root.path, "POST", "https://api.example.com/token", "--keep-secrets"])
+        for secret in secrets {
+            #expect(kept.stdout.contains(secret), "--keep-secrets prints \(secret):\n\(kept.stdout)")
+        }
+    }
+
+    @Test("list: secrets in URL patterns, response bodies and file names made from a secret path are masked")
+    func listMasksSecrets() throws {
+        let folder = scratch
+        let root = folder.url.appendingPathComponent("root")
+        let jwt = SecretLocation.jwt("l1st-jwt")
+        try folder.write(
+            "root/mappings/post-verify-k3y-in-n4m3.json",
+            #"""
+            {"request": {"method": "POST", "url": "/verify?api_key=k3y-in-n4m3&page=2"},
+             "response": {"status": 200, "jsonBody": {"access_token": "l1st-4cc3ss", "ok": true}}}
+            """#
+        )
+        try folder.write(
+            "root/mappings/jwt.json",
+            #"{"request": {"method": "GET", "urlPath": "/verify/\#(jwt)"}, "response": {"status": 200, "body": "\#(jwt)"}}"#
+        )
+        let list = runStubs(["list", root.path])
+        #expect(list.status == 0, "\(list)")
+        for secret in ["k3y-in-n4m3", "l1st-4cc3ss", jwt] {
+            #expect(!list.stdout.contains(secret), "\(secret) listed:\n\(list.stdout)")
+        }
+        #expect(list.stdout.contains("page=2"), "\(list.stdout)")
+    }
+
     @Test("import-har: a redirect's Location keeps its address but not the secrets in its query")
     func importRedactsLocationQueries() throws {
         let folder = scratch

@@ -32,6 +32,25 @@ enum GzipBodies {
             + littleEndian(UInt32(payload.count))
     }
 
+    /// `payload` as a gzip member of one fixed-Huffman block of literals: compressed, so the
+    /// payload's text does not show in its bytes (unlike ``stored(_:)``).
+    static func literals(_ payload: [UInt8]) -> Data {
+        var writer = BitWriter()
+        writer.write(1, width: 1)  // BFINAL
+        writer.write(1, width: 2)  // BTYPE 01: fixed Huffman codes
+        for byte in payload {
+            // Literals 0-143 are the 8-bit codes 0x30-0xBF; 144-255 the 9-bit codes 0x190-0x1FF.
+            if byte < 144 {
+                writer.writeCode(0x30 + UInt32(byte), width: 8)
+            } else {
+                writer.writeCode(0x190 + UInt32(byte) - 144, width: 9)
+            }
+        }
+        writer.writeCode(0, width: 7)  // end of block (256)
+        return header + Data(writer.finished) + littleEndian(CRC32.checksum(payload))
+            + littleEndian(UInt32(payload.count))
+    }
+
     /// Lowercase hexadecimal, as Polly.JS writes a chunk.
     static func hex(_ data: Data) -> String {
         let digits = Array("0123456789abcdef".utf8)

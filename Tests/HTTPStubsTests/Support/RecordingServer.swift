@@ -16,7 +16,8 @@ import FoundationNetworking
 ///     GET  /counter       200 {"count":n}, n = 1, 2, 3, ... (per server)
 ///     POST /echo          201 the request body, with the request's Content-Type (else
 ///                         application/json); each request header X-Reply-<Name>: <value> is
-///                         answered as the response header <Name>: <value>
+///                         answered as the response header <Name>: <value>; so do /echo/… and
+///                         /echo;… (a path segment or matrix parameter to record)
 ///     GET  /image         200 a few binary bytes (not UTF-8), image/png
 ///     GET  /status/404    404 {"error":"not found"}
 ///     GET  /redirect      302 Location: /users/1
@@ -144,7 +145,7 @@ private final class Endpoints: Sendable {
             let query = request.query("q") ?? ""
             let encoded = (try? JSONSerialization.data(withJSONObject: ["q": query])) ?? Data(#"{"q":""}"#.utf8)
             return respond(200, encoded, contentType: "application/json")
-        case ("POST", "/echo"):
+        case ("POST", let path) where path == "/echo" || path.hasPrefix("/echo/") || path.hasPrefix("/echo;"):
             let replies = request.headers.compactMap { field -> (name: String, value: String)? in
                 guard field.name.lowercased().hasPrefix("x-reply-") else { return nil }
                 return (String(field.name.dropFirst("X-Reply-".count)), field.value)

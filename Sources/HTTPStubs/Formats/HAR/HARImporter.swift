@@ -99,6 +99,9 @@ package struct HARImporter: Sendable {
                     }
                     mapping["response"] = Self.response(response, bodyFileName: bodyFileName)
                 }
+                if request.matchesBody, Self.isWithheld(request.request.body) {
+                    mapping["metadata"] = ["redaction": .string(Self.withheldBodyNote)]
+                }
                 if isSequence {
                     mapping["scenarioName"] = .string(scenario)
                     mapping["requiredScenarioState"] = .string(
@@ -167,11 +170,18 @@ package struct HARImporter: Sendable {
         if origin.contains("scheme") { pattern["scheme"] = .string(recorded.scheme) }
         if origin.contains("host") { pattern["host"] = .string(recorded.host) }
         if origin.contains("port"), let port = recorded.port { pattern["port"] = .number(JSONNumber(port)) }
-        pattern["urlPath"] = .string(recorded.path)
+        if recorded.path.contains(Redaction.placeholder) {
+            // A redacted segment (a token in the path) matches any segment.
+            pattern["urlPathPattern"] = .string(Self.patternMatchingRedactions(recorded.path, within: "/"))
+        } else {
+            pattern["urlPath"] = .string(recorded.path)
+        }
         if !recorded.queryParameters.isEmpty {
             pattern["queryParameters"] = Self.parameterPatterns(recorded.queryParameters)
         }
-        if request.matchesBody {
+        if request.matchesBody, Self.isWithheld(request.request.body) {
+            // Nothing of the body is left to match.
+        } else if request.matchesBody {
             if let fields = Self.redactedFormFields(request.request.body) {
                 // A redacted field matches any value, as a redacted query parameter does.
                 pattern["formParameters"] = Self.parameterPatterns(fields)
@@ -221,15 +231,31 @@ package struct HARImporter: Sendable {
         return fields.contains { $0.value == Redaction.placeholder } ? fields : nil
     }
 
-    /// `equalTo` the value, or any value when it was redacted.
+    /// `equalTo` the value; any value when it was redacted, or any value with the same text
+    /// around what was redacted inside it (a token in a `redirect_uri`).
     private static func valuePattern(_ value: String) -> JSONValue {
-        value == Redaction.placeholder ? ["matches": ".*"] : ["equalTo": .string(value)]
+        if value == Redaction.placeholder { return ["matches": ".*"] }
+        if value.contains(Redaction.placeholder) { return ["matches": .string(patternMatchingRedactions(value))] }
+        return ["equalTo": .string(value)]
     }
 
-    /// Whether a JSON body had members redacted.
+    /// Whether a body was replaced whole, because it was a credential or its secrets could not be
+    /// replaced alone (it was compressed, or its encoding cannot be read): it is not matched.
+    static func isWithheld(_ body: HARBody?) -> Bool {
+        if case .text(Redaction.placeholder)? = body?.key { return true }
+        return false
+    }
+
+    /// What a mapping whose request body was withheld says about it, in its `metadata`.
+    static let withheldBodyNote =
+        "The request body was replaced whole by REDACTED: it was a credential, or it held secrets that could "
+        + "not be replaced on their own (it was compressed, or encoded in a way that cannot be read). Requests "
+        + "are matched without their body."
+
+    /// Whether a JSON body had values redacted.
     private static func containsRedaction(_ value: JSONValue) -> Bool {
         switch value {
-        case let .string(text): return text == Redaction.placeholder
+        case let .string(text): return text.contains(Redaction.placeholder)
         case let .array(items): return items.contains(where: containsRedaction)
         case let .object(object): return object.members.contains { containsRedaction($0.value) }
         default: return false
@@ -239,25 +265,31 @@ package struct HARImporter: Sendable {
     /// A regular expression for a text body with redacted values (newline-delimited JSON, XML,
     /// multipart): the text as written, each `REDACTED` matching any run of characters up to the
     /// character that follows it (a quote, a `<`, a line break), so matching never backtracks.
-    static func patternMatchingRedactions(_ text: String) -> String {
+    static func patternMatchingRedactions(_ text: String, within boundary: Character? = nil) -> String {
         let pieces = text.components(separatedBy: Redaction.placeholder)
         var pattern = NSRegularExpression.escapedPattern(for: pieces[0])
+        let bound = boundary.map { "\\\($0)" } ?? ""
         for piece in pieces.dropFirst() {
             if let next = piece.unicodeScalars.first, next != "\n", next != "\r" {
                 let literal = next.properties.isAlphabetic || ("0"..."9").contains(next) ? "\(next)" : "\\\(next)"
-                pattern += "[^\(literal)\\n\\r]*"
+                pattern += "[^\(literal)\(bound)\\n\\r]*"
             } else {
-                pattern += "[^\\n\\r]*"
+                pattern += "[^\(bound)\\n\\r]*"
             }
             pattern += NSRegularExpression.escapedPattern(for: piece)
         }
         return pattern
     }
 
-    /// A JSON body without its redacted members, to be matched ignoring extra members.
+    /// A JSON body without its redacted members, to be matched ignoring extra members: a redacted
+    /// array element becomes `${json-unit.ignore}`, and a string with a redacted part (a URL with
+    /// a token in it) `${json-unit.regex}` of the text around it.
     private static func removingRedactions(_ value: JSONValue) -> JSONValue {
         switch value {
-        case let .array(items): return .array(items.map(removingRedactions))
+        case let .array(items):
+            return .array(
+                items.map { $0 == .string(Redaction.placeholder) ? "${json-unit.ignore}" : removingRedactions($0) }
+            )
         case let .object(object):
             return .object(
                 JSONObject(
@@ -266,6 +298,8 @@ package struct HARImporter: Sendable {
                         .map { JSONMember(key: $0.key, value: removingRedactions($0.value)) }
                 )
             )
+        case let .string(text) where text.contains(Redaction.placeholder):
+            return .string("${json-unit.regex}" + patternMatchingRedactions(text))
         default: return value
         }
     }

@@ -38,33 +38,53 @@ enum HARWriter {
         return Data(document.serialized(pretty: true).utf8)
     }
 
-    /// HAR's `request`; a body is written as `postData` with the request's `Content-Type`.
+    /// HAR's `request`; a body is written as `postData` with the request's `Content-Type`. A body
+    /// sent compressed (`Content-Encoding`) whose secrets had to be replaced is written decoded,
+    /// with a `comment` saying so; one in an encoding that cannot be read is left out, and its
+    /// `comment` says why.
     private static func request(_ request: HARRequest, _ redaction: Redaction) -> JSONObject {
         let recorded = request.stubRequest
         let contentType = recorded.header("Content-Type")
-        let body = request.body.map { redaction.redactedBody($0.data, contentType: contentType) }
+        let url = redaction.redactedURL(recorded.url)
+        var body: Data?
+        var comment: String?
+        if let data = request.body?.data {
+            let encoding = recorded.header("Content-Encoding")
+            switch redaction.redactedBody(data, contentType: contentType, contentEncoding: encoding) {
+            case let .asSent(redacted):
+                body = redacted
+            case let .decoded(redacted):
+                body = redacted
+                comment = "decoded from its Content-Encoding \(encoding ?? ""), so that its secrets could be redacted"
+            case .withheld:
+                comment =
+                    "the body, sent with the Content-Encoding \(encoding ?? ""), which cannot be decoded here, is left "
+                    + "out: it might hold secrets"
+            }
+        }
         var object: JSONObject = [
             "method": .string(recorded.method.rawValue),
-            "url": .string(redaction.redactedURL(recorded.url).absoluteString),
+            "url": .string(url.absoluteString),
             "httpVersion": "HTTP/1.1",
             "cookies": [],
             "headers": headers(recorded.headers, redaction),
             "queryString": .array(
-                recorded.queryParameters.map { parameter in
-                    let secret =
-                        redaction.isSecret(parameter.name, at: .query) || redaction.isSecretValue(parameter.value)
-                    let value = secret ? Redaction.placeholder : parameter.value
-                    return ["name": .string(parameter.name), "value": .string(value)]
+                InterceptedRequest(url: url).queryParameters.map { parameter in
+                    ["name": .string(parameter.name), "value": .string(parameter.value)]
                 }
             ),
             "headersSize": -1,
             "bodySize": .number(JSONNumber(body?.count ?? 0)),
         ]
         if let body, !body.isEmpty {
-            object["postData"] = [
+            var postData: JSONObject = [
                 "mimeType": .string(contentType ?? "application/octet-stream"),
                 "text": .string(String(data: body, encoding: .utf8) ?? body.base64EncodedString()),
             ]
+            if let comment { postData["comment"] = .string(comment) }
+            object["postData"] = .object(postData)
+        } else if let comment {
+            object["comment"] = .string(comment)
         }
         return object
     }
@@ -74,11 +94,28 @@ enum HARWriter {
         let error: String?
         switch outcome {
         case let .response(response):
-            let body = redaction.redactedBody(response.body, contentType: response.contentType)
-            var content: JSONObject = [
-                "size": .number(JSONNumber(body.count)),
-                "mimeType": .string(response.contentType),
-            ]
+            // HAR's `content.text` is the decoded body, which is also the only one whose secrets
+            // can be redacted; one that cannot be decoded is left out, as it might hold some.
+            let encoding = response.headers["Content-Encoding"].flatMap { Redaction.isEncoding($0) ? $0 : nil }
+            var content: JSONObject = ["mimeType": .string(response.contentType)]
+            var body = Data()
+            switch redaction.redactedBody(response.body, contentType: response.contentType, contentEncoding: encoding) {
+            case let .asSent(redacted):
+                body = redacted
+                if let encoding, case let .success(decoded) = Inflate.decompress(redacted, contentEncoding: encoding) {
+                    body = decoded
+                    content["comment"] = .string("decoded from its Content-Encoding \(encoding)")
+                }
+            case let .decoded(redacted):
+                body = redacted
+                content["comment"] = .string("decoded from its Content-Encoding \(encoding ?? "")")
+            case .withheld:
+                content["comment"] = .string(
+                    "the body, sent with the Content-Encoding \(encoding ?? ""), which cannot be decoded here, is "
+                        + "left out: it might hold secrets"
+                )
+            }
+            content["size"] = .number(JSONNumber(body.count))
             if let text = String(data: body, encoding: .utf8) {
                 content["text"] = .string(text)
             } else {

@@ -1,9 +1,8 @@
 import Foundation
 
 extension Redaction {
-    /// A HAR exchange as it may be written into a stub root: its URL's secret query parameters,
-    /// its secret headers and the secret members and fields of its bodies replaced, as recording
-    /// replaces them.
+    /// A HAR exchange as it may be written into a stub root: the secrets of its URL, headers,
+    /// bodies (text or bytes) and reason phrase replaced, as recording replaces them.
     func redacted(_ exchange: HARExchange) -> HARExchange {
         guard redactsAnything else { return exchange }
         return HARExchange(
@@ -20,17 +19,19 @@ extension Redaction {
         var stubRequest = request.stubRequest
         stubRequest.url = redactedURL(stubRequest.url)
         stubRequest.headers = stubRequest.headers.mappingValues { redactedHeader($0, $1) }
-        let url = URL(string: request.url).map { redactedURL($0).absoluteString } ?? request.url
+        let url = redactedURLText(request.url, with: .placeholder)
         let contentType = Self.contentType(
             isForm: request.body?.isForm == true,
             declared: request.stubRequest.header("Content-Type")
         )
         let body = request.body.map { body -> HARBody in
-            guard case .bytes = body.key else {
-                let text = String(decoding: redactedBody(Data(body.text.utf8), contentType: contentType), as: UTF8.self)
-                return HARBody(text: text, isForm: body.isForm)
+            let redacted = redactedBody(body.data, contentType: contentType)
+            guard redacted != body.data else { return body }
+            if case .bytes = body.key, redacted.range(of: Data(Redaction.placeholder.utf8)) == nil {
+                return HARBody(bytes: redacted)
             }
-            return body
+            // Matched as text, so that what was redacted matches any value (see StubRecorder).
+            return HARBody(text: String(decoding: redacted, as: UTF8.self), isForm: body.isForm)
         }
         return HARRequest(url: url, stubRequest: stubRequest, body: body)
     }
@@ -46,7 +47,7 @@ extension Redaction {
         return .response(
             HARResponse(
                 status: response.status,
-                reason: response.reason,
+                reason: redactedValue(response.reason, with: .placeholder),
                 headers: response.headers.mappingValues { redactedHeader($0, $1) },
                 body: redactedBody(response.body, contentType: response.contentType),
                 contentType: response.contentType

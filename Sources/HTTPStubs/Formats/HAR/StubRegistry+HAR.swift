@@ -9,11 +9,13 @@ extension StubRegistry {
     /// the caller received, or `status: 0` and an `_error` for requests that got none.
     ///
     /// Secrets are replaced before they reach the document, as recording replaces them: by default
-    /// the values of request and response headers, query parameters (also in the fragment and in
-    /// URL-valued headers such as `Location`), JSON members, form and multipart fields and XML
-    /// elements named like credentials, values shaped like credentials and URL passwords, become
-    /// `REDACTED` (see ``Redaction``), so the document can be written to disk and checked in.
-    /// Opting out is explicit: `journalAsHAR(redaction: .none)`.
+    /// the values of request and response headers, path segments and query parameters (also in the
+    /// fragment and in URL-valued headers such as `Location` and `Link`), JSON members, form and
+    /// multipart fields and XML elements named like credentials, values shaped like credentials
+    /// anywhere, URL passwords, and secrets in bodies that do not parse, become `REDACTED` (see
+    /// ``Redaction``), so the document can be written to disk and checked in. A body sent or
+    /// answered with a `Content-Encoding` is written decoded, as HAR's `text` is, with a `comment`
+    /// saying so. Opting out is explicit: `journalAsHAR(redaction: .none)`.
     /// - Parameter redaction: What is replaced; ``Redaction/default`` unless given.
     public func journalAsHAR(redaction: Redaction = .default) -> Data {
         let entries = journal.enumerated().map { index, entry in

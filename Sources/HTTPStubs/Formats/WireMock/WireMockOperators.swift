@@ -625,7 +625,7 @@ extension WireMockMappingReader {
                 : MatchVerdict(
                     isMatch: false,
                     detail:
-                        "expected \(expected.count) bytes (base64 \(text.prefix(40))), "
+                        "expected \(expected.count) bytes (base64 \(LogMasking.beforeCutting(text).prefix(40))), "
                         + "got \(actual.count) different bytes"
                 )
         }

@@ -730,7 +730,8 @@ struct JSONSchema: Sendable {
 
 /// A value in a failure message: JSON, cut short past 60 characters.
 private func render(_ value: JSONValue) -> String {
-    let text = value.description
+    // Masked first while a report is built: a cut would leave half a secret readable.
+    let text = LogMasking.beforeCutting(value.description)
     return text.count > 60 ? String(text.prefix(60)) + "…" : text
 }
 
