@@ -16,6 +16,9 @@ struct JSONTextRedaction {
     /// Where the bytes not yet copied to `output` start.
     private var copied = 0
     private var output: [UInt8] = []
+    /// Whether each member name met so far is secret: the objects of a large array share their
+    /// names, which are then read once.
+    private var secretNames: [String: Bool] = [:]
 
     private init(_ text: Substring, redaction: Redaction, replacement: SecretReplacement, nesting: Int) {
         self.bytes = Array(text.utf8)
@@ -56,7 +59,9 @@ struct JSONTextRedaction {
                 skipWhitespace()
                 index += 1  // ':'
                 skipWhitespace()
-                if redaction.isSecret(key, at: .jsonMember) {
+                let isSecret = secretNames[key] ?? redaction.isSecret(key, at: .jsonMember)
+                secretNames[key] = isSecret
+                if isSecret {
                     let start = index
                     skipValue()
                     let raw = String(decoding: bytes[start..<index], as: UTF8.self)

@@ -39,6 +39,7 @@ struct SecretName: Equatable {
     /// letter that follows a lower-case letter or digit, and before the last capital of a run of
     /// capitals that a lower-case letter follows (`APIKey` → `api key`).
     private static func split(_ name: Substring) -> [String] {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return splitASCII(Array(name.utf8)) }
         var words: [String] = []
         var current = ""
         let characters = Array(name)
@@ -61,6 +62,35 @@ struct SecretName: Equatable {
             current.append(character)
         }
         if !current.isEmpty { words.append(current.lowercased()) }
+        return words
+    }
+
+    /// ``split(_:)`` for a name of ASCII characters (nearly every name), byte by byte: a
+    /// `Character`'s properties are looked up in Unicode's tables, which showed when a large body's
+    /// every member name was read.
+    private static func splitASCII(_ bytes: [UInt8]) -> [String] {
+        func isUpper(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
+        func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        var words: [String] = []
+        var current: [UInt8] = []
+        func endWord() {
+            guard !current.isEmpty else { return }
+            words.append(String(decoding: current.map { isUpper($0) ? $0 + 0x20 : $0 }, as: UTF8.self))
+            current.removeAll(keepingCapacity: true)
+        }
+        for (index, byte) in bytes.enumerated() {
+            guard isUpper(byte) || isLower(byte) || isDigit(byte) else {
+                endWord()
+                continue
+            }
+            if isUpper(byte), let previous = current.last {
+                let nextIsLower = index + 1 < bytes.count && isLower(bytes[index + 1])
+                if isLower(previous) || isDigit(previous) || (isUpper(previous) && nextIsLower) { endWord() }
+            }
+            current.append(byte)
+        }
+        endWord()
         return words
     }
 }
