@@ -40,15 +40,15 @@ import Testing
         )
     }
 
-    @Test("a body file that is a folder: the request fails saying 'is a directory (errno 21)'")
+    @Test("a body file that is a folder: the request fails saying it is a folder, and what to give instead")
     func bodyFileIsAFolder() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("file-failure-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let error = #expect(throws: StubError.self) { _ = try ResponseBody.file(folder).load() }
         #expect(
-            error?.message == "The stub's body file \(folder.path) cannot be read: is a directory (errno 21); "
-                + "check the path, or whether the file exists."
+            error?.message == "The stub's body file \(folder.path) cannot be read: it is a folder, not a regular file; "
+                + "give the path of a file inside it; check the path, or whether the file exists."
         )
     }
 }
