@@ -47,7 +47,8 @@ struct FailureAttachment: Sendable, Equatable {
             )
         }
         for file in stubs.recordedFiles {
-            guard let contents = try? Data(contentsOf: file.url) else { continue }
+            // Regular files only: a FIFO put where a recording was would block the failing test.
+            guard let contents = try? RegularFile.read(file.url.path) else { continue }
             guard contents.count <= fileLimit else {
                 notes.append(
                     "The recorded \(file.url.path) (\(contents.count) bytes) is over the \(fileLimit)-byte "

@@ -136,12 +136,15 @@ final class StubRecorder: Sendable {
                     // Re-recording over an earlier recording (mode all): its body files are this
                     // recorder's to replace too.
                     state.owned.formUnion(
-                        HARImporter.bodyFiles(referencedBy: (try? Data(contentsOf: try url(request.mapping))) ?? Data())
+                        HARImporter.bodyFiles(
+                            referencedBy: (try? RegularFile.read(try url(request.mapping).path)) ?? Data()
+                        )
                     )
                 }
                 for file in files {
                     let target = try url(file)
-                    if (try? Data(contentsOf: target)) != file.contents {
+                    // Read only when regular: a FIFO planted there would block the recording.
+                    if (try? RegularFile.read(target.path)) != file.contents {
                         try AtomicFile.replace(file.contents, at: target)
                     }
                 }

@@ -15,10 +15,11 @@ import Darwin
 /// come, a device such as `/dev/zero` never ends, and a socket or a folder has no contents. The
 /// file is checked before it is opened (`stat`, so that opening a device has no effect), opened
 /// without blocking (`O_NONBLOCK`), and checked again on the open descriptor (`fstat`), so that
-/// a file replaced in between is refused too.
-enum RegularFile {
+/// a file replaced in between is refused too. `package`: HTTPStubsTesting reads recorded files
+/// with it.
+package enum RegularFile {
     /// Why a file was not read.
-    enum Failure: Error, Sendable, Equatable {
+    package enum Failure: Error, Sendable, Equatable {
         /// Nothing is there.
         case missing
         /// Something other than a regular file is there: what it is, such as `a FIFO (named pipe)`.
@@ -59,7 +60,7 @@ enum RegularFile {
 
     /// The bytes of the regular file at `path`; with `followingLinks` false, a symbolic link at
     /// `path` itself is refused (the folders on the way are the caller's to check).
-    static func read(_ path: String, followingLinks: Bool = true) throws(Failure) -> Data {
+    package static func read(_ path: String, followingLinks: Bool = true) throws(Failure) -> Data {
         var status = stat()
         let found = followingLinks ? stat(path, &status) : lstat(path, &status)
         if found == 0 {
