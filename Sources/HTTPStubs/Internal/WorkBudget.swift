@@ -22,6 +22,16 @@ final class WorkBudget: Sendable {
         static let schemaStep = 10
         /// A value a JSONPath or XPath expression visits.
         static let pathNode = 2
+        /// An element of a list, or an entry of a map, that a template helper makes (`range`,
+        /// `arrayAdd`, `parseJson`): about the bytes it takes.
+        static let listElement = 32
+        /// A comparison of two values by a template helper that sorts (`jsonSort`).
+        static let sortComparison = 10
+        /// A character a template helper draws at random (`randomValue`).
+        static let randomCharacter = 4
+        /// An element a template block helper renders its body for (`each`), besides the body's
+        /// own work: the element's variables (`@index`, `@first`, …) and scope.
+        static let blockIteration = 40
     }
 
     /// The units a budget starts with: about two seconds of work in a debug build, and at most

@@ -128,8 +128,17 @@ final class TemplatedResponse: Sendable {
     }
 
     /// The response for `request`: an HTTP response, or WireMock's 500 naming the template that
-    /// failed (with the failure to report as a diagnostic).
+    /// failed (with the failure to report as a diagnostic). Its templates, header values, body and
+    /// body file name alike, share one ``WorkBudget``, which a helper that would work or make too
+    /// much fails on with a located error.
     func render(
+        _ request: InterceptedRequest,
+        environment: TemplateEnvironment
+    ) -> (content: StubResponse.Content, failure: TemplateRenderFailure?) {
+        WorkBudget().install { renderWithinBudget(request, environment: environment) }
+    }
+
+    private func renderWithinBudget(
         _ request: InterceptedRequest,
         environment: TemplateEnvironment
     ) -> (content: StubResponse.Content, failure: TemplateRenderFailure?) {

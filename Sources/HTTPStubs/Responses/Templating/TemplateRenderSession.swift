@@ -21,6 +21,12 @@ final class TemplateRenderSession {
 
     private let helpers: [String: TemplateHelper]
     private let limits: TemplateRenderLimits
+    /// The response's budget, which helpers charge for the work they do and what they make
+    /// (``charge(_:by:for:)``), and which the matchers' expressions they run charge too.
+    private let budget: WorkBudget
+    /// The units the helper being called has charged so far, so that the charge for the value it
+    /// returns counts only what it has not paid for already.
+    private var chargedByCurrentCall = 0
     /// handlebars.java's shared `data` map: `root` is the root value. Made when a path is first
     /// missing from the contexts, or a variable is set (most renders need neither).
     private lazy var rootData = TemplateObject([("root", rootScope.value)])
@@ -36,11 +42,13 @@ final class TemplateRenderSession {
         helpers: [String: TemplateHelper],
         limits: TemplateRenderLimits,
         root: TemplateValue,
-        environment: TemplateEnvironment = .system
+        environment: TemplateEnvironment = .system,
+        budget: WorkBudget
     ) {
         self.helpers = helpers
         self.environment = environment
         self.limits = limits
+        self.budget = budget
         self.rootScope = TemplateScope(value: root, parent: nil, data: TemplateObject())
     }
 
@@ -51,9 +59,11 @@ final class TemplateRenderSession {
     }
 
     /// `text` parsed as JSON, `nil` when it is not JSON. The last text parsed is remembered, so
-    /// that several `jsonPath` tags reading the same request body parse it once per render.
-    func json(parsing text: String) -> JSONValue? {
+    /// that several `jsonPath` tags reading the same request body parse it once per render; a
+    /// parse is charged to `call`'s work budget, a unit per byte.
+    func json(parsing text: String, for call: TemplateHelperCall) throws(TemplateRenderError) -> JSONValue? {
         if let last = lastParsedJSON, last.text == text { return last.json }
+        try charge(text.utf8.count, by: call, for: "parsing \(text.utf8.count) bytes of JSON")
         let json = try? JSONValue(parsing: text)
         lastParsedJSON = (text, json)
         return json
@@ -115,6 +125,30 @@ final class TemplateRenderSession {
             output += piece
         }
         return output
+    }
+
+    /// Takes `units` from the response's work budget for `work` done by the helper `call` calls,
+    /// before it makes what they pay for (a negative count takes none). Throws the error located at
+    /// the helper's tag, naming what spent the budget, once it is spent (by this helper, or by an
+    /// expression a helper or matcher ran).
+    func charge(
+        _ units: Int,
+        by call: TemplateHelperCall,
+        for work: @autoclosure () -> String
+    ) throws(TemplateRenderError) {
+        let units = max(units, 0)
+        guard budget.spend(units, on: "helper '\(call.name)' (\(work()))") else {
+            throw budgetSpent(at: call.location)
+        }
+        chargedByCurrentCall += units
+    }
+
+    private func budgetSpent(at location: TemplateSourceLocation) -> TemplateRenderError {
+        let exhaustion = budget.exhaustion.map { "\($0)" } ?? "the request's work budget is spent"
+        return TemplateRenderError(
+            location: location,
+            message: "\(exhaustion): make the template ask for less (smaller sizes, ranges, inputs or loops)"
+        )
     }
 
     private func tooManySteps(at location: TemplateSourceLocation) -> TemplateRenderError {
@@ -255,8 +289,12 @@ final class TemplateRenderSession {
             blockParams: blockParams,
             prepared: expression.prepared
         )
+        let outerCharge = chargedByCurrentCall
+        chargedByCurrentCall = 0
+        defer { chargedByCurrentCall = outerCharge }
+        let value: TemplateValue
         do {
-            return try helper.function(call)
+            value = try helper.function(call)
         } catch let error as TemplateRenderError {
             throw error
         } catch {
@@ -265,6 +303,12 @@ final class TemplateRenderSession {
                 message: "helper '\(expression.name)' failed: \(error)"
             )
         }
+        // What a helper returns counts even when it is then dropped or only measured (`size`); a
+        // block's output was counted as it was rendered. A charge of nothing still fails once an
+        // expression the helper ran has spent the budget.
+        let made = isBlock ? 0 : value.workUnits - chargedByCurrentCall
+        try charge(made, by: call, for: "\(made) units of result")
+        return value
     }
 
     /// The value of a parameter or hash value (`null` for a missing path).

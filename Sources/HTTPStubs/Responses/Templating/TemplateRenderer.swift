@@ -18,13 +18,28 @@ struct TemplateRenderer: Sendable {
     }
 
     /// `template` rendered with `context` as the root `this`; helpers read the clock and the random
-    /// source from `environment`.
+    /// source from `environment`. Helpers charge the ``WorkBudget/current`` budget (a response's,
+    /// which ``TemplatedResponse`` installs), or one of its own installed for this rendering.
     func render(
         _ template: Template,
         context: TemplateValue,
         environment: TemplateEnvironment = .system
     ) throws(TemplateRenderError) -> String {
-        let session = TemplateRenderSession(helpers: helpers, limits: limits, root: context, environment: environment)
+        guard let budget = WorkBudget.current else {
+            let rendered = WorkBudget().install {
+                Result { () throws(TemplateRenderError) in
+                    try render(template, context: context, environment: environment)
+                }
+            }
+            return try rendered.get()
+        }
+        let session = TemplateRenderSession(
+            helpers: helpers,
+            limits: limits,
+            root: context,
+            environment: environment,
+            budget: budget
+        )
         return try session.render(template.nodes, in: session.rootScope, outputCapacity: template.outputCapacity)
     }
 }

@@ -66,4 +66,19 @@ enum TemplateValue: Sendable, Hashable {
         if case .null = self { return true }
         return false
     }
+
+    /// What making this value costs a response's ``WorkBudget``: a unit per byte of its text, and
+    /// ``WorkBudget/Cost/listElement`` per element of a list or entry of a map, counted one level
+    /// deep (what a helper returning it made at least). Found without reading the text.
+    var workUnits: Int {
+        switch self {
+        case .string(let text), .safe(let text), .number(let text, _): text.utf8.count
+        case .bool, .null: 0
+        case .list(let items): items.count * WorkBudget.Cost.listElement
+        case .object(let object): object.count * WorkBudget.Cost.listElement
+        case .javaObject(let object):
+            object.printed.utf8.count + ((object.items?.count ?? 0) + object.properties.count)
+                * WorkBudget.Cost.listElement
+        }
+    }
 }

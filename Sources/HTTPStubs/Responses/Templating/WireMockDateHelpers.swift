@@ -6,18 +6,21 @@ import Foundation
 /// environment's clock, so virtual time and tests are deterministic. A date prints as ISO 8601
 /// with its offset (`2021-03-04T05:06:07Z`). As in WireMock 2.35.1, `date` on a parsed date
 /// ignores `timezone=` and formats in UTC (where `z` prints `UTC`), while `now` honours it.
+///
+/// Dates are those Java holds, in the years -999,999,999 to 999,999,999: a clock, an offset or a
+/// truncation that leaves them fails with the date and the range, as WireMock's `DateTimeException`
+/// does, and every conversion to whole seconds or milliseconds is checked.
 enum WireMockDateHelpers {
     /// The helpers by name.
     static let all: [String: TemplateHelper] = [
         "now": TemplateHelper { call throws(TemplateRenderError) in
-            let now = call.session.environment.now()
+            let now = try clockDate(call)
             let seconds = now.timeIntervalSince1970.rounded(.down)
             return try render(call, Date(timeIntervalSince1970: seconds), offsetSeconds: 0, honourZone: true)
         },
         "date": TemplateHelper { call throws(TemplateRenderError) in
             guard let (date, offset) = instant(call.params.first) else {
-                let now = call.session.environment.now()
-                return try render(call, now, offsetSeconds: 0, honourZone: true)
+                return try render(call, try clockDate(call), offsetSeconds: 0, honourZone: true)
             }
             return try render(call, date, offsetSeconds: offset, honourZone: false)
         },
@@ -25,7 +28,8 @@ enum WireMockDateHelpers {
             let text = try WireMockHelperSupport.requiredString(call, 0)
             if let format = WireMockHelperSupport.hashString(call, "format") {
                 let formatter = javaFormatter(format, zone: TimeZone(identifier: "UTC")!)
-                guard let date = formatter.date(from: text) else { return .null }
+                // A date Java cannot hold does not parse there either.
+                guard let date = formatter.date(from: text), epochSecond(of: date) != nil else { return .null }
                 return dateValue(date, offsetSeconds: 0)
             }
             guard let (date, offset) = parseISO(text) else { return .null }
@@ -42,10 +46,11 @@ enum WireMockDateHelpers {
                     "unknown truncation '\(rule)'; use one of \(DateTimeTruncation.list)"
                 )
             }
-            let local = CivilDateTime(epochSecond: Int(date.timeIntervalSince1970.rounded(.down)) + offset)
-            let truncated = truncation.truncate(local)
-            let epoch = Int(truncated.seconds(since: CivilDateTime(epochSecond: 0))) - offset
-            return dateValue(Date(timeIntervalSince1970: TimeInterval(epoch)), offsetSeconds: offset)
+            guard let second = epochSecond(of: date) else { throw outOfRange(date, call) }
+            let truncated = truncation.truncate(CivilDateTime(epochSecond: second + offset))
+            let result = Date(timeIntervalSince1970: TimeInterval(truncated.epochSecond - offset))
+            guard epochSecond(of: result) != nil else { throw outOfRange(result, call) }
+            return dateValue(result, offsetSeconds: offset)
         },
         "dateFormat": TemplateHelper { call throws(TemplateRenderError) in
             guard let (date, _) = instant(call.params.first) else { return .null }
@@ -59,7 +64,42 @@ enum WireMockDateHelpers {
         },
     ]
 
+    /// The first and last whole seconds of the instants Java holds (`Instant.MIN`, `Instant.MAX`:
+    /// the years -1,000,000,000 to 1,000,000,000, whose dates as `ZonedDateTime` reach the years
+    /// -999,999,999 to 999,999,999).
+    static let javaSeconds = -31_557_014_167_219_200...31_556_889_864_403_199
+
+    /// The whole seconds of `date` since 1970 (rounded down), or `nil` when Java holds no such
+    /// instant (or the date is not finite).
+    static func epochSecond(of date: Date) -> Int? {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard seconds.isFinite, seconds >= Double(javaSeconds.lowerBound), seconds <= Double(javaSeconds.upperBound)
+        else { return nil }
+        return Int(seconds)
+    }
+
+    /// The error for a date Java cannot hold, as WireMock's `DateTimeException`.
+    static func outOfRange(_ date: Date, _ call: TemplateHelperCall) -> TemplateRenderError {
+        let years = (date.timeIntervalSince1970 / 31_556_952).rounded()
+        let when = years.isFinite ? "about \(years.formatted(.number.grouping(.never))) years from 1970" : "not a date"
+        return WireMockHelperSupport.outOfRange(
+            call,
+            "the date (\(when))",
+            range: "Java's dates are in the years -999,999,999 to 999,999,999",
+            fix: "use a smaller offset, or a clock and dates within those years"
+        )
+    }
+
+    /// The environment's clock, checked to read a date Java holds (a virtual clock can be moved
+    /// anywhere).
+    static func clockDate(_ call: TemplateHelperCall) throws(TemplateRenderError) -> Date {
+        let now = call.session.environment.now()
+        guard epochSecond(of: now) != nil else { throw outOfRange(now, call) }
+        return now
+    }
+
     /// A date value: prints as ISO 8601 at its offset, and carries its instant for other helpers.
+    /// The date is one Java holds (``epochSecond(of:)``).
     static func dateValue(_ date: Date, offsetSeconds: Int) -> TemplateValue {
         .javaObject(
             TemplateJavaObject(
@@ -88,9 +128,10 @@ enum WireMockDateHelpers {
         }
     }
 
-    /// ISO 8601 with `Z` or an offset, seconds always written, no fraction.
+    /// ISO 8601 with `Z` or an offset, seconds always written, no fraction. The date is one Java
+    /// holds (``epochSecond(of:)``; 0 stands for any other).
     static func iso(_ date: Date, offsetSeconds: Int) -> String {
-        let local = CivilDateTime(epochSecond: Int(date.timeIntervalSince1970.rounded(.down)) + offsetSeconds)
+        let local = CivilDateTime(epochSecond: (epochSecond(of: date) ?? 0) + offsetSeconds)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let day = "\(local.year)-\(two(local.month))-\(two(local.day))"
         var text = "\(day)T\(two(local.hour)):\(two(local.minute)):\(two(local.second))"
@@ -121,8 +162,7 @@ enum WireMockDateHelpers {
             offset = (hours * 3600 + minutes * 60) * (zone.hasPrefix("-") ? -1 : 1)
         }
         let local = CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        let epoch = Int(local.seconds(since: CivilDateTime(epochSecond: 0))) - offset
-        return (Date(timeIntervalSince1970: TimeInterval(epoch)), offset)
+        return (Date(timeIntervalSince1970: TimeInterval(local.epochSecond - offset)), offset)
     }
 
     /// A formatter for a `SimpleDateFormat` pattern in the US locale and `zone`.
@@ -148,11 +188,23 @@ enum WireMockDateHelpers {
         }
         let zoneName = honourZone ? WireMockHelperSupport.hashString(call, "timezone") : nil
         let zone = zoneName.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+        guard let second = epochSecond(of: date) else { throw outOfRange(date, call) }
         switch WireMockHelperSupport.hashString(call, "format") {
         case "epoch"?:
-            return .integer(Int((date.timeIntervalSince1970 * 1000).rounded(.down)))
+            // Java counts milliseconds in a `long`: about 292 million years either side of 1970.
+            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+            guard milliseconds >= -9.2e18, milliseconds <= 9.2e18 else {
+                throw WireMockHelperSupport.outOfRange(
+                    call,
+                    "format='epoch' of a date about \(second / 31_556_952) years from 1970",
+                    range: "milliseconds since 1970 count in a 64-bit integer, about 292 million years either "
+                        + "side (WireMock fails with 'long overflow')",
+                    fix: "use format='unix', or a date nearer 1970"
+                )
+            }
+            return .integer(Int(milliseconds))
         case "unix"?:
-            return .integer(Int(date.timeIntervalSince1970.rounded(.down)))
+            return .integer(second)
         case let pattern?:
             var output = javaFormatter(pattern, zone: zone).string(from: date)
             // Without a zone WireMock formats in the JVM's zone, UTC, which `z` names `UTC`.
@@ -166,11 +218,24 @@ enum WireMockDateHelpers {
         }
     }
 
-    /// `date` moved by an offset such as `3 days`, `-2 hours`, `+1 months`.
+    /// `date` moved by an offset such as `3 days`, `-2 hours`, `+1 months`, with Foundation's
+    /// Gregorian calendar in UTC (Julian before 1582, as Java's `GregorianCalendar`, which WireMock
+    /// moves dates with); the amount is a Java `int`, and the date moved one Java holds.
     static func shifted(_ date: Date, by spec: String, _ call: TemplateHelperCall) throws(TemplateRenderError) -> Date {
         let parts = spec.split(separator: " ")
-        guard parts.count == 2, let amount = Int(parts[0].hasPrefix("+") ? parts[0].dropFirst() : parts[0]) else {
+        let amountText = parts.first.map { $0.hasPrefix("+") ? $0.dropFirst() : $0 } ?? ""
+        guard parts.count == 2, !amountText.isEmpty,
+            amountText.drop(while: { $0 == "-" }).allSatisfy({ $0.isASCII && $0.isNumber })
+        else {
             throw WireMockHelperSupport.failure(call, "offset '\(spec)' is not like '3 days' or '-2 hours'")
+        }
+        guard let amount = Int32(amountText).map(Int.init) else {
+            throw WireMockHelperSupport.outOfRange(
+                call,
+                "the amount \(amountText) of offset '\(spec)'",
+                range: "it must be a Java int, from -2147483648 to 2147483647 (WireMock fails on more too)",
+                fix: "use a smaller amount or a larger unit"
+            )
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
@@ -180,9 +245,18 @@ enum WireMockDateHelpers {
         ]
         var unit = parts[1].lowercased()
         if !unit.hasSuffix("s") { unit += "s" }
-        guard let component = units[unit], let moved = calendar.date(byAdding: component, value: amount, to: date)
-        else {
+        guard let component = units[unit] else {
             throw WireMockHelperSupport.failure(call, "offset '\(spec)': unknown unit '\(parts[1])'")
+        }
+        guard epochSecond(of: date) != nil else { throw outOfRange(date, call) }
+        guard let moved = calendar.date(byAdding: component, value: amount, to: date), epochSecond(of: moved) != nil
+        else {
+            throw WireMockHelperSupport.outOfRange(
+                call,
+                "offset '\(spec)'",
+                range: "it must leave the date in the years Java holds, -999,999,999 to 999,999,999",
+                fix: "use a smaller offset"
+            )
         }
         return moved
     }

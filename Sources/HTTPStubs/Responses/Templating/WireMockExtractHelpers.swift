@@ -16,6 +16,7 @@ enum WireMockExtractHelpers {
     static func regexExtract(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
         let text = try WireMockHelperSupport.requiredString(call, 0)
         let pattern = try WireMockHelperSupport.requiredString(call, 1)
+        try WireMockStringHelpers.read(text, call)
         let regex: CompiledRegex
         do {
             regex = try CompiledRegex(pattern, extent: .anywhere)
@@ -30,10 +31,17 @@ enum WireMockExtractHelpers {
         }
         var captured: [TemplateValue] = []
         var rest = Substring(text)
-        while !rest.isEmpty, let groups = regex.groups(in: String(rest)), let first = groups.first {
+        var searched = false
+        // Each search copies the text after the last match: charged, so that many matches in a
+        // long text fail on the budget rather than take minutes.
+        while !rest.isEmpty {
+            let remaining = String(rest)
+            if searched { try WireMockStringHelpers.read(remaining, call) }
+            searched = true
+            guard let groups = regex.groups(in: remaining), let first = groups.first else { break }
             captured += groups.dropFirst().map { .string($0) }
-            guard let range = String(rest).range(of: first), !first.isEmpty else { break }
-            rest = String(rest)[range.upperBound...]
+            guard let range = remaining.range(of: first), !first.isEmpty else { break }
+            rest = remaining[range.upperBound...]
         }
         guard !captured.isEmpty else {
             return call.hash["default"] ?? WireMockHelperSupport.inBandError("Nothing matched \(pattern)")
@@ -47,6 +55,7 @@ enum WireMockExtractHelpers {
     static func xPath(_ call: TemplateHelperCall, soap: Bool) throws(TemplateRenderError) -> TemplateValue {
         guard let xml = WireMockHelperSupport.optionalString(call, 0) else { return .null }
         guard var expression = WireMockHelperSupport.optionalString(call, 1) else { return .null }
+        try WireMockStringHelpers.read(xml, call)
         if soap { expression = "/Envelope/Body" + expression }
         let compiled: XPathExpression
         do {

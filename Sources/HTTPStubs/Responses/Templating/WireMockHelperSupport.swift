@@ -8,6 +8,35 @@ enum WireMockHelperSupport {
         TemplateRenderError(location: call.location, message: "helper '\(call.name)' failed: \(message)")
     }
 
+    /// A render error for an argument outside the range the helper accepts, saying what was given,
+    /// the range and how to fix it: `helper 'randomValue' failed: length=-1 is out of range: …`.
+    static func outOfRange(
+        _ call: TemplateHelperCall,
+        _ argument: String,
+        range: String,
+        fix: String
+    ) -> TemplateRenderError {
+        failure(call, "\(argument) is out of range: \(range); \(fix)")
+    }
+
+    /// `count` things of `size` units each, for a charge to the work budget: `Int.max` when the
+    /// product does not fit, which no budget holds.
+    static func units(_ count: Int, each size: Int) -> Int {
+        let (product, overflow) = max(count, 0).multipliedReportingOverflow(by: max(size, 0))
+        return overflow ? Int.max : product
+    }
+
+    /// The sum of `parts`, for a charge to the work budget: `Int.max` when it does not fit.
+    static func units(adding parts: Int...) -> Int {
+        var total = 0
+        for part in parts {
+            let (sum, overflow) = total.addingReportingOverflow(max(part, 0))
+            if overflow { return Int.max }
+            total = sum
+        }
+        return total
+    }
+
     /// WireMock's in-band error (`HandlebarsHelper.handleError`): the text `[ERROR: message]`.
     static func inBandError(_ message: String) -> TemplateValue {
         .string("[ERROR: \(message)]")

@@ -38,7 +38,7 @@ enum WireMockJSONSortHelper {
             )
         }
         let arrayPathText = pathText[..<wildcard.lowerBound].isEmpty ? "$" : String(pathText[..<wildcard.lowerBound])
-        guard let document = Edit.jaywayDocument(text) else {
+        guard let document = try Edit.jaywayDocument(text, call) else {
             return Edit.error("Input JSON string is not valid JSON ('\(text)')")
         }
         guard let path = Edit.jaywayPath(pathText) else {
@@ -64,10 +64,16 @@ enum WireMockJSONSortHelper {
             }
             return Edit.error(message)
         }
-        if array.isEmpty { return .safe(JacksonJSON.write(document, droppingNullMembers: true)) }
+        if array.isEmpty { return .safe(try JacksonJSON.write(document, droppingNullMembers: true, charging: call)) }
         guard let kind = commonKind(sortValues) else {
             return Edit.error("All sort field values must be of the same comparable type (Number, String, or Boolean)")
         }
+        // A sort compares about n log2 n pairs, each reading two values.
+        let comparisons = WireMockHelperSupport.units(array.count, each: Int.bitWidth - array.count.leadingZeroBitCount)
+        try call.charge(
+            WireMockHelperSupport.units(comparisons, each: WorkBudget.Cost.sortComparison),
+            for: "sorting \(array.count) elements"
+        )
         let order = array.indices.sorted { left, right in
             var result = compare(sortValues[left], sortValues[right], kind: kind, nullsLast: nullsLast)
             if descending { result = -result }
@@ -80,7 +86,7 @@ enum WireMockJSONSortHelper {
             let locations = arrayLocation.map { [$0] } ?? (arrayPath.locate(in: document) ?? []).map(\.location)
             edited = locations.reduce(document) { $0.replacing(at: $1[...], with: sorted) }
         }
-        return .safe(JacksonJSON.write(edited, droppingNullMembers: true))
+        return .safe(try JacksonJSON.write(edited, droppingNullMembers: true, charging: call))
     }
 
     /// What the sort values are compared as.

@@ -8,7 +8,7 @@ import Foundation
 enum WireMockRandomHelpers {
     /// The helpers by name.
     static let all: [String: TemplateHelper] = [
-        "randomValue": TemplateHelper { call in
+        "randomValue": TemplateHelper { call throws(TemplateRenderError) in
             let random = { (bound: Int) in WireMockHelperSupport.random(call, bound) }
             let type = WireMockHelperSupport.hashString(call, "type") ?? "ALPHANUMERIC"
             if type == "UUID" {
@@ -29,16 +29,38 @@ enum WireMockRandomHelpers {
                 "ALPHANUMERIC_AND_SYMBOLS": (33...126).map { String(UnicodeScalar(UInt8($0))) }.joined(),
             ]
             let alphabet = Array(alphabets[type] ?? alphabets["ALPHANUMERIC"]!)
-            let length = min(max(WireMockHelperSupport.integer(call.hash["length"]) ?? 36, 0), 100_000)
+            let length = WireMockHelperSupport.integer(call.hash["length"]) ?? 36
+            guard length >= 0 else {
+                throw WireMockHelperSupport.outOfRange(
+                    call,
+                    "length=\(length)",
+                    range: "a length is 0 or more (WireMock refuses a negative one too)",
+                    fix: "give the number of characters wanted"
+                )
+            }
+            try call.charge(
+                WireMockHelperSupport.units(length, each: WorkBudget.Cost.randomCharacter),
+                for: "\(length) random characters, \(WorkBudget.Cost.randomCharacter) units each"
+            )
             var text = String((0..<length).map { _ in alphabet[random(alphabet.count)] })
             if WireMockHelperSupport.hashFlag(call, "uppercase") { text = text.uppercased() }
             return .string(text)
         },
-        "randomInt": TemplateHelper { call in
+        "randomInt": TemplateHelper { call throws(TemplateRenderError) in
             let lower = WireMockHelperSupport.integer(call.hash["lower"]) ?? Int(Int32.min)
             let upper = WireMockHelperSupport.integer(call.hash["upper"]) ?? Int(Int32.max)
             guard upper > lower else { return .integer(lower) }
-            return .integer(lower + WireMockHelperSupport.random(call, upper - lower))
+            let (width, overflow) = upper.subtractingReportingOverflow(lower)
+            guard !overflow else {
+                throw WireMockHelperSupport.outOfRange(
+                    call,
+                    "lower=\(lower) upper=\(upper)",
+                    range: "the bounds may be at most \(Int.max) apart (WireMock's are 32-bit integers)",
+                    fix: "give bounds closer together"
+                )
+            }
+            // Below `upper`, so the sum cannot overflow.
+            return .integer(lower + WireMockHelperSupport.random(call, width))
         },
         "randomDecimal": TemplateHelper { call in
             let lower = WireMockHelperSupport.double(call.hash["lower"]) ?? -Double(Int64.max)
