@@ -12,7 +12,8 @@ enum TemplateJSONPrinting {
     ///
     /// Each object and list holds its printed text, so a value nested `n` deep is printed `n`
     /// times: every text is charged to `call`'s work budget as it is made.
-    static func value(_ json: JSONValue, charging call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
+    static func value(_ json: JSONValue, charging call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue
+    {
         switch json {
         case .object(let object):
             let printed = pretty(json, level: 0)
@@ -37,7 +38,8 @@ enum TemplateJSONPrinting {
     }
 
     /// Charges `call`'s work budget for a printed object or list of `count` members or elements.
-    private static func charge(_ printed: String, _ count: Int, _ call: TemplateHelperCall) throws(TemplateRenderError) {
+    private static func charge(_ printed: String, _ count: Int, _ call: TemplateHelperCall) throws(TemplateRenderError)
+    {
         try call.charge(
             WireMockHelperSupport.units(
                 adding: printed.utf8.count,

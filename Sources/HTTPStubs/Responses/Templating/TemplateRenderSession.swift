@@ -113,14 +113,15 @@ final class TemplateRenderSession {
                 // Its text was counted as it was produced; a helper may add more, so the total is
                 // checked at the top level.
                 if depth == 1, output.utf8.count + blockOutput.utf8.count > limits.maximumOutputBytes {
-                    throw tooLarge(at: block.expression.location)
+                    throw tooLarge(at: block.expression.location, tag: block.expression.name.text)
                 }
                 output += blockOutput
                 continue
             }
             producedBytes += piece.utf8.count
             if producedBytes > limits.maximumOutputBytes {
-                throw tooLarge(at: Self.location(of: node) ?? blockLocation)
+                let tag: String? = if case .mustache(let expression, _) = node { expression.name.text } else { nil }
+                throw tooLarge(at: Self.location(of: node) ?? blockLocation, tag: tag)
             }
             output += piece
         }
@@ -160,11 +161,14 @@ final class TemplateRenderSession {
         )
     }
 
-    private func tooLarge(at location: TemplateSourceLocation) -> TemplateRenderError {
+    /// The error for output past the limit, at the node that took it past; `tag` names the tag's
+    /// helper or path.
+    private func tooLarge(at location: TemplateSourceLocation, tag: String?) -> TemplateRenderError {
         TemplateRenderError(
             location: location,
             message:
-                "rendering produced more than \(limits.maximumOutputBytes) bytes: the template's output is too large"
+                "rendering produced more than \(limits.maximumOutputBytes) bytes"
+                + (tag.map { " when '\($0)' printed" } ?? "") + ": the template's output is too large"
         )
     }
 

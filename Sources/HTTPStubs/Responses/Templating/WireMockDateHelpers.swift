@@ -54,6 +54,7 @@ enum WireMockDateHelpers {
         },
         "dateFormat": TemplateHelper { call throws(TemplateRenderError) in
             guard let (date, _) = instant(call.params.first) else { return .null }
+            guard epochSecond(of: date) != nil else { throw outOfRange(date, call) }
             let pattern = WireMockHelperSupport.optionalString(call, 1) ?? "MMM d, yyyy"
             let styles = [
                 "full": "EEEE, MMMM d, yyyy", "long": "MMMM d, yyyy", "medium": "MMM d, yyyy", "short": "M/d/yy",
@@ -112,12 +113,17 @@ enum WireMockDateHelpers {
         )
     }
 
-    /// The instant and offset of a date value (or of ISO 8601 text).
+    /// The offsets from UTC Java's `ZoneOffset` holds, in seconds: up to 18 hours either way.
+    static let javaOffsets = -64_800...64_800
+
+    /// The instant and offset of a date value (or of ISO 8601 text). The offset is one Java holds
+    /// (a request's JSON read by `jsonPath` can hold members named like a date value's).
     static func instant(_ value: TemplateValue?) -> (Date, Int)? {
         switch value {
         case .javaObject(let object)?:
             if case .number(_, let millis)? = object.properties["@epochMillis"] {
                 let offset = WireMockHelperSupport.integer(object.properties["@offsetSeconds"]) ?? 0
+                guard javaOffsets.contains(offset) else { return nil }
                 return (Date(timeIntervalSince1970: millis / 1000), offset)
             }
             return parseISO(object.printed)
@@ -160,6 +166,8 @@ enum WireMockDateHelpers {
             let hours = Int(digits.prefix(2)) ?? 0
             let minutes = Int(digits.suffix(2)) ?? 0
             offset = (hours * 3600 + minutes * 60) * (zone.hasPrefix("-") ? -1 : 1)
+            // As `ZoneOffset` refuses them.
+            guard minutes < 60, javaOffsets.contains(offset) else { return nil }
         }
         let local = CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         return (Date(timeIntervalSince1970: TimeInterval(local.epochSecond - offset)), offset)

@@ -337,8 +337,10 @@ enum WireMockStringHelpers {
 
     /// The width and precision of a format specification such as `-08.3` (0 when absent): Java's
     /// are `int`s, so anything longer is refused with the range.
-    private static func formatSizes(_ spec: String, _ call: TemplateHelperCall) throws(TemplateRenderError) -> (Int, Int)
-    {
+    private static func formatSizes(
+        _ spec: String,
+        _ call: TemplateHelperCall
+    ) throws(TemplateRenderError) -> (Int, Int) {
         let parts = spec.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         var sizes: [Int] = []
         for (index, part) in parts.enumerated() {
