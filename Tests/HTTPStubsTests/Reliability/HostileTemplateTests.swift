@@ -176,7 +176,7 @@ struct HostileTemplateTests {
         )
         let answer = await complete(stubs.makeSession(), "https://api.example.com/dropped")
         #expect(answer.status == 500)
-        #expect(answer.text?.contains("helper 'ljust' (padding to size=5000000") == true, "\(answer.text ?? "")")
+        #expect(answer.text?.contains("helper 'ljust' failed: padding to size=5000000") == true, "\(answer.text ?? "")")
     }
 
     // MARK: Header values
@@ -257,4 +257,204 @@ struct HostileTemplateTests {
         let request: JSONValue = ["method": "GET", "urlPath": .string(path)]
         return JSONValue.object(["request": request, "response": response]).serialized()
     }
+}
+
+/// Templates generated to call every helper a response template can call (read from the registry
+/// of helpers, so that a helper added later is covered without a change here) with extreme
+/// arguments: the ends of `Int`, `-1`, `0`, `1e308`, `NaN`, `1e999`, huge and negative sizes, the
+/// request's 1 MB body and its query, lists, deep nesting, and date offsets of every unit with
+/// amounts at and past Java's `int`. Each template is answered through URLSession, and a sample of
+/// them through `stubs match --requests` in a child process: every answer comes within a minute
+/// (a hang fails, slowness does not), and is a 200 or a 500 naming a helper and a line and column.
+@Suite(
+    "Hostile templates: every helper with extreme arguments",
+    .serialized,
+    .enabled(
+        if: reliabilitySuitesEnabled,
+        "heavy: about 40,000 renders; run with HTTPSTUBS_RELIABILITY=1 (.ci/run does, after the main suite)"
+    )
+)
+struct GeneratedHostileTemplateTests {
+    /// Every helper a response template can call.
+    static let helpers = ResponseTemplate.helpers.keys.sorted()
+
+    /// Arguments as a template writes them: literals at and past the ends of `Int`, Java's `int`
+    /// and `Double`, texts that are numbers only to a lenient reader, sizes, paths into the request
+    /// (a 1 MB body, a query holding `Int.max`), lists and maps.
+    static let values = [
+        "-9223372036854775808", "9223372036854775807", "'-9223372036854775808'", "'9223372036854775807'",
+        "'9223372036854775808'", "-1", "0", "1", "'-1'", "2147483648", "99999999999", "'99999999999'", "'1e308'",
+        "'-1e308'", "'1e999'", "'NaN'", "'Infinity'", "''", "'x'", "'%999999999s'", "'$..*'", "'[*]'",
+        "request.body", "request.query.v", "(range 1 3)", "(array 1 'a' null)", #"(parseJson '{"a":[1,2]}')"#, "true",
+        "null", "this",
+    ]
+
+    /// The hash arguments WireMock's helpers read, each given the values most likely to break
+    /// arithmetic.
+    static let keys = [
+        "size", "length", "lower", "upper", "offset", "format", "base", "position", "maxItems", "pad", "type",
+        "timezone", "jsonPath", "flatten", "order", "nulls", "default", "decode", "padding", "removeNulls", "prefix",
+        "suffix", "fully", "or", "uppercase", "urlDecode", "yes", "no",
+    ]
+    static let hashValues = [
+        "-9223372036854775808", "'-9223372036854775808'", "'9223372036854775807'", "-1", "'99999999999'", "'1e999'",
+        "'NaN'", "request.query.v",
+    ]
+
+    /// The templates calling `helper`: with no argument, one, two and three of ``values``, each hash
+    /// argument, as a block, and nested as deep as the parser allows.
+    static func templates(for helper: String) -> [String] {
+        var templates = ["{{\(helper)}}"]
+        for value in values {
+            templates += [
+                "{{\(helper) \(value)}}", "{{\(helper) 'x' \(value)}}", "{{\(helper) \(value) \(value)}}",
+                "{{\(helper) \(value) 'x' \(value)}}", "{{#\(helper) \(value)}}b{{else}}i{{/\(helper)}}",
+            ]
+        }
+        for key in keys {
+            for value in hashValues { templates.append("{{\(helper) 'x' \(key)=\(value)}}") }
+        }
+        let depth = TemplateParser.maximumNesting - 1
+        for value in ["'x'", "99999999999", "request.body"] {
+            let nested = String(repeating: "(\(helper) ", count: depth) + value + String(repeating: ")", count: depth)
+            templates.append("{{\(helper) \(nested)}}")
+        }
+        templates.append(
+            String(repeating: "{{#\(helper) 'x'}}", count: depth) + "b" + String(repeating: "{{/\(helper)}}", count: depth)
+        )
+        return templates
+    }
+
+    /// The date helpers moved by every unit, in the plural, the singular and upper case, and one
+    /// WireMock does not know, with amounts at and past the ends of Java's `int`, printed in every
+    /// format and truncated every way.
+    static let dateTemplates: [String] = {
+        let amounts = ["2147483647", "-2147483648", "2147483648", "-2147483649", "999999999", "-999999999", "+0"]
+        let units = ["seconds", "minutes", "hours", "days", "weeks", "months", "years", "second", "YEARS", "millis"]
+        let formats = ["", " format='epoch'", " format='unix'", " format='yyyy-MM-dd HH:mm:ss Z'", " timezone='Asia/Tokyo'"]
+        var templates: [String] = []
+        for amount in amounts {
+            for unit in units {
+                let offset = "offset='\(amount) \(unit)'"
+                for format in formats {
+                    templates.append("{{now \(offset)\(format)}}")
+                    templates.append("{{date (parseDate '2021-03-04T05:06:07+02:00') \(offset)\(format)}}")
+                }
+                for truncation in DateTimeTruncation.allCases {
+                    templates.append("{{truncateDate (now \(offset)) '\(truncation.rawValue)'}}")
+                }
+                templates.append("{{dateFormat (now \(offset)) 'full'}}")
+                templates.append("{{date (now \(offset)) offset='\(amount) \(unit)' format='epoch'}}")
+            }
+        }
+        return templates
+    }()
+
+    /// The request every template answers: a 1 MB JSON body and a query holding `Int.max` and a
+    /// two-billion-year offset.
+    static func request(_ url: String, body: String) -> URLRequest {
+        var request = URLRequest(url: URL(string: url + "?v=9223372036854775807&o=2000000000%20years")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        return request
+    }
+
+    /// A 1 MB JSON body: 15,000 items with numbers, strings and nulls.
+    static let body: String = {
+        let items = (0..<15_000).map { #"{"id":\#($0),"name":"item \#($0)","price":\#($0).5e3,"tag":null}"# }
+        return #"{"items":["# + items.joined(separator: ",") + "]}"
+    }()
+
+    /// Checks one answer: within a minute, a 200 or a 500 naming a helper and a place.
+    static func check(_ answer: Completion, _ template: String, took time: Duration) {
+        #expect(time < .seconds(60), "\(template) took \(time)")
+        #expect(answer.error == nil, "\(template): \(String(describing: answer.error))")
+        guard let status = answer.status else { return }
+        #expect(status == 200 || status == 500, "\(template): \(status)")
+        guard status == 500 else { return }
+        let body = answer.text ?? ""
+        #expect(body.hasPrefix("The response template failed: "), "\(template): \(body.prefix(300))")
+        #expect(body.contains(#/ \d+:\d+: /#), "\(template): no line:column in \(body.prefix(300))")
+        #expect(helpers.contains { body.contains("'\($0)'") }, "\(template): no helper named in \(body.prefix(300))")
+    }
+
+    /// Answers each of `templates` through URLSession, one stub each.
+    static func answerAll(_ templates: [String], body: String) async {
+        let stubs = StubRegistry()
+        stubs.onDiagnostic { _ in }
+        for (index, template) in templates.enumerated() {
+            stubs.stub(.post("https://hostile.example.com/\(index)"), .template(template))
+        }
+        let session = stubs.makeSession()
+        let clock = ContinuousClock()
+        for (index, template) in templates.enumerated() {
+            let start = clock.now
+            let answer = await complete(session, request("https://hostile.example.com/\(index)", body: body))
+            check(answer, template, took: clock.now - start)
+        }
+    }
+
+    @Test("every helper with extreme arguments answers 200 or a located 500", .timeLimit(.minutes(30)), arguments: helpers)
+    func everyHelper(_ helper: String) async {
+        await Self.answerAll(Self.templates(for: helper), body: Self.body)
+    }
+
+    @Test("every helper reading a 10 MB body answers 200 or a located 500", .timeLimit(.minutes(30)), arguments: helpers)
+    func everyHelperOnTenMegabytes(_ helper: String) async {
+        let body = String(repeating: "a {b} <c> 1.5e3 ", count: 10 * 1024 * 1024 / 16)
+        await Self.answerAll(
+            [
+                "{{\(helper) request.body}}", "{{\(helper) request.body request.body}}",
+                "{{\(helper) request.body 'a'}}", "{{\(helper) request.body 'a' 'bbbbbbbbbbbbbbbbbbbb'}}",
+                "{{#\(helper) request.body}}{{this}}{{/\(helper)}}", "{{#each (range 1 50)}}{{\(helper) request.body}}{{/each}}",
+            ],
+            body: body
+        )
+    }
+
+    @Test("date offsets of every unit at and past Java's int answer 200 or a located 500", .timeLimit(.minutes(30)))
+    func dateOffsets() async {
+        await Self.answerAll(Self.dateTemplates, body: "")
+    }
+
+    #if os(macOS) || os(Linux)
+    @Test("stubs match answers a sample of the templates with 200 or a located 500, and stubs lint", .timeLimit(.minutes(30)))
+    func commandLine() throws {
+        let root = try TemporaryStubRoot()
+        var requests = ""
+        var sample: [String] = []
+        for helper in Self.helpers { sample += Self.templates(for: helper).enumerated().filter { $0.offset % 8 == 0 }.map(\.element) }
+        sample += Self.dateTemplates.enumerated().filter { $0.offset % 8 == 0 }.map(\.element)
+        for (index, template) in sample.enumerated() {
+            let response: JSONValue = ["status": 200, "body": .string(template), "transformers": ["response-template"]]
+            let request: JSONValue = ["method": "POST", "urlPath": .string("/\(index)")]
+            try root.write("mappings/\(index).json", JSONValue.object(["request": request, "response": response]).serialized())
+            let line: JSONValue = [
+                "method": "POST", "url": .string("https://hostile.example.com/\(index)?v=9223372036854775807"),
+                "body": .string(#"{"items":[{"id":1,"price":1e3}]}"#),
+            ]
+            requests += line.serialized() + "\n"
+        }
+        try root.write("requests.jsonl", requests)
+        let stubs = try builtExecutable(named: "stubs")
+        let lint = try run(stubs, ["lint", root.path + "/mappings"], within: 600)
+        #expect(lint.status == 0, "\(lint.output.prefix(2000))")
+        let match = try run(stubs, ["match", "--stubs", root.path, "--requests", root.path("requests.jsonl")], within: 1200)
+        #expect(match.status == 0, "\(match.output.suffix(2000))")
+        let lines = match.output.split(separator: "\n")
+        #expect(lines.count == sample.count)
+        for (line, template) in zip(lines, sample) {
+            guard let answer = try? JSONValue(parsing: String(line)), case .object(let object) = answer else {
+                Issue.record("\(template): not a JSON answer: \(line.prefix(300))")
+                continue
+            }
+            let status = object["status"]?.numberValue?.doubleValue
+            #expect(status == 200 || status == 500, "\(template): \(line.prefix(300))")
+            if status == 500, let body = object["body"]?.stringValue {
+                #expect(body.contains(#/ \d+:\d+: /#), "\(template): \(body.prefix(300))")
+                #expect(Self.helpers.contains { body.contains("'\($0)'") }, "\(template): \(body.prefix(300))")
+            }
+        }
+    }
+    #endif
 }

@@ -42,7 +42,7 @@ enum TemplateJSONPrinting {
     {
         try call.charge(
             WireMockHelperSupport.units(
-                adding: printed.utf8.count,
+                adding: WireMockHelperSupport.units(printed.utf8.count, each: WorkBudget.Cost.parsedByte),
                 WireMockHelperSupport.units(count, each: WorkBudget.Cost.listElement)
             ),
             for: "printing a JSON value of \(printed.utf8.count) bytes"

@@ -63,7 +63,7 @@ final class TemplateRenderSession {
     /// parse is charged to `call`'s work budget, a unit per byte.
     func json(parsing text: String, for call: TemplateHelperCall) throws(TemplateRenderError) -> JSONValue? {
         if let last = lastParsedJSON, last.text == text { return last.json }
-        try charge(text.utf8.count, by: call, for: "parsing \(text.utf8.count) bytes of JSON")
+        try charge(text.utf8.count * WorkBudget.Cost.parsedByte, by: call, for: "parsing \(text.utf8.count) bytes of JSON")
         let json = try? JSONValue(parsing: text)
         lastParsedJSON = (text, json)
         return json
@@ -103,7 +103,12 @@ final class TemplateRenderSession {
                 if case .safe(let text) = value {
                     piece = text
                 } else {
-                    piece = escaped ? TemplateEscaping.html(value.printed) : value.printed
+                    let printed = value.printed
+                    // Escaping never shortens text: output past the limit fails before it is escaped.
+                    if producedBytes + printed.utf8.count > limits.maximumOutputBytes {
+                        throw tooLarge(at: expression.location, tag: expression.name.text)
+                    }
+                    piece = escaped ? TemplateEscaping.html(printed) : printed
                 }
             case .block(let block):
                 let outer = blockLocation
@@ -138,17 +143,19 @@ final class TemplateRenderSession {
         for work: @autoclosure () -> String
     ) throws(TemplateRenderError) {
         let units = max(units, 0)
-        guard budget.spend(units, on: "helper '\(call.name)' (\(work()))") else {
-            throw budgetSpent(at: call.location)
-        }
+        guard budget.spend(units, on: work()) else { throw budgetSpent(by: call) }
         chargedByCurrentCall += units
     }
 
-    private func budgetSpent(at location: TemplateSourceLocation) -> TemplateRenderError {
+    /// The error once the budget is spent, during the call of `call`'s helper: the first exhaustion
+    /// throws at once, so what spent the last unit is this helper's work, or an expression it ran.
+    private func budgetSpent(by call: TemplateHelperCall) -> TemplateRenderError {
         let exhaustion = budget.exhaustion.map { "\($0)" } ?? "the request's work budget is spent"
         return TemplateRenderError(
-            location: location,
-            message: "\(exhaustion): make the template ask for less (smaller sizes, ranges, inputs or loops)"
+            location: call.location,
+            message:
+                "helper '\(call.name)' failed: \(exhaustion): make the template ask for less (smaller sizes, "
+                + "ranges, inputs or loops)"
         )
     }
 
@@ -307,11 +314,11 @@ final class TemplateRenderSession {
                 message: "helper '\(expression.name)' failed: \(error)"
             )
         }
-        // What a helper returns counts even when it is then dropped or only measured (`size`); a
-        // block's output was counted as it was rendered. A charge of nothing still fails once an
-        // expression the helper ran has spent the budget.
-        let made = isBlock ? 0 : value.workUnits - chargedByCurrentCall
-        try charge(made, by: call, for: "\(made) units of result")
+        // The call, and what a helper returns: that counts even when it is then dropped or only
+        // measured (`size`); a block's output was counted as it was rendered. The charge fails
+        // too once an expression the helper ran has spent the budget.
+        let made = isBlock ? 0 : max(value.workUnits - chargedByCurrentCall, 0)
+        try charge(WorkBudget.Cost.helperCall + made, by: call, for: "its call and \(made) units of result")
         return value
     }
 

@@ -152,6 +152,7 @@ enum WireMockConditionHelpers {
     static func matches(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
         let text = try WireMockHelperSupport.requiredString(call, 0)
         let pattern = try WireMockHelperSupport.requiredString(call, 1)
+        try WireMockStringHelpers.read(text, call)
         let regex: CompiledRegex
         do {
             regex = try CompiledRegex(pattern, extent: .wholeText)

@@ -19,7 +19,7 @@ enum WireMockDateHelpers {
             return try render(call, Date(timeIntervalSince1970: seconds), offsetSeconds: 0, honourZone: true)
         },
         "date": TemplateHelper { call throws(TemplateRenderError) in
-            guard let (date, offset) = instant(call.params.first) else {
+            guard let (date, offset) = try instant(call.params.first, call) else {
                 return try render(call, try clockDate(call), offsetSeconds: 0, honourZone: true)
             }
             return try render(call, date, offsetSeconds: offset, honourZone: false)
@@ -27,16 +27,16 @@ enum WireMockDateHelpers {
         "parseDate": TemplateHelper { call throws(TemplateRenderError) in
             let text = try WireMockHelperSupport.requiredString(call, 0)
             if let format = WireMockHelperSupport.hashString(call, "format") {
-                let formatter = javaFormatter(format, zone: TimeZone(identifier: "UTC")!)
+                let formatter = try javaFormatter(format, zone: TimeZone(identifier: "UTC")!, call)
                 // A date Java cannot hold does not parse there either.
                 guard let date = formatter.date(from: text), epochSecond(of: date) != nil else { return .null }
                 return dateValue(date, offsetSeconds: 0)
             }
-            guard let (date, offset) = parseISO(text) else { return .null }
+            guard let (date, offset) = try parseISO(text, call) else { return .null }
             return dateValue(date, offsetSeconds: offset)
         },
         "truncateDate": TemplateHelper { call throws(TemplateRenderError) in
-            guard let (date, offset) = instant(call.params.first) else {
+            guard let (date, offset) = try instant(call.params.first, call) else {
                 throw WireMockHelperSupport.failure(call, "java.lang.NullPointerException: no date to truncate")
             }
             let rule = WireMockHelperSupport.optionalString(call, 1) ?? ""
@@ -53,14 +53,14 @@ enum WireMockDateHelpers {
             return dateValue(result, offsetSeconds: offset)
         },
         "dateFormat": TemplateHelper { call throws(TemplateRenderError) in
-            guard let (date, _) = instant(call.params.first) else { return .null }
+            guard let (date, _) = try instant(call.params.first, call) else { return .null }
             guard epochSecond(of: date) != nil else { throw outOfRange(date, call) }
             let pattern = WireMockHelperSupport.optionalString(call, 1) ?? "MMM d, yyyy"
             let styles = [
                 "full": "EEEE, MMMM d, yyyy", "long": "MMMM d, yyyy", "medium": "MMM d, yyyy", "short": "M/d/yy",
             ]
             return .string(
-                javaFormatter(styles[pattern] ?? pattern, zone: TimeZone(identifier: "UTC")!).string(from: date)
+                try javaFormatter(styles[pattern] ?? pattern, zone: TimeZone(identifier: "UTC")!, call).string(from: date)
             )
         },
     ]
@@ -118,7 +118,7 @@ enum WireMockDateHelpers {
 
     /// The instant and offset of a date value (or of ISO 8601 text). The offset is one Java holds
     /// (a request's JSON read by `jsonPath` can hold members named like a date value's).
-    static func instant(_ value: TemplateValue?) -> (Date, Int)? {
+    static func instant(_ value: TemplateValue?, _ call: TemplateHelperCall) throws(TemplateRenderError) -> (Date, Int)? {
         switch value {
         case .javaObject(let object)?:
             if case .number(_, let millis)? = object.properties["@epochMillis"] {
@@ -126,9 +126,9 @@ enum WireMockDateHelpers {
                 guard javaOffsets.contains(offset) else { return nil }
                 return (Date(timeIntervalSince1970: millis / 1000), offset)
             }
-            return parseISO(object.printed)
+            return try parseISO(object.printed, call)
         case .string(let text)?, .safe(let text)?:
-            return parseISO(text)
+            return try parseISO(text, call)
         default:
             return nil
         }
@@ -151,7 +151,10 @@ enum WireMockDateHelpers {
     }
 
     /// ISO 8601 date-time text (`2021-03-04T05:06:07Z`, `…+02:00`, a date alone at midnight UTC).
-    static func parseISO(_ text: String) -> (Date, Int)? {
+    /// Reading one makes its regular expression anew (a `Regex` cannot be shared between threads),
+    /// which is charged to `call`'s work budget as much as a helper call, with a unit per byte read.
+    static func parseISO(_ text: String, _ call: TemplateHelperCall) throws(TemplateRenderError) -> (Date, Int)? {
+        try call.charge(WorkBudget.Cost.helperCall + text.utf8.count, for: "reading a date")
         let pattern = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(Z|[+-]\d{2}:?\d{2})?$/
         guard let match = text.wholeMatch(of: pattern),
             let year = Int(match.1), let month = Int(match.2), let day = Int(match.3),
@@ -173,8 +176,17 @@ enum WireMockDateHelpers {
         return (Date(timeIntervalSince1970: TimeInterval(local.epochSecond - offset)), offset)
     }
 
-    /// A formatter for a `SimpleDateFormat` pattern in the US locale and `zone`.
-    static func javaFormatter(_ pattern: String, zone: TimeZone) -> DateFormatter {
+    /// A formatter for a `SimpleDateFormat` pattern in the US locale and `zone`, charged to
+    /// `call`'s work budget.
+    static func javaFormatter(
+        _ pattern: String,
+        zone: TimeZone,
+        _ call: TemplateHelperCall
+    ) throws(TemplateRenderError) -> DateFormatter {
+        try call.charge(
+            WireMockHelperSupport.units(adding: WorkBudget.Cost.formatter, pattern.utf8.count),
+            for: "a date format"
+        )
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone
@@ -214,7 +226,7 @@ enum WireMockDateHelpers {
         case "unix"?:
             return .integer(second)
         case let pattern?:
-            var output = javaFormatter(pattern, zone: zone).string(from: date)
+            var output = try javaFormatter(pattern, zone: zone, call).string(from: date)
             // Without a zone WireMock formats in the JVM's zone, UTC, which `z` names `UTC`.
             if zoneName == nil, pattern.contains("z") { output = output.replacingOccurrences(of: "GMT", with: "UTC") }
             return .string(output)

@@ -55,7 +55,7 @@ enum WireMockExtractHelpers {
     static func xPath(_ call: TemplateHelperCall, soap: Bool) throws(TemplateRenderError) -> TemplateValue {
         guard let xml = WireMockHelperSupport.optionalString(call, 0) else { return .null }
         guard var expression = WireMockHelperSupport.optionalString(call, 1) else { return .null }
-        try WireMockStringHelpers.read(xml, call)
+        try WireMockJSONHelpers.chargeParsing(xml, call, asXML: true)
         if soap { expression = "/Envelope/Body" + expression }
         let compiled: XPathExpression
         do {

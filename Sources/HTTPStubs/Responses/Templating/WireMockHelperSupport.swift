@@ -77,28 +77,36 @@ enum WireMockHelperSupport {
         }
     }
 
-    /// A value read as an integer (a number, or text that parses as one).
+    /// A value read as an integer (a number, or text that parses as one). Text longer than
+    /// ``longestNumber`` is not read (no integer is that long), so that reading costs nothing
+    /// whatever text a request sends.
     static func integer(_ value: TemplateValue?) -> Int? {
         switch value {
         case .number(let text, let number)?:
             Int(text) ?? (number.isFinite && abs(number) < 9e18 ? Int(number) : nil)
         case .string(let text)?, .safe(let text)?:
-            Int(text.trimmingCharacters(in: .whitespaces))
+            text.utf8.count > longestNumber ? nil : Int(text.trimmingCharacters(in: .whitespaces))
         case .javaObject(let object)?:
-            Int(object.printed)
+            object.printed.utf8.count > longestNumber ? nil : Int(object.printed)
         default: nil
         }
     }
 
-    /// A value read as a double (a number, or text that parses as one).
+    /// A value read as a double (a number, or text that parses as one, of at most
+    /// ``longestNumber`` bytes).
     static func double(_ value: TemplateValue?) -> Double? {
         switch value {
         case .number(_, let number)?: number
-        case .string(let text)?, .safe(let text)?: Double(text.trimmingCharacters(in: .whitespaces))
-        case .javaObject(let object)?: Double(object.printed)
+        case .string(let text)?, .safe(let text)?:
+            text.utf8.count > longestNumber ? nil : Double(text.trimmingCharacters(in: .whitespaces))
+        case .javaObject(let object)?: object.printed.utf8.count > longestNumber ? nil : Double(object.printed)
         default: nil
         }
     }
+
+    /// The longest text read as a number: far longer than any integer, or any double written
+    /// with its digits and spaces around it.
+    static let longestNumber = 1_000
 
     /// The items of a list-like value (a list, or a Java list of the request model).
     static func items(_ value: TemplateValue) -> [TemplateValue]? {

@@ -146,10 +146,9 @@ enum WireMockJSONEditHelpers {
         return json
     }
 
-    /// `text` read as ``JacksonJSON`` reads it, once `call`'s work budget is charged a unit per byte
-    /// (about what the values it makes take).
+    /// `text` read as ``JacksonJSON`` reads it, once `call`'s work budget is charged for parsing it.
     static func read(_ text: String, _ call: TemplateHelperCall) throws(TemplateRenderError) -> JSONValue? {
-        try call.charge(text.utf8.count, for: "reading \(text.utf8.count) bytes of JSON")
+        try WireMockJSONHelpers.chargeParsing(text, call)
         return JacksonJSON.read(text)
     }
 

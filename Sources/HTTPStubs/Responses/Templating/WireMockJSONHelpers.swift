@@ -44,13 +44,13 @@ enum WireMockJSONHelpers {
         "toJson": TemplateHelper { call throws(TemplateRenderError) in
             let value = call.params.first ?? .null
             let text = TemplateJSONPrinting.jsonText(value)
-            try call.charge(text.utf8.count, for: "writing \(text.utf8.count) bytes of JSON")
+            try chargeParsing(text, call)
             guard let json = try? JSONValue(parsing: text) else { return .null }
             return .string(TemplateJSONPrinting.pretty(json, level: 0))
         },
         "formatJson": TemplateHelper { call throws(TemplateRenderError) in
             let text = try WireMockHelperSupport.bodyOrFirst(call) ?? ""
-            try WireMockStringHelpers.read(text, call)
+            try chargeParsing(text, call)
             guard let json = try? JSONValue(parsing: text) else {
                 throw WireMockHelperSupport.failure(call, "formatJson: the input is not JSON")
             }
@@ -61,7 +61,7 @@ enum WireMockJSONHelpers {
         },
         "formatXml": TemplateHelper { call throws(TemplateRenderError) in
             let text = try WireMockHelperSupport.bodyOrFirst(call) ?? ""
-            try WireMockStringHelpers.read(text, call)
+            try chargeParsing(text, call, asXML: true)
             let compact = WireMockHelperSupport.hashString(call, "format") == "compact"
             guard let formatted = XPathExpression.formatted(text, compact: compact) else {
                 throw WireMockHelperSupport.failure(call, "formatXml: the input is not XML")
@@ -158,6 +158,22 @@ enum WireMockJSONHelpers {
         return .jsonPath(compiled)
     }
 
+    /// Charges `call`'s work budget for parsing `text` as JSON or XML (``WorkBudget/Cost/parsedByte``
+    /// a byte, and for XML a parser set up as costly as a helper call), before it is parsed.
+    static func chargeParsing(
+        _ text: String,
+        _ call: TemplateHelperCall,
+        asXML: Bool = false
+    ) throws(TemplateRenderError) {
+        try call.charge(
+            WireMockHelperSupport.units(
+                adding: text.utf8.count * WorkBudget.Cost.parsedByte,
+                asXML ? WorkBudget.Cost.helperCall : 0
+            ),
+            for: "parsing \(text.utf8.count) bytes"
+        )
+    }
+
     /// The `default=` hash argument, or nothing.
     static func defaultValue(_ call: TemplateHelperCall) -> TemplateValue {
         call.hash["default"] ?? .null
@@ -177,12 +193,16 @@ enum WireMockJSONHelpers {
             variable = WireMockHelperSupport.optionalString(call, 1)
         }
         let value: TemplateValue
-        // The values are about as many bytes as their text, which is charged as what is made.
-        try WireMockStringHelpers.read(text, call)
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             value = .object(TemplateObject())
         } else {
-            guard let json = try? JSONValue(parsing: text) else {
+            // Parsed once per render (a loop reads the same text again); the values it makes are
+            // charged each time, as many bytes as their text, each made of several objects.
+            try call.charge(
+                WireMockHelperSupport.units(text.utf8.count, each: 2 * WorkBudget.Cost.parsedByte),
+                for: "making the values of \(text.utf8.count) bytes of JSON"
+            )
+            guard let json = try call.session.json(parsing: text, for: call) else {
                 throw WireMockHelperSupport.failure(
                     call,
                     "com.fasterxml.jackson.core.JsonParseException: not JSON: \(text)"

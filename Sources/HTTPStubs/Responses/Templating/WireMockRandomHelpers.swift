@@ -70,14 +70,18 @@ enum WireMockRandomHelpers {
             return .number(text: JavaNumberFormat.double(value), value: value)
         },
         "pickRandom": TemplateHelper { call throws(TemplateRenderError) in
-            var choices: [TemplateValue] = []
-            for value in call.params {
-                if let items = WireMockHelperSupport.items(value) { choices += items } else { choices.append(value) }
-            }
-            guard !choices.isEmpty else {
+            // The choice is found among the parameters without copying their lists into one.
+            let count = call.params.reduce(0) { $0 + (WireMockHelperSupport.items($1)?.count ?? 1) }
+            guard count > 0 else {
                 throw WireMockHelperSupport.failure(call, "pickRandom needs at least one value to pick from")
             }
-            return choices[WireMockHelperSupport.random(call, choices.count)]
+            var index = WireMockHelperSupport.random(call, count)
+            for value in call.params {
+                let items = WireMockHelperSupport.items(value) ?? [value]
+                if index < items.count { return items[index] }
+                index -= items.count
+            }
+            return .null
         },
     ]
 }

@@ -367,7 +367,10 @@ enum WireMockStringHelpers {
         guard let number = WireMockHelperSupport.double(value) else { return value }
         let style = WireMockHelperSupport.optionalString(call, 1) ?? "number"
         // A pattern prints about a character per character of it, and a number near 1e308 about 400.
-        try call.charge(WireMockHelperSupport.units(adding: style.utf8.count, 400), for: "formatting a number")
+        try call.charge(
+            WireMockHelperSupport.units(adding: WorkBudget.Cost.formatter, style.utf8.count, 400),
+            for: "a number format"
+        )
         let formatter = NumberFormatter()
         formatter.locale = Locale(identifier: "en_US")
         formatter.roundingMode = .halfEven
