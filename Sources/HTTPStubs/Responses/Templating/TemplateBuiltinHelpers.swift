@@ -121,7 +121,7 @@ enum TemplateBuiltinHelpers {
         if value.isNull { return .null }
         guard call.params.count > 1 else { return value }
         let key = call.params[1].printed
-        try call.charge(key.utf8.count, for: "reading a key of \(key.utf8.count) bytes")
+        try call.charge(key.utf8.count * WorkBudget.Cost.parsedByte, for: "reading a key of \(key.utf8.count) bytes")
         let scope = TemplateScope(value: value, parent: call.scope, data: TemplateObject())
         return call.session.lookup(TemplatePath(key), in: scope) ?? value
     }

@@ -153,6 +153,7 @@ enum WireMockConditionHelpers {
         let text = try WireMockHelperSupport.requiredString(call, 0)
         let pattern = try WireMockHelperSupport.requiredString(call, 1)
         try WireMockStringHelpers.read(text, call)
+        try WireMockHelperSupport.chargeCompiling(pattern, call)
         let regex: CompiledRegex
         do {
             regex = try CompiledRegex(pattern, extent: .wholeText)

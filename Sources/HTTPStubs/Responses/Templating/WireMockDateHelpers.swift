@@ -27,6 +27,7 @@ enum WireMockDateHelpers {
         "parseDate": TemplateHelper { call throws(TemplateRenderError) in
             let text = try WireMockHelperSupport.requiredString(call, 0)
             if let format = WireMockHelperSupport.hashString(call, "format") {
+                try WireMockStringHelpers.read(text, call)
                 let formatter = try javaFormatter(format, zone: TimeZone(identifier: "UTC")!, call)
                 // A date Java cannot hold does not parse there either.
                 guard let date = formatter.date(from: text), epochSecond(of: date) != nil else { return .null }
@@ -40,6 +41,7 @@ enum WireMockDateHelpers {
                 throw WireMockHelperSupport.failure(call, "java.lang.NullPointerException: no date to truncate")
             }
             let rule = WireMockHelperSupport.optionalString(call, 1) ?? ""
+            try WireMockStringHelpers.read(rule, call)
             guard let truncation = DateTimeTruncation(rawValue: rule) else {
                 throw WireMockHelperSupport.failure(
                     call,
@@ -60,7 +62,9 @@ enum WireMockDateHelpers {
                 "full": "EEEE, MMMM d, yyyy", "long": "MMMM d, yyyy", "medium": "MMM d, yyyy", "short": "M/d/yy",
             ]
             return .string(
-                try javaFormatter(styles[pattern] ?? pattern, zone: TimeZone(identifier: "UTC")!, call).string(from: date)
+                try javaFormatter(styles[pattern] ?? pattern, zone: TimeZone(identifier: "UTC")!, call).string(
+                    from: date
+                )
             )
         },
     ]
@@ -118,7 +122,8 @@ enum WireMockDateHelpers {
 
     /// The instant and offset of a date value (or of ISO 8601 text). The offset is one Java holds
     /// (a request's JSON read by `jsonPath` can hold members named like a date value's).
-    static func instant(_ value: TemplateValue?, _ call: TemplateHelperCall) throws(TemplateRenderError) -> (Date, Int)? {
+    static func instant(_ value: TemplateValue?, _ call: TemplateHelperCall) throws(TemplateRenderError) -> (Date, Int)?
+    {
         switch value {
         case .javaObject(let object)?:
             if case .number(_, let millis)? = object.properties["@epochMillis"] {
@@ -203,6 +208,8 @@ enum WireMockDateHelpers {
         honourZone: Bool
     ) throws(TemplateRenderError) -> TemplateValue {
         var date = date
+        let options = ["offset", "timezone", "format"].compactMap { WireMockHelperSupport.hashString(call, $0) }
+        try call.charge(options.reduce(0) { $0 + $1.utf8.count }, for: "reading the date's options")
         if let offset = WireMockHelperSupport.hashString(call, "offset") {
             date = try shifted(date, by: offset, call)
         }

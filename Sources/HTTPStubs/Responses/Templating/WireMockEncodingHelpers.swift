@@ -60,7 +60,7 @@ enum WireMockEncodingHelpers {
                 TemplateObject(names.map { ($0, TemplateRequestModel.listOrSingle(values[$0] ?? [])) })
             )
             if let variable = WireMockHelperSupport.optionalString(call, 1) {
-                WireMockHelperSupport.assign(call, variable, form)
+                try WireMockHelperSupport.assign(call, variable, form)
                 return .null
             }
             return form

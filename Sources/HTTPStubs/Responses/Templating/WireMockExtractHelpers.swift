@@ -17,6 +17,7 @@ enum WireMockExtractHelpers {
         let text = try WireMockHelperSupport.requiredString(call, 0)
         let pattern = try WireMockHelperSupport.requiredString(call, 1)
         try WireMockStringHelpers.read(text, call)
+        try WireMockHelperSupport.chargeCompiling(pattern, call)
         let regex: CompiledRegex
         do {
             regex = try CompiledRegex(pattern, extent: .anywhere)
@@ -46,7 +47,7 @@ enum WireMockExtractHelpers {
         guard !captured.isEmpty else {
             return call.hash["default"] ?? WireMockHelperSupport.inBandError("Nothing matched \(pattern)")
         }
-        WireMockHelperSupport.assign(call, variable, .list(captured))
+        try WireMockHelperSupport.assign(call, variable, .list(captured))
         return .null
     }
 
@@ -57,6 +58,7 @@ enum WireMockExtractHelpers {
         guard var expression = WireMockHelperSupport.optionalString(call, 1) else { return .null }
         try WireMockJSONHelpers.chargeParsing(xml, call, asXML: true)
         if soap { expression = "/Envelope/Body" + expression }
+        try WireMockHelperSupport.chargeCompiling(expression, call)
         let compiled: XPathExpression
         do {
             compiled = try XPathExpression(expression)

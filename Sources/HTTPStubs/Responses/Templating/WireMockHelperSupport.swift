@@ -134,8 +134,15 @@ enum WireMockHelperSupport {
 
     /// Stores `value` under `name` for the rest of the template, as WireMock's helpers do with
     /// their variable-name parameter (`options.context.data(name, value)`).
-    static func assign(_ call: TemplateHelperCall, _ name: String, _ value: TemplateValue) {
+    static func assign(_ call: TemplateHelperCall, _ name: String, _ value: TemplateValue) throws(TemplateRenderError) {
+        try call.charge(name.utf8.count, for: "naming a variable of \(name.utf8.count) bytes")
         call.session.setVariable(name, value)
+    }
+
+    /// Charges `call`'s work budget for compiling `text`, a pattern, path or expression the
+    /// template or the request gives (a parsed byte each), before it is compiled.
+    static func chargeCompiling(_ text: String, _ call: TemplateHelperCall) throws(TemplateRenderError) {
+        try call.charge(text.utf8.count * WorkBudget.Cost.parsedByte, for: "compiling \(text.utf8.count) bytes")
     }
 
     /// A number in `0..<bound` from the environment's random source, clamped into range so that

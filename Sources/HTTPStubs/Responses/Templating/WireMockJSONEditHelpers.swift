@@ -75,7 +75,7 @@ enum WireMockJSONEditHelpers {
         guard let json = try jaywayDocument(text, call) else {
             return error("Input JSON string is not valid JSON ('\(text)')")
         }
-        guard let path = jaywayPath(pathText) else {
+        guard let path = try jaywayPath(pathText, call) else {
             return error("JSONPath parameter is not a valid JSONPath expression ('\(pathText)')")
         }
         guard let located = path.locate(in: json), !located.isEmpty else { return .safe(text) }
@@ -98,7 +98,7 @@ enum WireMockJSONEditHelpers {
         var detail = "'\(text)'"
         if let pathValue {
             guard let pathText = string(pathValue) else { return error("jsonPath option must be a string") }
-            guard let path = jaywayPath(pathText) else {
+            guard let path = try jaywayPath(pathText, call) else {
                 return error("jsonPath option is not valid JSONPath expression ('\(pathText)')")
             }
             target = read(path, in: root)
@@ -153,8 +153,12 @@ enum WireMockJSONEditHelpers {
     }
 
     /// A path as Jayway compiles it: trimmed, `$.` put in front unless it starts with `$` or `@`;
-    /// `nil` when it is empty or does not parse.
-    static func jaywayPath(_ text: String) -> JSONPathExpression? {
+    /// `nil` when it is empty or does not parse. Compiling is charged to `call`'s work budget.
+    static func jaywayPath(
+        _ text: String,
+        _ call: TemplateHelperCall
+    ) throws(TemplateRenderError) -> JSONPathExpression? {
+        try WireMockHelperSupport.chargeCompiling(text, call)
         let scalars = Array(text.unicodeScalars)
         guard let first = scalars.firstIndex(where: { $0.value > 0x20 }),
             let last = scalars.lastIndex(where: { $0.value > 0x20 })

@@ -72,7 +72,7 @@ enum WireMockJSONHelpers {
             let value = call.params.first ?? .null
             let chosen = value.isNull ? (call.hash["or"] ?? call.hash["default"] ?? .null) : value
             if let name = WireMockHelperSupport.hashString(call, "assign") {
-                WireMockHelperSupport.assign(call, name, chosen)
+                try WireMockHelperSupport.assign(call, name, chosen)
                 return .null
             }
             return chosen
@@ -134,6 +134,7 @@ enum WireMockJSONHelpers {
         if case .jsonPath(let compiled)? = call.prepared {
             expression = compiled
         } else {
+            try WireMockHelperSupport.chargeCompiling(path, call)
             do {
                 expression = try JSONPathExpression(path)
             } catch {
@@ -211,7 +212,7 @@ enum WireMockJSONHelpers {
             value = TemplateValue(json: json)
         }
         if let variable {
-            WireMockHelperSupport.assign(call, variable, value)
+            try WireMockHelperSupport.assign(call, variable, value)
             return .null
         }
         return value

@@ -32,6 +32,7 @@ enum WireMockJSONSortHelper {
             }
             nullsLast = name == "last"
         }
+        try WireMockHelperSupport.chargeCompiling(pathText, call)
         guard let wildcard = pathText.range(of: "[*]") else {
             return Edit.error(
                 "JSONPath must include [*] to specify array location (e.g., '$[*].name' or '$.users[*].name')"
@@ -41,13 +42,13 @@ enum WireMockJSONSortHelper {
         guard let document = try Edit.jaywayDocument(text, call) else {
             return Edit.error("Input JSON string is not valid JSON ('\(text)')")
         }
-        guard let path = Edit.jaywayPath(pathText) else {
+        guard let path = try Edit.jaywayPath(pathText, call) else {
             return Edit.error("Invalid JSONPath expression ('\(pathText)')")
         }
         guard let sortValues = Edit.read(path, in: document).value?.arrayValue else {
             return Edit.error("JSONPath expression did not match any values ('\(pathText)')")
         }
-        guard let arrayPath = Edit.jaywayPath(arrayPathText) else {
+        guard let arrayPath = try Edit.jaywayPath(arrayPathText, call) else {
             return Edit.error("Error reading array at path ('\(arrayPathText)')")
         }
         let (arrayValue, arrayLocation) = Edit.read(arrayPath, in: document)

@@ -21,14 +21,8 @@ enum WireMockRandomHelpers {
                         + hex[8..<10].joined() + "-" + hex[10..<16].joined()
                 )
             }
-            let alphabets = [
-                "ALPHANUMERIC": "abcdefghijklmnopqrstuvwxyz0123456789",
-                "ALPHABETIC": "abcdefghijklmnopqrstuvwxyz",
-                "NUMERIC": "0123456789",
-                "HEXADECIMAL": "0123456789abcdef",
-                "ALPHANUMERIC_AND_SYMBOLS": (33...126).map { String(UnicodeScalar(UInt8($0))) }.joined(),
-            ]
-            let alphabet = Array(alphabets[type] ?? alphabets["ALPHANUMERIC"]!)
+            // No name is longer than the longest type: a longer one is not hashed to be looked up.
+            let alphabet = (type.utf8.count <= 24 ? alphabets[type] : nil) ?? alphabets["ALPHANUMERIC"]!
             let length = WireMockHelperSupport.integer(call.hash["length"]) ?? 36
             guard length >= 0 else {
                 throw WireMockHelperSupport.outOfRange(
@@ -83,5 +77,14 @@ enum WireMockRandomHelpers {
             }
             return .null
         },
+    ]
+
+    /// The characters of each `type=` of `randomValue` but `UUID`, made once.
+    private static let alphabets: [String: [Character]] = [
+        "ALPHANUMERIC": Array("abcdefghijklmnopqrstuvwxyz0123456789"),
+        "ALPHABETIC": Array("abcdefghijklmnopqrstuvwxyz"),
+        "NUMERIC": Array("0123456789"),
+        "HEXADECIMAL": Array("0123456789abcdef"),
+        "ALPHANUMERIC_AND_SYMBOLS": (33...126).map { Character(UnicodeScalar(UInt8($0))) },
     ]
 }
