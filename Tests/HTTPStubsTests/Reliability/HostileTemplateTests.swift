@@ -302,7 +302,7 @@ struct GeneratedHostileTemplateTests {
     ]
 
     /// The templates calling `helper`: with no argument, one, two and three of ``values``, each hash
-    /// argument, as a block, and nested as deep as the parser allows.
+    /// argument, as a block, nested as deep as the parser allows, and in loops.
     static func templates(for helper: String) -> [String] {
         var templates = ["{{\(helper)}}"]
         for value in values {
@@ -322,6 +322,13 @@ struct GeneratedHostileTemplateTests {
         templates.append(
             String(repeating: "{{#\(helper) 'x'}}", count: depth) + "b" + String(repeating: "{{/\(helper)}}", count: depth)
         )
+        // Called over and over, on a small value and on the whole body: the work multiplied.
+        templates += [
+            "{{#each (range 1 200000)}}{{\(helper) 'x' 'y' 'z'}}{{/each}}",
+            "{{#each (range 1 20000)}}{{\(helper) request.body}}{{/each}}",
+            "{{#each (range 1 20000)}}{{\(helper) request.body 'a'}}{{/each}}",
+            "{{#each (range 1 20000)}}{{\(helper) 'x' request.body}}{{/each}}",
+        ]
         return templates
     }
 

@@ -142,7 +142,7 @@ enum WireMockConditionHelpers {
         } else {
             let text = haystack.printed
             try WireMockStringHelpers.read(text, call)
-            result = text.contains(needle.printed)
+            result = LiteralSearch(needle.printed).isFound(in: text)
         }
         return call.isBlock ? .safe(try result ? call.renderBody() : call.renderInverse()) : .bool(result)
     }

@@ -41,8 +41,8 @@ enum WireMockExtractHelpers {
             searched = true
             guard let groups = regex.groups(in: remaining), let first = groups.first else { break }
             captured += groups.dropFirst().map { .string($0) }
-            guard let range = remaining.range(of: first), !first.isEmpty else { break }
-            rest = remaining[range.upperBound...]
+            guard let match = LiteralSearch(first).occurrences(in: remaining, limit: 1).first else { break }
+            rest = Substring(remaining.utf8.dropFirst(match.upperBound))
         }
         guard !captured.isEmpty else {
             return call.hash["default"] ?? WireMockHelperSupport.inBandError("Nothing matched \(pattern)")

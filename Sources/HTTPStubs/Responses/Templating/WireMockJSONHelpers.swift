@@ -44,13 +44,21 @@ enum WireMockJSONHelpers {
         "toJson": TemplateHelper { call throws(TemplateRenderError) in
             let value = call.params.first ?? .null
             let text = TemplateJSONPrinting.jsonText(value)
-            try chargeParsing(text, call)
+            // Written, parsed and printed again.
+            try call.charge(
+                WireMockHelperSupport.units(text.utf8.count, each: 3 * WorkBudget.Cost.parsedByte),
+                for: "writing, parsing and printing \(text.utf8.count) bytes of JSON"
+            )
             guard let json = try? JSONValue(parsing: text) else { return .null }
             return .string(TemplateJSONPrinting.pretty(json, level: 0))
         },
         "formatJson": TemplateHelper { call throws(TemplateRenderError) in
             let text = try WireMockHelperSupport.bodyOrFirst(call) ?? ""
-            try chargeParsing(text, call)
+            // Parsed and printed again.
+            try call.charge(
+                WireMockHelperSupport.units(text.utf8.count, each: 2 * WorkBudget.Cost.parsedByte),
+                for: "parsing and printing \(text.utf8.count) bytes of JSON"
+            )
             guard let json = try? JSONValue(parsing: text) else {
                 throw WireMockHelperSupport.failure(call, "formatJson: the input is not JSON")
             }

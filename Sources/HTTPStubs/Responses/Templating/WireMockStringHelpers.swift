@@ -34,8 +34,8 @@ enum WireMockStringHelpers {
         "ljust": TemplateHelper { call throws(TemplateRenderError) in try pad(call, left: false, right: true) },
         "rjust": TemplateHelper { call throws(TemplateRenderError) in try pad(call, left: true, right: false) },
         "cut": TemplateHelper { call throws(TemplateRenderError) in
-            let strip = WireMockHelperSupport.optionalString(call, 1) ?? " "
-            return try onText(call) { $0.replacingOccurrences(of: strip, with: "") }
+            let strip = LiteralSearch(WireMockHelperSupport.optionalString(call, 1) ?? " ")
+            return try onText(call) { LiteralSearch.replacing(strip.occurrences(in: $0), in: $0, with: "") }
         },
         "defaultIfEmpty": TemplateHelper { call in
             let value = WireMockStringHelpers.first(call)
@@ -62,9 +62,7 @@ enum WireMockStringHelpers {
             }
         },
         "stringFormat": TemplateHelper(stringFormat),
-        "stripTags": TemplateHelper { call throws(TemplateRenderError) in
-            try onText(call) { $0.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression) }
-        },
+        "stripTags": TemplateHelper { call throws(TemplateRenderError) in try onText(call, stripTags) },
         "wordWrap": TemplateHelper { call throws(TemplateRenderError) in
             let width = WireMockHelperSupport.integer(WireMockHelperSupport.param(call, 1)) ?? 80
             return try onText(call) { wordWrap($0, width: width) }
@@ -173,21 +171,30 @@ enum WireMockStringHelpers {
         let replacement = WireMockHelperSupport.optionalString(call, 2) ?? ""
         return try onText(call) { text throws(TemplateRenderError) in
             guard !target.isEmpty else { return text }
+            let occurrences = LiteralSearch(target).occurrences(in: text)
             let growth = replacement.utf8.count - target.utf8.count
-            if growth > 0 {
-                var occurrences = 0
-                var rest = text.startIndex..<text.endIndex
-                while let found = text.range(of: target, range: rest) {
-                    occurrences += 1
-                    rest = found.upperBound..<text.endIndex
-                }
-                try call.charge(
-                    WireMockHelperSupport.units(occurrences, each: growth),
-                    for: "replacing \(occurrences) occurrences with \(replacement.utf8.count) bytes each"
-                )
-            }
-            return text.replacingOccurrences(of: target, with: replacement)
+            try call.charge(
+                WireMockHelperSupport.units(occurrences.count, each: growth),
+                for: "replacing \(occurrences.count) occurrences with \(replacement.utf8.count) bytes each"
+            )
+            return LiteralSearch.replacing(occurrences, in: text, with: replacement)
         }
+    }
+
+    /// `stripTags`: the text without what `<[^>]*>` matches, found in one pass (a regular
+    /// expression tries every `<` to the end of a text with no `>` after it).
+    static func stripTags(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var kept: [UInt8] = []
+        var start = 0
+        while let open = bytes[start...].firstIndex(of: UInt8(ascii: "<")),
+            let close = bytes[open...].firstIndex(of: UInt8(ascii: ">"))
+        {
+            kept += bytes[start..<open]
+            start = close + 1
+        }
+        kept += bytes[start...]
+        return String(decoding: kept, as: UTF8.self)
     }
 
     /// `join`: a list's elements (or the parameters before the last) joined by the last
