@@ -179,6 +179,36 @@ struct HostileTemplateTests {
         #expect(answer.text?.contains("helper 'ljust' failed: padding to size=5000000") == true, "\(answer.text ?? "")")
     }
 
+    @Test(
+        "a long pattern in a long body is found in linear time, literally, as Java finds it",
+        .timeLimit(.minutes(2))
+    )
+    func literalSearch() async throws {
+        let stubs = StubRegistry()
+        // Foundation's search took 20 s for one of these on Linux (a 1,000-byte pattern, a 1 MB body).
+        stubs.stub(
+            .post("https://api.example.com/search"),
+            .template(
+                "{{contains request.body request.query.p}} {{size (replace request.body request.query.p 'c')}} "
+                    + "{{size (cut request.body request.query.p)}} {{size (stripTags request.body)}}"
+            )
+        )
+        // Canonically equivalent is not equal: Java compares characters as they are written.
+        stubs.stub(
+            .get("https://api.example.com/literal"),
+            .template("{{contains 'e\u{301}x' 'é'}} {{contains 'abc' ''}} {{replace 'e\u{301}x' 'e' 'E'}}")
+        )
+        let session = stubs.makeSession()
+        let pattern = String(repeating: "a", count: 999) + "b"
+        let body = String(repeating: "<a", count: 500_000)
+        let search = await complete(
+            session,
+            request("POST", "https://api.example.com/search?p=\(pattern)", body: body)
+        )
+        #expect(search.text == "false 1000000 1000000 1000000", "\(search.text ?? "")")
+        #expect(await complete(session, "https://api.example.com/literal").text == "false true E\u{301}x")
+    }
+
     // MARK: Header values
 
     @Test("a CR LF taken from the request into a header value is sent as spaces, as WireMock's Jetty sends it")
@@ -320,7 +350,8 @@ struct GeneratedHostileTemplateTests {
             templates.append("{{\(helper) \(nested)}}")
         }
         templates.append(
-            String(repeating: "{{#\(helper) 'x'}}", count: depth) + "b" + String(repeating: "{{/\(helper)}}", count: depth)
+            String(repeating: "{{#\(helper) 'x'}}", count: depth) + "b"
+                + String(repeating: "{{/\(helper)}}", count: depth)
         )
         // Called over and over, on a small value and on the whole body: the work multiplied.
         templates += [
@@ -338,7 +369,9 @@ struct GeneratedHostileTemplateTests {
     static let dateTemplates: [String] = {
         let amounts = ["2147483647", "-2147483648", "2147483648", "-2147483649", "999999999", "-999999999", "+0"]
         let units = ["seconds", "minutes", "hours", "days", "weeks", "months", "years", "second", "YEARS", "millis"]
-        let formats = ["", " format='epoch'", " format='unix'", " format='yyyy-MM-dd HH:mm:ss Z'", " timezone='Asia/Tokyo'"]
+        let formats = [
+            "", " format='epoch'", " format='unix'", " format='yyyy-MM-dd HH:mm:ss Z'", " timezone='Asia/Tokyo'",
+        ]
         var templates: [String] = []
         for amount in amounts {
             for unit in units {
@@ -401,19 +434,28 @@ struct GeneratedHostileTemplateTests {
         }
     }
 
-    @Test("every helper with extreme arguments answers 200 or a located 500", .timeLimit(.minutes(30)), arguments: helpers)
+    @Test(
+        "every helper with extreme arguments answers 200 or a located 500",
+        .timeLimit(.minutes(30)),
+        arguments: helpers
+    )
     func everyHelper(_ helper: String) async {
         await Self.answerAll(Self.templates(for: helper), body: Self.body)
     }
 
-    @Test("every helper reading a 10 MB body answers 200 or a located 500", .timeLimit(.minutes(30)), arguments: helpers)
+    @Test(
+        "every helper reading a 10 MB body answers 200 or a located 500",
+        .timeLimit(.minutes(30)),
+        arguments: helpers
+    )
     func everyHelperOnTenMegabytes(_ helper: String) async {
         let body = String(repeating: "a {b} <c> 1.5e3 ", count: 10 * 1024 * 1024 / 16)
         await Self.answerAll(
             [
                 "{{\(helper) request.body}}", "{{\(helper) request.body request.body}}",
                 "{{\(helper) request.body 'a'}}", "{{\(helper) request.body 'a' 'bbbbbbbbbbbbbbbbbbbb'}}",
-                "{{#\(helper) request.body}}{{this}}{{/\(helper)}}", "{{#each (range 1 50)}}{{\(helper) request.body}}{{/each}}",
+                "{{#\(helper) request.body}}{{this}}{{/\(helper)}}",
+                "{{#each (range 1 50)}}{{\(helper) request.body}}{{/each}}",
             ],
             body: body
         )
@@ -425,17 +467,25 @@ struct GeneratedHostileTemplateTests {
     }
 
     #if os(macOS) || os(Linux)
-    @Test("stubs match answers a sample of the templates with 200 or a located 500, and stubs lint", .timeLimit(.minutes(30)))
+    @Test(
+        "stubs match answers a sample of the templates with 200 or a located 500, and stubs lint",
+        .timeLimit(.minutes(30))
+    )
     func commandLine() throws {
         let root = try TemporaryStubRoot()
         var requests = ""
         var sample: [String] = []
-        for helper in Self.helpers { sample += Self.templates(for: helper).enumerated().filter { $0.offset % 8 == 0 }.map(\.element) }
+        for helper in Self.helpers {
+            sample += Self.templates(for: helper).enumerated().filter { $0.offset % 8 == 0 }.map(\.element)
+        }
         sample += Self.dateTemplates.enumerated().filter { $0.offset % 8 == 0 }.map(\.element)
         for (index, template) in sample.enumerated() {
             let response: JSONValue = ["status": 200, "body": .string(template), "transformers": ["response-template"]]
             let request: JSONValue = ["method": "POST", "urlPath": .string("/\(index)")]
-            try root.write("mappings/\(index).json", JSONValue.object(["request": request, "response": response]).serialized())
+            try root.write(
+                "mappings/\(index).json",
+                JSONValue.object(["request": request, "response": response]).serialized()
+            )
             let line: JSONValue = [
                 "method": "POST", "url": .string("https://hostile.example.com/\(index)?v=9223372036854775807"),
                 "body": .string(#"{"items":[{"id":1,"price":1e3}]}"#),
@@ -446,7 +496,11 @@ struct GeneratedHostileTemplateTests {
         let stubs = try builtExecutable(named: "stubs")
         let lint = try run(stubs, ["lint", root.path + "/mappings"], within: 600)
         #expect(lint.status == 0, "\(lint.output.prefix(2000))")
-        let match = try run(stubs, ["match", "--stubs", root.path, "--requests", root.path("requests.jsonl")], within: 1200)
+        let match = try run(
+            stubs,
+            ["match", "--stubs", root.path, "--requests", root.path("requests.jsonl")],
+            within: 1200
+        )
         #expect(match.status == 0, "\(match.output.suffix(2000))")
         let lines = match.output.split(separator: "\n")
         #expect(lines.count == sample.count)

@@ -8,6 +8,9 @@
 /// 1 MB body took 20 seconds. A match of valid UTF-8 bytes starts and ends on character boundaries,
 /// so it is a match of the characters.
 struct LiteralSearch {
+    /// The work budget's units for a byte of text searched (about twice reading it).
+    static let costPerByte = 2
+
     private let pattern: [UInt8]
     /// For each prefix of the pattern, the length of its longest proper prefix that is also its
     /// suffix: where the search resumes after a mismatch.

@@ -22,7 +22,8 @@ final class TemplateRenderSession {
     private let helpers: [String: TemplateHelper]
     private let limits: TemplateRenderLimits
     /// The response's budget, which helpers charge for the work they do and what they make
-    /// (``charge(_:by:for:)``), and which the matchers' expressions they run charge too.
+    /// (``charge(_:by:for:)``), and which the expressions they run (JSONPath, XPath, regular
+    /// expressions) charge too.
     private let budget: WorkBudget
     /// The units the helper being called has charged so far, so that the charge for the value it
     /// returns counts only what it has not paid for already.
@@ -60,10 +61,14 @@ final class TemplateRenderSession {
 
     /// `text` parsed as JSON, `nil` when it is not JSON. The last text parsed is remembered, so
     /// that several `jsonPath` tags reading the same request body parse it once per render; a
-    /// parse is charged to `call`'s work budget, a unit per byte.
+    /// parse is charged to `call`'s work budget, ``WorkBudget/Cost/parsedByte`` a byte.
     func json(parsing text: String, for call: TemplateHelperCall) throws(TemplateRenderError) -> JSONValue? {
         if let last = lastParsedJSON, last.text == text { return last.json }
-        try charge(text.utf8.count * WorkBudget.Cost.parsedByte, by: call, for: "parsing \(text.utf8.count) bytes of JSON")
+        try charge(
+            text.utf8.count * WorkBudget.Cost.parsedByte,
+            by: call,
+            for: "parsing \(text.utf8.count) bytes of JSON"
+        )
         let json = try? JSONValue(parsing: text)
         lastParsedJSON = (text, json)
         return json
@@ -136,7 +141,7 @@ final class TemplateRenderSession {
     /// Takes `units` from the response's work budget for `work` done by the helper `call` calls,
     /// before it makes what they pay for (a negative count takes none). Throws the error located at
     /// the helper's tag, naming what spent the budget, once it is spent (by this helper, or by an
-    /// expression a helper or matcher ran).
+    /// expression it ran).
     func charge(
         _ units: Int,
         by call: TemplateHelperCall,

@@ -141,8 +141,10 @@ enum WireMockConditionHelpers {
             result = false
         } else {
             let text = haystack.printed
-            try WireMockStringHelpers.read(text, call)
-            result = LiteralSearch(needle.printed).isFound(in: text)
+            let pattern = needle.printed
+            try WireMockStringHelpers.read(text, call, costPerByte: LiteralSearch.costPerByte)
+            try WireMockStringHelpers.read(pattern, call)
+            result = pattern.utf8.count <= text.utf8.count && LiteralSearch(pattern).isFound(in: text)
         }
         return call.isBlock ? .safe(try result ? call.renderBody() : call.renderInverse()) : .bool(result)
     }

@@ -34,8 +34,11 @@ enum WireMockStringHelpers {
         "ljust": TemplateHelper { call throws(TemplateRenderError) in try pad(call, left: false, right: true) },
         "rjust": TemplateHelper { call throws(TemplateRenderError) in try pad(call, left: true, right: false) },
         "cut": TemplateHelper { call throws(TemplateRenderError) in
-            let strip = LiteralSearch(WireMockHelperSupport.optionalString(call, 1) ?? " ")
-            return try onText(call) { LiteralSearch.replacing(strip.occurrences(in: $0), in: $0, with: "") }
+            let strip = WireMockHelperSupport.optionalString(call, 1) ?? " "
+            try read(strip, call)
+            return try onText(call, costPerByte: LiteralSearch.costPerByte) { text in
+                LiteralSearch.replacing(LiteralSearch(strip).occurrences(in: text), in: text, with: "")
+            }
         },
         "defaultIfEmpty": TemplateHelper { call in
             let value = WireMockStringHelpers.first(call)
@@ -169,7 +172,8 @@ enum WireMockStringHelpers {
     static func replace(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
         let target = WireMockHelperSupport.optionalString(call, 1) ?? ""
         let replacement = WireMockHelperSupport.optionalString(call, 2) ?? ""
-        return try onText(call) { text throws(TemplateRenderError) in
+        try read(target, call)
+        return try onText(call, costPerByte: LiteralSearch.costPerByte) { text throws(TemplateRenderError) in
             guard !target.isEmpty else { return text }
             let occurrences = LiteralSearch(target).occurrences(in: text)
             let growth = replacement.utf8.count - target.utf8.count
