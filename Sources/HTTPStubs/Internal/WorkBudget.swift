@@ -35,6 +35,24 @@ final class WorkBudget: Sendable {
         /// An XML attribute read or compared, and each node an XPath expression may visit (an
         /// upper bound charged before libxml2, which cannot be interrupted, evaluates it).
         static let xmlVisit = 2
+        /// A call of a template helper, besides what it reads and makes: its arguments, its
+        /// result and the setup a helper does on each call (compiling a regular expression or an
+        /// XPath, parsing a small document), about 10 µs in a debug build.
+        static let helperCall = 100
+        /// An element of a list, or an entry of a map, that a template helper makes (`range`,
+        /// `arrayAdd`, `parseJson`): about the bytes it takes.
+        static let listElement = 32
+        /// A byte of JSON or XML a template helper parses, or prints from a parsed tree.
+        static let parsedByte = 2
+        /// A date or number formatter a template helper makes (ICU's: about 100 µs in a debug build).
+        static let formatter = 1_000
+        /// A comparison of two values by a template helper that sorts (`jsonSort`).
+        static let sortComparison = 10
+        /// A character a template helper draws at random (`randomValue`).
+        static let randomCharacter = 10
+        /// An element a template block helper renders its body for (`each`), besides the body's
+        /// own work: the element's variables (`@index`, `@first`, …) and scope.
+        static let blockIteration = 60
     }
 
     /// The units a budget starts with: about two seconds of work in a debug build, and at most

@@ -22,6 +22,19 @@ struct ResolvedResponse {
     let delay: Duration
     let dribble: Dribble?
 
+    /// A response answering `answer`; header fields with a character that would break their line
+    /// on the wire (a CR or LF a template took from the request) are sent as a server sends them
+    /// (``HeaderFields/withLineBreaksReplaced``), whether a template, a stub file or code set them.
+    init(answer: Answer, delay: Duration, dribble: Dribble?) {
+        if case let .http(status, reason, headers, body) = answer, let replaced = headers.withLineBreaksReplaced {
+            self.answer = .http(status: status, reason: reason, headers: replaced, body: body)
+        } else {
+            self.answer = answer
+        }
+        self.delay = delay
+        self.dribble = dribble
+    }
+
     /// The response failing the request to `url` at once with `error`.
     static func failed(_ error: any Error, url: URL) -> ResolvedResponse {
         ResolvedResponse(answer: .failure(withFailingURL(error, url)), delay: .zero, dribble: nil)

@@ -20,12 +20,14 @@ final class TemplatedResponse: Sendable {
             return .template(try ResponseTemplate.parse(text, escapesHTML: escapesHTML), origin: origin)
         }
 
-        /// The part's text for `request`; `pathTemplate` is the stub's.
+        /// The part's text for `request`; `pathTemplate` is the stub's, `budget` the response's
+        /// (made when a template first needs it).
         func rendered(
             _ request: InterceptedRequest,
             _ environment: TemplateEnvironment,
             _ pathTemplate: URITemplate?,
-            _ parameters: TemplateObject
+            _ parameters: TemplateObject,
+            _ budget: inout WorkBudget?
         ) throws -> String {
             switch self {
             case let .literal(text):
@@ -36,7 +38,8 @@ final class TemplatedResponse: Sendable {
                         request,
                         environment: environment,
                         pathTemplate: pathTemplate,
-                        parameters: parameters
+                        parameters: parameters,
+                        budget: &budget
                     )
                 } catch {
                     throw TemplateRenderFailure(origin: origin, error: "\(error)")
@@ -49,7 +52,8 @@ final class TemplatedResponse: Sendable {
             _ request: InterceptedRequest,
             _ environment: TemplateEnvironment,
             _ pathTemplate: URITemplate?,
-            _ parameters: TemplateObject
+            _ parameters: TemplateObject,
+            _ budget: inout WorkBudget?
         ) throws -> ResponseBody {
             switch self {
             case let .literal(text):
@@ -61,7 +65,8 @@ final class TemplatedResponse: Sendable {
                             request,
                             environment: environment,
                             pathTemplate: pathTemplate,
-                            parameters: parameters
+                            parameters: parameters,
+                            budget: &budget
                         )
                     )
                 } catch {
@@ -128,28 +133,32 @@ final class TemplatedResponse: Sendable {
     }
 
     /// The response for `request`: an HTTP response, or WireMock's 500 naming the template that
-    /// failed (with the failure to report as a diagnostic).
+    /// failed (with the failure to report as a diagnostic). Its templates, header values, body and
+    /// body file name alike, share one ``WorkBudget``, which a helper that would work or make too
+    /// much fails on with a located error.
     func render(
         _ request: InterceptedRequest,
         environment: TemplateEnvironment
     ) -> (content: StubResponse.Content, failure: TemplateRenderFailure?) {
+        var budget: WorkBudget?
         do {
-            let fields = try fixedHeaders ?? renderedHeaders(request, environment)
+            let fields = try fixedHeaders ?? renderedHeaders(request, environment, &budget)
             let rendered: ResponseBody
             switch body {
             case let .fixed(body):
                 rendered = body
             case let .text(part):
-                rendered = try part.renderedBody(request, environment, pathTemplate, parameters)
+                rendered = try part.renderedBody(request, environment, pathTemplate, parameters, &budget)
             case let .file(name, filesRoot, templatedContents, escapesHTML, origin):
                 rendered = try file(
-                    name.rendered(request, environment, pathTemplate, parameters),
+                    name.rendered(request, environment, pathTemplate, parameters, &budget),
                     in: filesRoot,
                     templatedContents: templatedContents,
                     escapesHTML: escapesHTML,
                     origin: origin,
                     request,
-                    environment
+                    environment,
+                    &budget
                 )
             }
             return (.http(status: status, reason: reason, headers: fields, body: rendered), nil)
@@ -172,11 +181,12 @@ final class TemplatedResponse: Sendable {
     /// The header fields for `request`, each template rendered, in the order they were written.
     private func renderedHeaders(
         _ request: InterceptedRequest,
-        _ environment: TemplateEnvironment
+        _ environment: TemplateEnvironment,
+        _ budget: inout WorkBudget?
     ) throws -> HeaderFields {
         var fields = HeaderFields()
         for header in headers {
-            fields.add(header.name, try header.value.rendered(request, environment, pathTemplate, parameters))
+            fields.add(header.name, try header.value.rendered(request, environment, pathTemplate, parameters, &budget))
         }
         return fields
     }
@@ -188,7 +198,8 @@ final class TemplatedResponse: Sendable {
         escapesHTML: Bool,
         origin: String,
         _ request: InterceptedRequest,
-        _ environment: TemplateEnvironment
+        _ environment: TemplateEnvironment,
+        _ budget: inout WorkBudget?
     ) throws -> ResponseBody {
         guard case let .inside(file) = BodyFilePath(name, in: filesRoot) else {
             throw TemplateRenderFailure(
@@ -224,7 +235,7 @@ final class TemplatedResponse: Sendable {
         } catch {
             throw TemplateRenderFailure(origin: "\(resolved):\(error.location)", error: error.message)
         }
-        return try part.renderedBody(request, environment, pathTemplate, parameters)
+        return try part.renderedBody(request, environment, pathTemplate, parameters, &budget)
     }
 }
 

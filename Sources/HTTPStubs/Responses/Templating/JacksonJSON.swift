@@ -30,24 +30,34 @@ enum JacksonJSON {
     }
 
     /// `json` as compact JSON text; `droppingNullMembers` leaves out the members whose value is
-    /// `null`, as Jackson writes Jayway JsonPath's maps.
-    static func write(_ json: JSONValue, droppingNullMembers: Bool) -> String {
+    /// `null`, as Jackson writes Jayway JsonPath's maps. The zeros a number written in full adds
+    /// (`1e5000` is 5,001 digits) are charged to `call`'s work budget before they are made.
+    static func write(
+        _ json: JSONValue,
+        droppingNullMembers: Bool,
+        charging call: TemplateHelperCall
+    ) throws(TemplateRenderError) -> String {
         var text = ""
-        write(json, droppingNullMembers: droppingNullMembers, into: &text)
+        try write(json, droppingNullMembers: droppingNullMembers, into: &text, call)
         return text
     }
 
-    private static func write(_ json: JSONValue, droppingNullMembers: Bool, into text: inout String) {
+    private static func write(
+        _ json: JSONValue,
+        droppingNullMembers: Bool,
+        into text: inout String,
+        _ call: TemplateHelperCall
+    ) throws(TemplateRenderError) {
         switch json {
         case .null: text += "null"
         case .bool(let flag): text += flag ? "true" : "false"
-        case .number(let number): text += plain(number.text)
+        case .number(let number): text += try plain(number.text, charging: call)
         case .string(let string): text += TemplateJSONPrinting.quote(string, slash: false)
         case .array(let items):
             text += "["
             for (index, item) in items.enumerated() {
                 if index > 0 { text += "," }
-                write(item, droppingNullMembers: droppingNullMembers, into: &text)
+                try write(item, droppingNullMembers: droppingNullMembers, into: &text, call)
             }
             text += "]"
         case .object(let object):
@@ -58,15 +68,16 @@ enum JacksonJSON {
                 first = false
                 text += TemplateJSONPrinting.quote(member.key, slash: false)
                 text += ":"
-                write(member.value, droppingNullMembers: droppingNullMembers, into: &text)
+                try write(member.value, droppingNullMembers: droppingNullMembers, into: &text, call)
             }
             text += "}"
         }
     }
 
     /// A JSON number literal as Jackson writes what it read: an integer as its value, a number with
-    /// a fraction or an exponent as `BigDecimal.toPlainString()` (the digits as written, no exponent).
-    static func plain(_ literal: String) -> String {
+    /// a fraction or an exponent as `BigDecimal.toPlainString()` (the digits as written, no exponent),
+    /// the zeros that adds charged to `call`'s work budget.
+    static func plain(_ literal: String, charging call: TemplateHelperCall) throws(TemplateRenderError) -> String {
         var negative = false
         var digits = ""
         var fractionDigits = 0
@@ -96,6 +107,7 @@ enum JacksonJSON {
         if isInteger { return sign + (isZero ? "0" : significant) }
         let scale = fractionDigits - exponentSign * exponent
         let unscaled = isZero ? "0" : significant
+        try call.charge(abs(scale), for: "writing \(literal) in full")
         if scale <= 0 {
             return isZero ? "0" : sign + unscaled + String(repeating: "0", count: -scale)
         }

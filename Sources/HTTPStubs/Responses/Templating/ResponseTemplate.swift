@@ -79,38 +79,66 @@ final class ResponseTemplate: Sendable {
         environment: TemplateEnvironment,
         parameters: TemplateObject = TemplateObject()
     ) throws(TemplateRenderError) -> String {
-        try render(request, environment: environment, pathTemplate: environment.pathTemplate, parameters: parameters)
+        var budget: WorkBudget?
+        return try render(
+            request,
+            environment: environment,
+            pathTemplate: environment.pathTemplate,
+            parameters: parameters,
+            budget: &budget
+        )
     }
 
     /// ``render(_:environment:parameters:)`` with `pathTemplate` as the stub's path template in
     /// place of the environment's (a response renders without copying its environment to set it).
+    /// The helpers charge `budget`, made when a template of the response first needs it (see
+    /// ``installing(_:_:)``).
     func render(
         _ request: InterceptedRequest,
         environment: TemplateEnvironment,
         pathTemplate: URITemplate?,
-        parameters: TemplateObject
+        parameters: TemplateObject,
+        budget: inout WorkBudget?
     ) throws(TemplateRenderError) -> String {
         if let bytes = shortcutBytes(request, environment: environment, pathTemplate: pathTemplate) {
             return String(decoding: bytes, as: UTF8.self)
         }
         var environment = environment
         environment.pathTemplate = pathTemplate
-        return try renderInGeneral(request, environment: environment, parameters: parameters)
+        return try installing(&budget) { () throws(TemplateRenderError) in
+            try renderInGeneral(request, environment: environment, parameters: parameters)
+        }
     }
 
-    /// ``render(_:environment:pathTemplate:parameters:)`` as the UTF-8 bytes of a body.
+    /// ``render(_:environment:pathTemplate:parameters:budget:)`` as the UTF-8 bytes of a body.
     func renderData(
         _ request: InterceptedRequest,
         environment: TemplateEnvironment,
         pathTemplate: URITemplate?,
-        parameters: TemplateObject
+        parameters: TemplateObject,
+        budget: inout WorkBudget?
     ) throws(TemplateRenderError) -> Data {
         if let bytes = shortcutBytes(request, environment: environment, pathTemplate: pathTemplate) {
             return bytes.withUnsafeBufferPointer { Data(buffer: $0) }
         }
         var environment = environment
         environment.pathTemplate = pathTemplate
-        return Data(utf8Of: try renderInGeneral(request, environment: environment, parameters: parameters))
+        let text = try installing(&budget) { () throws(TemplateRenderError) in
+            try renderInGeneral(request, environment: environment, parameters: parameters)
+        }
+        return Data(utf8Of: text)
+    }
+
+    /// `body` run with `budget` as the ``WorkBudget/current`` budget, made first when it is `nil`:
+    /// the templates of one response (its header values, body and body file name) share one budget,
+    /// made only when one of them renders in general (a shortcut's work needs none).
+    private func installing(
+        _ budget: inout WorkBudget?,
+        _ body: () throws(TemplateRenderError) -> String
+    ) throws(TemplateRenderError) -> String {
+        let installed = budget ?? WorkBudget()
+        budget = installed
+        return try installed.install { Result { () throws(TemplateRenderError) in try body() } }.get()
     }
 
     /// The shortcut's output for `request`, `nil` when there is no shortcut or it leaves the

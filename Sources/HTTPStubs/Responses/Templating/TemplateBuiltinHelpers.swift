@@ -53,10 +53,8 @@ enum TemplateBuiltinHelpers {
         var output = ""
         switch value {
         case .list(let items):
-            let base: Int =
-                if case .number(_, let number)? = call.hash["base"],
-                    let integer = Int(exactly: number.rounded(.towardZero))
-                { integer } else { 0 }
+            let base = try indexBase(call)
+            try charge(items.count, call)
             for (offset, item) in items.enumerated() {
                 let index = base + offset
                 let even = offset % 2 == (base % 2 == 0 ? 0 : 1) ? true : false
@@ -71,6 +69,7 @@ enum TemplateBuiltinHelpers {
             }
             if items.isEmpty { output = try call.renderInverse() }
         case .object(let object):
+            try charge(object.count, call)
             for (offset, entry) in object.entries.enumerated() {
                 let data = TemplateObject([
                     ("@key", .string(entry.key)), ("@index", .integer(offset)),
@@ -90,6 +89,30 @@ enum TemplateBuiltinHelpers {
         return .safe(output)
     }
 
+    /// Charges the work budget for rendering the body once for each of `count` elements, before
+    /// the first (the body's own work is counted as it renders).
+    private static func charge(_ count: Int, _ call: TemplateHelperCall) throws(TemplateRenderError) {
+        try call.charge(
+            WireMockHelperSupport.units(count, each: WorkBudget.Cost.blockIteration),
+            for: "rendering its body for \(count) elements, \(WorkBudget.Cost.blockIteration) units each"
+        )
+    }
+
+    /// The `base=` of `each` over a list, the index of its first element (0 when it is not a
+    /// number): a Java `int`, as handlebars.java reads it, so that no index overflows.
+    private static func indexBase(_ call: TemplateHelperCall) throws(TemplateRenderError) -> Int {
+        guard case .number(let text, let number)? = call.hash["base"] else { return 0 }
+        guard let base = Int32(exactly: number.rounded(.towardZero)) else {
+            throw TemplateRenderError(
+                location: call.location,
+                message:
+                    "helper '\(call.name)' failed: base=\(text) is out of range: the base is a Java int, "
+                    + "from -2147483648 to 2147483647; give a smaller one"
+            )
+        }
+        return Int(base)
+    }
+
     /// `LookupHelper`: `{{lookup value key}}` reads `key` (printed, then read as a path) from
     /// `value`, looking further up the contexts when `value` lacks it. handlebars.java returns
     /// `value` itself when nothing is found, and `null` when `value` is `null`.
@@ -97,7 +120,9 @@ enum TemplateBuiltinHelpers {
         let value = call.params.first ?? call.context
         if value.isNull { return .null }
         guard call.params.count > 1 else { return value }
+        let key = call.params[1].printed
+        try call.charge(key.utf8.count * WorkBudget.Cost.parsedByte, for: "reading a key of \(key.utf8.count) bytes")
         let scope = TemplateScope(value: value, parent: call.scope, data: TemplateObject())
-        return call.session.lookup(TemplatePath(call.params[1].printed), in: scope) ?? value
+        return call.session.lookup(TemplatePath(key), in: scope) ?? value
     }
 }

@@ -27,6 +27,14 @@ struct TemplateHelperCall {
     /// What the helper's ``TemplateHelper/prepare`` made of this tag at parse time, if anything.
     var prepared: TemplatePrepared?
 
+    /// Takes `units` from the response's work budget for `work` (a unit per byte or per
+    /// ``WorkBudget/Cost/listElement``), before the helper makes what they pay for; throws the
+    /// located error naming what spent the budget once it is spent. What the helper returns is
+    /// charged after it returns, less what it charged here.
+    func charge(_ units: Int, for work: @autoclosure () -> String) throws(TemplateRenderError) {
+        try session.charge(units, by: self, for: work())
+    }
+
     /// handlebars.java's `options.fn()`: the body rendered in the current context.
     func renderBody() throws(TemplateRenderError) -> String {
         try session.render(body, in: withBlockParams(scope, values: [scope.value]))

@@ -9,19 +9,44 @@ enum TemplateJSONPrinting {
     /// A JSON value as a template value that prints as WireMock prints a `jsonPath` result:
     /// scalars as Jackson reads them, objects and lists as ``TemplateJavaObject``s that keep
     /// their members readable by paths and `#each`.
-    static func value(_ json: JSONValue) -> TemplateValue {
+    ///
+    /// Each object and list holds its printed text, so a value nested `n` deep is printed `n`
+    /// times: every text is charged to `call`'s work budget as it is made.
+    static func value(_ json: JSONValue, charging call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue
+    {
         switch json {
         case .object(let object):
-            let properties = TemplateObject(object.members.map { ($0.key, value($0.value)) })
-            return .javaObject(TemplateJavaObject(printed: pretty(json, level: 0), properties: properties))
+            let printed = pretty(json, level: 0)
+            try charge(printed, object.members.count, call)
+            var properties: [(key: String, value: TemplateValue)] = []
+            properties.reserveCapacity(object.members.count)
+            for member in object.members { properties.append((member.key, try value(member.value, charging: call))) }
+            return .javaObject(TemplateJavaObject(printed: printed, properties: TemplateObject(properties)))
         case .array(let items):
-            return .javaObject(TemplateJavaObject(printed: compact(json, smart: true), items: items.map(value)))
+            let printed = compact(json, smart: true)
+            try charge(printed, items.count, call)
+            var values: [TemplateValue] = []
+            values.reserveCapacity(items.count)
+            for item in items { values.append(try value(item, charging: call)) }
+            return .javaObject(TemplateJavaObject(printed: printed, items: values))
         case .number(let number) where number.text.count > 18 && number.text.contains("."):
             // json-smart reads a long decimal as a BigDecimal, which prints as written.
             return .number(text: number.text, value: number.doubleValue)
         default:
             return TemplateValue(json: json)
         }
+    }
+
+    /// Charges `call`'s work budget for a printed object or list of `count` members or elements.
+    private static func charge(_ printed: String, _ count: Int, _ call: TemplateHelperCall) throws(TemplateRenderError)
+    {
+        try call.charge(
+            WireMockHelperSupport.units(
+                adding: WireMockHelperSupport.units(printed.utf8.count, each: WorkBudget.Cost.parsedByte),
+                WireMockHelperSupport.units(count, each: WorkBudget.Cost.listElement)
+            ),
+            for: "printing a JSON value of \(printed.utf8.count) bytes"
+        )
     }
 
     /// Jackson's pretty printing at object nesting `level`, dropping `null` members.

@@ -21,6 +21,13 @@ final class TemplateRenderSession {
 
     private let helpers: [String: TemplateHelper]
     private let limits: TemplateRenderLimits
+    /// The response's budget, which helpers charge for the work they do and what they make
+    /// (``charge(_:by:for:)``), and which the expressions they run (JSONPath, XPath, regular
+    /// expressions) charge too.
+    private let budget: WorkBudget
+    /// The units the helper being called has charged so far, so that the charge for the value it
+    /// returns counts only what it has not paid for already.
+    private var chargedByCurrentCall = 0
     /// handlebars.java's shared `data` map: `root` is the root value. Made when a path is first
     /// missing from the contexts, or a variable is set (most renders need neither).
     private lazy var rootData = TemplateObject([("root", rootScope.value)])
@@ -36,11 +43,13 @@ final class TemplateRenderSession {
         helpers: [String: TemplateHelper],
         limits: TemplateRenderLimits,
         root: TemplateValue,
-        environment: TemplateEnvironment = .system
+        environment: TemplateEnvironment = .system,
+        budget: WorkBudget
     ) {
         self.helpers = helpers
         self.environment = environment
         self.limits = limits
+        self.budget = budget
         self.rootScope = TemplateScope(value: root, parent: nil, data: TemplateObject())
     }
 
@@ -51,9 +60,15 @@ final class TemplateRenderSession {
     }
 
     /// `text` parsed as JSON, `nil` when it is not JSON. The last text parsed is remembered, so
-    /// that several `jsonPath` tags reading the same request body parse it once per render.
-    func json(parsing text: String) -> JSONValue? {
+    /// that several `jsonPath` tags reading the same request body parse it once per render; a
+    /// parse is charged to `call`'s work budget, ``WorkBudget/Cost/parsedByte`` a byte.
+    func json(parsing text: String, for call: TemplateHelperCall) throws(TemplateRenderError) -> JSONValue? {
         if let last = lastParsedJSON, last.text == text { return last.json }
+        try charge(
+            text.utf8.count * WorkBudget.Cost.parsedByte,
+            by: call,
+            for: "parsing \(text.utf8.count) bytes of JSON"
+        )
         let json = try? JSONValue(parsing: text)
         lastParsedJSON = (text, json)
         return json
@@ -93,7 +108,12 @@ final class TemplateRenderSession {
                 if case .safe(let text) = value {
                     piece = text
                 } else {
-                    piece = escaped ? TemplateEscaping.html(value.printed) : value.printed
+                    let printed = value.printed
+                    // Escaping never shortens text: output past the limit fails before it is escaped.
+                    if producedBytes + printed.utf8.count > limits.maximumOutputBytes {
+                        throw tooLarge(at: expression.location, tag: expression.name.text)
+                    }
+                    piece = escaped ? TemplateEscaping.html(printed) : printed
                 }
             case .block(let block):
                 let outer = blockLocation
@@ -103,18 +123,45 @@ final class TemplateRenderSession {
                 // Its text was counted as it was produced; a helper may add more, so the total is
                 // checked at the top level.
                 if depth == 1, output.utf8.count + blockOutput.utf8.count > limits.maximumOutputBytes {
-                    throw tooLarge(at: block.expression.location)
+                    throw tooLarge(at: block.expression.location, tag: block.expression.name.text)
                 }
                 output += blockOutput
                 continue
             }
             producedBytes += piece.utf8.count
             if producedBytes > limits.maximumOutputBytes {
-                throw tooLarge(at: Self.location(of: node) ?? blockLocation)
+                let tag: String? = if case .mustache(let expression, _) = node { expression.name.text } else { nil }
+                throw tooLarge(at: Self.location(of: node) ?? blockLocation, tag: tag)
             }
             output += piece
         }
         return output
+    }
+
+    /// Takes `units` from the response's work budget for `work` done by the helper `call` calls,
+    /// before it makes what they pay for (a negative count takes none). Throws the error located at
+    /// the helper's tag, naming what spent the budget, once it is spent (by this helper, or by an
+    /// expression it ran).
+    func charge(
+        _ units: Int,
+        by call: TemplateHelperCall,
+        for work: @autoclosure () -> String
+    ) throws(TemplateRenderError) {
+        let units = max(units, 0)
+        guard budget.spend(units, on: work()) else { throw budgetSpent(by: call) }
+        chargedByCurrentCall += units
+    }
+
+    /// The error once the budget is spent, during the call of `call`'s helper: the first exhaustion
+    /// throws at once, so what spent the last unit is this helper's work, or an expression it ran.
+    private func budgetSpent(by call: TemplateHelperCall) -> TemplateRenderError {
+        let exhaustion = budget.exhaustion.map { "\($0)" } ?? "the request's work budget is spent"
+        return TemplateRenderError(
+            location: call.location,
+            message:
+                "helper '\(call.name)' failed: \(exhaustion): make the template ask for less (smaller sizes, "
+                + "ranges, inputs or loops)"
+        )
     }
 
     private func tooManySteps(at location: TemplateSourceLocation) -> TemplateRenderError {
@@ -126,11 +173,14 @@ final class TemplateRenderSession {
         )
     }
 
-    private func tooLarge(at location: TemplateSourceLocation) -> TemplateRenderError {
+    /// The error for output past the limit, at the node that took it past; `tag` names the tag's
+    /// helper or path.
+    private func tooLarge(at location: TemplateSourceLocation, tag: String?) -> TemplateRenderError {
         TemplateRenderError(
             location: location,
             message:
-                "rendering produced more than \(limits.maximumOutputBytes) bytes: the template's output is too large"
+                "rendering produced more than \(limits.maximumOutputBytes) bytes"
+                + (tag.map { " when '\($0)' printed" } ?? "") + ": the template's output is too large"
         )
     }
 
@@ -255,8 +305,12 @@ final class TemplateRenderSession {
             blockParams: blockParams,
             prepared: expression.prepared
         )
+        let outerCharge = chargedByCurrentCall
+        chargedByCurrentCall = 0
+        defer { chargedByCurrentCall = outerCharge }
+        let value: TemplateValue
         do {
-            return try helper.function(call)
+            value = try helper.function(call)
         } catch let error as TemplateRenderError {
             throw error
         } catch {
@@ -265,6 +319,12 @@ final class TemplateRenderSession {
                 message: "helper '\(expression.name)' failed: \(error)"
             )
         }
+        // The call, and what a helper returns: that counts even when it is then dropped or only
+        // measured (`size`); a block's output was counted as it was rendered. The charge fails
+        // too once an expression the helper ran has spent the budget.
+        let made = isBlock ? 0 : max(value.workUnits - chargedByCurrentCall, 0)
+        try charge(WorkBudget.Cost.helperCall + made, by: call, for: "its call and \(made) units of result")
+        return value
     }
 
     /// The value of a parameter or hash value (`null` for a missing path).

@@ -18,13 +18,29 @@ struct TemplateRenderer: Sendable {
     }
 
     /// `template` rendered with `context` as the root `this`; helpers read the clock and the random
-    /// source from `environment`.
+    /// source from `environment`. Helpers charge the ``WorkBudget/current`` budget (a response's,
+    /// which ``TemplatedResponse`` installs), or one of its own installed for this rendering.
     func render(
         _ template: Template,
         context: TemplateValue,
         environment: TemplateEnvironment = .system
     ) throws(TemplateRenderError) -> String {
-        let session = TemplateRenderSession(helpers: helpers, limits: limits, root: context, environment: environment)
-        return try session.render(template.nodes, in: session.rootScope, outputCapacity: template.outputCapacity)
+        let rendered = WorkBudget.metering { budget in
+            Result { () throws(TemplateRenderError) in
+                let session = TemplateRenderSession(
+                    helpers: helpers,
+                    limits: limits,
+                    root: context,
+                    environment: environment,
+                    budget: budget
+                )
+                return try session.render(
+                    template.nodes,
+                    in: session.rootScope,
+                    outputCapacity: template.outputCapacity
+                )
+            }
+        }
+        return try rendered.get()
     }
 }

@@ -48,22 +48,50 @@ enum TemplateValue: Sendable, Hashable {
     /// The value as Java's `toString()` prints it, which is what a tag writes before escaping:
     /// strings as is, numbers as their `text`, `true`/`false`, lists as `[a, b]` and maps as
     /// `{k=v}` (nested values the same way, `null` as `null`).
+    ///
+    /// Printing a list or map makes its text anew each time, which is charged to the
+    /// ``WorkBudget/current`` budget, a unit per byte: a helper that prints a large list over and
+    /// over (a map read with `parseJson`, in a loop) spends the budget, and the render fails when the
+    /// helper returns.
     var printed: String {
         switch self {
-        case .string(let text), .safe(let text): text
-        case .number(let text, _): text
-        case .bool(let value): value ? "true" : "false"
-        case .null: "null"
-        case .list(let items): "[" + items.map(\.printed).joined(separator: ", ") + "]"
+        case .string(let text), .safe(let text): return text
+        case .number(let text, _): return text
+        case .bool(let value): return value ? "true" : "false"
+        case .null: return "null"
+        case .list(let items):
+            return Self.charged("[" + items.map(\.printed).joined(separator: ", ") + "]", "a list")
         case .object(let object):
-            "{" + object.entries.map { "\($0.key)=\($0.value.printed)" }.joined(separator: ", ") + "}"
-        case .javaObject(let object): object.printed
+            let entries = object.entries.map { "\($0.key)=\($0.value.printed)" }
+            return Self.charged("{" + entries.joined(separator: ", ") + "}", "a map")
+        case .javaObject(let object): return object.printed
         }
+    }
+
+    /// `text`, once the current work budget is charged for printing it.
+    private static func charged(_ text: String, _ what: String) -> String {
+        _ = WorkBudget.current?.spend(text.utf8.count, on: "printing \(what) of \(text.utf8.count) bytes")
+        return text
     }
 
     /// Whether this is `null`.
     var isNull: Bool {
         if case .null = self { return true }
         return false
+    }
+
+    /// What making this value costs a response's ``WorkBudget``: a unit per byte of its text, and
+    /// ``WorkBudget/Cost/listElement`` per element of a list or entry of a map, counted one level
+    /// deep (what a helper returning it made at least). Found without reading the text.
+    var workUnits: Int {
+        switch self {
+        case .string(let text), .safe(let text), .number(let text, _): text.utf8.count
+        case .bool, .null: 0
+        case .list(let items): items.count * WorkBudget.Cost.listElement
+        case .object(let object): object.count * WorkBudget.Cost.listElement
+        case .javaObject(let object):
+            object.printed.utf8.count + ((object.items?.count ?? 0) + object.properties.count)
+                * WorkBudget.Cost.listElement
+        }
     }
 }

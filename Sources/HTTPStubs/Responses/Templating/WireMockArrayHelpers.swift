@@ -60,6 +60,8 @@ enum WireMockArrayHelpers {
     private static func position(_ call: TemplateHelperCall) -> Position? {
         guard let value = call.hash["position"], !value.isNull else { return .end }
         let text = value.printed
+        // None longer is `start`, `end` or an `int`: not even lower-cased.
+        guard text.utf8.count <= 16 else { return nil }
         if text.lowercased() == "start" { return .index(0) }
         if text.lowercased() == "end" { return .end }
         return Int32(text).map { .index(Int($0)) }

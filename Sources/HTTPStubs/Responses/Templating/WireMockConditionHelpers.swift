@@ -9,10 +9,10 @@ enum WireMockConditionHelpers {
     /// The helpers by name.
     static let all: [String: TemplateHelper] = [
         "eq": TemplateHelper { call throws(TemplateRenderError) in
-            try WireMockHelperSupport.conditional(call, javaEquals(first(call), WireMockHelperSupport.param(call, 1)))
+            try WireMockHelperSupport.conditional(call, try equal(call))
         },
         "neq": TemplateHelper { call throws(TemplateRenderError) in
-            try WireMockHelperSupport.conditional(call, !javaEquals(first(call), WireMockHelperSupport.param(call, 1)))
+            try WireMockHelperSupport.conditional(call, !(try equal(call)))
         },
         "gt": TemplateHelper { call throws(TemplateRenderError) in
             try WireMockHelperSupport.conditional(call, try compare(call) > 0)
@@ -58,6 +58,15 @@ enum WireMockConditionHelpers {
         call.params.first ?? call.context
     }
 
+    /// Whether the first two parameters are equal (``javaEquals(_:_:)``), the work budget charged
+    /// for reading the smaller of them.
+    static func equal(_ call: TemplateHelperCall) throws(TemplateRenderError) -> Bool {
+        let lhs = first(call)
+        let rhs = WireMockHelperSupport.param(call, 1) ?? .null
+        try call.charge(min(lhs.workUnits, rhs.workUnits), for: "comparing two values")
+        return javaEquals(lhs, rhs)
+    }
+
     /// Java's `equals` as `EqualsBuilder` applies it to the values a template holds.
     static func javaEquals(_ lhs: TemplateValue, _ rhs: TemplateValue?) -> Bool {
         let rhs = rhs ?? .null
@@ -101,7 +110,8 @@ enum WireMockConditionHelpers {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)), (.safe(let a), .safe(let b)), (.string(let a), .safe(let b)),
             (.safe(let a), .string(let b)):
-            return a == b ? 0 : (Array(a.utf16).lexicographicallyPrecedes(Array(b.utf16)) ? -1 : 1)
+            try call.charge(WireMockHelperSupport.units(adding: a.utf8.count, b.utf8.count), for: "comparing two texts")
+            return a == b ? 0 : (a.utf16.lexicographicallyPrecedes(b.utf16) ? -1 : 1)
         case (.bool(let a), .bool(let b)):
             return a == b ? 0 : (a ? 1 : -1)
         default:
@@ -122,11 +132,19 @@ enum WireMockConditionHelpers {
         let needle = WireMockHelperSupport.param(call, 1) ?? .null
         let result: Bool
         if let items = WireMockHelperSupport.items(haystack) {
+            try call.charge(
+                WireMockHelperSupport.units(items.count, each: max(needle.workUnits, 1)),
+                for: "looking for a value among \(items.count) elements"
+            )
             result = items.contains { javaEquals($0, needle) }
         } else if haystack.isNull || needle.isNull {
             result = false
         } else {
-            result = haystack.printed.contains(needle.printed)
+            let text = haystack.printed
+            let pattern = needle.printed
+            try WireMockStringHelpers.read(text, call, costPerByte: LiteralSearch.costPerByte)
+            try WireMockStringHelpers.read(pattern, call)
+            result = pattern.utf8.count <= text.utf8.count && LiteralSearch(pattern).isFound(in: text)
         }
         return call.isBlock ? .safe(try result ? call.renderBody() : call.renderInverse()) : .bool(result)
     }
@@ -136,6 +154,8 @@ enum WireMockConditionHelpers {
     static func matches(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
         let text = try WireMockHelperSupport.requiredString(call, 0)
         let pattern = try WireMockHelperSupport.requiredString(call, 1)
+        try WireMockStringHelpers.read(text, call)
+        try WireMockHelperSupport.chargeCompiling(pattern, call)
         let regex: CompiledRegex
         do {
             regex = try CompiledRegex(pattern, extent: .wholeText)

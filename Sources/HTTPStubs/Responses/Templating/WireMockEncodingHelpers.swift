@@ -11,6 +11,11 @@ enum WireMockEncodingHelpers {
             guard let text = try WireMockHelperSupport.bodyOrFirst(call) else {
                 throw WireMockHelperSupport.failure(call, "java.lang.NullPointerException: nothing to encode")
             }
+            // Encoding makes 4 bytes of 3, decoding fewer than it reads.
+            try call.charge(
+                WireMockHelperSupport.units(text.utf8.count / 3 + 1, each: 4),
+                for: "base64 of \(text.utf8.count) bytes"
+            )
             if WireMockHelperSupport.hashFlag(call, "decode") {
                 var padded = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 while padded.count % 4 != 0 { padded += "=" }
@@ -29,13 +34,18 @@ enum WireMockEncodingHelpers {
             guard let text = try WireMockHelperSupport.bodyOrFirst(call) else {
                 throw WireMockHelperSupport.failure(call, "java.lang.NullPointerException: nothing to encode")
             }
-            if WireMockHelperSupport.hashFlag(call, "decode") {
-                return .string(PercentDecoding.decodeForm(text))
-            }
+            // Decoding makes fewer bytes than it reads, encoding at most 3 of one.
+            let decode = WireMockHelperSupport.hashFlag(call, "decode")
+            try call.charge(
+                WireMockHelperSupport.units(text.utf8.count, each: decode ? 1 : 3),
+                for: "URL-\(decode ? "de" : "en")coding \(text.utf8.count) bytes"
+            )
+            if decode { return .string(PercentDecoding.decodeForm(text)) }
             return .string(formEncode(text))
         },
         "formData": TemplateHelper { call throws(TemplateRenderError) in
             let text = try WireMockHelperSupport.requiredString(call, 0)
+            try WireMockStringHelpers.read(text, call)
             let decode = WireMockHelperSupport.hashFlag(call, "urlDecode")
             var names: [String] = []
             var values: [String: [String]] = [:]
@@ -50,7 +60,7 @@ enum WireMockEncodingHelpers {
                 TemplateObject(names.map { ($0, TemplateRequestModel.listOrSingle(values[$0] ?? [])) })
             )
             if let variable = WireMockHelperSupport.optionalString(call, 1) {
-                WireMockHelperSupport.assign(call, variable, form)
+                try WireMockHelperSupport.assign(call, variable, form)
                 return .null
             }
             return form

@@ -16,6 +16,8 @@ enum WireMockExtractHelpers {
     static func regexExtract(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
         let text = try WireMockHelperSupport.requiredString(call, 0)
         let pattern = try WireMockHelperSupport.requiredString(call, 1)
+        try WireMockStringHelpers.read(text, call)
+        try WireMockHelperSupport.chargeCompiling(pattern, call)
         let regex: CompiledRegex
         do {
             regex = try CompiledRegex(pattern, extent: .anywhere)
@@ -30,15 +32,22 @@ enum WireMockExtractHelpers {
         }
         var captured: [TemplateValue] = []
         var rest = Substring(text)
-        while !rest.isEmpty, let groups = regex.groups(in: String(rest)), let first = groups.first {
+        var searched = false
+        // Each search copies the text after the last match: charged, so that many matches in a
+        // long text fail on the budget rather than take minutes.
+        while !rest.isEmpty {
+            let remaining = String(rest)
+            if searched { try WireMockStringHelpers.read(remaining, call) }
+            searched = true
+            guard let groups = regex.groups(in: remaining), let first = groups.first else { break }
             captured += groups.dropFirst().map { .string($0) }
-            guard let range = String(rest).range(of: first), !first.isEmpty else { break }
-            rest = String(rest)[range.upperBound...]
+            guard let match = LiteralSearch(first).occurrences(in: remaining, limit: 1).first else { break }
+            rest = Substring(remaining.utf8.dropFirst(match.upperBound))
         }
         guard !captured.isEmpty else {
             return call.hash["default"] ?? WireMockHelperSupport.inBandError("Nothing matched \(pattern)")
         }
-        WireMockHelperSupport.assign(call, variable, .list(captured))
+        try WireMockHelperSupport.assign(call, variable, .list(captured))
         return .null
     }
 
@@ -47,7 +56,9 @@ enum WireMockExtractHelpers {
     static func xPath(_ call: TemplateHelperCall, soap: Bool) throws(TemplateRenderError) -> TemplateValue {
         guard let xml = WireMockHelperSupport.optionalString(call, 0) else { return .null }
         guard var expression = WireMockHelperSupport.optionalString(call, 1) else { return .null }
+        try WireMockJSONHelpers.chargeParsing(xml, call, asXML: true)
         if soap { expression = "/Envelope/Body" + expression }
+        try WireMockHelperSupport.chargeCompiling(expression, call)
         let compiled: XPathExpression
         do {
             compiled = try XPathExpression(expression)

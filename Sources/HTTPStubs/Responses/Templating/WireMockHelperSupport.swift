@@ -8,6 +8,35 @@ enum WireMockHelperSupport {
         TemplateRenderError(location: call.location, message: "helper '\(call.name)' failed: \(message)")
     }
 
+    /// A render error for an argument outside the range the helper accepts, saying what was given,
+    /// the range and how to fix it: `helper 'randomValue' failed: length=-1 is out of range: …`.
+    static func outOfRange(
+        _ call: TemplateHelperCall,
+        _ argument: String,
+        range: String,
+        fix: String
+    ) -> TemplateRenderError {
+        failure(call, "\(argument) is out of range: \(range); \(fix)")
+    }
+
+    /// `count` things of `size` units each, for a charge to the work budget: `Int.max` when the
+    /// product does not fit, which no budget holds.
+    static func units(_ count: Int, each size: Int) -> Int {
+        let (product, overflow) = max(count, 0).multipliedReportingOverflow(by: max(size, 0))
+        return overflow ? Int.max : product
+    }
+
+    /// The sum of `parts`, for a charge to the work budget: `Int.max` when it does not fit.
+    static func units(adding parts: Int...) -> Int {
+        var total = 0
+        for part in parts {
+            let (sum, overflow) = total.addingReportingOverflow(max(part, 0))
+            if overflow { return Int.max }
+            total = sum
+        }
+        return total
+    }
+
     /// WireMock's in-band error (`HandlebarsHelper.handleError`): the text `[ERROR: message]`.
     static func inBandError(_ message: String) -> TemplateValue {
         .string("[ERROR: \(message)]")
@@ -48,28 +77,36 @@ enum WireMockHelperSupport {
         }
     }
 
-    /// A value read as an integer (a number, or text that parses as one).
+    /// A value read as an integer (a number, or text that parses as one). Text longer than
+    /// ``longestNumber`` is not read (no integer is that long), so that reading costs nothing
+    /// whatever text a request sends.
     static func integer(_ value: TemplateValue?) -> Int? {
         switch value {
         case .number(let text, let number)?:
             Int(text) ?? (number.isFinite && abs(number) < 9e18 ? Int(number) : nil)
         case .string(let text)?, .safe(let text)?:
-            Int(text.trimmingCharacters(in: .whitespaces))
+            text.utf8.count > longestNumber ? nil : Int(text.trimmingCharacters(in: .whitespaces))
         case .javaObject(let object)?:
-            Int(object.printed)
+            object.printed.utf8.count > longestNumber ? nil : Int(object.printed)
         default: nil
         }
     }
 
-    /// A value read as a double (a number, or text that parses as one).
+    /// A value read as a double (a number, or text that parses as one, of at most
+    /// ``longestNumber`` bytes).
     static func double(_ value: TemplateValue?) -> Double? {
         switch value {
         case .number(_, let number)?: number
-        case .string(let text)?, .safe(let text)?: Double(text.trimmingCharacters(in: .whitespaces))
-        case .javaObject(let object)?: Double(object.printed)
+        case .string(let text)?, .safe(let text)?:
+            text.utf8.count > longestNumber ? nil : Double(text.trimmingCharacters(in: .whitespaces))
+        case .javaObject(let object)?: object.printed.utf8.count > longestNumber ? nil : Double(object.printed)
         default: nil
         }
     }
+
+    /// The longest text read as a number: far longer than any integer, or any double written
+    /// with its digits and spaces around it.
+    static let longestNumber = 1_000
 
     /// The items of a list-like value (a list, or a Java list of the request model).
     static func items(_ value: TemplateValue) -> [TemplateValue]? {
@@ -97,8 +134,15 @@ enum WireMockHelperSupport {
 
     /// Stores `value` under `name` for the rest of the template, as WireMock's helpers do with
     /// their variable-name parameter (`options.context.data(name, value)`).
-    static func assign(_ call: TemplateHelperCall, _ name: String, _ value: TemplateValue) {
+    static func assign(_ call: TemplateHelperCall, _ name: String, _ value: TemplateValue) throws(TemplateRenderError) {
+        try call.charge(name.utf8.count, for: "naming a variable of \(name.utf8.count) bytes")
         call.session.setVariable(name, value)
+    }
+
+    /// Charges `call`'s work budget for compiling `text`, a pattern, path or expression the
+    /// template or the request gives (a parsed byte each), before it is compiled.
+    static func chargeCompiling(_ text: String, _ call: TemplateHelperCall) throws(TemplateRenderError) {
+        try call.charge(text.utf8.count * WorkBudget.Cost.parsedByte, for: "compiling \(text.utf8.count) bytes")
     }
 
     /// A number in `0..<bound` from the environment's random source, clamped into range so that

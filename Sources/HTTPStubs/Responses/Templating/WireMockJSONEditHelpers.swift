@@ -22,13 +22,13 @@ enum WireMockJSONEditHelpers {
         guard let baseText = string(call.params.first ?? call.context) else {
             return error("Base JSON parameter must be a string")
         }
-        guard let base = JacksonJSON.read(baseText) else { return error("Base JSON is not valid JSON ('\(baseText)')") }
+        guard let base = try read(baseText, call) else { return error("Base JSON is not valid JSON ('\(baseText)')") }
         guard case .object(let baseObject) = base else {
             return error("Base JSON is not a JSON object ('\(baseText)')")
         }
         let otherValue = call.isBlock ? .string(try call.renderBody()) : WireMockHelperSupport.param(call, 1) ?? .null
         guard let otherText = string(otherValue) else { return error("JSON to merge must be a string") }
-        guard let other = JacksonJSON.read(otherText) else {
+        guard let other = try read(otherText, call) else {
             return error("JSON to merge is not valid JSON ('\(otherText)')")
         }
         guard case .object(let otherObject) = other else {
@@ -45,7 +45,7 @@ enum WireMockJSONEditHelpers {
             )
         }
         let merged = merge(otherObject, into: baseObject, removeNulls: removeNulls)
-        return .safe(JacksonJSON.write(.object(merged), droppingNullMembers: false))
+        return .safe(try JacksonJSON.write(.object(merged), droppingNullMembers: false, charging: call))
     }
 
     /// `JsonMergeHelper.merge`: each member of `other` replaces `base`'s (in place, or at the end when
@@ -72,17 +72,19 @@ enum WireMockJSONEditHelpers {
         if text == "null" { return .safe(text) }
         guard call.params.count == 2 else { return error("A single JSONPath expression parameter must be supplied") }
         guard let pathText = string(call.params[1]) else { return error("JSONPath parameter must be a string") }
-        guard let json = jaywayDocument(text) else {
+        guard let json = try jaywayDocument(text, call) else {
             return error("Input JSON string is not valid JSON ('\(text)')")
         }
-        guard let path = jaywayPath(pathText) else {
+        guard let path = try jaywayPath(pathText, call) else {
             return error("JSONPath parameter is not a valid JSONPath expression ('\(pathText)')")
         }
         guard let located = path.locate(in: json), !located.isEmpty else { return .safe(text) }
         if located.contains(where: \.location.isEmpty) {
             return error("Delete operation cannot be applied to JSONPath expression ('\(pathText)')")
         }
-        return .safe(JacksonJSON.write(json.removing(located.map(\.location)), droppingNullMembers: true))
+        return .safe(
+            try JacksonJSON.write(json.removing(located.map(\.location)), droppingNullMembers: true, charging: call)
+        )
     }
 
     /// `jsonArrayAdd json item` (or `{{#jsonArrayAdd json}}item{{/jsonArrayAdd}}`): the JSON with the
@@ -90,13 +92,13 @@ enum WireMockJSONEditHelpers {
     /// by one; `maxItems=n` then keeps the last `n`.
     static func jsonArrayAdd(_ call: TemplateHelperCall) throws(TemplateRenderError) -> TemplateValue {
         guard let text = string(call.params.first ?? call.context) else { return error("Base JSON must be a string") }
-        guard let root = jaywayDocument(text) else { return error("Base JSON is not valid JSON ('\(text)')") }
+        guard let root = try jaywayDocument(text, call) else { return error("Base JSON is not valid JSON ('\(text)')") }
         let pathValue = call.hash["jsonPath"].flatMap { $0.isNull ? nil : $0 }
         var target: (value: JSONValue?, location: [JSONPathKey]?) = (root, [])
         var detail = "'\(text)'"
         if let pathValue {
             guard let pathText = string(pathValue) else { return error("jsonPath option must be a string") }
-            guard let path = jaywayPath(pathText) else {
+            guard let path = try jaywayPath(pathText, call) else {
                 return error("jsonPath option is not valid JSONPath expression ('\(pathText)')")
             }
             target = read(path, in: root)
@@ -107,7 +109,7 @@ enum WireMockJSONEditHelpers {
         }
         let itemValue = call.isBlock ? .string(try call.renderBody()) : WireMockHelperSupport.param(call, 1) ?? .null
         guard let itemText = string(itemValue) else { return error("Item-to-add JSON must be a string") }
-        guard let item = JacksonJSON.read(itemText) else {
+        guard let item = try read(itemText, call) else {
             return error("Item-to-add JSON is not valid JSON ('\(itemText)')")
         }
         let flatten: Bool
@@ -124,7 +126,7 @@ enum WireMockJSONEditHelpers {
         }
         // An indefinite path reads a new list, so the document does not change (as in Jayway).
         let edited = target.location.map { root.replacing(at: $0[...], with: .array(list)) } ?? root
-        return .safe(JacksonJSON.write(edited, droppingNullMembers: true))
+        return .safe(try JacksonJSON.write(edited, droppingNullMembers: true, charging: call))
     }
 
     /// What Jayway's `read` of `path` gives with WireMock's configuration, and where it is in `root`:
@@ -139,14 +141,24 @@ enum WireMockJSONEditHelpers {
 
     /// A JSON document as Jayway JsonPath parses it with WireMock's Jackson provider: `nil` when it is
     /// not JSON or is `null` (Jayway refuses a `null` document).
-    static func jaywayDocument(_ text: String) -> JSONValue? {
-        guard let json = JacksonJSON.read(text), json != .null else { return nil }
+    static func jaywayDocument(_ text: String, _ call: TemplateHelperCall) throws(TemplateRenderError) -> JSONValue? {
+        guard let json = try read(text, call), json != .null else { return nil }
         return json
     }
 
+    /// `text` read as ``JacksonJSON`` reads it, once `call`'s work budget is charged for parsing it.
+    static func read(_ text: String, _ call: TemplateHelperCall) throws(TemplateRenderError) -> JSONValue? {
+        try WireMockJSONHelpers.chargeParsing(text, call)
+        return JacksonJSON.read(text)
+    }
+
     /// A path as Jayway compiles it: trimmed, `$.` put in front unless it starts with `$` or `@`;
-    /// `nil` when it is empty or does not parse.
-    static func jaywayPath(_ text: String) -> JSONPathExpression? {
+    /// `nil` when it is empty or does not parse. Compiling is charged to `call`'s work budget.
+    static func jaywayPath(
+        _ text: String,
+        _ call: TemplateHelperCall
+    ) throws(TemplateRenderError) -> JSONPathExpression? {
+        try WireMockHelperSupport.chargeCompiling(text, call)
         let scalars = Array(text.unicodeScalars)
         guard let first = scalars.firstIndex(where: { $0.value > 0x20 }),
             let last = scalars.lastIndex(where: { $0.value > 0x20 })

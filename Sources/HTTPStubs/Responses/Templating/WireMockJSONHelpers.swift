@@ -29,18 +29,36 @@ enum WireMockJSONHelpers {
                     "The range helper requires both lower and upper bounds as integer parameters"
                 )
             }
-            guard upper >= lower, upper - lower < 100_000 else {
-                return upper < lower ? .list([]) : WireMockHelperSupport.inBandError("range too large")
-            }
+            guard upper >= lower else { return .list([]) }
+            // The numbers are charged before they are made: a span wider than an Int holds is more
+            // than any budget.
+            let (span, overflow) = upper.subtractingReportingOverflow(lower)
+            let count = overflow || span == Int.max ? nil : span + 1
+            try call.charge(
+                count.map { WireMockHelperSupport.units($0, each: WorkBudget.Cost.listElement) } ?? Int.max,
+                for: "range \(lower) \(upper): \(count.map(String.init) ?? "more than \(Int.max)") numbers, "
+                    + "\(WorkBudget.Cost.listElement) units each"
+            )
             return .list((lower...upper).map { TemplateValue.integer($0) })
         },
-        "toJson": TemplateHelper { call in
+        "toJson": TemplateHelper { call throws(TemplateRenderError) in
             let value = call.params.first ?? .null
-            guard let json = try? JSONValue(parsing: TemplateJSONPrinting.jsonText(value)) else { return .null }
+            let text = TemplateJSONPrinting.jsonText(value)
+            // Written, parsed and printed again.
+            try call.charge(
+                WireMockHelperSupport.units(text.utf8.count, each: 3 * WorkBudget.Cost.parsedByte),
+                for: "writing, parsing and printing \(text.utf8.count) bytes of JSON"
+            )
+            guard let json = try? JSONValue(parsing: text) else { return .null }
             return .string(TemplateJSONPrinting.pretty(json, level: 0))
         },
         "formatJson": TemplateHelper { call throws(TemplateRenderError) in
             let text = try WireMockHelperSupport.bodyOrFirst(call) ?? ""
+            // Parsed and printed again.
+            try call.charge(
+                WireMockHelperSupport.units(text.utf8.count, each: 2 * WorkBudget.Cost.parsedByte),
+                for: "parsing and printing \(text.utf8.count) bytes of JSON"
+            )
             guard let json = try? JSONValue(parsing: text) else {
                 throw WireMockHelperSupport.failure(call, "formatJson: the input is not JSON")
             }
@@ -51,6 +69,7 @@ enum WireMockJSONHelpers {
         },
         "formatXml": TemplateHelper { call throws(TemplateRenderError) in
             let text = try WireMockHelperSupport.bodyOrFirst(call) ?? ""
+            try chargeParsing(text, call, asXML: true)
             let compact = WireMockHelperSupport.hashString(call, "format") == "compact"
             do {
                 return .safe(try XPathExpression.formatted(text, compact: compact))
@@ -64,7 +83,7 @@ enum WireMockJSONHelpers {
             let value = call.params.first ?? .null
             let chosen = value.isNull ? (call.hash["or"] ?? call.hash["default"] ?? .null) : value
             if let name = WireMockHelperSupport.hashString(call, "assign") {
-                WireMockHelperSupport.assign(call, name, chosen)
+                try WireMockHelperSupport.assign(call, name, chosen)
                 return .null
             }
             return chosen
@@ -80,11 +99,25 @@ enum WireMockJSONHelpers {
             let prefix = WireMockHelperSupport.hashString(call, "prefix") ?? ""
             let suffix = WireMockHelperSupport.hashString(call, "suffix") ?? ""
             if call.isBlock {
+                try call.charge(
+                    WireMockHelperSupport.units(values.count, each: WorkBudget.Cost.blockIteration),
+                    for: "rendering its body for \(values.count) values, \(WorkBudget.Cost.blockIteration) units each"
+                )
                 var parts: [String] = []
                 for value in values { parts.append(try call.renderBody(in: value)) }
-                return .safe(prefix + parts.joined(separator: separator) + suffix)
+                return .safe(
+                    try WireMockStringHelpers.joined(parts, separator: separator, prefix: prefix, suffix: suffix, call)
+                )
             }
-            return .string(prefix + values.map(\.printed).joined(separator: separator) + suffix)
+            return .string(
+                try WireMockStringHelpers.joined(
+                    values.map(\.printed),
+                    separator: separator,
+                    prefix: prefix,
+                    suffix: suffix,
+                    call
+                )
+            )
         },
     ]
 
@@ -98,11 +131,13 @@ enum WireMockJSONHelpers {
         switch input {
         case .null: return defaultValue(call)  // WireMock 3: a missing body gives empty
         case .string(let string), .safe(let string): text = string
-        case .object, .list: text = TemplateJSONPrinting.jsonText(input)
+        case .object, .list:
+            text = TemplateJSONPrinting.jsonText(input)
+            try call.charge(text.utf8.count, for: "writing \(text.utf8.count) bytes of JSON")
         case .javaObject(let object):
-            text =
-                object.items != nil || object.properties.count > 0 || object.printed.hasPrefix("{")
-                ? TemplateJSONPrinting.jsonText(input) : object.printed
+            let isJSON = object.items != nil || object.properties.count > 0 || object.printed.hasPrefix("{")
+            text = isJSON ? TemplateJSONPrinting.jsonText(input) : object.printed
+            if isJSON { try call.charge(text.utf8.count, for: "writing \(text.utf8.count) bytes of JSON") }
         case .number, .bool: text = input.printed
         }
         if text.isEmpty { return defaultValue(call) }
@@ -110,17 +145,18 @@ enum WireMockJSONHelpers {
         if case .jsonPath(let compiled)? = call.prepared {
             expression = compiled
         } else {
+            try WireMockHelperSupport.chargeCompiling(path, call)
             do {
                 expression = try JSONPathExpression(path)
             } catch {
                 return WireMockHelperSupport.inBandError("\(path) is not a valid JSONPath expression")
             }
         }
-        guard let json = call.session.json(parsing: text) else { return defaultValue(call) }
+        guard let json = try call.session.json(parsing: text, for: call) else { return defaultValue(call) }
         switch expression.evaluate(json) {
         case .notFound, .value(.null): return defaultValue(call)
-        case .value(let value): return TemplateJSONPrinting.value(value)
-        case .values(let values): return TemplateJSONPrinting.value(.array(values))
+        case .value(let value): return try TemplateJSONPrinting.value(value, charging: call)
+        case .values(let values): return try TemplateJSONPrinting.value(.array(values), charging: call)
         }
     }
 
@@ -132,6 +168,22 @@ enum WireMockJSONHelpers {
             let compiled = try? JSONPathExpression(path)
         else { return nil }
         return .jsonPath(compiled)
+    }
+
+    /// Charges `call`'s work budget for parsing `text` as JSON or XML (``WorkBudget/Cost/parsedByte``
+    /// a byte, and for XML a parser set up as costly as a helper call), before it is parsed.
+    static func chargeParsing(
+        _ text: String,
+        _ call: TemplateHelperCall,
+        asXML: Bool = false
+    ) throws(TemplateRenderError) {
+        try call.charge(
+            WireMockHelperSupport.units(
+                adding: text.utf8.count * WorkBudget.Cost.parsedByte,
+                asXML ? WorkBudget.Cost.helperCall : 0
+            ),
+            for: "parsing \(text.utf8.count) bytes"
+        )
     }
 
     /// The `default=` hash argument, or nothing.
@@ -156,7 +208,13 @@ enum WireMockJSONHelpers {
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             value = .object(TemplateObject())
         } else {
-            guard let json = try? JSONValue(parsing: text) else {
+            // Parsed once per render (a loop reads the same text again); the values it makes are
+            // charged each time, as many bytes as their text, each made of several objects.
+            try call.charge(
+                WireMockHelperSupport.units(text.utf8.count, each: 2 * WorkBudget.Cost.parsedByte),
+                for: "making the values of \(text.utf8.count) bytes of JSON"
+            )
+            guard let json = try call.session.json(parsing: text, for: call) else {
                 throw WireMockHelperSupport.failure(
                     call,
                     "com.fasterxml.jackson.core.JsonParseException: not JSON: \(text)"
@@ -165,7 +223,7 @@ enum WireMockJSONHelpers {
             value = TemplateValue(json: json)
         }
         if let variable {
-            WireMockHelperSupport.assign(call, variable, value)
+            try WireMockHelperSupport.assign(call, variable, value)
             return .null
         }
         return value

@@ -32,22 +32,23 @@ enum WireMockJSONSortHelper {
             }
             nullsLast = name == "last"
         }
+        try WireMockHelperSupport.chargeCompiling(pathText, call)
         guard let wildcard = pathText.range(of: "[*]") else {
             return Edit.error(
                 "JSONPath must include [*] to specify array location (e.g., '$[*].name' or '$.users[*].name')"
             )
         }
         let arrayPathText = pathText[..<wildcard.lowerBound].isEmpty ? "$" : String(pathText[..<wildcard.lowerBound])
-        guard let document = Edit.jaywayDocument(text) else {
+        guard let document = try Edit.jaywayDocument(text, call) else {
             return Edit.error("Input JSON string is not valid JSON ('\(text)')")
         }
-        guard let path = Edit.jaywayPath(pathText) else {
+        guard let path = try Edit.jaywayPath(pathText, call) else {
             return Edit.error("Invalid JSONPath expression ('\(pathText)')")
         }
         guard let sortValues = Edit.read(path, in: document).value?.arrayValue else {
             return Edit.error("JSONPath expression did not match any values ('\(pathText)')")
         }
-        guard let arrayPath = Edit.jaywayPath(arrayPathText) else {
+        guard let arrayPath = try Edit.jaywayPath(arrayPathText, call) else {
             return Edit.error("Error reading array at path ('\(arrayPathText)')")
         }
         let (arrayValue, arrayLocation) = Edit.read(arrayPath, in: document)
@@ -64,10 +65,16 @@ enum WireMockJSONSortHelper {
             }
             return Edit.error(message)
         }
-        if array.isEmpty { return .safe(JacksonJSON.write(document, droppingNullMembers: true)) }
+        if array.isEmpty { return .safe(try JacksonJSON.write(document, droppingNullMembers: true, charging: call)) }
         guard let kind = commonKind(sortValues) else {
             return Edit.error("All sort field values must be of the same comparable type (Number, String, or Boolean)")
         }
+        // A sort compares about n log2 n pairs, each reading two values.
+        let comparisons = WireMockHelperSupport.units(array.count, each: Int.bitWidth - array.count.leadingZeroBitCount)
+        try call.charge(
+            WireMockHelperSupport.units(comparisons, each: WorkBudget.Cost.sortComparison),
+            for: "sorting \(array.count) elements"
+        )
         let order = array.indices.sorted { left, right in
             var result = compare(sortValues[left], sortValues[right], kind: kind, nullsLast: nullsLast)
             if descending { result = -result }
@@ -80,7 +87,7 @@ enum WireMockJSONSortHelper {
             let locations = arrayLocation.map { [$0] } ?? (arrayPath.locate(in: document) ?? []).map(\.location)
             edited = locations.reduce(document) { $0.replacing(at: $1[...], with: sorted) }
         }
-        return .safe(JacksonJSON.write(edited, droppingNullMembers: true))
+        return .safe(try JacksonJSON.write(edited, droppingNullMembers: true, charging: call))
     }
 
     /// What the sort values are compared as.

@@ -22,15 +22,19 @@ enum WireMockMathHelper {
         if value.isNull {
             throw WireMockHelperSupport.failure(call, "java.lang.NullPointerException: a missing operand")
         }
-        let text = value.printed.trimmingCharacters(in: .whitespaces)
+        let printed = value.printed
+        try WireMockStringHelpers.read(printed, call)
+        let text = printed.trimmingCharacters(in: .whitespaces)
         guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US")),
             text.allSatisfy({ "0123456789.-+eE".contains($0) })
         else { return Operand(value: 0, scale: 0) }
         // BigDecimal's scale: the digits after the point less the exponent (never below 0 here).
+        // `Decimal` reads exponents of at most a few hundred; clamping keeps the subtraction exact
+        // for those and the scales small enough to add for any text.
         let mantissa = text.split(whereSeparator: { $0 == "e" || $0 == "E" }).first.map(String.init) ?? text
         let exponent = text.split(whereSeparator: { $0 == "e" || $0 == "E" }).dropFirst().first.flatMap { Int($0) } ?? 0
         let fraction = mantissa.firstIndex(of: ".").map { mantissa.distance(from: $0, to: mantissa.endIndex) - 1 } ?? 0
-        let scale = max(0, fraction - exponent)
+        let scale = max(0, fraction - min(max(exponent, -100_000), 100_000))
         return Operand(value: decimal, scale: scale)
     }
 

@@ -17,7 +17,7 @@ enum WireMockOtherHelpers {
                 call.isBlock
                 ? .string(try call.renderBody().trimmingCharacters(in: .whitespacesAndNewlines))
                 : (WireMockHelperSupport.param(call, 1) ?? .null)
-            WireMockHelperSupport.assign(call, name, value)
+            try WireMockHelperSupport.assign(call, name, value)
             return .null
         },
     ]

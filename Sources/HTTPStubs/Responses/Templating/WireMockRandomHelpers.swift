@@ -8,7 +8,7 @@ import Foundation
 enum WireMockRandomHelpers {
     /// The helpers by name.
     static let all: [String: TemplateHelper] = [
-        "randomValue": TemplateHelper { call in
+        "randomValue": TemplateHelper { call throws(TemplateRenderError) in
             let random = { (bound: Int) in WireMockHelperSupport.random(call, bound) }
             let type = WireMockHelperSupport.hashString(call, "type") ?? "ALPHANUMERIC"
             if type == "UUID" {
@@ -21,24 +21,40 @@ enum WireMockRandomHelpers {
                         + hex[8..<10].joined() + "-" + hex[10..<16].joined()
                 )
             }
-            let alphabets = [
-                "ALPHANUMERIC": "abcdefghijklmnopqrstuvwxyz0123456789",
-                "ALPHABETIC": "abcdefghijklmnopqrstuvwxyz",
-                "NUMERIC": "0123456789",
-                "HEXADECIMAL": "0123456789abcdef",
-                "ALPHANUMERIC_AND_SYMBOLS": (33...126).map { String(UnicodeScalar(UInt8($0))) }.joined(),
-            ]
-            let alphabet = Array(alphabets[type] ?? alphabets["ALPHANUMERIC"]!)
-            let length = min(max(WireMockHelperSupport.integer(call.hash["length"]) ?? 36, 0), 100_000)
+            // No name is longer than the longest type: a longer one is not hashed to be looked up.
+            let alphabet = (type.utf8.count <= 24 ? alphabets[type] : nil) ?? alphabets["ALPHANUMERIC"]!
+            let length = WireMockHelperSupport.integer(call.hash["length"]) ?? 36
+            guard length >= 0 else {
+                throw WireMockHelperSupport.outOfRange(
+                    call,
+                    "length=\(length)",
+                    range: "a length is 0 or more (WireMock refuses a negative one too)",
+                    fix: "give the number of characters wanted"
+                )
+            }
+            try call.charge(
+                WireMockHelperSupport.units(length, each: WorkBudget.Cost.randomCharacter),
+                for: "\(length) random characters, \(WorkBudget.Cost.randomCharacter) units each"
+            )
             var text = String((0..<length).map { _ in alphabet[random(alphabet.count)] })
             if WireMockHelperSupport.hashFlag(call, "uppercase") { text = text.uppercased() }
             return .string(text)
         },
-        "randomInt": TemplateHelper { call in
+        "randomInt": TemplateHelper { call throws(TemplateRenderError) in
             let lower = WireMockHelperSupport.integer(call.hash["lower"]) ?? Int(Int32.min)
             let upper = WireMockHelperSupport.integer(call.hash["upper"]) ?? Int(Int32.max)
             guard upper > lower else { return .integer(lower) }
-            return .integer(lower + WireMockHelperSupport.random(call, upper - lower))
+            let (width, overflow) = upper.subtractingReportingOverflow(lower)
+            guard !overflow else {
+                throw WireMockHelperSupport.outOfRange(
+                    call,
+                    "lower=\(lower) upper=\(upper)",
+                    range: "the bounds may be at most \(Int.max) apart (WireMock's are 32-bit integers)",
+                    fix: "give bounds closer together"
+                )
+            }
+            // Below `upper`, so the sum cannot overflow.
+            return .integer(lower + WireMockHelperSupport.random(call, width))
         },
         "randomDecimal": TemplateHelper { call in
             let lower = WireMockHelperSupport.double(call.hash["lower"]) ?? -Double(Int64.max)
@@ -48,14 +64,27 @@ enum WireMockRandomHelpers {
             return .number(text: JavaNumberFormat.double(value), value: value)
         },
         "pickRandom": TemplateHelper { call throws(TemplateRenderError) in
-            var choices: [TemplateValue] = []
-            for value in call.params {
-                if let items = WireMockHelperSupport.items(value) { choices += items } else { choices.append(value) }
-            }
-            guard !choices.isEmpty else {
+            // The choice is found among the parameters without copying their lists into one.
+            let count = call.params.reduce(0) { $0 + (WireMockHelperSupport.items($1)?.count ?? 1) }
+            guard count > 0 else {
                 throw WireMockHelperSupport.failure(call, "pickRandom needs at least one value to pick from")
             }
-            return choices[WireMockHelperSupport.random(call, choices.count)]
+            var index = WireMockHelperSupport.random(call, count)
+            for value in call.params {
+                let items = WireMockHelperSupport.items(value) ?? [value]
+                if index < items.count { return items[index] }
+                index -= items.count
+            }
+            return .null
         },
+    ]
+
+    /// The characters of each `type=` of `randomValue` but `UUID`, made once.
+    private static let alphabets: [String: [Character]] = [
+        "ALPHANUMERIC": Array("abcdefghijklmnopqrstuvwxyz0123456789"),
+        "ALPHABETIC": Array("abcdefghijklmnopqrstuvwxyz"),
+        "NUMERIC": Array("0123456789"),
+        "HEXADECIMAL": Array("0123456789abcdef"),
+        "ALPHANUMERIC_AND_SYMBOLS": (33...126).map { Character(UnicodeScalar(UInt8($0))) },
     ]
 }

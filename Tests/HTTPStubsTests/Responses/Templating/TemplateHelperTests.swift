@@ -97,8 +97,16 @@ struct TemplateHelperTests {
         #expect(try render("{{jsonPath (parseJson '{\"a\":{\"b\":[1,2]}}') '$.a.b[1]'}}") == "2")
     }
 
-    @Test func largeRangesAndLengthsAreBounded() throws {
-        #expect(try render("{{range 1 1000000}}").hasPrefix("[ERROR:"))
-        #expect(try render("{{size (randomValue length=999999999)}}") == "100000")
+    @Test func largeRangesAndLengthsFailOnTheWorkBudget() throws {
+        #expect(try render("{{size (range 1 200000)}}") == "200000")
+        #expect(try render("{{size (randomValue length=100000)}}") == "100000")
+        for text in ["{{range 1 1000000}}", "{{size (randomValue length=999999999)}}"] {
+            #expect {
+                try render(text)
+            } throws: { error in
+                let message = (error as? TemplateRenderError)?.message ?? ""
+                return message.contains("spent the request's work budget") && message.contains("helper '")
+            }
+        }
     }
 }

@@ -175,11 +175,13 @@ struct TemplateShortcutTests {
                 )
                 let body = Self.outcome(
                     {
+                        var budget: WorkBudget?
                         let data = try template.renderData(
                             request,
                             environment: $0,
                             pathTemplate: $0.pathTemplate,
-                            parameters: TemplateObject()
+                            parameters: TemplateObject(),
+                            budget: &budget
                         )
                         return String(decoding: data, as: UTF8.self)
                     },

@@ -5,7 +5,14 @@ import Foundation
 ///
 /// The arithmetic is done here, on fields, rather than with Foundation's `Calendar`, so that
 /// adding months and truncating to a month's last day give Java's answers on every platform.
+///
+/// Its years are Java's (``javaYears``), and the offsets added to them 32-bit amounts: within
+/// those, no intermediate value comes near the limits of `Int` (a day count is at most about
+/// 10¹², a second count 10¹⁷). Text read as a date keeps to Java's years (``DateTimeFormat``).
 struct CivilDateTime: Comparable, Sendable, CustomStringConvertible {
+    /// The years Java's `java.time` holds (`Year.MIN_VALUE`, `Year.MAX_VALUE`).
+    static let javaYears = -999_999_999...999_999_999
+
     var year: Int
     var month: Int
     var day: Int
@@ -149,9 +156,11 @@ struct ZonedCivilDateTime: Sendable, CustomStringConvertible {
     /// The instant as UTC wall-clock time.
     var utc: CivilDateTime { CivilDateTime(epochSecond: epochSecond, nanoseconds: local.nanosecond) }
 
-    /// The instant `date`, as UTC wall-clock time.
+    /// The instant `date` (a clock's), as UTC wall-clock time; a date beyond Java's years (which
+    /// no clock reads) is taken at their end, so that no conversion overflows.
     init(_ date: Date) {
-        let seconds = date.timeIntervalSince1970
+        let limit = 31_556_889_864_403_199.0
+        let seconds = date.timeIntervalSince1970.isFinite ? min(max(date.timeIntervalSince1970, -limit), limit) : 0
         let whole = Int(seconds.rounded(.down))
         let nanos = Int(((seconds - Double(whole)) * 1e9).rounded(.down))
         self.init(local: CivilDateTime(epochSecond: whole, nanoseconds: min(max(nanos, 0), 999_999_999)), offset: 0)

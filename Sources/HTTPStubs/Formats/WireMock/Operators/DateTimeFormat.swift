@@ -277,7 +277,10 @@ struct DateTimeFormat: Sendable {
 
     private func set(_ field: Field, _ value: Int, _ fields: inout Fields) -> Bool {
         switch field {
-        case .year: fields.year = value
+        case .year:
+            // Java refuses a year outside its range, which also keeps the date arithmetic in range.
+            guard CivilDateTime.javaYears.contains(value) else { return false }
+            fields.year = value
         case .month: fields.month = value
         case .day:
             guard (1...31).contains(value) else { return false }

@@ -109,8 +109,10 @@ struct DateTimePattern: Sendable, CustomStringConvertible {
             let unix = actualFormat.map { if case .unixSeconds = $0 { true } else { false } } ?? false
             let (milliseconds, overflow) = unix ? number.multipliedReportingOverflow(by: 1000) : (number, false)
             guard !overflow else { break }
-            let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-            let utc = CivilDateTime(epochSecond: seconds, nanoseconds: (milliseconds - seconds * 1000) * 1_000_000)
+            // Rounded down without overflowing, even at Int.min.
+            let remainder = (milliseconds % 1000 + 1000) % 1000
+            let seconds = milliseconds / 1000 - (milliseconds % 1000 < 0 ? 1 : 0)
+            let utc = CivilDateTime(epochSecond: seconds, nanoseconds: remainder * 1_000_000)
             zoned = ZonedCivilDateTime(local: utc, offset: 0)
             local = utc
         }
