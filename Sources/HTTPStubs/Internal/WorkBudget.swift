@@ -141,26 +141,18 @@ final class WorkBudget: Sendable {
         return try body()
     }
 
-    /// Runs `body` in a scope of its own whose budget is made only if some work asks for
-    /// ``current``, and says why that budget ran out, if it did.
-    static func scope<Result>(_ body: () throws -> Result) rethrows -> (result: Result, exhaustion: Exhaustion?) {
+    /// Runs `body` in a scope of its own, whose budget is made only if some work asks for
+    /// ``current``; ``exhaustionInScope`` tells, meanwhile, whether it ran out.
+    static func scope<Result>(_ body: () throws -> Result) rethrows -> Result {
         let outer = pthread_getspecific(slotKey)
         pthread_setspecific(slotKey, unmade)
-        /// Closes the scope: the budget it made, if any, is released, and the outer one is current again.
-        func close() -> Exhaustion? {
+        defer {
+            // The budget the scope made, if any, is released, and the outer one is current again.
             let slot = pthread_getspecific(slotKey)
             pthread_setspecific(slotKey, outer)
-            guard let slot, slot != unmade else { return nil }
-            return Unmanaged<WorkBudget>.fromOpaque(slot).takeRetainedValue().exhaustion
+            if let slot, slot != unmade { Unmanaged<WorkBudget>.fromOpaque(slot).release() }
         }
-        let result: Result
-        do {
-            result = try body()
-        } catch {
-            _ = close()
-            throw error
-        }
-        return (result, close())
+        return try body()
     }
 
     /// Runs `body` with ``current``, or, outside any scope, with a new budget installed for the

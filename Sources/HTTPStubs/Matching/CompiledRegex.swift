@@ -87,6 +87,34 @@ struct CompiledRegex: @unchecked Sendable {
         }
     }
 
+    /// The groups of every match in `text`, in order, as ``groups(in:)`` gives them for the first
+    /// (Java's `Matcher.find()` in a loop: an empty match moves on by one character). Each match is
+    /// charged to ``WorkBudget/current`` for what it holds, as a long search is: the search stops
+    /// when the budget is spent, with the matches found so far.
+    func allGroups(in text: String) -> [[String]] {
+        var found: [[String]] = []
+        var budget: WorkBudget?
+        let range = NSRange(text.startIndex..., in: text)
+        expression.enumerateMatches(in: text, options: [.reportProgress], range: range) { match, _, stop in
+            if budget == nil { budget = WorkBudget.current ?? WorkBudget() }
+            guard let match else {
+                let searching = "the regular expression \(quoted(pattern))"
+                if budget?.spend(WorkBudget.Cost.regexTick, on: searching) == false { stop.pointee = true }
+                return
+            }
+            let groups = (0..<match.numberOfRanges).map { index in
+                Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
+            }
+            let units = WorkBudget.Cost.listElement * groups.count + groups.reduce(0) { $0 + $1.utf8.count }
+            guard budget?.spend(units, on: "the matches of the regular expression \(quoted(pattern))") == true else {
+                stop.pointee = true
+                return
+            }
+            found.append(groups)
+        }
+        return found
+    }
+
     /// The first match in `text`, charging ``WorkBudget/current`` (or, outside a request's budget,
     /// one of its own) for each progress report of a long search, which stops when it is spent. A
     /// search that ends before ICU's first report, as nearly all do, never looks the budget up.

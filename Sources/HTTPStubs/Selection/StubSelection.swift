@@ -32,7 +32,7 @@ struct StubSelection {
     func choose(_ request: InterceptedRequest, declinesUserCode: Bool) -> StubChoice? {
         while true {
             let chosen: StubIndex.Entry
-            switch WorkBudget.scope({ search(request, declinesUserCode: declinesUserCode) }).result {
+            switch WorkBudget.scope({ search(request, declinesUserCode: declinesUserCode) }) {
             case let .found(entry): chosen = entry
             case .none: return unmatched(request, declinesUserCode: declinesUserCode)
             case .declined: return nil
@@ -140,7 +140,7 @@ struct StubSelection {
                 if candidate.matches(request) || WorkBudget.exhaustionInScope != nil { return true }
             }
             return false
-        }.result
+        }
     }
 
     /// The candidates for `request`, the first 64 judged (see ``CandidateWalk``).
@@ -165,6 +165,6 @@ struct StubSelection {
         // A budget of its own: the report tests every stub again. What spends it reads as a miss.
         return WorkBudget.scope {
             UnmatchedRequestReport(request: request, candidates: candidates, sessionOrigins: sessions, hint: hint)
-        }.result
+        }
     }
 }

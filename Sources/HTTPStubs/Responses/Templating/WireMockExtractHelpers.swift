@@ -30,20 +30,8 @@ enum WireMockExtractHelpers {
             }
             return .string(groups[0])
         }
-        var captured: [TemplateValue] = []
-        var rest = Substring(text)
-        var searched = false
-        // Each search copies the text after the last match: charged, so that many matches in a
-        // long text fail on the budget rather than take minutes.
-        while !rest.isEmpty {
-            let remaining = String(rest)
-            if searched { try WireMockStringHelpers.read(remaining, call) }
-            searched = true
-            guard let groups = regex.groups(in: remaining), let first = groups.first else { break }
-            captured += groups.dropFirst().map { .string($0) }
-            guard let match = LiteralSearch(first).occurrences(in: remaining, limit: 1).first else { break }
-            rest = Substring(remaining.utf8.dropFirst(match.upperBound))
-        }
+        // Every match in one pass; a search or its matches that spend the budget fail the call when it returns.
+        let captured = regex.allGroups(in: text).flatMap { $0.dropFirst().map(TemplateValue.string) }
         guard !captured.isEmpty else {
             return call.hash["default"] ?? WireMockHelperSupport.inBandError("Nothing matched \(pattern)")
         }

@@ -93,6 +93,15 @@ struct TemplateHelperTests {
         #expect(try render("{{regexExtract 'aaaa' '(a+)+b'}}").hasPrefix("[ERROR: Invalid regex string"))
     }
 
+    @Test func regexExtractIntoAVariableTakesEveryGroupOfEveryMatch() throws {
+        let pairs = "{{regexExtract request.body '([a-z])([0-9])' 'parts'}}{{#each parts}}{{this}},{{/each}}"
+        #expect(try render(pairs, body: "a1 b2 c3") == "a,1,b,2,c,3,")
+        // An empty match moves on by one character, as Java's Matcher.find() does: one per position.
+        #expect(try render("{{regexExtract 'abc' '(x*)' 'v'}}{{size v}}") == "4")
+        // Matches without groups capture nothing: WireMock's default then applies.
+        #expect(try render("{{regexExtract 'abc' '[a-z]' 'v' default='none'}}") == "none")
+    }
+
     @Test func parseJsonThenJsonPathOnTheResult() throws {
         #expect(try render("{{jsonPath (parseJson '{\"a\":{\"b\":[1,2]}}') '$.a.b[1]'}}") == "2")
     }
