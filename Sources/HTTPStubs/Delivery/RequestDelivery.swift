@@ -42,18 +42,40 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         fileprivate var state: State
     }
 
-    // The fields are read and written through the header's pointer, one field at a time:
-    // `header`, a class's property, would check each access for exclusivity at run time, and the
-    // locks (or the fields' immutability) guarantee it. `withLock`, inherited, is not used: it would
+    // The fields are read and written through their own addresses, one field at a time: `header`,
+    // a class's property, would check each access for exclusivity at run time, and the locks (or
+    // the fields' immutability) guarantee it. Nor through the header's `pointee`: the thread
+    // sanitizer takes an access to `pointee.state` for one at the header's first byte, where
+    // `registry` lies, and reports a change to the state under the loader's lock as a race with a
+    // read of the registry (which needs no lock). `withLock`, inherited, is not used: it would
     // access the whole header, `flightSlot` included; `withState` reaches `state` alone.
-    private var registry: StubRegistry? { withUnsafeMutablePointerToHeader { $0.pointee.registry } }
+    private enum Offset {
+        static let registry = MemoryLayout<Parts>.offset(of: \Parts.registry)!
+        static let missingRegistry = MemoryLayout<Parts>.offset(of: \Parts.missingRegistry)!
+        static let flightSlot = MemoryLayout<Parts>.offset(of: \Parts.flightSlot)!
+        static let state = MemoryLayout<Parts>.offset(of: \Parts.state)!
+    }
 
-    private var missingRegistry: MissingRegistry { withUnsafeMutablePointerToHeader { $0.pointee.missingRegistry } }
+    /// The address of the header's field at `offset`, which holds a `Field`.
+    private static func field<Field>(
+        _ offset: Int,
+        of header: UnsafeMutablePointer<Parts>
+    ) -> UnsafeMutablePointer<Field> {
+        (UnsafeMutableRawPointer(header) + offset).assumingMemoryBound(to: Field.self)
+    }
+
+    private var registry: StubRegistry? {
+        withUnsafeMutablePointerToHeader { Self.field(Offset.registry, of: $0).pointee }
+    }
+
+    private var missingRegistry: MissingRegistry {
+        withUnsafeMutablePointerToHeader { Self.field(Offset.missingRegistry, of: $0).pointee }
+    }
 
     /// See ``Parts/flightSlot``.
     var flightSlot: Int? {
-        get { withUnsafeMutablePointerToHeader { $0.pointee.flightSlot } }
-        set { withUnsafeMutablePointerToHeader { $0.pointee.flightSlot = newValue } }
+        get { withUnsafeMutablePointerToHeader { Self.field(Offset.flightSlot, of: $0).pointee } }
+        set { withUnsafeMutablePointerToHeader { Self.field(Offset.flightSlot, of: $0).pointee = newValue } }
     }
 
     fileprivate struct State {
@@ -294,7 +316,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
 
     private func withState<Result>(_ body: (inout State) -> Result) -> Result {
         // Only `state` is accessed: `flightSlot`, beside it, is the flights' to touch meanwhile.
-        withLockedValue { body(&$0.pointee.state) }
+        withLockedValue { body(&Self.field(Offset.state, of: $0).pointee) }
     }
 
     /// `startLoading`: plans the load the first time, then delivers whatever is due.

@@ -37,6 +37,26 @@ struct UserCodeTimeoutTests {
         }
     }
 
+    /// A registry whose `/stuck` stub computes its response at `gate` (waiting until the test opens
+    /// it) and whose `/quick` stub computes its response at once.
+    static func stuckRegistry(at gate: Gate, clock: any StubClock = SystemStubClock()) -> StubRegistry {
+        let stubs = StubRegistry(clock: clock)
+        stubs.stub(
+            .get("https://api.example.com/stuck"),
+            .computed { _ in
+                gate.pass()
+                return .text("too late")
+            }
+        )
+        stubs.stub(.get("https://api.example.com/quick"), .computed { _ in .text("quick") })
+        return stubs
+    }
+
+    /// Sends `request` through a completion handler, failing the test if nothing comes back in ``patience``.
+    static func send(_ session: URLSession, _ request: URLRequest) async throws -> Completion {
+        try #require(await within { await complete(session, request) }, "the request hung")
+    }
+
     static func slowRequest(_ path: String, timeout: TimeInterval = 0.3) -> URLRequest {
         var request = URLRequest(url: URL(string: "https://api.example.com\(path)")!)
         request.timeoutInterval = timeout
@@ -47,18 +67,11 @@ struct UserCodeTimeoutTests {
     func blockedSynchronousResponder() async throws {
         let gate = Gate()
         defer { gate.open() }
-        let stubs = StubRegistry()
-        stubs.stub(
-            .get("https://api.example.com/stuck"),
-            .computed { _ in
-                gate.pass()
-                return .text("too late")
-            }
-        )
+        let stubs = Self.stuckRegistry(at: gate)
         let session = stubs.makeSession()
         let request = Self.slowRequest("/stuck")
 
-        let completion = try #require(await within { await complete(session, request) }, "the request hung")
+        let completion = try await Self.send(session, request)
         let error = try #require(completion.urlError, "got \(completion)")
         #expect(error.code == .timedOut)
         #expect(error.failingURL == request.url)
@@ -96,7 +109,7 @@ struct UserCodeTimeoutTests {
         let session = stubs.makeSession()
         let request = Self.slowRequest("/slow")
 
-        let completion = try #require(await within { await complete(session, request) }, "the request hung")
+        let completion = try await Self.send(session, request)
         #expect(completion.urlError?.code == .timedOut, "got \(completion)")
         let asyncFailure = try #require(await within { await asyncError(session, request) }, "the request hung")
         #expect((asyncFailure as? URLError)?.code == .timedOut)
@@ -111,21 +124,11 @@ struct UserCodeTimeoutTests {
     func sessionTimeout() async throws {
         let gate = Gate()
         defer { gate.open() }
-        let stubs = StubRegistry()
-        stubs.stub(
-            .get("https://api.example.com/stuck"),
-            .computed { _ in
-                gate.pass()
-                return .text("too late")
-            }
-        )
+        let stubs = Self.stuckRegistry(at: gate)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 0.3
         let session = stubs.makeSession(configuration: configuration)
-        let completion = try #require(
-            await within { await complete(session, "https://api.example.com/stuck") },
-            "the request hung"
-        )
+        let completion = try await Self.send(session, URLRequest(url: URL(string: "https://api.example.com/stuck")!))
         #expect(completion.urlError?.code == .timedOut, "got \(completion)")
     }
 
@@ -142,20 +145,14 @@ struct UserCodeTimeoutTests {
             .text("too late")
         )
         let session = stubs.makeSession()
-        let matcherCompletion = try #require(
-            await within { await complete(session, Self.slowRequest("/matcher")) },
-            "the request hung"
-        )
+        let matcherCompletion = try await Self.send(session, Self.slowRequest("/matcher"))
         #expect(matcherCompletion.urlError?.code == .timedOut, "got \(matcherCompletion)")
 
         let observed = StubRegistry()
         observed.stub(.get("https://api.example.com/observed"), .text("too late"))
         observed.observeRequests { _ in gate.pass() }
         let observedSession = observed.makeSession()
-        let observerCompletion = try #require(
-            await within { await complete(observedSession, Self.slowRequest("/observed")) },
-            "the request hung"
-        )
+        let observerCompletion = try await Self.send(observedSession, Self.slowRequest("/observed"))
         #expect(observerCompletion.urlError?.code == .timedOut, "got \(observerCompletion)")
     }
 
@@ -163,19 +160,11 @@ struct UserCodeTimeoutTests {
     func inTimeAfterATimeout() async throws {
         let gate = Gate()
         defer { gate.open() }
-        let stubs = StubRegistry()
-        stubs.stub(
-            .get("https://api.example.com/stuck"),
-            .computed { _ in
-                gate.pass()
-                return .text("too late")
-            }
-        )
-        stubs.stub(.get("https://api.example.com/quick"), .computed { _ in .text("quick") })
+        let stubs = Self.stuckRegistry(at: gate)
         let session = stubs.makeSession()
-        let stuck = try #require(await within { await complete(session, Self.slowRequest("/stuck")) })
+        let stuck = try await Self.send(session, Self.slowRequest("/stuck"))
         #expect(stuck.urlError?.code == .timedOut)
-        let quick = try #require(await within { await complete(session, Self.slowRequest("/quick", timeout: 10)) })
+        let quick = try await Self.send(session, Self.slowRequest("/quick", timeout: 10))
         #expect(quick.text == "quick")
     }
 
@@ -184,20 +173,12 @@ struct UserCodeTimeoutTests {
         for clock in [ImmediateStubClock() as any StubClock, ManualStubClock()] {
             let gate = Gate()
             defer { gate.open() }
-            let stubs = StubRegistry(clock: clock)
-            stubs.stub(
-                .get("https://api.example.com/stuck"),
-                .computed { _ in
-                    gate.pass()
-                    return .text("too late")
-                }
-            )
-            stubs.stub(.get("https://api.example.com/quick"), .computed { _ in .text("quick") })
+            let stubs = Self.stuckRegistry(at: gate, clock: clock)
             let session = stubs.makeSession()
-            let stuck = try #require(await within { await complete(session, Self.slowRequest("/stuck")) })
+            let stuck = try await Self.send(session, Self.slowRequest("/stuck"))
             #expect(stuck.urlError?.code == .timedOut, "\(type(of: clock)): got \(stuck)")
             // A responder that returns at once is not timed out by a clock that runs waits at once.
-            let quick = try #require(await within { await complete(session, Self.slowRequest("/quick")) })
+            let quick = try await Self.send(session, Self.slowRequest("/quick"))
             #expect(quick.text == "quick", "\(type(of: clock)): got \(quick)")
         }
     }

@@ -42,7 +42,11 @@ struct MatchingWorkBudgetTests {
     }
 
     @Test(
-        "a regular expression that backtracks for a long time fails its request, naming the stub, and the test is told"
+        "a regular expression that backtracks for a long time fails its request, naming the stub, and the test is told",
+        .enabled(
+            if: reliabilitySuitesEnabled,
+            "heavy: seconds of work on URLSession's shared queue; run with HTTPSTUBS_RELIABILITY=1 (.ci/run does)"
+        )
     )
     func backtrackingRegex() async throws {
         let stubs = StubRegistry()
@@ -78,7 +82,13 @@ struct MatchingWorkBudgetTests {
         )
     }
 
-    @Test("outside a request, a pattern tested directly is bounded too, and does not match")
+    @Test(
+        "outside a request, a pattern tested directly is bounded too, and does not match",
+        .enabled(
+            if: reliabilitySuitesEnabled,
+            "heavy: seconds of work; run with HTTPSTUBS_RELIABILITY=1 (.ci/run does)"
+        )
+    )
     func directEvaluation() async throws {
         let pattern = RequestPattern.get(.path(.matches("/x(.*a){12}")))
         let request = InterceptedRequest(url: URL(string: "https://api.example.com" + Self.backtrackingPath())!)
@@ -114,7 +124,11 @@ struct MatchingWorkBudgetTests {
     }
 
     @Test(
-        "a JSONPath filter of 50,000 terms joined by && and || is tested on URLSession's queue without overflowing its stack"
+        "a JSONPath filter of 50,000 terms joined by && and || is tested on URLSession's queue without overflowing its stack",
+        .enabled(
+            if: reliabilitySuitesEnabled,
+            "heavy: seconds of work on URLSession's shared queue; run with HTTPSTUBS_RELIABILITY=1 (.ci/run does)"
+        )
     )
     func longFilterChains() async throws {
         let terms = 50_000
