@@ -64,7 +64,7 @@ struct CostlyInputTests {
         "stubs lint refuses a HAR whose 6.8 MB gzip body inflates to 1 GiB, within a 400 MiB memory cap",
         .timeLimit(.minutes(5))
     )
-    func gzipBombUnderMemoryCap() throws {
+    func gzipBombUnderMemoryCap() async throws {
         let bomb = GzipBodies.zeros(copies: (1 << 30) / 258)
         let har = FileManager.default.temporaryDirectory.appendingPathComponent("bomb-\(UUID().uuidString).har")
         defer { try? FileManager.default.removeItem(at: har) }
@@ -76,7 +76,7 @@ struct CostlyInputTests {
 
         // The shell caps the address space of `stubs` at 400 MiB: the 1 GiB output cannot fit.
         let stubs = try builtExecutable(named: "stubs")
-        let result = try run(
+        let result = try await run(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", #"ulimit -v 409600 && exec "$0" lint "$1""#, stubs.path, har.path],
             within: 240
@@ -91,7 +91,7 @@ struct CostlyInputTests {
     }
 
     @Test("stubs match --requests answers 500,000 requests within a 400 MiB memory cap", .timeLimit(.minutes(5)))
-    func requestsInBoundedMemory() throws {
+    func requestsInBoundedMemory() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("requests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -107,7 +107,7 @@ struct CostlyInputTests {
         let answers = folder.appendingPathComponent("answers.jsonl")
         let stubs = try builtExecutable(named: "stubs")
         let script = #"ulimit -v 409600 && exec "$0" match --stubs "$1" --requests "$2" > "$3""#
-        let result = try run(
+        let result = try await run(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", script, stubs.path, mapping.path, requests.path, answers.path],
             within: 240

@@ -53,14 +53,14 @@ struct HostileFileTests {
     }
 
     /// Runs `stubs lint` on `path`.
-    static func lint(_ path: String) throws -> (status: Int32, output: String) {
-        try run(try builtExecutable(named: "stubs"), ["lint", path], within: 60)
+    static func lint(_ path: String) async throws -> (status: Int32, output: String) {
+        try await run(try builtExecutable(named: "stubs"), ["lint", path], within: 60)
     }
 
     // MARK: Body files
 
     @Test("a bodyFileName that is a FIFO or a socket is a located load error, and stubs lint reports it")
-    func bodyFileNotRegular() throws {
+    func bodyFileNotRegular() async throws {
         for kind in ["FIFO", "socket"] {
             let root = try TemporaryStubRoot(mappings: ["body.json": Self.bodyFileMapping("special")])
             var socket: Int32?
@@ -78,7 +78,7 @@ struct HostileFileTests {
             #expect(error.message.contains("\(kind)") && error.message.contains("not a regular file"), "\(error)")
             #expect(error.message.contains("put a regular file there"), "\(error)")
 
-            let lint = try Self.lint(root.path)
+            let lint = try await Self.lint(root.path)
             #expect(lint.status == 1, "\(kind): \(lint.output)")
             #expect(lint.output.contains("\(root.path("mappings/body.json")):1:"), "\(lint.output)")
             #expect(lint.output.contains(kind), "\(lint.output)")
@@ -133,7 +133,7 @@ struct HostileFileTests {
     // MARK: Mapping and HAR files
 
     @Test("a mapping file that is a FIFO is refused without blocking the load; the others load")
-    func mappingFileFIFO() throws {
+    func mappingFileFIFO() async throws {
         let root = try TemporaryStubRoot(mappings: [
             "ok.json": #"{"request": {"urlPath": "/ok"}, "response": {"status": 200}}"#
         ])
@@ -143,7 +143,7 @@ struct HostileFileTests {
         let error = try #require(result.errors.first, "\(result.diagnostics)")
         #expect(error.source.file == root.path("mappings/pipe.json"))
         #expect(error.message.contains("FIFO (named pipe), not a regular file"), "\(error)")
-        let lint = try Self.lint(root.path)
+        let lint = try await Self.lint(root.path)
         #expect(lint.status == 1 && lint.output.contains("pipe.json"), "\(lint.output)")
     }
 
@@ -208,7 +208,7 @@ struct HostileFileTests {
         // The file inside loads, and its link inside loads it once more; the folder link inside adds nothing.
         #expect(result.stubs.count == 2, "\(result.stubs)")
 
-        let lint = try Self.lint(root.path)
+        let lint = try await Self.lint(root.path)
         #expect(lint.status == 1, "\(lint.output)")
         #expect(!lint.output.contains("SECRET"), "\(lint.output)")
         #expect(lint.output.contains("file-out.json") && lint.output.contains("folder-out"), "\(lint.output)")

@@ -272,14 +272,14 @@ struct HostileTemplateTests {
 
     #if os(macOS) || os(Linux)
     @Test("stubs lint accepts the hostile templates and stubs match answers each with a located 500")
-    func commandLine() throws {
+    func commandLine() async throws {
         let root = try TemporaryStubRoot(mappings: [
             "range.json": Self.mapping("/range", "{{range -8000000000000000000 8000000000000000000}}"),
             "now.json": Self.mapping("/now", "{{now offset=request.query.o format='epoch'}}"),
             "ljust.json": Self.mapping("/ljust", "{{ljust 'x' size=request.query.n}}"),
         ])
         let stubs = try builtExecutable(named: "stubs")
-        let lint = try run(stubs, ["lint", root.path], within: 120)
+        let lint = try await run(stubs, ["lint", root.path], within: 120)
         #expect(lint.status == 0, "\(lint.output)")
         let requests = [
             ("http://x/range", "helper 'range'"), ("http://x/now?o=2000000000%20years", "helper 'now'"),
@@ -287,7 +287,7 @@ struct HostileTemplateTests {
             ("http://x/ljust?n=99999999999", "helper 'ljust'"),
         ]
         for (url, says) in requests {
-            let match = try run(stubs, ["match", "--stubs", root.path, "GET", url], within: 120)
+            let match = try await run(stubs, ["match", "--stubs", root.path, "GET", url], within: 120)
             #expect(match.status == 0, "\(url): \(match.output)")
             #expect(match.output.contains(says), "\(url): \(match.output)")
             if says.hasPrefix("helper") {
@@ -493,7 +493,7 @@ struct GeneratedHostileTemplateTests {
         "stubs match answers a sample of the templates with 200 or a located 500, and stubs lint",
         .timeLimit(.minutes(30))
     )
-    func commandLine() throws {
+    func commandLine() async throws {
         let root = try TemporaryStubRoot()
         var requests = ""
         var sample: [String] = []
@@ -516,9 +516,9 @@ struct GeneratedHostileTemplateTests {
         }
         try root.write("requests.jsonl", requests)
         let stubs = try builtExecutable(named: "stubs")
-        let lint = try run(stubs, ["lint", root.path + "/mappings"], within: 600)
+        let lint = try await run(stubs, ["lint", root.path + "/mappings"], within: 600)
         #expect(lint.status == 0, "\(lint.output.prefix(2000))")
-        let match = try run(
+        let match = try await run(
             stubs,
             ["match", "--stubs", root.path, "--requests", root.path("requests.jsonl")],
             within: 1200

@@ -114,10 +114,10 @@ struct HostileXMLTests {
         "stubs lint reports a too-deep equalToXml with its place, and exits 1 instead of crashing",
         arguments: [XMLTree.maximumDepth + 1, 100_000]
     )
-    func lintDeepExpectedDocument(depth: Int) throws {
+    func lintDeepExpectedDocument(depth: Int) async throws {
         guard depth <= XMLTree.maximumDepth + 1 || reliabilitySuitesEnabled else { return }
         let root = try Self.root(expecting: Self.nested(depth))
-        let result = try run(try builtExecutable(named: "stubs"), ["lint", root.path], within: 120)
+        let result = try await run(try builtExecutable(named: "stubs"), ["lint", root.path], within: 120)
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains(root.path("mappings/equal.json") + ":1:"), "\(result.output)")
         #expect(result.output.contains(Self.tooDeep), "\(result.output)")
@@ -127,7 +127,7 @@ struct HostileXMLTests {
         "stubs match answers a too-deep body as unmatched, each XML matcher saying why",
         arguments: [XMLTree.maximumDepth + 1, 100_000]
     )
-    func matchDeepBody(depth: Int) throws {
+    func matchDeepBody(depth: Int) async throws {
         guard depth <= XMLTree.maximumDepth + 1 || reliabilitySuitesEnabled else { return }
         let root = try Self.root()
         let requests = FileManager.default.temporaryDirectory.appendingPathComponent("xml-\(UUID().uuidString).jsonl")
@@ -139,7 +139,7 @@ struct HostileXMLTests {
             return line.serialized()
         }
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: requests)
-        let result = try run(
+        let result = try await run(
             try builtExecutable(named: "stubs"),
             ["match", "--stubs", root.path, "--requests", requests.path],
             within: 120

@@ -274,7 +274,11 @@ struct MatchingWorkBudgetTests {
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
         let stubsTool = try builtExecutable(named: "stubs")
-        let result = try run(stubsTool, ["match", "--stubs", root.path, "--requests", input.path], within: patience)
+        let result = try await run(
+            stubsTool,
+            ["match", "--stubs", root.path, "--requests", input.path],
+            within: patience
+        )
         let answers = result.output.split(separator: "\n")
         #expect(answers.count == bodies.count, "\(result.output)")
         for answer in answers {

@@ -313,7 +313,7 @@ struct PlantedSecretTests {
             let capture = root.folder.appendingPathComponent("capture.har")
             try recorder.journalAsHAR(redaction: .none).write(to: capture)
             let imported = root.folder.appendingPathComponent("imported")
-            let importRun = try run(stubs, ["import-har", capture.path, "--into", imported.path], within: 60)
+            let importRun = try await run(stubs, ["import-har", capture.path, "--into", imported.path], within: 60)
             #expect(importRun.status == 0, "\(importRun.output)")
             Self.expectNoLeak(
                 of: secrets,
@@ -323,13 +323,13 @@ struct PlantedSecretTests {
 
             // The secrets kept on purpose (--keep-secrets): what stubs list and reports must mask.
             let kept = root.folder.appendingPathComponent("kept")
-            let keepRun = try run(
+            let keepRun = try await run(
                 stubs,
                 ["import-har", capture.path, "--into", kept.path, "--keep-secrets"],
                 within: 60
             )
             #expect(keepRun.status == 0, "\(keepRun.output)")
-            let list = try run(stubs, ["list", kept.path], within: 60)
+            let list = try await run(stubs, ["list", kept.path], within: 60)
             Self.expectNoLeak(of: secrets, in: Data(list.output.utf8), sink: "stubs list")
 
             // The near-miss report for the request carrying other secrets, against the stubs
@@ -362,7 +362,7 @@ struct PlantedSecretTests {
             // stubs match: JSON lines, and text.
             let requests = root.folder.appendingPathComponent("requests.jsonl")
             try Data((Self.requestLine(otherRequest) + "\n").utf8).write(to: requests)
-            let lines = try run(stubs, ["match", "--stubs", kept.path, "--requests", requests.path], within: 60)
+            let lines = try await run(stubs, ["match", "--stubs", kept.path, "--requests", requests.path], within: 60)
             Self.expectNoLeak(of: both, in: Data(lines.output.utf8), sink: "stubs match --requests")
             if otherRequest.httpBody.map({ String(data: $0, encoding: .utf8) != nil }) ?? true {
                 var arguments = ["match", "--stubs", kept.path, "POST", otherRequest.url!.absoluteString]
@@ -370,7 +370,7 @@ struct PlantedSecretTests {
                     arguments += ["-H", "\(name): \(value)"]
                 }
                 if let body = otherRequest.httpBody { arguments += ["--data", String(decoding: body, as: UTF8.self)] }
-                let text = try run(stubs, arguments, within: 60)
+                let text = try await run(stubs, arguments, within: 60)
                 Self.expectNoLeak(of: both, in: Data(text.output.utf8), sink: "stubs match (text)")
             }
 
@@ -654,17 +654,17 @@ extension PlantedSecretTests {
         let report = try #require(answer.urlError, "the request was answered: \(answer)").localizedDescription
         Self.expectNoLeak(of: both, in: Data(report.utf8), sink: "the near-miss report")
 
-        let list = try run(stubs, ["list", folder.path], within: 60)
+        let list = try await run(stubs, ["list", folder.path], within: 60)
         Self.expectNoLeak(of: both, in: Data(list.output.utf8), sink: "stubs list")
 
         let requests = folder.appendingPathComponent("requests.jsonl")
         try Data((Self.requestLine(request) + "\n").utf8).write(to: requests)
-        let lines = try run(stubs, ["match", "--stubs", folder.path, "--requests", requests.path], within: 60)
+        let lines = try await run(stubs, ["match", "--stubs", folder.path, "--requests", requests.path], within: 60)
         Self.expectNoLeak(of: both, in: Data(lines.output.utf8), sink: "stubs match --requests")
         var arguments = ["match", "--stubs", folder.path, "POST", request.url!.absoluteString]
         for (name, value) in request.allHTTPHeaderFields ?? [:] { arguments += ["-H", "\(name): \(value)"] }
         if let body = request.httpBody { arguments += ["--data", String(decoding: body, as: UTF8.self)] }
-        let text = try run(stubs, arguments, within: 60)
+        let text = try await run(stubs, arguments, within: 60)
         Self.expectNoLeak(of: both, in: Data(text.output.utf8), sink: "stubs match (text)")
     }
     #endif

@@ -26,8 +26,8 @@ final class StubsExecutableTests {
     }
 
     @Test("stubs --help exits 0 and prints the overview on stdout")
-    func help() throws {
-        let result = try runExecutable(["--help"])
+    func help() async throws {
+        let result = try await runExecutable(["--help"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasPrefix("stubs: check, list and try"), "\(result.stdout)")
         #expect(result.stdout.contains("stubs match --stubs PATH... --requests FILE|-"), "\(result.stdout)")
@@ -35,8 +35,8 @@ final class StubsExecutableTests {
     }
 
     @Test("a usage error exits 2 with one line on stderr")
-    func usageError() throws {
-        let result = try runExecutable(["frobnicate"])
+    func usageError() async throws {
+        let result = try await runExecutable(["frobnicate"])
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout.isEmpty)
         #expect(
@@ -46,13 +46,13 @@ final class StubsExecutableTests {
     }
 
     @Test("stubs lint <repository>/Stubs: the example stub root is clean")
-    func lintExampleStubs() throws {
+    func lintExampleStubs() async throws {
         let stubs = repositoryRoot.appendingPathComponent("Stubs")
         guard FileManager.default.fileExists(atPath: stubs.appendingPathComponent("mappings").path) else {
             // The repository's example stub root has not been written yet: nothing to check.
             return
         }
-        let result = try runExecutable(["lint", stubs.path])
+        let result = try await runExecutable(["lint", stubs.path])
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let summary = try #require(lines.last)
@@ -62,7 +62,7 @@ final class StubsExecutableTests {
     }
 
     @Test("stubs match --requests - reads standard input and prints one JSON line per request")
-    func matchRequestsFromStandardInput() throws {
+    func matchRequestsFromStandardInput() async throws {
         let mapping = scratch.appendingPathComponent("hello.json")
         try Data(
             """
@@ -79,7 +79,10 @@ final class StubsExecutableTests {
             {"method": "GET", "url": "https://example.com/missing"}
 
             """
-        let result = try runExecutable(["match", "--stubs", mapping.path, "--requests", "-"], stdin: Data(input.utf8))
+        let result = try await runExecutable(
+            ["match", "--stubs", mapping.path, "--requests", "-"],
+            stdin: Data(input.utf8)
+        )
         #expect(result.status == 1, "one request is unmatched: \(result)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         #expect(result.stdout.hasSuffix("\n"))
@@ -98,7 +101,7 @@ final class StubsExecutableTests {
     }
 
     @Test("stubs match --requests - answers each line as soon as it arrives, while standard input is still open")
-    func matchRequestsStreams() throws {
+    func matchRequestsStreams() async throws {
         let mapping = scratch.appendingPathComponent("hello.json")
         try Data(
             #"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#.utf8
@@ -130,20 +133,14 @@ final class StubsExecutableTests {
         }
         try input.fileHandleForWriting.close()
         #expect(try reader.nextLine(within: 30) == nil, "nothing more once standard input ends")
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning, Date() < deadline {
-            usleep(10_000)
-        }
-        #expect(!process.isRunning, "stubs did not exit within 30 s of the end of its input")
-        if !process.isRunning {
-            #expect(process.waitUntilExit() == .exited(1), "one request is unmatched")
-        }
+        let ending = try await process.ending(within: 30, command: "stubs match --requests -")
+        #expect(ending == .exited(1), "one request is unmatched")
     }
 
     @Test("stubs match --requests - with unloadable stubs exits 2, stderr only")
-    func matchUnloadableStubs() throws {
+    func matchUnloadableStubs() async throws {
         let missing = scratch.appendingPathComponent("absent").path
-        let result = try runExecutable(
+        let result = try await runExecutable(
             ["match", "--stubs", missing, "--requests", "-"],
             stdin: Data(#"{"url": "https://example.com/"}"#.utf8)
         )
@@ -168,7 +165,7 @@ final class StubsExecutableTests {
 
     /// Runs the built `stubs` executable with `arguments`, feeding it `stdin`. The streams go
     /// through files in the scratch folder, so a chatty child can never block on a full pipe.
-    private func runExecutable(_ arguments: [String], stdin: Data = Data()) throws -> ProcessResult {
+    private func runExecutable(_ arguments: [String], stdin: Data = Data()) async throws -> ProcessResult {
         let executable = try builtExecutable(named: "stubs")
         let id = UUID().uuidString
         let input = scratch.appendingPathComponent("\(id).stdin")
@@ -194,8 +191,9 @@ final class StubsExecutableTests {
             output: outputHandle.fileDescriptor,
             error: errorHandle.fileDescriptor
         )
-        guard case .exited(let status) = process.waitUntilExit() else {
-            throw SpawnError(call: "stubs \(arguments.joined(separator: " "))", code: ECHILD)
+        let command = "stubs \(arguments.joined(separator: " "))"
+        guard case .exited(let status) = try await process.ending(within: 120, command: command) else {
+            throw SpawnError(call: command, code: ECHILD)
         }
         return ProcessResult(
             status: status,

@@ -52,7 +52,7 @@ func run(
     _ arguments: [String],
     environment: [String: String] = [:],
     within seconds: Double
-) throws -> (status: Int32, output: String) {
+) async throws -> (status: Int32, output: String) {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString).out")
     try Data().write(to: output)
     defer { try? FileManager.default.removeItem(at: output) }
@@ -70,21 +70,38 @@ func run(
         output: handle.fileDescriptor,
         error: handle.fileDescriptor
     )
-    let deadline = Date().addingTimeInterval(seconds)
-    while child.isRunning, Date() < deadline {
-        usleep(20_000)
-    }
-    guard !child.isRunning else {
-        child.terminate()
-        throw ChildTimeout(command: ([executable.path] + arguments).joined(separator: " "), seconds: seconds)
-    }
     let status: Int32
-    switch child.waitUntilExit() {
+    switch try await child.ending(within: seconds, command: ([executable.path] + arguments).joined(separator: " ")) {
     case .exited(let code): status = code
     case .signalled(let signal): status = 128 + signal
     case .unknown: status = -1
     }
     return (status, String(decoding: try Data(contentsOf: output), as: UTF8.self))
+}
+
+extension SpawnedChild {
+    /// Waits for the child to end, for at most `seconds`: a child still running then (or when the
+    /// test is cancelled) is terminated and the call throws.
+    ///
+    /// It waits by sleeping in the task, never by blocking its thread: Swift Testing runs tests
+    /// on the cooperative pool, which has as many threads as cores, and a test blocked there for a
+    /// child's lifetime (seconds under the thread sanitizer) holds up every other test's tasks.
+    func ending(within seconds: Double, command: String) async throws -> Ending {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while isRunning {
+            guard ContinuousClock.now < deadline else {
+                terminate()
+                throw ChildTimeout(command: command, seconds: seconds)
+            }
+            do {
+                try await Task.sleep(for: .milliseconds(10))
+            } catch {
+                terminate()
+                throw error
+            }
+        }
+        return waitUntilExit()
+    }
 }
 
 /// A child process that did not finish in time.

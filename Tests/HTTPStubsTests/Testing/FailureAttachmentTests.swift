@@ -43,7 +43,7 @@ struct FailureAttachmentTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0])
-        let (status, output) = try run(
+        let (status, output) = try await run(
             executable,
             [
                 "--testing-library", "swift-testing", "--filter", "FailureAttachmentFixtures",

@@ -10,9 +10,9 @@ import Testing
 @Suite("URLSession.shared in a fresh process")
 struct SharedSessionTests {
     @Test("interception started before any session: URLSession.shared answers from the stubs")
-    func startedFirst() throws {
+    func startedFirst() async throws {
         let probe = try builtExecutable(named: "shared-session-probe")
-        let run = try run(probe, ["first"], within: patience)
+        let run = try await run(probe, ["first"], within: patience)
         #expect(run.status == 0, "\(run.output)")
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.contains("status: active"), "\(run.output)")
@@ -25,9 +25,9 @@ struct SharedSessionTests {
     // always `.active` there; expected, untested).
     #if os(Linux)
     @Test("a session created first: the status is unavailable and an issue says why and what to do")
-    func startedTooLate() throws {
+    func startedTooLate() async throws {
         let probe = try builtExecutable(named: "shared-session-probe")
-        let run = try run(probe, ["late"], within: patience)
+        let run = try await run(probe, ["late"], within: patience)
         #expect(run.status == 0, "\(run.output)")
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.contains("status: unavailable"), "\(run.output)")
