@@ -167,11 +167,12 @@ struct ResponsePlanner {
             return resolve(&progress, selection, &resolution)
         case let .redirect(question):
             progress.pending = nil
+            // The hop's journal entry gets the redirect, followed or not.
+            if let journalID = question.journalID {
+                registry.attach(question.response, body: question.body, toEntry: journalID)
+            }
             guard let chosen = await question.delegate.decide(question.response, newRequest: question.next.urlRequest)
             else {
-                if let journalID = question.journalID {
-                    registry.attach(question.response, body: question.body, toEntry: journalID)
-                }
                 return finish(progress, question.unfollowed)
             }
             follow(&progress, to: InterceptedRequest(chosen, body: chosen.httpBody, bodyUnavailableReason: nil))
@@ -241,15 +242,18 @@ struct ResponsePlanner {
                 )
             }
             let redirect = self.redirect(of: request, status: status, headers: headers)
-            if let redirect, redirect.delegate == nil {
-                follow(&progress, to: redirect.next)
-                return .next
-            }
             let urlResponse = registry.responseCache.response(
                 url: request.url,
                 status: status,
                 headers: Self.deliveredHeaders(headers, status: status)
             )
+            if let redirect, redirect.delegate == nil {
+                // The hop's journal entry gets the redirect it was answered with, as a followed
+                // one put to a delegate does.
+                if let urlResponse { registry.attach(urlResponse, body: data, toEntry: selection.journalID) }
+                follow(&progress, to: redirect.next)
+                return .next
+            }
             let events = self.body(data, response: urlResponse, dribble: response.dribble, at: progress.elapsed)
             guard let urlResponse else { return finish(progress, events) }
             return handOver(

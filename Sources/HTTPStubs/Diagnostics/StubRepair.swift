@@ -9,8 +9,9 @@ import Foundation
 /// and every other matcher it keeps is a header or query test of a literal. Each failed matcher is
 /// corrected from the request: the method and URL from the request's (the URL string as written
 /// is kept when all its parts matched), a header or query parameter to the value sent (or left
-/// out when none was sent), a body test to the body sent (when it is short text), any other failed
-/// test (an absence, a closure) left out. The stub's response is not written back (it may be a
+/// out when none was sent), a body test to the body sent (when it is short text: a JSON test, with the
+/// stub's options, for a stub that tested JSON or a JSON body), any other failed test (an absence, a
+/// closure) left out. The stub's response is not written back (it may be a
 /// closure): the Xcode placeholder `<#its response#>` stands for it. Secrets are masked, as everywhere in
 /// the report.
 enum StubRepair {
@@ -47,21 +48,36 @@ enum StubRepair {
         return "stubs.stub(\(code), <#its response#>)"
     }
 
-    /// A fresh stub for `request`: its method and URL, and its body when it is short text.
+    /// A fresh stub for `request`: its method and URL, and its body when it is short text (tested as
+    /// JSON when it was sent as JSON).
     static func fresh(for request: InterceptedRequest, maskedBody: Data?) -> String {
         var pattern = call(method: request.method, url: LogMasking.url(request.url.absoluteString))
-        if let body = bodyCode(maskedBody) {
+        let sentJSON = request.headers["Content-Type"]?.lowercased().contains("json") == true
+        if let body = bodyCode(maskedBody, json: sentJSON ? JSONComparisonOptions() : nil) {
             pattern += "\n        \(body)"
         }
         return "stubs.stub(\(pattern), .status(200))"
     }
 
-    /// `.body(.equal("…"))` for a body of short text (at most 500 characters), else `nil`.
-    private static func bodyCode(_ maskedBody: Data?) -> String? {
+    /// A test of a body of short text (at most 500 characters), else `nil`: `.body(.json(text: …))`
+    /// with `json`'s options when they are given and the body is JSON, else `.body(.equal("…"))`.
+    private static func bodyCode(_ maskedBody: Data?, json options: JSONComparisonOptions?) -> String? {
         guard let body = maskedBody, !body.isEmpty, body.count <= 2_000, let text = String(data: body, encoding: .utf8),
             text.count <= 500
         else { return nil }
-        return ".body(.equal(\(quoted(text, limit: nil))))"
+        guard let options, let value = try? JSONValue(parsing: text) else {
+            return ".body(.equal(\(quoted(text, limit: nil))))"
+        }
+        let compact = value.serialized()
+        // A raw string keeps the JSON readable (no escaped quotes) when nothing in it ends one or
+        // starts an escape of one.
+        let literal =
+            compact.contains("\"#") || compact.contains("\\#") || compact.unicodeScalars.contains { $0.value < 0x20 }
+            ? quoted(compact, limit: nil) : "#\"" + compact + "\"#"
+        let flags =
+            (options.ignoreArrayOrder ? ", ignoreArrayOrder: true" : "")
+            + (options.ignoreExtraMembers ? ", ignoreExtraMembers: true" : "")
+        return ".body(.json(text: \(literal)\(flags)))"
     }
 
     /// `.get("…")`, `.method("PURGE", "…")`, or `.anyMethod("…")` when `method` is `nil`. A URL
@@ -91,7 +107,7 @@ enum StubRepair {
     )
         -> String?
     {
-        if matcher.part == .body { return bodyCode(maskedBody) }
+        if matcher.part == .body { return bodyCode(maskedBody, json: matcher.jsonBodyOptions) }
         switch matcher.code {
         case let .header(name, _):
             return request.sentValues(ofHeader: name).first.flatMap { MatcherCode.header(name, .equal($0)).maskedCode }

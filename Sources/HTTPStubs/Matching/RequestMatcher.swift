@@ -56,6 +56,9 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     var literalPath: String?
     /// How the matcher is written on a pattern, when a report can write it into a stub to paste.
     var code: MatcherCode?
+    /// The options of the JSON body test this matcher is (`.body(.json(…))`): a report corrects it
+    /// with a JSON test of the body sent, not a test of its exact bytes.
+    var jsonBodyOptions: JSONComparisonOptions?
     /// A literal start every path the matcher accepts has (`/users/` for `/users/{id}`): lets a
     /// registry index stubs that do not require one exact path.
     var pathPrefix: String?
@@ -335,6 +338,7 @@ extension RequestMatcher {
             readsBody: true
         )
         bodyMatcher.subject = Part.body.name
+        if case let .json(_, options) = matcher.kind { bodyMatcher.jsonBodyOptions = options }
         return bodyMatcher
     }
 

@@ -72,6 +72,28 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     /// An `OPTIONS` request to `url`.
     public static func options(_ url: URL) -> RequestPattern { method(.options, url) }
 
+    /// A request with this method to a URL that fits the pattern `url` holds, read as a literal is
+    /// (see ``URLPattern``): for a `String` variable, `.get(baseURL + "/users")`.
+    public static func method(_ method: InterceptedRequest.Method, _ url: String) -> RequestPattern {
+        RequestPattern(method: method, url: URLPattern(url))
+    }
+    /// A request with any method to a URL that fits the pattern `url` holds.
+    public static func anyMethod(_ url: String) -> RequestPattern { RequestPattern(method: nil, url: URLPattern(url)) }
+    /// A `GET` request to a URL that fits the pattern `url` holds.
+    public static func get(_ url: String) -> RequestPattern { method(.get, url) }
+    /// A `HEAD` request to a URL that fits the pattern `url` holds.
+    public static func head(_ url: String) -> RequestPattern { method(.head, url) }
+    /// A `POST` request to a URL that fits the pattern `url` holds.
+    public static func post(_ url: String) -> RequestPattern { method(.post, url) }
+    /// A `PUT` request to a URL that fits the pattern `url` holds.
+    public static func put(_ url: String) -> RequestPattern { method(.put, url) }
+    /// A `PATCH` request to a URL that fits the pattern `url` holds.
+    public static func patch(_ url: String) -> RequestPattern { method(.patch, url) }
+    /// A `DELETE` request to a URL that fits the pattern `url` holds.
+    public static func delete(_ url: String) -> RequestPattern { method(.delete, url) }
+    /// An `OPTIONS` request to a URL that fits the pattern `url` holds.
+    public static func options(_ url: String) -> RequestPattern { method(.options, url) }
+
     /// This pattern with one more matcher, which must match too.
     public func matching(_ matcher: RequestMatcher) -> RequestPattern {
         var copy = self

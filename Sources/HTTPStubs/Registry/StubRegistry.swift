@@ -348,6 +348,26 @@ public final class StubRegistry: Sendable {
         requests(matching: .method(method, url))
     }
 
+    /// The intercepted requests to a URL fitting the pattern `url` holds (a `String` variable), by any method.
+    public func requests(to url: String) -> [JournalEntry] {
+        requests(to: URLPattern(url))
+    }
+
+    /// The intercepted requests with this method to a URL fitting the pattern `url` holds (a `String` variable).
+    public func requests(to method: InterceptedRequest.Method, _ url: String) -> [JournalEntry] {
+        requests(to: method, URLPattern(url))
+    }
+
+    /// The intercepted requests to `url` (see ``URLPattern/init(_:)-(URL)``), by any method.
+    public func requests(to url: URL) -> [JournalEntry] {
+        requests(to: URLPattern(url))
+    }
+
+    /// The intercepted requests with this method to `url`.
+    public func requests(to method: InterceptedRequest.Method, _ url: URL) -> [JournalEntry] {
+        requests(to: method, URLPattern(url))
+    }
+
     /// The intercepted requests no stub answered.
     public var unmatchedRequests: [JournalEntry] {
         journal.filter(\.isUnmatched)

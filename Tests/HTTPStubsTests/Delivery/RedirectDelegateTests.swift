@@ -98,6 +98,9 @@ struct RedirectDelegateTests {
             session.finishTasksAndInvalidate()
         }
         #expect(decider.asked.count == 2)
+        // Every redirect the delegates let through is in the journal with its response.
+        let statuses = stubs.journal.map { $0.response?.status }
+        #expect(statuses == Array(repeating: [302, 200], count: 4).flatMap { $0 }, "\(statuses)")
     }
 
     @Test("a task delegate (data(for:delegate:)) that refuses gets the 302")

@@ -42,6 +42,9 @@ struct RedirectTests {
             ]
         )
         #expect(stubs.journal.allSatisfy { $0.stub != nil })
+        // Each hop's entry has the response it was answered with: the redirect, then the answer.
+        #expect(stubs.journal.map { $0.response?.status } == [status, 203, status, 203])
+        #expect(stubs.journal.first?.response?.headers["Location"] == "https://cdn.example.com/new")
     }
 
     @Test("301 and 302 turn POST into GET and drop the body and its headers", arguments: [301, 302])

@@ -211,6 +211,59 @@ import FoundationNetworking
         #expect(rawStringArgument(in: report.suggestedStub, after: ".body(.equal(") == body, "\(report.suggestedStub)")
     }
 
+    @Test(
+        "a stub that tests a JSON body is corrected with a JSON test of the body sent, its options kept, and the pasted test answers",
+        arguments: [
+            #"{"item": "book", "note": "say \"hi\""}"#,
+            ##"{"item": "book", "color": "#ff0000"}"##,
+            ##"{"item": "book", "path": "a\\#b"}"##,
+        ]
+    )
+    func jsonBodyNearMissSuggestsJSON(body: String) async throws {
+        let stubs = StubRegistry()
+        stubs.stub(.post("https://api.example.com/orders").body(.json(["item": "pen"], ignoreExtraMembers: true)), .ok)
+        let session = stubs.makeSession()
+        let sent = request(
+            "POST",
+            "https://api.example.com/orders",
+            body: body,
+            headers: ["Content-Type": "application/json"]
+        )
+        let completion = await complete(session, sent)
+        let suggestion = try #require(completion.urlError?.localizedDescription.components(separatedBy: "\n").suffix(2))
+        let code = suggestion.joined(separator: "\n")
+        #expect(code.contains(".body(.json(text: "), "\(code)")
+        #expect(code.contains(", ignoreExtraMembers: true))"), "\(code)")
+        #expect(!code.contains(".body(.equal("), "\(code)")
+        let pasted = try #require(rawStringArgument(in: code, after: ".body(.json(text: "), "\(code)")
+        stubs.stub(
+            .post("https://api.example.com/orders").body(.json(text: pasted, ignoreExtraMembers: true)),
+            .text("pasted")
+        )
+        #expect(await complete(session, sent).text == "pasted")
+    }
+
+    @Test("a fresh stub for a request sent as JSON tests its body as JSON; one sent as text keeps its exact bytes")
+    func freshStubForAJSONBody() async throws {
+        let stubs = StubRegistry()
+        let session = stubs.makeSession()
+        let body = #"{"city":"Paris"}"#
+        let json = await complete(
+            session,
+            request(
+                "POST",
+                "https://api.example.com/search",
+                body: body,
+                headers: ["Content-Type": "application/json; charset=utf-8"]
+            )
+        )
+        let jsonCode = try #require(json.urlError?.localizedDescription)
+        #expect(rawStringArgument(in: jsonCode, after: ".body(.json(text: ") == body, "\(jsonCode)")
+        let text = await complete(session, request("POST", "https://api.example.com/search", body: body))
+        let textCode = try #require(text.urlError?.localizedDescription)
+        #expect(rawStringArgument(in: textCode, after: ".body(.equal(") == body, "\(textCode)")
+    }
+
     /// The literal reader above accepts every correct way of quoting those bodies, so the known
     /// issue disappears whichever fix is chosen.
     @Test func literalReaderAcceptsCorrectQuoting() {

@@ -32,6 +32,40 @@ import FoundationNetworking
         #expect(await answer(session, request("GET", "https://api.example.com/dav")) == unmatched)
     }
 
+    @Test(
+        "a String variable is a URL pattern wherever a literal is: every method, anyMethod, method(_:_:), and the journal's queries"
+    )
+    func stringVariablesAsURLPatterns() async {
+        let base: String = "https://api.example.com"
+        let paris: String = base + "/weather/{city}"
+        let path: String = "/orders"
+        let stubs = StubRegistry()
+        stubs.stub(.get(paris), .text("get"))
+        stubs.stub(.head(paris), .status(204))
+        stubs.stub(.post(path), .text("post"))
+        stubs.stub(.put(path), .text("put"))
+        stubs.stub(.patch(path), .text("patch"))
+        stubs.stub(.delete(path), .text("delete"))
+        stubs.stub(.options(path), .text("options"))
+        stubs.stub(.anyMethod(base + "/any"), .text("any"))
+        stubs.stub(.method("PROPFIND", base + "/dav"), .text("propfind"))
+        let session = stubs.makeSession()
+        #expect(await answer(session, request("GET", base + "/weather/paris")) == "get")
+        #expect(await complete(session, request("HEAD", base + "/weather/paris")).status == 204)
+        for method in ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"] {
+            #expect(await answerAsync(session, request(method, base + path)) == method.lowercased(), "\(method)")
+        }
+        #expect(await answer(session, request("TRACE", base + "/any")) == "any")
+        #expect(await answer(session, request("PROPFIND", base + "/dav")) == "propfind")
+        #expect(stubs.requests(to: paris).count == 2)
+        #expect(stubs.requests(to: .get, paris).count == 1)
+        #expect(stubs.requests(to: path).count == 5)
+        #expect(stubs.requests(to: .post, path).count == 1)
+        let url = URL(string: base + "/dav")!
+        #expect(stubs.requests(to: url).count == 1)
+        #expect(stubs.requests(to: "PROPFIND", url).count == 1)
+    }
+
     @Test func schemeMustMatch() async {
         let stubs = StubRegistry()
         stubs.stub(.get("https://api.example.com/scheme"), .text("secure"))

@@ -32,6 +32,36 @@ struct BundleResourceTests {
         #expect(error.diagnostics.count == 1)
         #expect(error.description.contains("no resource \"NotThere\" in the bundle"))
         #expect(error.description.contains("resources: [.copy(\"Fixtures/NotThere\")]"))
+        #expect(error.description.contains(#"load it as load("NotThere", in: .module)"#))
         #expect(stubs.stubs.isEmpty)
+    }
+
+    @Test(
+        "a copied folder named by its path in the target's folder: the hint says to load it by its last component, which works"
+    )
+    func resourceNamedByItsSourcePath() throws {
+        let error = try #require(throws: StubFileError.self) {
+            try StubRegistry().load("Resources/BundledStubs", in: .module)
+        }
+        #expect(
+            error.description.contains(
+                #"a copied resource keeps only its last path component in the bundle: load it as load("BundledStubs", in: .module)"#
+            ),
+            "\(error)"
+        )
+        #expect(!error.description.contains(".copy("), "the resource is declared already: \(error)")
+        let stubs = StubRegistry()
+        try stubs.load("BundledStubs", in: .module)
+        #expect(!stubs.stubs.isEmpty, "the suggested call loads the stubs")
+    }
+
+    @Test("a folder path the bundle lacks: declare it with that path (not doubled), load it by its last component")
+    func undeclaredFolderPath() throws {
+        let error = try #require(throws: StubFileError.self) {
+            try StubRegistry().load("Fixtures/WeatherStubs", in: .module)
+        }
+        #expect(error.description.contains(#"resources: [.copy("Fixtures/WeatherStubs")]"#), "\(error)")
+        #expect(error.description.contains(#"load it by its last path component: load("WeatherStubs", in: .module)"#))
+        #expect(!error.description.contains("Fixtures/Fixtures"), "\(error)")
     }
 }

@@ -62,8 +62,9 @@ extension StubRegistry {
     ) throws(StubFileError) -> [Stub.ID] {
         var paths: [String] = []
         var missing: [StubDiagnostic] = []
+        let resources = bundle.resourceURL ?? bundle.bundleURL
         for name in names {
-            let candidate = (bundle.resourceURL ?? bundle.bundleURL).appendingPathComponent(name)
+            let candidate = resources.appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: candidate.path) {
                 paths.append(candidate.path)
             } else {
@@ -71,15 +72,31 @@ extension StubRegistry {
                     StubDiagnostic(
                         severity: .error,
                         path: candidate.path,
-                        message:
-                            "no resource \(quoted(name)) in the bundle at \(bundle.bundlePath); "
-                            + "declare it in the target's resources in Package.swift, for example resources: "
-                            + "[.copy(\(quoted("Fixtures/" + name)))], and load it by its last path component"
+                        message: "no resource \(quoted(name)) in the bundle at \(bundle.bundlePath); "
+                            + Self.missingResourceFix(name, in: resources)
                     )
                 )
             }
         }
         guard missing.isEmpty else { throw StubFileError(diagnostics: missing) }
         return try load(paths, templating: templating)
+    }
+
+    /// How to reach the resource `name` that `resources` lacks. `.copy("Fixtures/Feed")` puts the
+    /// folder in the bundle under its last path component, `Feed`: a name with a folder before it
+    /// whose last component the bundle holds was declared already, and is loaded by that component.
+    private static func missingResourceFix(_ name: String, in resources: URL) -> String {
+        let components = name.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let last = components.last ?? name
+        let call = "load(\(quoted(last)), in: .module)"
+        if components.count > 1 {
+            if FileManager.default.fileExists(atPath: resources.appendingPathComponent(last).path) {
+                return "a copied resource keeps only its last path component in the bundle: load it as \(call)"
+            }
+            return "declare it in the target's resources in Package.swift, with its path in the target's folder: "
+                + "resources: [.copy(\(quoted(name)))], and load it by its last path component: \(call)"
+        }
+        return "declare it in the target's resources in Package.swift with its path in the target's folder, "
+            + "for example resources: [.copy(\(quoted("Fixtures/" + name)))], and load it as \(call)"
     }
 }

@@ -127,6 +127,8 @@ struct MatchingSnippetTests {
     func variables() async throws {
         let stubs = StubRegistry()
         let user = User(id: 42, name: "Ada")
+        let parisURL = "https://api.example.com/weather/paris"
+        stubs.stub(.get(parisURL), .text("sunny"))
         let url = URL(string: "https://api.example.com/users/42")!
         let accept = "application/json"
         let language = "en"
@@ -138,6 +140,8 @@ struct MatchingSnippetTests {
         stubs.stub(.post("/login").body(.form(["user": name])), .ok)
 
         let session = stubs.makeSession()
+        #expect(await answer(session, parisURL) == "sunny")
+        #expect(stubs.requests(to: parisURL).count == 1)
         let userURL = "https://api.example.com/users/42?lang=en"
         #expect(
             canonicalJSON(await answer(session, request("GET", userURL, headers: ["Accept": "application/json"])))
