@@ -51,7 +51,10 @@ extension RecordingTests {
         #expect(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
         defer { close(descriptor) }
 
-        try StubRegistry().replay(root.path, mode: .newEpisodes)
+        let stubs = StubRegistry()
+        let log = DiagnosticLog(stubs)
+        try stubs.replay(root.path, mode: .newEpisodes)
+        #expect(log.all.map(\.message) == ["no .json or .har files found"], "the root holds no mapping yet")
 
         #expect(
             root.bodyFileNames() == [

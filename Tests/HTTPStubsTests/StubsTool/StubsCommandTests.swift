@@ -33,7 +33,7 @@ final class StubsCommandTests {
         #expect(result.stderr.isEmpty)
     }
 
-    @Test("lint: an error is printed as 'path:line:column: error: $.json.path: message' and exits 1")
+    @Test("lint: an error is printed compiler-style (path, line, column, severity, JSON path, message) and exits 1")
     func lintErrorFormat() throws {
         let folder = scratch
         let bad = try folder.write(
@@ -717,31 +717,31 @@ final class StubsCommandTests {
     }
 
     @Test(
-        "--requests: an invalid line exits 2 with 'FILE:LINE: error: …', after the answers to the lines before it",
+        "--requests: an invalid line exits 2 with a located error (the file and line), after the answers to the lines before it",
         arguments: [
-            (#"{"method": "GET"}"#, #"error: "url" must be an absolute URL"#),
-            (#"{"method": "GET", "url": "/relative"}"#, #"error: "url" must be an absolute URL"#),
-            (#"{"method": 1, "url": "https://api.example.com/users"}"#, #"error: "method" must be a string"#),
-            (#"["GET", "https://api.example.com/users"]"#, "error: each line must be a JSON object"),
-            (#"{"url": "https://api.example.com/users", "headers": ["X: y"]}"#, #"error: "headers" must be an object"#),
+            (#"{"method": "GET"}"#, #""url" must be an absolute URL"#),
+            (#"{"method": "GET", "url": "/relative"}"#, #""url" must be an absolute URL"#),
+            (#"{"method": 1, "url": "https://api.example.com/users"}"#, #""method" must be a string"#),
+            (#"["GET", "https://api.example.com/users"]"#, "each line must be a JSON object"),
+            (#"{"url": "https://api.example.com/users", "headers": ["X: y"]}"#, #""headers" must be an object"#),
             (
                 #"{"url": "https://api.example.com/users", "headers": {"X": 1}}"#,
-                "error: the header X must have a string value"
+                "the header X must have a string value"
             ),
-            (#"{"url": "https://api.example.com/users", "body": {"a": 1}}"#, #"error: "body" must be a string"#),
+            (#"{"url": "https://api.example.com/users", "body": {"a": 1}}"#, #""body" must be a string"#),
             (
                 #"{"url": "https://api.example.com/users", "bodyBase64": "%%%"}"#,
-                #"error: "bodyBase64" must be base64 text"#
+                #""bodyBase64" must be base64 text"#
             ),
-            (#"{"url": "https://api.example.com/users""#, "error: invalid JSON at column "),
-            (#"{"method": "", "url": "https://api.example.com/users"}"#, #"error: "method" "" is not an HTTP method"#),
+            (#"{"url": "https://api.example.com/users""#, "invalid JSON at column "),
+            (#"{"method": "", "url": "https://api.example.com/users"}"#, #""method" "" is not an HTTP method"#),
             (
                 #"{"method": "GE T", "url": "https://api.example.com/users"}"#,
-                #"error: "method" "GE T" is not an HTTP method"#
+                #""method" "GE T" is not an HTTP method"#
             ),
             (
                 #"{"method": "../../x", "url": "https://api.example.com/users"}"#,
-                #"error: "method" "../../x" is not an HTTP method"#
+                #""method" "../../x" is not an HTTP method"#
             ),
         ]
     )
@@ -754,12 +754,12 @@ final class StubsCommandTests {
         let result = runStubs(["match", "--stubs", fixture.root.path, "--requests", requests.path])
         #expect(result.status == 2, "\(result)")
         #expect(try jsonLines(result.stdout).map { $0["status"] } == [200], "\(result.stdout)")
-        #expect(result.stderr.hasPrefix("\(requests.path):2: \(message)"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("\(requests.path):2: error: \(message)"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 
     @Test(
-        "--requests: a line that is not valid UTF-8 exits 2 with 'FILE:LINE: error: …' instead of being read with replacement characters"
+        "--requests: a line that is not valid UTF-8 exits 2 with a located error (the file and line) instead of being read with replacement characters"
     )
     func requestsInvalidUTF8() throws {
         let fixture = try StubRootFixture(in: scratch)
@@ -803,7 +803,9 @@ final class StubsCommandTests {
         #expect(answers.map { $0["body"] } == ["ok", #"[{"id":1,"name":"Ada"}]"#])
     }
 
-    @Test("--requests: a line longer than 16 MiB exits 2 with 'FILE:LINE: error: …', after the answers before it")
+    @Test(
+        "--requests: a line longer than 16 MiB exits 2 with a located error (the file and line), after the answers before it"
+    )
     func requestsLineTooLong() throws {
         let fixture = try StubRootFixture(in: scratch)
         var input = Data(#"{"method": "GET", "url": "https://api.example.com/users"}"#.utf8) + Data("\n".utf8)
