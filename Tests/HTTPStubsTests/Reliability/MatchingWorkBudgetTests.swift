@@ -14,9 +14,16 @@ import FoundationNetworking
 ///
 /// No test asserts that something is fast: each gives up waiting after ``patience`` rather than
 /// hang, and checks that the request failed because the budget was spent.
-@Suite("The work a request's matching may cost")
+/// Its tests run one at a time, and `.ci/run` runs the suite on its own: each of its requests may work for
+/// seconds on URLSession's one shared queue (that is what they prove bounded), and run side by side they would
+/// queue behind each other's work. A request still waits at most ``heavyPatience``.
+@Suite("The work a request's matching may cost", .serialized)
 struct MatchingWorkBudgetTests {
     /// A path of `count` `a`s after `/x`, then `b`: what `/x(.*a){12}` backtracks on for a long time.
+    /// How long a request of the suite is waited for: a bound, not a speed (a 4 MB body against JSON stubs
+    /// takes about 20 s in a debug build, several times that under load).
+    static let heavyPatience: Double = 180
+
     static func backtrackingPath(_ count: Int = 60) -> String {
         "/x" + String(repeating: "a", count: count) + "b"
     }
@@ -56,7 +63,10 @@ struct MatchingWorkBudgetTests {
         let session = stubs.makeSession()
         let url = "https://api.example.com" + Self.backtrackingPath()
 
-        let completion = try #require(await within { await complete(session, url) }, "the request hung")
+        let completion = try #require(
+            await within(Self.heavyPatience) { await complete(session, url) },
+            "the request hung"
+        )
         let error = try #require(completion.urlError, "got \(completion)")
         #expect(error.code == .resourceUnavailable)
         let description = error.localizedDescription
@@ -73,7 +83,9 @@ struct MatchingWorkBudgetTests {
         #expect(stubs.unusedStubs.map(\.id).contains(slowStub))
 
         // The async API sees the same failure; other requests are answered as before.
-        let asyncFailure = try #require(await within { await asyncError(session, URLRequest(url: URL(string: url)!)) })
+        let asyncFailure = try #require(
+            await within(Self.heavyPatience) { await asyncError(session, URLRequest(url: URL(string: url)!)) }
+        )
         #expect((asyncFailure as? URLError)?.code == .resourceUnavailable)
         #expect(await complete(session, "https://api.example.com/fine").text == "fine")
         // A path it matches at once is answered.
@@ -92,7 +104,7 @@ struct MatchingWorkBudgetTests {
     func directEvaluation() async throws {
         let pattern = RequestPattern.get(.path(.matches("/x(.*a){12}")))
         let request = InterceptedRequest(url: URL(string: "https://api.example.com" + Self.backtrackingPath())!)
-        let matched = await within { pattern.matches(request) }
+        let matched = await within(Self.heavyPatience) { pattern.matches(request) }
         #expect(matched == false, "nil: the test hung")
     }
 
@@ -110,13 +122,15 @@ struct MatchingWorkBudgetTests {
         try stubs.load(root.path)
         let session = stubs.makeSession()
         let valid = try #require(
-            await within {
+            await within(Self.heavyPatience) {
                 await complete(session, request("POST", "https://api.example.com/schema", body: #""text""#))
             }
         )
         #expect(valid.text == "valid", "got \(valid)")
         let invalid = try #require(
-            await within { await complete(session, request("POST", "https://api.example.com/schema", body: "[1]")) }
+            await within(Self.heavyPatience) {
+                await complete(session, request("POST", "https://api.example.com/schema", body: "[1]"))
+            }
         )
         let error = try #require(invalid.urlError, "got \(invalid)")
         #expect(error.localizedDescription.hasPrefix("Unmatched request"), "\(error.localizedDescription)")
@@ -143,14 +157,14 @@ struct MatchingWorkBudgetTests {
         let session = stubs.makeSession()
         for path in ["/all", "/any"] {
             let answer = try #require(
-                await within {
+                await within(Self.heavyPatience) {
                     await complete(session, request("POST", "https://api.example.com" + path, body: #"[{"a": 1}]"#))
                 }
             )
             #expect(answer.text == String(path.dropFirst()), "\(path): \(answer)")
         }
         let miss = try #require(
-            await within {
+            await within(Self.heavyPatience) {
                 await complete(session, request("POST", "https://api.example.com/all", body: #"[{"b": 1}]"#))
             }
         )
@@ -187,7 +201,9 @@ struct MatchingWorkBudgetTests {
         func send(_ path: String, _ elements: [String]) async throws -> Completion {
             let body = "[" + elements.joined(separator: ",") + "]"
             return try #require(
-                await within { await complete(session, request("POST", "https://api.example.com" + path, body: body)) },
+                await within(Self.heavyPatience) {
+                    await complete(session, request("POST", "https://api.example.com" + path, body: body))
+                },
                 "\(path) hung"
             )
         }
@@ -252,7 +268,9 @@ struct MatchingWorkBudgetTests {
         let session = stubs.makeSession()
         for (path, body, activity, file) in bodies {
             let completion = try #require(
-                await within { await complete(session, request("POST", "https://api.example.com" + path, body: body)) },
+                await within(Self.heavyPatience) {
+                    await complete(session, request("POST", "https://api.example.com" + path, body: body))
+                },
                 "\(path) hung"
             )
             let description = completion.urlError?.localizedDescription ?? "\(completion)"
