@@ -19,11 +19,11 @@ import FoundationNetworking
 /// queue behind each other's work. A request still waits at most ``heavyPatience``.
 @Suite("The work a request's matching may cost", .serialized)
 struct MatchingWorkBudgetTests {
-    /// A path of `count` `a`s after `/x`, then `b`: what `/x(.*a){12}` backtracks on for a long time.
     /// How long a request of the suite is waited for: a bound, not a speed (a 4 MB body against JSON stubs
     /// takes about 20 s in a debug build, several times that under load).
-    static let heavyPatience: Double = 180
+    static let heavyPatience: Double = 3 * patience
 
+    /// A path of `count` `a`s after `/x`, then `b`: what `/x(.*a){12}` backtracks on for a long time.
     static func backtrackingPath(_ count: Int = 60) -> String {
         "/x" + String(repeating: "a", count: count) + "b"
     }

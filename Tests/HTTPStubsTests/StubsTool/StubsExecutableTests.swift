@@ -127,12 +127,12 @@ final class StubsExecutableTests {
             input.fileHandleForWriting.write(
                 Data((#"{"method": "GET", "url": "https://example.com/\#(path)"}"# + "\n").utf8)
             )
-            let line = try #require(try reader.nextLine(within: 30), "stubs ended its output early")
+            let line = try #require(try await reader.nextLine(within: patience), "stubs ended its output early")
             let answer = try #require(try JSONValue(parsing: line).objectValue, "not a JSON object: \(line)")
             #expect(path == "hello" ? answer["body"] == "hi" : answer["unmatched"] == true, "\(line)")
         }
         try input.fileHandleForWriting.close()
-        #expect(try reader.nextLine(within: 30) == nil, "nothing more once standard input ends")
+        #expect(try await reader.nextLine(within: patience) == nil, "nothing more once standard input ends")
         let ending = try await process.ending(within: 30, command: "stubs match --requests -")
         #expect(ending == .exited(1), "one request is unmatched")
     }
@@ -214,8 +214,9 @@ final class StubsExecutableTests {
         }
 
         /// The next line without its line break; `nil` when the pipe ends first. Throws when no
-        /// line arrives within `seconds`.
-        mutating func nextLine(within seconds: Double) throws -> String? {
+        /// line arrives within `seconds`. Between reads it sleeps rather than blocking in `poll`, so
+        /// that a child slow to answer holds none of the few threads the other tests run on.
+        mutating func nextLine(within seconds: Double) async throws -> String? {
             let deadline = Date().addingTimeInterval(seconds)
             while true {
                 if let lineBreak = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -225,7 +226,10 @@ final class StubsExecutableTests {
                 let remaining = deadline.timeIntervalSinceNow
                 guard remaining > 0 else { throw PipeTimeout(seconds: seconds) }
                 var descriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&descriptor, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
+                guard poll(&descriptor, 1, 0) > 0 else {
+                    try await Task.sleep(for: .milliseconds(5))
+                    continue
+                }
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, 4096) }
                 if count == 0 { return pending.isEmpty ? nil : String(decoding: pending, as: UTF8.self) }
