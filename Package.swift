@@ -38,7 +38,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPStubsXCTests",
-            dependencies: ["HTTPStubs", "HTTPStubsTesting", "ExampleClients"]
+            dependencies: ["HTTPStubs", "HTTPStubsTesting", "ExampleClients", "LoopbackHTTP"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -15,12 +15,16 @@ import HTTPStubs
 /// - every stub whose `Stub.expectation` is unmet (at the line that declared the stub; a stub
 ///   written inside the `.httpStubs` attribute has no line of its own, so its failure names the
 ///   trait and the test);
-/// - every broken stub, such as one whose regular expression does not compile.
+/// - every broken stub, such as one whose regular expression does not compile;
+/// - every request the network guard stopped: one sent through `URLSession.shared` while the
+///   scope was open, where the platform lets the toolkit see it (see the network guard, <doc:RequestsThatMissTheStubs>);
+/// - what its ``stubUsage`` check asks: by default a warning when its stubs received no request
+///   at all, the sign of code under test that uses a session they do not serve.
 ///
 /// After that the registry is closed: a request that reaches it later fails with a `URLError`
 /// naming the test, and is reported on standard error, since no test is left to fail.
 ///
-/// Open one with ``withHTTPStubs(clock:fileID:filePath:line:column:_:)-9ez8y``, the
+/// Open one with ``withHTTPStubs(clock:stubUsage:fileID:filePath:line:column:_:)-3n5bp``, the
 /// `@Test(.httpStubs)` trait, or `XCTestCase.makeStubRegistry()`.
 public final class HTTPStubsScope: Sendable {
     /// The scope of the running test, set by the `.httpStubs` trait and by `withHTTPStubs`; `nil`
@@ -46,11 +50,17 @@ public final class HTTPStubsScope: Sendable {
     /// The failures reported, attached as files when the scope ends (see ``FailureAttachment``).
     private let evidence = FailureEvidence()
 
+    /// The journal's last entry when the scope opened: the scope's requests come after it.
+    private let firstJournalEntry: Int
+
     private struct ScopeState {
         var reportedUnmatched = 0
         var issues: [StubDiagnostic] = []
         var ended = false
         var inFlightTimeout = Duration.seconds(1)
+        var stubUsage = StubUsageCheck.warnIfNoneAnswered
+        /// How many failures the scope has reported, expected ones included.
+        var failures = 0
     }
 
     /// How long the scope's end waits, in real time, for requests still being served to finish
@@ -59,6 +69,14 @@ public final class HTTPStubsScope: Sendable {
     public var inFlightTimeout: Duration {
         get { state.withLock { $0.inFlightTimeout } }
         set { state.withLock { $0.inFlightTimeout = max(newValue, .zero) } }
+    }
+
+    /// What the scope's end checks about how its stubs were used:
+    /// ``StubUsageCheck/warnIfNoneAnswered`` by default. Set it from the test
+    /// (`HTTPStubsScope.current?.stubUsage = .noRequests`) or where the scope opens.
+    public var stubUsage: StubUsageCheck {
+        get { state.withLock { $0.stubUsage } }
+        set { state.withLock { $0.stubUsage = newValue } }
     }
 
     /// Opens a scope with a new registry; call on the test's task.
@@ -82,7 +100,27 @@ public final class HTTPStubsScope: Sendable {
         stubs.userCodeHost = userCode
         Task { await userCode.serve() }
         let reported = stubs.journal.last?.id ?? 0  // read before locking: the scope's lock is a leaf
+        firstJournalEntry = reported
         state.withLock { $0.reportedUnmatched = reported }
+        // A registry that outlives the scope (URLSession.shared's) is not guarded: it serves that session.
+        if closesRegistry {
+            NetworkGuard.engage(stubs, testName: testName, claimsUnscopedTasks: framework == .xcTest)
+        }
+    }
+
+    /// Runs `body` as the scope's test code: ``current`` is this scope, and the requests its tasks
+    /// send through `URLSession.shared` are this scope's to guard.
+    func run<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        try await Self.$running.withValue(self) {
+            try await NetworkGuard.$scopeRegistry.withValue(stubs) { try await body() }
+        }
+    }
+
+    /// ``run(_:)`` for synchronous test code.
+    func runSynchronously<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try Self.$running.withValue(self) {
+            try NetworkGuard.$scopeRegistry.withValue(stubs) { try body() }
+        }
     }
 
     /// Reports what went wrong so far (unmatched requests, broken stubs) as failures of the test.
@@ -132,6 +170,7 @@ public final class HTTPStubsScope: Sendable {
     }
 
     private func finishEnding() {
+        let stopped = closesRegistry ? NetworkGuard.disengage(stubs) : []
         let ended = stubs.endTest(named: testName, closing: closesRegistry)
         stubs.removeUserCodeHost(userCode)
         userCode.close()
@@ -145,17 +184,77 @@ public final class HTTPStubsScope: Sendable {
                 at: stubLocation ?? location
             )
         }
-        for unmet in stubs.unmetExpectations {
-            let stubLocation = stubs.stubs.first { $0.id == unmet.stub.id }.flatMap { SourceCodeLocation($0.source) }
+        for message in stopped {
+            fail("Request stopped by the network guard: \(message)", at: location)
+        }
+        let received = stubs.journal.filter { $0.id > firstJournalEntry }
+        // Said once, after whichever failure or warning first notices that nothing arrived.
+        let noneReceived = received.isEmpty ? "\n" + Self.noRequestReceived : ""
+        let unmetExpectations = stubs.unmetExpectations
+        for unmet in unmetExpectations {
             // The trait's note belongs to the headline, before the requests that arrived.
             let lines = unmet.description.split(separator: "\n", maxSplits: 1)
             let rest = lines.dropFirst().map { "\n\($0)" }.joined()
             fail(
-                "Unmet expectation: \(lines[0])\(traitNote(stub: unmet.stub.id))\(rest)",
-                at: stubLocation ?? location
+                "Unmet expectation: \(lines[0])\(traitNote(stub: unmet.stub.id))\(rest)\(noneReceived)",
+                at: place(of: unmet.stub.id)
             )
         }
+        checkStubUsage(received: received)
         evidence.attach(stubs: stubs, testName: testName, at: location, framework: framework, testCase: testCase.object)
+    }
+
+    // MARK: How the stubs were used
+
+    /// What a scope whose stubs received no request says about the likely cause, and the fixes.
+    static let noRequestReceived =
+        "No request reached this test's stubs. If the code under test made one, it went through a URLSession they "
+        + "do not serve (on Linux a session made with URLSession(configuration: .default) or .ephemeral is invisible "
+        + "to the toolkit, and its requests may reach the real network): give the code under test the session "
+        + "stubs.makeSession() makes, or one made from stubs.configuration(). If the test makes no request, give its "
+        + "scope stubUsage: .noRequests."
+
+    /// Reports what ``stubUsage`` asks about the scope's `received` requests.
+    private func checkStubUsage(received: [JournalEntry]) {
+        let unexpected = stubs.stubs.filter { $0.expectation == nil }
+        switch stubUsage.kind {
+        case .warnIfNoneAnswered:
+            // A test the scope failed has been told enough; a stub that answered proves the session right.
+            let failed = state.withLock { $0.failures > 0 }
+            guard received.isEmpty, !failed, !unexpected.isEmpty,
+                unexpected.allSatisfy({ stubs.useCount(of: $0.id) == 0 })
+            else { return }
+            let count = unexpected.count == 1 ? "its stub" : "any of its \(unexpected.count) stubs"
+            let list = unexpected.map { "\n  - \($0)" }.joined()
+            warn("No request reached \(count):\(list)\n\(Self.noRequestReceived)", at: location)
+        case .everyStubAnswers:
+            let noneReceived = received.isEmpty ? "\n" + Self.noRequestReceived : ""
+            for stub in unexpected where stubs.useCount(of: stub.id) == 0 {
+                fail(
+                    "Unused stub: \(stub) answered no request\(traitNote(stub: stub.id)), and this test's stubUsage "
+                        + ".everyStubAnswers requires every stub to answer at least once; remove the stub, or give it "
+                        + "expecting: .never if it must not be used\(noneReceived)",
+                    at: place(of: stub.id)
+                )
+            }
+        case .noRequests:
+            for entry in received {
+                switch entry.outcome {
+                case .unmatched, .refused: continue  // already reported: the near-miss report, the guard
+                case .answered, .passedThrough, .recorded: break
+                }
+                fail(
+                    "Unexpected request: \(entry), but this test's stubUsage .noRequests expects no request; remove "
+                        + "stubUsage: .noRequests if the test should make it",
+                    at: entry.stub.flatMap { SourceCodeLocation($0.source) } ?? location
+                )
+            }
+        }
+    }
+
+    /// The line that declared the stub `id`, or the scope's own when it has none.
+    private func place(of id: Stub.ID) -> SourceCodeLocation {
+        stubs.stubs.first { $0.id == id }.flatMap { SourceCodeLocation($0.source) } ?? location
     }
 
     // MARK: Stubs declared inside the `.httpStubs` trait
@@ -195,9 +294,14 @@ public final class HTTPStubsScope: Sendable {
     }
 
     private func fail(_ message: String, at location: SourceCodeLocation) {
+        state.withLock { $0.failures += 1 }
         if TestFailureReporter.fail(message, at: location, framework: framework, testCase: testCase.object) {
             evidence.note(message)
         }
+    }
+
+    private func warn(_ message: String, at location: SourceCodeLocation) {
+        TestFailureReporter.warn(message, at: location, framework: framework, testName: testName)
     }
 }
 

@@ -23,9 +23,25 @@ import Testing
 /// test body, in a function passed as `configure`, or in `withHTTPStubs` are reported at their own line.
 public struct HTTPStubsTrait: TestTrait, SuiteTrait, TestScoping {
     let clock: @Sendable () -> any StubClock
+    let stubUsage: StubUsageCheck
     let configure: @Sendable (StubRegistry) throws -> Void
     /// Where failures are reported; the test's own place when `nil`.
     let location: SourceCodeLocation?
+
+    init(
+        clock: @escaping @Sendable () -> any StubClock,
+        stubUsage: StubUsageCheck,
+        configure: @escaping @Sendable (StubRegistry) throws -> Void,
+        location: SourceCodeLocation?
+    ) {
+        // Made while the test plan is built, before any test runs: early enough for URLSession.shared
+        // to see the network guard (see `NetworkGuard.register()`).
+        NetworkGuard.register()
+        self.clock = clock
+        self.stubUsage = stubUsage
+        self.configure = configure
+        self.location = location
+    }
 
     /// Every test of a suite gets its own scope.
     public var isRecursive: Bool { true }
@@ -37,11 +53,10 @@ public struct HTTPStubsTrait: TestTrait, SuiteTrait, TestScoping {
         performing function: @Sendable () async throws -> Void
     ) async throws {
         let scope = HTTPStubsScope(clock: clock(), location: location ?? SourceCodeLocation(test.sourceLocation))
+        scope.stubUsage = stubUsage
         do {
             try configureStubs(of: scope)
-            try await HTTPStubsScope.$running.withValue(scope) {
-                try await function()
-            }
+            try await scope.run { try await function() }
         } catch {
             await scope.end()
             throw error
@@ -70,12 +85,26 @@ public struct HTTPStubsTrait: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == HTTPStubsTrait {
     /// Gives the test stubs of its own, on real time.
     public static var httpStubs: Self {
-        HTTPStubsTrait(clock: { SystemStubClock() }, configure: { _ in }, location: nil)
+        HTTPStubsTrait(clock: { SystemStubClock() }, stubUsage: .warnIfNoneAnswered, configure: { _ in }, location: nil)
+    }
+
+    /// Gives the test stubs of its own, which the test adds, on `clock`, checked as `stubUsage` says.
+    /// - Parameters:
+    ///   - clock: Makes the clock delays and timeouts run on; real time by default.
+    ///   - stubUsage: What the end of each test checks about how its stubs were used; by default a
+    ///     warning when none of them received a request (see ``StubUsageCheck``).
+    public static func httpStubs(
+        clock: @escaping @Sendable () -> any StubClock = { SystemStubClock() },
+        stubUsage: StubUsageCheck = .warnIfNoneAnswered
+    ) -> Self {
+        HTTPStubsTrait(clock: clock, stubUsage: stubUsage, configure: { _ in }, location: nil)
     }
 
     /// Gives the test stubs of its own, set up by `configure` (which may load stub files).
     /// - Parameters:
     ///   - clock: Makes the clock delays and timeouts run on; real time by default.
+    ///   - stubUsage: What the end of each test checks about how its stubs were used; by default a
+    ///     warning when none of them received a request (see ``StubUsageCheck``).
     ///   - fileID: The source `#fileID` associated with failures.
     ///   - filePath: The source `#filePath` associated with failures.
     ///   - line: The source `#line` associated with failures.
@@ -83,6 +112,7 @@ extension Trait where Self == HTTPStubsTrait {
     ///   - configure: Adds the test's stubs.
     public static func httpStubs(
         clock: @escaping @Sendable () -> any StubClock = { SystemStubClock() },
+        stubUsage: StubUsageCheck = .warnIfNoneAnswered,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -91,6 +121,7 @@ extension Trait where Self == HTTPStubsTrait {
     ) -> Self {
         HTTPStubsTrait(
             clock: clock,
+            stubUsage: stubUsage,
             configure: configure,
             location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         )

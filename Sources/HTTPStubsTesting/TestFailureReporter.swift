@@ -1,3 +1,4 @@
+import Foundation
 import HTTPStubs
 
 #if canImport(Testing)
@@ -13,7 +14,7 @@ import XCTest
 /// attributes an issue only when it is recorded from the test's task (from URLSession's threads it
 /// shows as an unknown test), and it ignores `XCTFail`. Scopes therefore collect problems and
 /// report them from the test's task when they end.
-enum TestFailureReporter {
+package enum TestFailureReporter {
     /// The framework running the current test.
     enum Framework: Sendable {
         case swiftTesting
@@ -80,5 +81,25 @@ enum TestFailureReporter {
             #endif
         }
         return true
+    }
+
+    /// Where XCTest's warnings go: standard error (package-visible so that tests can read them).
+    package static let xcTestWarnings = Locked<@Sendable (String) -> Void>({ line in
+        FileHandle.standardError.write(Data("\(line)\n".utf8))
+    })
+
+    /// Reports something that does not fail the test: a Swift Testing warning at `location`; under
+    /// XCTest, which has no such severity, a notice on standard error naming the test and the place,
+    /// worded so that no tool reads it as a compiler's error or warning.
+    static func warn(_ message: String, at location: SourceCodeLocation, framework: Framework, testName: String) {
+        switch framework {
+        case .swiftTesting:
+            #if canImport(Testing)
+            Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: location.testingSourceLocation)
+            #endif
+        case .xcTest:
+            let output = xcTestWarnings.withLock { $0 }
+            output("swift-http-stubs notice for \(testName) (\(location)): \(message)")
+        }
     }
 }

@@ -16,6 +16,8 @@ import HTTPStubs
 /// ```
 /// - Parameters:
 ///   - clock: The clock delays and timeouts run on; real time by default.
+///   - stubUsage: What the scope's end checks about how its stubs were used; by default a warning
+///     when none of them received a request (see ``StubUsageCheck``).
 ///   - fileID: The source `#fileID` associated with failures.
 ///   - filePath: The source `#filePath` associated with failures.
 ///   - line: The source `#line` associated with failures.
@@ -23,6 +25,7 @@ import HTTPStubs
 ///   - body: The test code, given the scope's registry.
 public func withHTTPStubs<Result>(
     clock: any StubClock = SystemStubClock(),
+    stubUsage: StubUsageCheck = .warnIfNoneAnswered,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -33,11 +36,10 @@ public func withHTTPStubs<Result>(
         clock: clock,
         location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
+    scope.stubUsage = stubUsage
     let result: Result
     do {
-        result = try await HTTPStubsScope.$running.withValue(scope) {
-            try await body(scope.stubs)
-        }
+        result = try await scope.run { try await body(scope.stubs) }
     } catch {
         await scope.end()
         throw error
@@ -46,10 +48,11 @@ public func withHTTPStubs<Result>(
     return result
 }
 
-/// Runs synchronous `body` with stubs of its own (see the `async` form). Its end blocks the thread
+/// Runs synchronous `body` with stubs of its own (see the `async` form, whose parameters it takes). Its end blocks the thread
 /// while it waits for requests in flight.
 public func withHTTPStubs<Result>(
     clock: any StubClock = SystemStubClock(),
+    stubUsage: StubUsageCheck = .warnIfNoneAnswered,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -60,8 +63,7 @@ public func withHTTPStubs<Result>(
         clock: clock,
         location: SourceCodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
+    scope.stubUsage = stubUsage
     defer { scope.endBlocking() }
-    return try HTTPStubsScope.$running.withValue(scope) {
-        try body(scope.stubs)
-    }
+    return try scope.runSynchronously { try body(scope.stubs) }
 }

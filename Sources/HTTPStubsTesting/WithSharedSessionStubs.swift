@@ -55,7 +55,7 @@ public func withSharedSessionStubs<Result>(
     let scope = HTTPStubsScope(stubs: URLProtocolStub.registry, location: location, closesRegistry: false)
     do {
         let result = try await SharedSessionTurn.$isHeld.withValue(true) {
-            try await HTTPStubsScope.$running.withValue(scope) { try await body(scope.stubs) }
+            try await scope.run { try await body(scope.stubs) }
         }
         await finish(scope, at: location, framework: framework)
         return result

@@ -20,6 +20,8 @@ extension XCTestCase {
     ///   - clock: The clock delays and timeouts run on; real time by default.
     ///   - inFlightTimeout: How long the end of the test waits for requests still in flight
     ///     (see ``HTTPStubsScope/inFlightTimeout``); 1 s by default.
+    ///   - stubUsage: What the end of the test checks about how its stubs were used; by default a
+    ///     notice on standard error when none of them received a request (see ``StubUsageCheck``).
     ///   - fileID: The source `#fileID` associated with failures.
     ///   - filePath: The source `#filePath` associated with failures.
     ///   - line: The source `#line` associated with failures.
@@ -27,6 +29,7 @@ extension XCTestCase {
     public func makeStubRegistry(
         clock: any StubClock = SystemStubClock(),
         inFlightTimeout: Duration = .seconds(1),
+        stubUsage: StubUsageCheck = .warnIfNoneAnswered,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -38,6 +41,7 @@ extension XCTestCase {
             testCase: self
         )
         scope.inFlightTimeout = inFlightTimeout
+        scope.stubUsage = stubUsage
         addTeardownBlock { @Sendable in await scope.end() }
         return scope.stubs
     }

@@ -216,11 +216,14 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         case gone
         /// ``StubError/notIntercepting``.
         case notIntercepting
+        /// ``StubError/stoppedByNetworkGuard(_:)``, with what it says.
+        case networkGuard(String)
 
         var error: StubError {
             switch self {
             case .gone: .registryGone
             case .notIntercepting: .notIntercepting
+            case let .networkGuard(message): .stoppedByNetworkGuard(message)
             }
         }
     }

@@ -21,6 +21,8 @@ enum StubError: Error, Sendable {
     case noResponseForAsyncCall
     case notIntercepting
     case registryGone
+    /// ``NetworkGuard`` stopped a request that would have reached the network; the message says why.
+    case stoppedByNetworkGuard(String)
     /// The request was still being served when its test ended (waiting for `virtualDeadline` on a
     /// ``ManualStubClock`` that stood at `now`, or for real time).
     case testEnded(test: String, request: String, virtualDeadline: Duration?, now: Duration?)
@@ -35,6 +37,7 @@ enum StubError: Error, Sendable {
         case .tooManyRedirects: return .httpTooManyRedirects
         case .downloadTaskUnsupported: return .unsupportedURL
         case .notIntercepting, .registryGone, .testEnded, .arrivedAfterTestEnded: return .resourceUnavailable
+        case .stoppedByNetworkGuard: return .notConnectedToInternet
         }
     }
 
@@ -77,6 +80,8 @@ enum StubError: Error, Sendable {
             return
                 "URLProtocolStub is not intercepting requests: call "
                 + "URLProtocolStub.startInterceptingRequests() before making requests through its sessions."
+        case let .stoppedByNetworkGuard(message):
+            return message
         case .registryGone:
             return
                 "The StubRegistry this session was made from no longer exists; "

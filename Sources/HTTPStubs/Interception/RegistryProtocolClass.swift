@@ -4,6 +4,14 @@ import Foundation
 import FoundationNetworking
 #endif
 
+/// What a `URLProtocol` class of the toolkit does: which requests it serves, and from where.
+protocol URLProtocolRole {
+    /// Whether the class serves `request`, one that ``RequestDelivery/isInterceptable(_:)`` allows.
+    static func serves(_ request: URLRequest) -> Bool
+    /// The loader of an instance serving `request`.
+    static func loader(for request: URLRequest) -> RequestDelivery
+}
+
 /// A type that stands for a registry identity, so that every registry gets a `URLProtocol` class
 /// of its own: `RegistryURLProtocol<Bit1<Bit0<Bit1<Origin>>>>` serves registry 5.
 ///
@@ -12,8 +20,21 @@ import FoundationNetworking
 /// task-local value. A class per registry is the one thing that travels with every session made
 /// from the registry's configuration, whichever thread or task uses it. The Swift runtime creates
 /// the generic class on demand; each costs about a kilobyte that lives as long as the process.
-protocol RegistryKey {
+protocol RegistryKey: URLProtocolRole {
     static var identity: UInt64 { get }
+}
+
+extension RegistryKey {
+    /// Every request but those the registry's pass-through policy sends to the network.
+    static func serves(_ request: URLRequest) -> Bool {
+        guard let registry = RegistryDirectory.registryPassingThrough(identity) else { return true }
+        return !RequestDelivery.shouldPassThrough(request, registry: registry)
+    }
+
+    /// A loader serving the request from the registry, or failing it once the registry is gone.
+    static func loader(for request: URLRequest) -> RequestDelivery {
+        RequestDelivery.make(RegistryDirectory.registry(identity), request: request)
+    }
 }
 
 /// The empty key.
@@ -31,8 +52,9 @@ enum Bit1<Rest: RegistryKey>: RegistryKey {
     static var identity: UInt64 { (Rest.identity &<< 1) | 1 }
 }
 
-/// The `URLProtocol` class of the registry whose identity `Key` encodes.
-final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
+/// The `URLProtocol` class of the registry whose identity `Key` encodes, or of another role (see
+/// ``SharedSessionGuardRole``).
+final class RegistryURLProtocol<Key: URLProtocolRole>: URLProtocol {
     /// Created with the instance, inside `URLSessionTask.resume()`, so the registry knows the
     /// request from then on (see ``RequestFlights``).
     private let loader: RequestDelivery
@@ -43,7 +65,7 @@ final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
 
     #if canImport(FoundationNetworking)
     required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
-        loader = RequestDelivery.make(RegistryDirectory.registry(Key.identity), request: request)
+        loader = Key.loader(for: request)
         super.init(request: request, cachedResponse: cachedResponse, client: client)
     }
 
@@ -57,15 +79,13 @@ final class RegistryURLProtocol<Key: RegistryKey>: URLProtocol {
     // On Apple platforms this initializer is designated but not required (URLSession reaches it
     // through `init(task:cachedResponse:client:)`).
     override init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
-        loader = RequestDelivery.make(RegistryDirectory.registry(Key.identity), request: request)
+        loader = Key.loader(for: request)
         super.init(request: request, cachedResponse: cachedResponse, client: client)
     }
     #endif
 
     override class func canInit(with request: URLRequest) -> Bool {
-        guard RequestDelivery.isInterceptable(request) else { return false }
-        guard let registry = RegistryDirectory.registryPassingThrough(Key.identity) else { return true }
-        return !RequestDelivery.shouldPassThrough(request, registry: registry)
+        RequestDelivery.isInterceptable(request) && Key.serves(request)
     }
 
     override class func canonicalRequest(for request: URLRequest) -> URLRequest {

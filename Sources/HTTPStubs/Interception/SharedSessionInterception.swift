@@ -15,7 +15,8 @@ public enum SharedSessionInterception: Sendable, Equatable {
     static var current: SharedSessionInterception {
         #if canImport(FoundationNetworking)
         let classes = URLSession.shared.configuration.protocolClasses ?? []
-        if classes.first == URLProtocolStub.self { return .active }
+        // The network guard's class serves URLProtocolStub's registry while it intercepts.
+        if classes.first == URLProtocolStub.self || classes.first == SharedSessionGuard.self { return .active }
         return .unavailable(
             reason:
                 "URLSession.shared cannot be intercepted: "

@@ -58,13 +58,15 @@ public final class URLProtocolStub: URLProtocol {
     #endif
 
     /// The loader of an instance serving `request`: from ``registry`` while interception is on;
-    /// otherwise it fails the request, saying so.
-    private static func makeLoader(for request: URLRequest) -> RequestDelivery {
-        RequestDelivery.make(
-            registry: isIntercepting ? registry : nil,
-            missingRegistry: .notIntercepting,
-            request: request
-        )
+    /// otherwise it fails the request, saying so (as the network guard's message, when the guard
+    /// stopped it).
+    static func makeLoader(for request: URLRequest) -> RequestDelivery {
+        NetworkGuard.stoppedLoader(for: request)
+            ?? RequestDelivery.make(
+                registry: isIntercepting ? registry : nil,
+                missingRegistry: .notIntercepting,
+                request: request
+            )
     }
 
     /// Whether ``startInterceptingRequests(fileID:filePath:line:column:)`` is in effect.
@@ -168,10 +170,17 @@ public final class URLProtocolStub: URLProtocol {
     // MARK: URLProtocol
 
     /// Accepts every request but local `file:`, `data:` and `about:` ones, except those the
-    /// registry's pass-through policy sends to the network.
+    /// registry's pass-through policy sends to the network. A request the network guard places in a
+    /// test's scope (of `URLSession.shared`, which keeps this class when it was registered first) is
+    /// stopped or let through as the guard says.
     override public class func canInit(with request: URLRequest) -> Bool {
         guard RequestDelivery.isInterceptable(request) else { return false }
-        return !(isIntercepting && RequestDelivery.shouldPassThrough(request, registry: registry))
+        let intercepting = isIntercepting
+        switch NetworkGuard.verdict(on: request, intercepting: intercepting) {
+        case .stop: return true
+        case .letThrough: return false
+        case .notAttributed: return !(intercepting && RequestDelivery.shouldPassThrough(request, registry: registry))
+        }
     }
 
     /// The request, unchanged.

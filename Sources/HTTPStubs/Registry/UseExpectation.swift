@@ -13,6 +13,8 @@ public struct UseExpectation: Sendable, Hashable, CustomStringConvertible {
     public static func atMost(_ count: Int) -> UseExpectation { UseExpectation(minimum: 0, maximum: count) }
     /// Exactly one use.
     public static let once = exactly(1)
+    /// The stub must answer no request: it stands for an endpoint the code under test must not call.
+    public static let never = exactly(0)
     /// At least one use: the stub must be used.
     public static let used = atLeast(1)
 

@@ -142,15 +142,22 @@ import FoundationNetworking
         )
     }
 
-    @Test("an unmet expectation with no request at all says so")
+    @Test("an unmet expectation with no request at all says so, and names the likely cause and its fix")
     func unmetExpectationWithNothingReceived() async throws {
         let issues = try await recordedIssues {
             await withHTTPStubs { (stubs: StubRegistry) async in
                 _ = stubs.stub(.delete("https://api.example.com/users/7"), .status(204), expecting: .atLeast(1))
+                // The mistake of issue 40: a session the stubs do not serve (here a URL no server answers).
+                var request = URLRequest(url: URL(string: "http://127.0.0.1:9/users/7")!)
+                request.httpMethod = "DELETE"
+                _ = try? await URLSession(configuration: .ephemeral).data(for: request)
             }
         }
-        try #require(issues.count == 1)
-        #expect(issues[0].comments.map(\.rawValue) == ["No other requests were received."])
+        try #require(issues.count == 1, "only the unmet expectation; no warning besides: \(issues)")
+        let comment = try #require(issues[0].comments.first?.rawValue)
+        #expect(comment.hasPrefix("No other requests were received.\nNo request reached this test's stubs."))
+        #expect(comment.contains("give the code under test the session stubs.makeSession() makes"))
+        #expect(comment.contains("stubUsage: .noRequests"))
     }
 
     @Test("an unmet expectation after a huge request stays short")

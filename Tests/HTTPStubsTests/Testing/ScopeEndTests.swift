@@ -181,7 +181,7 @@ struct ScopeEndTests {
     func requestAfterTheScopeEndedFails() async throws {
         let leftover = Locked<URLSession?>(nil)
         let registry = Locked<StubRegistry?>(nil)
-        withHTTPStubs { stubs in
+        withHTTPStubs(stubUsage: .noRequests) { stubs in  // its request comes after the scope
             stubs.stub(.get(.init(Self.url)), .text("3 items"))
             leftover.value = stubs.makeSession()
             registry.value = stubs

@@ -71,12 +71,11 @@ final class HTTPStubsXCTestSupportTests: XCTestCase {
     }
 }
 
-/// Proves the failures the toolkit reports under XCTest, without failing the suite: while
-/// capturing, `recordFailure` (which `XCTFail` reaches on Linux too) stores the failure instead of
-/// reporting it, and the test then asserts on what was stored.
-final class HTTPStubsXCTestFailureTests: XCTestCase {
-    private static let url = URL(string: "https://api.example.com/value")!
-    private let capture = XCFailureCapture()
+/// A test case that can prove the failures the toolkit reports under XCTest without failing the
+/// suite: while capturing, `recordFailure` (which `XCTFail` reaches on Linux too) stores the failure
+/// instead of reporting it, and the test then asserts on what was stored.
+class FailureCapturingTestCase: XCTestCase {
+    let capture = XCFailureCapture()
 
     override func recordFailure(
         withDescription description: String,
@@ -88,6 +87,11 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
             super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
         }
     }
+}
+
+/// The failures the toolkit reports under XCTest, captured (see ``FailureCapturingTestCase``).
+final class HTTPStubsXCTestFailureTests: FailureCapturingTestCase {
+    private static let url = URL(string: "https://api.example.com/value")!
 
     // MARK: withHTTPStubs
 
@@ -352,14 +356,14 @@ final class HTTPStubsXCTestFailureTests: XCTestCase {
 // MARK: - Helpers
 
 /// One failure `recordFailure` received.
-private struct XCCapturedFailure: Sendable, CustomStringConvertible {
+struct XCCapturedFailure: Sendable, CustomStringConvertible {
     let description: String
     let file: String
     let line: Int
 }
 
 /// The failures captured while capturing is on.
-private final class XCFailureCapture: Sendable {
+final class XCFailureCapture: Sendable {
     private struct State {
         var capturing = false
         var captured: [XCCapturedFailure] = []
@@ -446,7 +450,7 @@ private func xcReturn(_ value: Int) async throws -> Int {
 }
 
 /// What a completion handler received.
-private struct XCResult: @unchecked Sendable {
+struct XCResult: @unchecked Sendable {
     // Invariant: built once from URLSession's completion arguments and never mutated.
     let data: Data?
     let error: (any Error)?
@@ -463,7 +467,7 @@ private func xcRequest(_ method: String, _ url: String) -> URLRequest {
 }
 
 /// Sends `request` with a completion handler and waits for it.
-private func xcFetch(_ session: URLSession, _ request: URLRequest) async -> XCResult {
+func xcFetch(_ session: URLSession, _ request: URLRequest) async -> XCResult {
     await withCheckedContinuation { continuation in
         session.dataTask(with: request) { data, _, error in
             continuation.resume(returning: XCResult(data: data, error: error))
@@ -472,6 +476,6 @@ private func xcFetch(_ session: URLSession, _ request: URLRequest) async -> XCRe
 }
 
 /// Sends a GET with a completion handler and waits for it.
-private func xcFetch(_ session: URLSession, _ url: URL) async -> XCResult {
+func xcFetch(_ session: URLSession, _ url: URL) async -> XCResult {
     await xcFetch(session, URLRequest(url: url))
 }
