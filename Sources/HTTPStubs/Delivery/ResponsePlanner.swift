@@ -360,6 +360,10 @@ struct ResponsePlanner {
             events.append(.init(time: start, action: .finish))
             return events
         }
+        if let schedule = dribble.schedule {
+            appendPieces(of: data, as: schedule, from: start, to: &events)
+            return events
+        }
         let count = min(dribble.chunks, data.count)
         let end = start + dribble.duration
         if inspection.delegateReceivesChunks {
@@ -380,6 +384,33 @@ struct ResponsePlanner {
         }
         events.append(.init(time: end, action: .finish))
         return events
+    }
+
+    /// The events sending `data` as the pieces of `schedule` (each at `start` plus its time; the
+    /// last takes whatever of `data` the pieces before did not), then the end of the load. A
+    /// completion handler or an async caller gets the whole body with the last piece, each piece
+    /// before it being a sign of life (see ``body(_:response:dribble:at:)``).
+    private func appendPieces(
+        of data: Data,
+        as schedule: [Dribble.Piece],
+        from start: Duration,
+        to events: inout [DeliveryTimeline.Event]
+    ) {
+        let end = start + (schedule.last?.time ?? .zero)
+        guard inspection.delegateReceivesChunks else {
+            for piece in schedule.dropLast() { events.append(.init(time: start + piece.time, action: .progress)) }
+            events.append(.init(time: end, action: .load(data)))
+            events.append(.init(time: end, action: .finish))
+            return
+        }
+        var lower = data.startIndex
+        for (index, piece) in schedule.enumerated() {
+            let upper = index == schedule.count - 1 ? data.endIndex : min(lower + max(piece.size, 0), data.endIndex)
+            let time = start + piece.time
+            events.append(.init(time: time, action: lower < upper ? .load(data.subdata(in: lower..<upper)) : .progress))
+            lower = upper
+        }
+        events.append(.init(time: end, action: .finish))
     }
 
     /// The headers as delivered. On Linux a 401 whose `WWW-Authenticate` has a `Basic` challenge

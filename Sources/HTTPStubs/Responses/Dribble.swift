@@ -1,6 +1,10 @@
-/// A body sent in several chunks spread over time, as WireMock's `chunkedDribbleDelay`: the body is
-/// cut into `chunks` pieces, and piece *i* (from 1) is sent `duration × i / chunks` after the
-/// response headers.
+/// A body sent in several chunks spread over time.
+///
+/// Made by ``StubResponse/dribbled(chunks:over:)`` (WireMock's `chunkedDribbleDelay`), the body is
+/// cut into `chunks` equal pieces, and piece *i* (from 1) is sent `duration × i / chunks` after the
+/// response headers. Made by ``StubResponse/events(_:status:headers:)`` or
+/// ``StubResponse/chunks(_:status:headers:)``, each event or chunk is a piece of its own, sent at
+/// its own time.
 ///
 /// URLSession delegates receive each chunk as it comes. Completion handlers and `async` calls
 /// receive the whole body when the last chunk arrives (on Linux they would otherwise keep only the
@@ -8,16 +12,43 @@
 public struct Dribble: Sendable, Hashable, CustomStringConvertible {
     /// How many pieces the body is cut into (at least 1).
     public let chunks: Int
-    /// How long sending every piece takes.
+    /// How long sending every piece takes: the time of the last one.
     public let duration: Duration
+    /// The pieces of a body given piece by piece, in order; `nil` for equal pieces.
+    let schedule: [Piece]?
+
+    /// A piece of a body given piece by piece.
+    struct Piece: Sendable, Hashable {
+        /// Its length in bytes.
+        let size: Int
+        /// When it is sent, from the response.
+        let time: Duration
+    }
 
     /// Creates a dribble of `chunks` pieces over `duration` (clamped to 0…100 years, as delays are:
     /// longer would overflow the arithmetic of the chunks' times).
     public init(chunks: Int, over duration: Duration) {
         self.chunks = max(chunks, 1)
         self.duration = min(max(duration, .zero), .longestWait)
+        schedule = nil
+    }
+
+    /// A dribble of pieces of these sizes, each sent `after` the one before (or the response). The
+    /// times add up, clamped to 100 years.
+    init(pieces: [(size: Int, after: Duration)]) {
+        var time = Duration.zero
+        schedule = pieces.map { piece in
+            time = min(time + min(max(piece.after, .zero), .longestWait), .longestWait)
+            return Piece(size: piece.size, time: time)
+        }
+        chunks = max(pieces.count, 1)
+        duration = time
     }
 
     /// `5 chunks over 1000 ms`.
-    public var description: String { "\(chunks) chunks over \(duration.milliseconds) ms" }
+    public var description: String {
+        schedule == nil
+            ? "\(chunks) chunks over \(duration.milliseconds) ms"
+            : "\(chunks) chunks at their own times over \(duration.milliseconds) ms"
+    }
 }

@@ -1,0 +1,57 @@
+import Foundation
+
+extension StubResponse {
+    /// A `text/event-stream` response (that `Content-Type` unless the headers name one): each
+    /// event is sent as a chunk of its own at its own time (see ``ServerSentEvent/after``), and the
+    /// response ends after the last one.
+    ///
+    /// URLSession delegates receive each event as it is sent, the first ones with the response;
+    /// completion handlers and `async` calls receive the whole stream when its last event is sent.
+    /// Under a `ManualStubClock`, `advance(by:)` releases exactly the events due by then; under an
+    /// `ImmediateStubClock`, all of them at once, each still a chunk of its own.
+    public static func events(
+        _ events: [ServerSentEvent],
+        status: Int = 200,
+        headers: HeaderFields = [:]
+    ) -> StubResponse {
+        let texts = events.map { Data($0.serialized.utf8) }
+        return streamed(
+            texts.reduce(into: Data()) { $0.append($1) },
+            pieces: zip(texts, events).map { (size: $0.count, after: $1.after) },
+            status: status,
+            headers: headers.defaulting("Content-Type", "text/event-stream"),
+            problems: events.flatMap(\.problems)
+        )
+    }
+
+    /// A response whose body is sent piece by piece, each chunk at its own time (see
+    /// ``BodyChunk/after``): a JSON Lines stream, a download that arrives in parts. No
+    /// `Content-Type` unless the headers give one.
+    ///
+    /// URLSession delegates receive each chunk as it is sent; completion handlers and `async` calls
+    /// receive the whole body when its last chunk is sent.
+    public static func chunks(_ chunks: [BodyChunk], status: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
+        streamed(
+            chunks.reduce(into: Data()) { $0.append($1.data) },
+            pieces: chunks.map { (size: $0.data.count, after: $0.after) },
+            status: status,
+            headers: headers
+        )
+    }
+
+    /// A response with `body`, sent as `pieces`.
+    private static func streamed(
+        _ body: Data,
+        pieces: [(size: Int, after: Duration)],
+        status: Int,
+        headers: HeaderFields,
+        problems: [String] = []
+    ) -> StubResponse {
+        var response = StubResponse(
+            .http(status: status, reason: nil, headers: headers, body: .data(body)),
+            problems: problems
+        )
+        response.dribble = Dribble(pieces: pieces)
+        return response
+    }
+}

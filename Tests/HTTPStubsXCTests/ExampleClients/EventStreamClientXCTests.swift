@@ -1,0 +1,32 @@
+import ExampleClients
+import Foundation
+import HTTPStubs
+import HTTPStubsTesting
+import XCTest
+
+/// The example SSE consumer under XCTest, as the Streaming article shows it.
+final class EventStreamClientXCTests: XCTestCase {
+    func test_eventsArriveAsTheClockReachesThem() async throws {
+        let clock = ManualStubClock()
+        let stubs = makeStubRegistry(clock: clock)
+        stubs.stub(
+            .get("https://api.example.com/v1/stream"),
+            .events([
+                ServerSentEvent(data: "Hel", id: "1"),
+                ServerSentEvent(data: "lo", id: "2", after: .seconds(1)),
+            ])
+        )
+        let client = EventStreamClient(
+            baseURL: URL(string: "https://api.example.com")!,
+            configuration: stubs.configuration()
+        )
+        var events = client.events("/v1/stream").makeAsyncIterator()
+        let first = try await events.next()
+        XCTAssertEqual(first?.data, "Hel")
+        await clock.advance(by: .seconds(1))
+        let second = try await events.next()
+        XCTAssertEqual(second?.data, "lo")
+        let end = try await events.next()
+        XCTAssertNil(end, "the server ended the stream")
+    }
+}
