@@ -104,7 +104,8 @@ public final class HTTPStubsScope: Sendable {
         state.withLock { $0.reportedUnmatched = reported }
         // A registry that outlives the scope (URLSession.shared's) is not guarded: it serves that session.
         if closesRegistry {
-            NetworkGuard.engage(stubs, testName: testName, claimsUnscopedTasks: framework == .xcTest)
+            // Only an XCTest test (one at a time in its process) owns requests from any thread.
+            NetworkGuard.engage(stubs, testName: testName, claimsUnscopedTasks: testCase != nil)
         }
     }
 
@@ -184,8 +185,8 @@ public final class HTTPStubsScope: Sendable {
                 at: stubLocation ?? location
             )
         }
-        for message in stopped {
-            fail("Request stopped by the network guard: \(message)", at: location)
+        for request in stopped {
+            fail("Request stopped by the network guard: \(request.message)", at: location)
         }
         let received = stubs.journal.filter { $0.id > firstJournalEntry }
         // Said once, after whichever failure or warning first notices that nothing arrived.
@@ -200,7 +201,7 @@ public final class HTTPStubsScope: Sendable {
                 at: place(of: unmet.stub.id)
             )
         }
-        checkStubUsage(received: received)
+        checkStubUsage(received: received, reported: Set(stopped.map(\.journalEntry)))
         evidence.attach(stubs: stubs, testName: testName, at: location, framework: framework, testCase: testCase.object)
     }
 
@@ -215,7 +216,8 @@ public final class HTTPStubsScope: Sendable {
         + "scope stubUsage: .noRequests."
 
     /// Reports what ``stubUsage`` asks about the scope's `received` requests.
-    private func checkStubUsage(received: [JournalEntry]) {
+    /// `reported` are the journal entries of requests the network guard stopped, failures already.
+    private func checkStubUsage(received: [JournalEntry], reported: Set<Int>) {
         let unexpected = stubs.stubs.filter { $0.expectation == nil }
         switch stubUsage.kind {
         case .warnIfNoneAnswered:
@@ -238,11 +240,8 @@ public final class HTTPStubsScope: Sendable {
                 )
             }
         case .noRequests:
-            for entry in received {
-                switch entry.outcome {
-                case .unmatched, .refused: continue  // already reported: the near-miss report, the guard
-                case .answered, .passedThrough, .recorded: break
-                }
+            // Unmatched requests and those the guard stopped are failures already.
+            for entry in received where !entry.isUnmatched && !reported.contains(entry.id) {
                 fail(
                     "Unexpected request: \(entry), but this test's stubUsage .noRequests expects no request; remove "
                         + "stubUsage: .noRequests if the test should make it",

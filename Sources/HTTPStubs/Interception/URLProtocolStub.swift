@@ -170,17 +170,14 @@ public final class URLProtocolStub: URLProtocol {
     // MARK: URLProtocol
 
     /// Accepts every request but local `file:`, `data:` and `about:` ones, except those the
-    /// registry's pass-through policy sends to the network. A request the network guard places in a
-    /// test's scope (of `URLSession.shared`, which keeps this class when it was registered first) is
-    /// stopped or let through as the guard says.
+    /// registry's pass-through policy sends to the network. While interception is off, a request
+    /// the network guard places in a test's scope (of `URLSession.shared`, which keeps this class
+    /// when it was registered first) is stopped or let through as the guard says.
     override public class func canInit(with request: URLRequest) -> Bool {
         guard RequestDelivery.isInterceptable(request) else { return false }
-        let intercepting = isIntercepting
-        switch NetworkGuard.verdict(on: request, intercepting: intercepting) {
-        case .stop: return true
-        case .letThrough: return false
-        case .notAttributed: return !(intercepting && RequestDelivery.shouldPassThrough(request, registry: registry))
-        }
+        // While it intercepts, its sessions (which it cannot tell from URLSession.shared) are served.
+        guard !isIntercepting else { return !RequestDelivery.shouldPassThrough(request, registry: registry) }
+        return NetworkGuard.verdict(on: request, intercepting: false) != .letThrough
     }
 
     /// The request, unchanged.

@@ -25,9 +25,9 @@ struct NetworkGuardTests {
         let failure = Locked<(any Error)?>(nil)
         let issues = try await recordedIssues {
             await withHTTPStubs { stubs in
-                stubs.stub(.get(Self.feed), .text("3 items"))
+                stubs.stub(.get("https://api.example.com/guarded"), .text("3 items"))
                 do {
-                    _ = try await URLSession.shared.data(from: URL(string: Self.feed)!)
+                    _ = try await URLSession.shared.data(from: URL(string: "https://api.example.com/guarded")!)
                 } catch {
                     failure.value = error
                 }
@@ -39,7 +39,7 @@ struct NetworkGuardTests {
         #expect(error.localizedDescription.contains("stubs.makeSession()"), "\(error.localizedDescription)")
         try #require(issues.count == 1, "one failure, and no usage warning besides: \(issues)")
         let text = issues[0].description
-        #expect(text.contains("Request stopped by the network guard: GET https://api.example.com/feed"), "\(text)")
+        #expect(text.contains("Request stopped by the network guard: GET https://api.example.com/guarded"), "\(text)")
         #expect(text.contains("sharedSessionRequestIsStopped()"), "names the test: \(text)")
         #expect(text.contains("Give the code under test the session stubs.makeSession() makes"))
         #expect(text.contains(#"stubs.passThrough = .hosts(["api.example.com"])"#))
@@ -52,8 +52,9 @@ struct NetworkGuardTests {
         try #require(NetworkGuard.seesSharedSession)
         let issues = try await recordedIssues {
             await withHTTPStubs { stubs in
-                stubs.stub(.get(Self.feed), .text("3 items"))
-                let completion = await Task { await complete(URLSession.shared, Self.feed) }.value
+                let url = "https://api.example.com/from-a-task"
+                stubs.stub(.get(url), .text("3 items"))
+                let completion = await Task { await complete(URLSession.shared, url) }.value
                 #expect(completion.urlError?.code == .notConnectedToInternet)
             }
         }
@@ -73,8 +74,8 @@ struct NetworkGuardTests {
     func sharedSessionInTheTrait() async throws {
         try #require(NetworkGuard.seesSharedSession)
         let stubs = StubRegistry.current()
-        stubs.stub(.get(Self.feed), .text("3 items"))
-        let error = await asyncError(URLSession.shared, Self.feed)
+        stubs.stub(.get("https://api.example.com/in-the-trait"), .text("3 items"))
+        let error = await asyncError(URLSession.shared, "https://api.example.com/in-the-trait")
         #expect((error as? URLError)?.code == .notConnectedToInternet)
         #expect(stubs.journal.count == 1, "journaled in this test's registry")
     }
@@ -101,6 +102,43 @@ struct NetworkGuardTests {
             #expect(texts.count == 1, "scope \(index): \(texts)")
             #expect(texts.first?.contains("https://api.example.com/parallel/\(index) was sent") == true)
         }
+    }
+
+    @Test("a host let through that a stub answers is still stopped, and the message says why instead")
+    func passThroughHostWithAStub() async throws {
+        try #require(NetworkGuard.seesSharedSession)
+        let issues = try await recordedIssues {
+            await withHTTPStubs { stubs in
+                stubs.passThrough = .hosts(["api.example.com"])
+                stubs.stub(.get("https://api.example.com/stubbed-and-allowed"), .text("stubbed"))
+                _ = await complete(URLSession.shared, "https://api.example.com/stubbed-and-allowed")
+            }
+        }
+        #expect(issues.count == 1, "\(issues)")
+        let text = issues.first?.description ?? ""
+        #expect(text.contains("a stub of the test answers it, so it is not let through to api.example.com"), "\(text)")
+        #expect(!text.contains("stubs.passThrough = .hosts"), "the host is let through already: \(text)")
+    }
+
+    @Test("withSharedSessionStubs inside a test's scope serves URLSession.shared and its own sessions, unguarded")
+    func sharedSessionStubsInsideAScope() async throws {
+        try #require(NetworkGuard.seesSharedSession)
+        let issues = try await recordedIssues(allowingNone: true) {
+            await withHTTPStubs(stubUsage: .noRequests) { _ in
+                await withSharedSessionStubs { shared in
+                    shared.stub(.get("https://shared-inside.example.com/value"), .text("from the shared stubs"))
+                    #expect(
+                        await complete(URLSession.shared, "https://shared-inside.example.com/value").text
+                            == "from the shared stubs"
+                    )
+                    #expect(
+                        await complete(URLProtocolStub.makeSession(), "https://shared-inside.example.com/value").text
+                            == "from the shared stubs"
+                    )
+                }
+            }
+        }
+        #expect(issues.isEmpty, "\(issues)")
     }
 
     @Test("opt-out: a host the registry lets through reaches the real server, and nothing fails")

@@ -14,6 +14,13 @@ import FoundationNetworking
 final class NetworkGuardXCTests: FailureCapturingTestCase {
     private static let feed = URL(string: "https://api.example.com/feed")!
 
+    /// Registered before this class's first test touches `URLSession.shared`, whichever test of the
+    /// process ran first.
+    override class func setUp() {
+        super.setUp()
+        NetworkGuard.register()
+    }
+
     /// The notices printed while `body` runs, instead of standard error.
     private func notices(_ body: () async -> Void) async -> [String] {
         let printed = Locked<[String]>([])
