@@ -1,3 +1,9 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// A body sent in several chunks spread over time.
 ///
 /// Made by ``StubResponse/dribbled(chunks:over:)`` (WireMock's `chunkedDribbleDelay`), the body is
@@ -16,6 +22,15 @@ public struct Dribble: Sendable, Hashable, CustomStringConvertible {
     public let duration: Duration
     /// The pieces of a body given piece by piece, in order; `nil` for equal pieces.
     let schedule: [Piece]?
+    /// How the load ends instead of finishing, when it is interrupted.
+    private(set) var interruption: Interruption?
+
+    /// A load that fails after its last piece (``StubResponse/interrupted(by:after:)``).
+    struct Interruption: Sendable, Hashable {
+        let code: URLError.Code
+        /// The time from the last piece to the failure.
+        let after: Duration
+    }
 
     /// A piece of a body given piece by piece.
     struct Piece: Sendable, Hashable {
@@ -45,10 +60,27 @@ public struct Dribble: Sendable, Hashable, CustomStringConvertible {
         duration = time
     }
 
-    /// `5 chunks over 1000 ms`.
+    /// The whole body at once, with the response: what a response that is only interrupted sends.
+    static let whole = Dribble(chunks: 1, over: .zero)
+
+    /// Whether the body goes at once, with the response (``whole``, interrupted or not).
+    var isWhole: Bool { schedule == nil && chunks == 1 && duration == .zero }
+
+    /// This dribble, ending with `interruption` instead of finishing.
+    func interrupted(_ interruption: Interruption?) -> Dribble {
+        var copy = self
+        copy.interruption = interruption
+        return copy
+    }
+
+    /// `5 chunks over 1000 ms`, `…, then URLError .networkConnectionLost after 100 ms`.
     public var description: String {
-        schedule == nil
+        let pieces =
+            schedule == nil
             ? "\(chunks) chunks over \(duration.milliseconds) ms"
             : "\(chunks) chunks at their own times over \(duration.milliseconds) ms"
+        guard let interruption else { return pieces }
+        return pieces + ", then URLError .\(URLErrorNames.name(of: interruption.code)) after "
+            + "\(interruption.after.milliseconds) ms"
     }
 }

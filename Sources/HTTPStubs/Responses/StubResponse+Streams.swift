@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 extension StubResponse {
     /// A `text/event-stream` response (that `Content-Type` unless the headers name one): each
     /// event is sent as a chunk of its own at its own time (see ``ServerSentEvent/after``), and the
@@ -37,6 +41,19 @@ extension StubResponse {
             status: status,
             headers: headers
         )
+    }
+
+    /// Ends the response with `URLError(code)` (say `.networkConnectionLost`) `after` its body's last
+    /// piece, instead of finishing it: a stream whose connection drops. A delegate receives the
+    /// response and the pieces sent before, then the error; a completion handler or an `async` call
+    /// gets the error. Applies to `.events`, `.chunks`, dribbled bodies and any other body (sent
+    /// whole, with the response).
+    public func interrupted(by code: URLError.Code, after: Duration = .zero) -> StubResponse {
+        var copy = self
+        copy.dribble = (dribble ?? .whole).interrupted(
+            Dribble.Interruption(code: code, after: min(max(after, .zero), .longestWait))
+        )
+        return copy
     }
 
     /// A response with `body`, sent as `pieces`.

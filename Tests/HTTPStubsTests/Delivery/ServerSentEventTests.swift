@@ -169,4 +169,133 @@ struct ServerSentEventTests {
         #expect(completion.status == 200)
         #expect(completion.data?.isEmpty ?? true)
     }
+
+    // MARK: A stream that drops
+
+    @Test("interrupted: a delegate gets the events sent, then the error; the others get the error")
+    func interruptedStream() async throws {
+        let stubs = StubRegistry(clock: ImmediateStubClock())
+        stubs.stub(.get(Self.url), .events(Array(Self.events.prefix(2))).interrupted(by: .networkConnectionLost))
+        let recorder = ChunkRecorder()
+        let session = stubs.makeSession(delegate: recorder)
+        defer { session.finishTasksAndInvalidate() }
+        session.dataTask(with: URL(string: Self.url)!).resume()
+        let result = await recorder.result()
+        #expect(result.chunks.map { String(decoding: $0, as: UTF8.self) } == Self.events.prefix(2).map(\.serialized))
+        #expect((result.error as? URLError)?.code == .networkConnectionLost)
+        #expect("\(result.error.map { "\($0)" } ?? "")".contains("interrupted"), "says why")
+        let plain = stubs.makeSession()
+        #expect(await complete(plain, Self.url).urlError?.code == .networkConnectionLost)
+        #expect((await asyncError(plain, Self.url) as? URLError)?.code == .networkConnectionLost)
+    }
+
+    @Test("interrupted after a pause: under a ManualStubClock the error waits for the clock")
+    func interruptedAfterAPause() async throws {
+        let clock = ManualStubClock()
+        let stubs = StubRegistry(clock: clock)
+        stubs.stub(
+            .get(Self.url),
+            .events([ServerSentEvent(data: "only")]).interrupted(by: .timedOut, after: .seconds(30))
+        )
+        let recorder = ChunkRecorder()
+        let session = stubs.makeSession(delegate: recorder)
+        defer { session.finishTasksAndInvalidate() }
+        session.dataTask(with: URL(string: Self.url)!).resume()
+        try await waitUntil { recorder.texts.count == 1 }
+        await clock.advance(by: .seconds(29))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!recorder.isComplete)
+        await clock.advance(by: .seconds(1))
+        let result = await recorder.result()
+        #expect((result.error as? URLError)?.code == .timedOut)
+    }
+
+    // MARK: Streams from files
+
+    @Test("a WireMock mapping answering text/event-stream is sent an event at a time")
+    func mappingIsSentEventByEvent() async throws {
+        let body = "data: one\n\nevent: two\r\ndata: 2\r\n\r\ndata: three\r\r: trailing comment\n"
+        let root = try TemporaryStubRoot(mappings: [
+            "stream.json": """
+            {"request": {"method": "GET", "url": "/stream"},
+             "response": {"status": 200, "headers": {"Content-Type": "text/event-stream"},
+                          "body": \(String(decoding: try JSONEncoder().encode(body), as: UTF8.self))}}
+            """
+        ])
+        let stubs = try root.registry()
+        let recorder = ChunkRecorder()
+        let session = stubs.makeSession(delegate: recorder)
+        defer { session.finishTasksAndInvalidate() }
+        session.dataTask(with: URL(string: "http://localhost/stream")!).resume()
+        let result = await recorder.result()
+        #expect(
+            result.chunks.map { String(decoding: $0, as: UTF8.self) } == [
+                "data: one\n\n", "event: two\r\ndata: 2\r\n\r\n", "data: three\r\r", ": trailing comment\n",
+            ]
+        )
+        #expect(await complete(stubs.makeSession(), "http://localhost/stream").text == body, "whole for the others")
+    }
+
+    @Test("a HAR entry whose response is text/event-stream replays as events")
+    func harIsSentEventByEvent() async throws {
+        let root = try TemporaryStubRoot()
+        let body = "id: 1\ndata: a\n\nid: 2\ndata: b\n\n"
+        let text = String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
+        try root.write(
+            "capture.har",
+            """
+            {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [
+              {"startedDateTime": "2026-01-01T00:00:00Z", "time": 1,
+               "request": {"method": "GET", "url": "https://api.example.com/events", "httpVersion": "HTTP/1.1",
+                           "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+               "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [],
+                            "headers": [{"name": "Content-Type", "value": "text/event-stream"}],
+                            "content": {"size": \(body.utf8.count), "mimeType": "text/event-stream", "text": \(text)},
+                            "redirectURL": "", "headersSize": -1, "bodySize": \(body.utf8.count)},
+               "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}
+            ]}}
+            """
+        )
+        let stubs = StubRegistry()
+        try stubs.load(root.path("capture.har"))
+        let recorder = ChunkRecorder()
+        let session = stubs.makeSession(delegate: recorder)
+        defer { session.finishTasksAndInvalidate() }
+        session.dataTask(with: URL(string: "https://api.example.com/events")!).resume()
+        let result = await recorder.result()
+        #expect(
+            result.chunks.map { String(decoding: $0, as: UTF8.self) } == ["id: 1\ndata: a\n\n", "id: 2\ndata: b\n\n"]
+        )
+    }
+
+    @Test("a recorded event stream replays an event at a time")
+    func recordingKeepsTheEvents() async throws {
+        try await withRecordingFixture { root, server in
+            let recorder = try root.recorder(.once)
+            #expect(await complete(recorder.makeSession(), server.request("GET", "/events")).status == 200)
+            let replayer = try root.replayer()
+            let chunks = ChunkRecorder()
+            let session = replayer.makeSession(delegate: chunks)
+            defer { session.finishTasksAndInvalidate() }
+            session.dataTask(with: server.request("GET", "/events")).resume()
+            let result = await chunks.result()
+            #expect(result.error == nil)
+            #expect(
+                result.chunks.map { String(decoding: $0, as: UTF8.self) } == [
+                    "id: 1\ndata: a\n\n", "id: 2\ndata: b\n\n",
+                ]
+            )
+        }
+    }
+
+    @Test("a body that is not an event stream still goes whole, in one chunk")
+    func otherBodiesGoWhole() async throws {
+        let stubs = StubRegistry()
+        stubs.stub(.get(Self.url), .text("data: a\n\ndata: b\n\n"))
+        let recorder = ChunkRecorder()
+        let session = stubs.makeSession(delegate: recorder)
+        defer { session.finishTasksAndInvalidate() }
+        session.dataTask(with: URL(string: Self.url)!).resume()
+        #expect(await recorder.result().chunks.count == 1)
+    }
 }

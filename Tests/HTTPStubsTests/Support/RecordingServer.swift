@@ -134,6 +134,8 @@ private final class Endpoints: Sendable {
             return json(200, #"{"count":\#(count)}"#)
         case ("GET", "/image"):
             return respond(200, Self.image, contentType: "image/png")
+        case ("GET", "/events"):
+            return respond(200, Data("id: 1\ndata: a\n\nid: 2\ndata: b\n\n".utf8), contentType: "text/event-stream")
         case ("GET", "/status/404"):
             return json(404, #"{"error":"not found"}"#)
         case ("GET", "/redirect"):
