@@ -189,7 +189,7 @@ public final class HTTPStubsScope: Sendable {
             fail("Request stopped by the network guard: \(request.message)", at: location)
         }
         let received = stubs.journal.filter { $0.id > firstJournalEntry }
-        // Said once, after whichever failure or warning first notices that nothing arrived.
+        // Follows each failure about a stub when nothing at all arrived: the likely cause, and the fix.
         let noneReceived = received.isEmpty ? "\n" + Self.noRequestReceived : ""
         let unmetExpectations = stubs.unmetExpectations
         for unmet in unmetExpectations {
@@ -201,7 +201,7 @@ public final class HTTPStubsScope: Sendable {
                 at: place(of: unmet.stub.id)
             )
         }
-        checkStubUsage(received: received, reported: Set(stopped.map(\.journalEntry)))
+        checkStubUsage(received: received, reported: Set(stopped.map(\.journalEntry)), noneReceived: noneReceived)
         evidence.attach(stubs: stubs, testName: testName, at: location, framework: framework, testCase: testCase.object)
     }
 
@@ -215,9 +215,10 @@ public final class HTTPStubsScope: Sendable {
         + "stubs.makeSession() makes, or one made from stubs.configuration(). If the test makes no request, give its "
         + "scope stubUsage: .noRequests."
 
-    /// Reports what ``stubUsage`` asks about the scope's `received` requests.
-    /// `reported` are the journal entries of requests the network guard stopped, failures already.
-    private func checkStubUsage(received: [JournalEntry], reported: Set<Int>) {
+    /// Reports what ``stubUsage`` asks about the scope's `received` requests. `reported` are the
+    /// journal entries of requests the network guard stopped, failures already; `noneReceived`
+    /// follows a failure about a stub (empty when some request arrived).
+    private func checkStubUsage(received: [JournalEntry], reported: Set<Int>, noneReceived: String) {
         let unexpected = stubs.stubs.filter { $0.expectation == nil }
         switch stubUsage.kind {
         case .warnIfNoneAnswered:
@@ -230,7 +231,6 @@ public final class HTTPStubsScope: Sendable {
             let list = unexpected.map { "\n  - \($0)" }.joined()
             warn("No request reached \(count):\(list)\n\(Self.noRequestReceived)", at: location)
         case .everyStubAnswers:
-            let noneReceived = received.isEmpty ? "\n" + Self.noRequestReceived : ""
             for stub in unexpected where stubs.useCount(of: stub.id) == 0 {
                 fail(
                     "Unused stub: \(stub) answered no request\(traitNote(stub: stub.id)), and this test's stubUsage "

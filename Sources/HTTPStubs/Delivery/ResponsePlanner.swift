@@ -220,11 +220,10 @@ struct ResponsePlanner {
                 body(data ?? Data(), response: urlResponse, dribble: response.dribble, at: progress.elapsed)
             )
         case let .http(status, _, headers, data):
-            let dribble = Self.eventByEvent(data, headers: headers, dribble: response.dribble)
             // A literal answer that is no redirect, whatever the registry's settings, due at the start
             // of the load, all at once: the events it gave this URL last time, if it was the last
             // (see ``HTTPResponseCache/answer(_:url:status:headers:body:)``).
-            if let literal, !Redirect.isRedirect(status), dribble == nil, progress.elapsed == .zero,
+            if let literal, !Redirect.isRedirect(status), response.dribble == nil, progress.elapsed == .zero,
                 let kept = registry.responseCache.answer(
                     literal,
                     url: request.url,
@@ -255,7 +254,7 @@ struct ResponsePlanner {
                 follow(&progress, to: redirect.next)
                 return .next
             }
-            let events = self.body(data, response: urlResponse, dribble: dribble, at: progress.elapsed)
+            let events = self.body(data, response: urlResponse, dribble: response.dribble, at: progress.elapsed)
             guard let urlResponse else { return finish(progress, events) }
             return handOver(
                 &progress,
@@ -434,61 +433,6 @@ struct ResponsePlanner {
             lower = upper
         }
         events.append(.init(time: end, action: .finish))
-    }
-
-    /// How a body is sent: as `dribble` says, but a `text/event-stream` body that would go whole is
-    /// sent an event at a time, each piece ending after a blank line, all with the response (as a
-    /// HAR capture, a stub file or a recording gives such a stream: one body).
-    static func eventByEvent(_ body: Data, headers: HeaderFields, dribble: Dribble?) -> Dribble? {
-        guard dribble?.isWhole ?? true, !body.isEmpty, isEventStream(headers) else { return dribble }
-        let sizes = eventSizes(in: body)
-        guard sizes.count > 1 else { return dribble }
-        return Dribble(pieces: sizes.map { (size: $0, after: .zero) }).interrupted(dribble?.interruption)
-    }
-
-    /// Whether the first `Content-Type` is `text/event-stream` (ASCII case ignored). Read for every
-    /// response, so without allocating: both names are small strings, and the value is compared
-    /// byte by byte.
-    private static func isEventStream(_ headers: HeaderFields) -> Bool {
-        for field in headers where field.name.utf8.count == 12 && field.name.lowercased() == "content-type" {
-            let expected = "text/event-stream".utf8
-            var value = field.value.utf8.makeIterator()
-            for byte in expected {
-                guard let next = value.next(), next | 0x20 == byte | 0x20 else { return false }
-            }
-            return true
-        }
-        return false
-    }
-
-    /// The sizes of the events of an event stream, each up to and with the blank line that ends
-    /// it (lines end with CRLF, LF or CR, as the specification reads them); what follows the last
-    /// blank line is a piece of its own.
-    static func eventSizes(in body: Data) -> [Int] {
-        var sizes: [Int] = []
-        body.withUnsafeBytes { bytes in
-            let carriageReturn = UInt8(ascii: "\r")
-            let lineFeed = UInt8(ascii: "\n")
-            var eventStart = 0
-            var lineIsEmpty = true
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                guard byte == carriageReturn || byte == lineFeed else {
-                    lineIsEmpty = false
-                    index += 1
-                    continue
-                }
-                index += byte == carriageReturn && index + 1 < bytes.count && bytes[index + 1] == lineFeed ? 2 : 1
-                if lineIsEmpty, index > eventStart {
-                    sizes.append(index - eventStart)
-                    eventStart = index
-                }
-                lineIsEmpty = true
-            }
-            if eventStart < bytes.count { sizes.append(bytes.count - eventStart) }
-        }
-        return sizes
     }
 
     /// The headers as delivered. On Linux a 401 whose `WWW-Authenticate` has a `Basic` challenge

@@ -24,15 +24,22 @@ struct ResolvedResponse {
 
     /// A response answering `answer`; header fields with a character that would break their line
     /// on the wire (a CR or LF a template took from the request) are sent as a server sends them
-    /// (``HeaderFields/withLineBreaksReplaced``), whether a template, a stub file or code set them.
+    /// (``HeaderFields/withLineBreaksReplaced``), whether a template, a stub file or code set them,
+    /// and a `text/event-stream` body is sent an event at a time (``Dribble/eventByEvent(_:headers:dribble:)``).
     init(answer: Answer, delay: Duration, dribble: Dribble?) {
-        if case let .http(status, reason, headers, body) = answer, let replaced = headers.withLineBreaksReplaced {
-            self.answer = .http(status: status, reason: reason, headers: replaced, body: body)
+        if case let .http(status, reason, headers, body) = answer {
+            let sent = headers.withLineBreaksReplaced
+            if let sent {
+                self.answer = .http(status: status, reason: reason, headers: sent, body: body)
+            } else {
+                self.answer = answer
+            }
+            self.dribble = Dribble.eventByEvent(body, headers: sent ?? headers, dribble: dribble)
         } else {
             self.answer = answer
+            self.dribble = dribble
         }
         self.delay = delay
-        self.dribble = dribble
     }
 
     /// The response failing the request to `url` at once with `error`.

@@ -69,14 +69,14 @@ public struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
         var problems: [String] = []
         if let event, event != Self.oneLine(event) {
             problems.append(
-                "the event type \(quoted(event)) has a line break, which would end the field; it is sent "
-                    + "with spaces instead"
+                "the event type \(quoted(event)) has a line break, which would end the field: write it on one "
+                    + "line (it is sent with spaces instead)"
             )
         }
         if let id, id != Self.oneLine(id) {
             problems.append(
-                "the event id \(quoted(id)) has a line break or a NUL, which clients drop or cut; "
-                    + "it is sent with spaces instead"
+                "the event id \(quoted(id)) has a line break or a NUL, which clients drop or cut: write it on one "
+                    + "line without NUL (it is sent with spaces instead)"
             )
         }
         return problems

@@ -37,6 +37,18 @@ struct ServerSentEventTests {
         #expect(ServerSentEvent(data: "x", event: "a\nb").serialized == "event: a b\ndata: x\n\n", "one line")
     }
 
+    @Test("events, chunks and their schedule describe themselves for listings and reports")
+    func descriptions() {
+        #expect(ServerSentEvent(data: "hi", after: .milliseconds(100)).description == "data: hi (after 100 ms)")
+        #expect(BodyChunk(text: "twelve bytes", after: .seconds(1)).description == "12 bytes after 1000 ms")
+        let dribble = StubResponse.events(Self.events).interrupted(by: .networkConnectionLost, after: .seconds(1))
+            .dribble
+        #expect(
+            dribble?.description
+                == "3 chunks at their own times over 200 ms, then URLError .networkConnectionLost after 1000 ms"
+        )
+    }
+
     @Test("a field a line break would cut is reported when the stub is added")
     func brokenFieldIsReported() {
         let stubs = StubRegistry()
@@ -46,6 +58,7 @@ struct ServerSentEventTests {
         #expect(reported.value.count == 2, "\(reported.value)")
         #expect(reported.value.first?.contains(#"the event type "up\ndate" has a line break"#) == true)
         #expect(reported.value.last?.contains("the event id") == true)
+        #expect(reported.value.allSatisfy { $0.contains("write it on one line") }, "says how to fix it")
     }
 
     // MARK: Delegates: one chunk per event
