@@ -20,12 +20,15 @@ struct DeliveryTimeline {
         /// Nothing reaches the client, but the stub shows a sign of life (a chunk a completion
         /// handler will only see at the end, a redirect hop): the idle timeout starts over.
         case progress
+        /// The last event of a ``StubStream``'s response: what follows is what the test sends,
+        /// as it sends it (see ``DeliveryTimeline/stream``).
+        case stream(StubStream)
 
         /// Whether the load is over once this is delivered.
         var endsTheLoad: Bool {
             switch self {
             case .finish, .fail: true
-            case .receive, .load, .progress: false
+            case .receive, .load, .progress, .stream: false
             }
         }
     }
@@ -47,10 +50,14 @@ struct DeliveryTimeline {
         }
     }
 
-    private let events: [Event]
+    private var events: [Event]
     private let timeout: IdleTimeout?
+    /// The stream the load's last events come from, once its ``Action/stream(_:)`` event was
+    /// reached: each advance takes what the test sent since (an open stream never times out).
+    private(set) var stream: StubStream?
     private var cursor = 0
-    private var lastActivity = Duration.zero
+    /// The time of the last event delivered (or of the timeout's failure).
+    private(set) var lastActivity = Duration.zero
     private(set) var isFinished = false
     /// Whether every event is due at the start (no delay, no dribble): then all are due whenever
     /// the timeline is advanced, and the clock need not be read to know it.
@@ -90,6 +97,10 @@ struct DeliveryTimeline {
         return false
     }
 
+    /// A time after every event of any timeline (each is at most a delay and a body's pieces of
+    /// 100 years each, per redirect hop): what everything is due by.
+    static let end = Duration.seconds(Int64(1) << 56)
+
     /// A finished timeline with nothing left in it: what a load keeps once its last event is out.
     static var over: DeliveryTimeline {
         var timeline = DeliveryTimeline(events: [], timeout: nil, url: nil)
@@ -108,6 +119,13 @@ struct DeliveryTimeline {
         /// The failure of a load that timed out, after `events`.
         private(set) var timeout: Action?
 
+        /// How the load ends, if it does with these: the timeout's failure, or the last action.
+        var end: Action? {
+            if let timeout { return timeout }
+            guard let last = events.indices.last, events[last].action.endsTheLoad else { return nil }
+            return events[last].action
+        }
+
         /// The last action, if it ends the load, taken out (to be delivered later).
         mutating func removeEnd() -> Action? {
             if let timeout {
@@ -122,7 +140,10 @@ struct DeliveryTimeline {
         /// Calls `body` with each action to tell the client, in order.
         func forEachAction(_ body: (Action) -> Void) {
             for index in events.indices {
-                if case .progress = events[index].action { continue }
+                switch events[index].action {
+                case .progress, .stream: continue
+                case .receive, .load, .finish, .fail: break
+                }
                 body(events[index].action)
             }
             if let timeout { body(timeout) }
@@ -131,10 +152,15 @@ struct DeliveryTimeline {
 
     /// What is due by `elapsed`, in order, and when the next event is due (`nil` once finished).
     mutating func advance(to elapsed: Duration) -> (due: Due, nextWake: Duration?) {
+        if stream != nil, cursor == events.count {
+            // What the stream sent before was delivered: its events need not be kept.
+            events.removeAll(keepingCapacity: true)
+            cursor = 0
+        }
         let first = cursor
         var timeoutFailure: Action?
         var nextWake: Duration?
-        while !isFinished, cursor < events.count {
+        while !isFinished, cursor < events.count || takeFromStream() {
             // Read in place: copying the event would retain what its action holds.
             let time = events[cursor].time
             if let timeout, time - lastActivity > timeout.limit {
@@ -144,6 +170,7 @@ struct DeliveryTimeline {
                     break
                 }
                 timeoutFailure = .fail(timedOut(after: timeout))
+                lastActivity = deadline
                 isFinished = true
                 break
             }
@@ -152,10 +179,47 @@ struct DeliveryTimeline {
                 break
             }
             lastActivity = time
-            if events[cursor].action.endsTheLoad { isFinished = true }
+            switch events[cursor].action {
+            case .finish, .fail: isFinished = true
+            case let .stream(opened): stream = opened
+            case .receive, .load, .progress: break
+            }
             cursor += 1
         }
         return (Due(events: events[first..<cursor], timeout: timeoutFailure), nextWake)
+    }
+
+    /// The stream the load reads or will read: ``stream`` once reached, before that the stream of
+    /// an ``Action/stream(_:)`` event still to come (a response that waits for its delay).
+    var pushedStream: StubStream? {
+        if let stream { return stream }
+        for index in cursor..<events.count {
+            if case let .stream(stream) = events[index].action { return stream }
+        }
+        return nil
+    }
+
+    /// The body delivered so far: the chunks before the cursor (for an answer that is no stream).
+    var deliveredBody: Data {
+        var body = Data()
+        for index in 0..<cursor {
+            if case let .load(chunk) = events[index].action { body.append(chunk) }
+        }
+        return body
+    }
+
+    /// Appends what the open stream sent since the last advance, due now (at the last activity, so
+    /// that the idle timeout never fires): returns whether there was anything.
+    private mutating func takeFromStream() -> Bool {
+        guard let stream else { return false }
+        let (chunks, end) = stream.take()
+        for chunk in chunks { events.append(.init(time: lastActivity, action: .load(chunk))) }
+        switch end {
+        case nil: break
+        case .finish: events.append(.init(time: lastActivity, action: .finish))
+        case let .fail(code): events.append(.init(time: lastActivity, action: .fail(stream.failure(code))))
+        }
+        return cursor < events.count
     }
 
     private func timedOut(after timeout: IdleTimeout) -> URLError {

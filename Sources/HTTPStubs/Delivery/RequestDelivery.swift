@@ -124,6 +124,11 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         /// While the user's code plans the request elsewhere: the timer that fails it when the
         /// request's timeout runs out first (see ``handOver(_:_:_:turn:for:)``).
         var planningDeadline: WakeTimer?
+        /// The journal entry of a request whose answer takes time (a delay, pieces, a stream): a
+        /// client that cancels before the end is journaled there. `nil` for an answer due at once.
+        var journalID: Int?
+        /// Whether the load listens to its open ``StubStream`` (see ``listen(to:_:)``).
+        var listening = false
     }
 
     /// A scheduled wake-up's timer, boxed: most loads have none, and an optional existential is
@@ -147,6 +152,12 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         // Invariant: the loader is safe to share (its fields are immutable, or touched only under
         // its lock or its flights' lock), and the reference is only read.
         weak var value: RequestDelivery?
+    }
+
+    /// A task a stream's listener holds without keeping it alive.
+    private struct WeakTask: @unchecked Sendable {
+        // Invariant: URLSessionTask is thread-safe; the reference is only read.
+        weak var value: URLSessionTask?
     }
 
     /// What ``prepare(_:)`` leaves to `startLoading`: the request as read, and where planning
@@ -572,8 +583,10 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         // Set only when there is one (a load is settled once, and nothing chose a stub before):
         // assigning the optional whole copies it through its type's metadata.
         if let stub = planned.answeringStub { state.answeringStub = stub }
+        if let journalID = planned.journalID, planned.timeline?.isDueAtStart == false { state.journalID = journalID }
         if let abandoned = state.abandoned {
             // Its test ended while it was planned (`abandon` may already have set the failure).
+            planned.timeline?.pushedStream?.disconnect(.testEnded)
             if state.timeline == nil {
                 state.timeline = DeliveryTimeline(
                     events: [.init(time: .zero, action: .fail(abandoned.error.urlError(for: planned.request.url)))],
@@ -585,6 +598,8 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
             // `nil` while recording: the real answer's timeline may already be set. Already set when
             // the request timed out while the user's code planned it: that failure stands.
             state.timeline = timeline
+        } else {
+            planned.timeline?.pushedStream?.disconnect(.failed(.timedOut))
         }
     }
 
@@ -620,7 +635,8 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     /// `stopLoading`: after this, the client is not called again unless `startLoading` is (as it
     /// is when a suspended task resumes). Cancels the pending wake-up, releasing the task.
     func stop() {
-        withState { state in
+        let cancelled = withState { state -> Cancellation? in
+            let cancellation = cancellation(&state)
             state.stopped = true
             state.urlProtocol = nil
             state.timer?.cancel()
@@ -628,7 +644,32 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
             state.planningDeadline.take()?.cancel()
             state.wake = nil
             leaveTransitWithoutArriving(&state)
+            return cancellation
         }
+        switch cancelled {
+        case nil: break
+        case let .stream(stream): stream.disconnect(.cancelledByClient)
+        case let .answer(id, delivered): registry?.endResponse(id, body: delivered, ending: .cancelledByClient)
+        }
+    }
+
+    /// What a client that cancels the load before its end leaves to journal.
+    private enum Cancellation {
+        /// The open stream it was reading.
+        case stream(StubStream)
+        /// The answer's journal entry, and the body delivered before.
+        case answer(journalID: Int, delivered: Data)
+    }
+
+    /// What `stopLoading` leaves to journal when the client cancelled its task (corelibs marks it
+    /// `.canceling` before it stops the load): nothing when the load had ended (or was never
+    /// answered), or when the task is only suspended (it goes on when resumed). Call under the lock.
+    private func cancellation(_ state: inout State) -> Cancellation? {
+        // The timeline is read in place: a copy would retain what its events hold.
+        guard !state.stopped, state.timeline?.isFinished == false, state.urlProtocol?.task?.state == .canceling
+        else { return nil }
+        if let stream = state.timeline!.pushedStream { return .stream(stream) }
+        return state.journalID.map { .answer(journalID: $0, delivered: state.timeline!.deliveredBody) }
     }
 
     /// Where the request is, for the end of its test.
@@ -636,8 +677,10 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         withState { state in
             if state.heldEnd != nil { return .inTransit }
             if state.timeline?.isFinished == true || (state.stopped && !state.inTransit) { return .finished }
-            if state.inTransit { return .inTransit }
+            // A `resume()` on its way (a stream's wake-up) brings what the test sent: about to move.
+            if state.inTransit || state.resumesOnTheWay > 0 { return .inTransit }
             if let wake = state.wake { return .waiting(until: wake) }
+            if let stream = state.timeline?.stream { return .streaming(stream.description) }
             return state.planned && state.timeline == nil ? .recording : .finished
         }
     }
@@ -652,7 +695,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     }
 
     /// `GET https://…`, with the URL's secrets masked (see ``LogMasking``).
-    private static func line(_ method: String, _ url: URL) -> String {
+    static func line(_ method: String, _ url: URL) -> String {
         "\(method) \(LogMasking.url(url.absoluteString))"
     }
 
@@ -667,6 +710,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         withState { state in
             guard state.abandoned == nil, state.timeline?.isFinished != true, !state.stopped else { return false }
             state.abandoned = Abandonment(error)
+            ended(.testEnded, &state)
             guard state.planned, let urlProtocol = state.urlProtocol else { return true }  // `plan` sees `abandoned`
             state.timeline = DeliveryTimeline(
                 events: [.init(time: .zero, action: .fail(error.urlError(for: urlProtocol.request.url)))],
@@ -731,14 +775,20 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
             // The end was held for resumes on their way: the last of them delivers it.
             guard state.resumesOnTheWay == 0 else { return }
             state.heldEnd = nil
-            leave(&state)
+            leave(&state, ending: end)
             if let client = urlProtocol.client { perform(end, for: urlProtocol, client: client) }
             return
         }
         guard state.timeline?.isFinished == false else { return }
         // Events due at the start are due at any time since: the clock is read only for the others.
-        let elapsed = state.timeline!.isDueAtStart ? .zero : clock.now - state.start
+        // On an ImmediateStubClock waiting takes no time: every event is due now, in order, each
+        // delivered on its own, and the clock's `now` moves to the last one's time (a wake-up per
+        // event would cost a round trip through the task for each chunk of a stream).
+        let immediate = state.timeline!.isDueAtStart ? nil : clock as? ImmediateStubClock
+        let elapsed =
+            state.timeline!.isDueAtStart ? .zero : immediate != nil ? DeliveryTimeline.end : clock.now - state.start
         var (due, nextWake) = state.timeline!.advance(to: elapsed)  // in place: no copy
+        immediate?.reach(state.start + state.timeline!.lastActivity)
         if state.resumesOnTheWay > 0 {
             state.heldEnd = due.removeEnd()
         }
@@ -751,7 +801,12 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         } else {
             state.wake = nil
         }
-        if state.timeline?.isFinished == true, state.heldEnd == nil { leave(&state) }
+        if state.timeline?.isFinished == true, state.heldEnd == nil {
+            leave(&state, ending: due.end)
+        } else if !state.listening, let stream = state.timeline!.stream {
+            state.listening = true
+            listen(to: stream, urlProtocol, &state)
+        }
         guard let client = urlProtocol.client else { return }  // read once: each read retains it
         due.forEachAction { perform($0, for: urlProtocol, client: client) }
     }
@@ -760,11 +815,27 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     /// lets go of the protocol instance and of the timeline's events, so that little is left to
     /// release after the last client call. The request and its stub stay: the end of a test that
     /// failed the request reads them after this (see ``abandon(with:)``).
-    private func leave(_ state: inout State) {
+    /// `end` is the load's last action, read only for a load that has something to record how it
+    /// ended (a journal entry kept, a stream): most have not.
+    private func leave(_ state: inout State, ending end: @autoclosure () -> DeliveryTimeline.Action?) {
+        if state.journalID != nil || state.timeline?.stream != nil, case let .fail(error)? = end() {
+            ended(state.abandoned != nil ? .testEnded : .failed((error as? URLError)?.code ?? .unknown), &state)
+        }
         registry?.flights.remove(self)
         state.leftFlights = true
         state.urlProtocol = nil
         state.timeline = .over
+    }
+
+    /// The load ends other than as its answer planned (it failed, its test ended): its stream, or
+    /// its journal entry, records how and what was delivered before. Once only. Call under the lock.
+    private func ended(_ ending: ResponseEnding, _ state: inout State) {
+        if let stream = state.timeline?.pushedStream {
+            stream.disconnect(ending)  // a stream the test ended already keeps its ending
+        } else if let id = state.journalID {
+            registry?.endResponse(id, body: state.timeline!.deliveredBody, ending: ending)
+        }
+        state.journalID = nil
     }
 
     private func perform(
@@ -781,9 +852,48 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
             client.urlProtocolDidFinishLoading(urlProtocol)
         case let .fail(error):
             client.urlProtocol(urlProtocol, didFailWithError: error)
-        case .progress:
+        case .progress, .stream:
             break
         }
+    }
+
+    /// Has `stream` wake the load each time the test sends something, as a delay's wake-up does:
+    /// on Linux by asking the task to `resume()` (counted on its way at once, so that the end of the
+    /// test and a ``ManualStubClock`` know the load is about to move), elsewhere by delivering.
+    /// Neither holds the load or its task. What the test sent before this is woken for here, on
+    /// another thread (this runs under the load's lock, inside `startLoading`). Call under the lock.
+    private func listen(to stream: StubStream, _ urlProtocol: URLProtocol, _ state: inout State) {
+        let loader = WeakLoader(value: self)
+        #if canImport(FoundationNetworking)
+        let task = WeakTask(value: urlProtocol.task)
+        let queued = stream.listen {
+            guard let self = loader.value, let task = task.value, task.state == .running, self.departForWake()
+            else { return }
+            // Not on the caller's thread: the test may send from anywhere, a delegate's queue included.
+            let wake = UncheckedSendable(value: (self, task))
+            DispatchQueue.global().async { wake.value.0.resumeOrCountBack(wake.value.1) }
+        }
+        guard queued else { return }
+        state.resumesOnTheWay += 1
+        let wake = UncheckedSendable(value: (self, task))
+        DispatchQueue.global().async { wake.value.0.resumeOrCountBack(wake.value.1.value) }
+        #else
+        // Apple's URL loading system accepts client calls from any thread.
+        let deliver: @Sendable () -> Void = {
+            guard let self = loader.value else { return }
+            self.withState { state in
+                if state.resumesOnTheWay > 0 { state.resumesOnTheWay -= 1 }
+                if let urlProtocol = state.urlProtocol { self.deliverDue(urlProtocol, &state) }
+            }
+        }
+        let queued = stream.listen {
+            loader.value?.withState { $0.resumesOnTheWay += 1 }
+            deliver()
+        }
+        guard queued else { return }
+        state.resumesOnTheWay += 1
+        DispatchQueue.global().async(execute: deliver)
+        #endif
     }
 
     private func scheduleWake(at deadline: Duration, _ urlProtocol: URLProtocol) -> WakeTimer {
@@ -856,13 +966,17 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         }
 
         /// The plan delivering `events` (the request's timeout is read only when one of them waits).
-        func planned(_ events: [DeliveryTimeline.Event], answeredBy: StubSummary? = nil) -> Planned {
+        func planned(
+            _ events: [DeliveryTimeline.Event],
+            answeredBy: StubSummary? = nil,
+            journalID: Int? = nil
+        ) -> Planned {
             let timeline = DeliveryTimeline(
                 events: events,
                 timeout: RequestDelivery.timeout(of: urlRequest, inspection),
                 url: request.url
             )
-            return Planned(timeline: timeline, request: request, answeringStub: answeredBy)
+            return Planned(timeline: timeline, request: request, answeringStub: answeredBy, journalID: journalID)
         }
 
         /// The plan failing the request with `error` at once.
@@ -959,8 +1073,8 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         for urlProtocol: URLProtocol
     ) -> Planned {
         switch plan {
-        case let .events(events, answeredBy):
-            return read.planned(events, answeredBy: answeredBy)
+        case let .events(events, answeredBy, journalID):
+            return read.planned(events, answeredBy: answeredBy, journalID: journalID)
         case let .record(progress):
             let timeout = Self.timeout(of: read.urlRequest, read.inspection).map(\.seconds)
             let planner = ResponsePlanner(registry: planner.registry, inspection: planner.inspection.capturingAnswers())
@@ -975,6 +1089,9 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         let timeline: DeliveryTimeline?
         let request: InterceptedRequest
         let answeringStub: StubSummary?
+        /// The journal entry of the answer (kept by the load when the answer takes time: see
+        /// ``State/journalID``).
+        var journalID: Int? = nil
     }
 
     /// Sends the request of `progress`, which no stub answers, to the real server, records the
@@ -1049,7 +1166,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         switch plan {
         case let .record(next):
             record(next, planner: planner, timeout: timeout, for: urlProtocol)
-        case let .events(events, _):
+        case let .events(events, _, _):
             deliverRecorded(events.map(\.action), url: url, for: urlProtocol)
         }
     }

@@ -82,6 +82,8 @@ package enum FlightState: Sendable, Equatable {
     case waiting(until: Duration)
     /// Waiting for the real server (pass-through while recording).
     case recording
+    /// Reading the open ``StubStream`` with this description, which only the test can end.
+    case streaming(String)
     /// Answered completely, failed or cancelled.
     case finished
 }
@@ -95,6 +97,12 @@ package struct EndedRequest: Sendable {
 }
 
 extension StubRegistry {
+    /// How many requests of any registry are being served by a protocol instance: what the
+    /// benchmark checks comes back to zero once every request ended.
+    package static var liveRequestCount: Int {
+        RequestDelivery.liveCount
+    }
+
     /// Whether every request the registry serves is finished or waits for a ``ManualStubClock``
     /// that only the test can move.
     var requestsHaveSettled: Bool {
@@ -103,6 +111,7 @@ extension StubRegistry {
             switch loader.flightState {
             case .finished: true
             case .waiting: manual
+            case .streaming: true
             case .inTransit, .recording: false
             }
         }
@@ -139,12 +148,17 @@ extension StubRegistry {
             guard state != .finished else { return nil }
             var virtualDeadline: Duration?
             if case let .waiting(until) = state, manual != nil { virtualDeadline = until }
-            let error = StubError.testEnded(
-                test: name,
-                request: loader.requestLine,
-                virtualDeadline: virtualDeadline,
-                now: manual?.now
-            )
+            let error: StubError
+            if case let .streaming(stream) = state {
+                error = .streamLeftOpen(test: name, request: loader.requestLine, stream: stream)
+            } else {
+                error = .testEnded(
+                    test: name,
+                    request: loader.requestLine,
+                    virtualDeadline: virtualDeadline,
+                    now: manual?.now
+                )
+            }
             guard loader.abandon(with: error) else { return nil }
             return EndedRequest(message: error.message, stub: loader.answeringStub)
         }

@@ -16,8 +16,9 @@ struct ResponsePlanner {
 
     /// What a request gets.
     enum Plan {
-        /// These events, from the stubs; the stub that gave the final answer, if one did.
-        case events([DeliveryTimeline.Event], answeredBy: StubSummary?)
+        /// These events, from the stubs; the stub that gave the final answer, if one did, and the
+        /// journal entry of that answer.
+        case events([DeliveryTimeline.Event], answeredBy: StubSummary?, journalID: Int?)
         /// The real server's answer to the request of this progress (no stub answered it and
         /// the registry records); ``plan(afterLive:body:from:)`` goes on from it. Boxed, so that
         /// a plan, returned and moved at every step, stays small (BENCHMARKS.md, copies).
@@ -31,6 +32,8 @@ struct ResponsePlanner {
         var elapsed = Duration.zero
         var hops: [DeliveryTimeline.Event] = []
         var answeredBy: StubSummary?
+        /// The journal entry of the hop the chosen stub answered.
+        var journalID: Int?
         var redirects = 0
         fileprivate var pending: Pending?
 
@@ -140,6 +143,7 @@ struct ResponsePlanner {
             return finish(progress, [failure(error.urlError(for: request.url), at: progress.elapsed)])
         case let .answered(selection):
             progress.answeredBy = selection.summary
+            progress.journalID = selection.journalID
             if let literal = selection.literalAnswer {
                 return literal.withResponse { answer(&progress, selection, $0, literal: literal) }
             }
@@ -254,6 +258,9 @@ struct ResponsePlanner {
                 follow(&progress, to: redirect.next)
                 return .next
             }
+            if let stream = response.dribble?.pushed?.stream, let urlResponse, redirect == nil {
+                return open(stream, &progress, urlResponse, selection)
+            }
             let events = self.body(data, response: urlResponse, dribble: response.dribble, at: progress.elapsed)
             guard let urlResponse else { return finish(progress, events) }
             return handOver(
@@ -262,9 +269,50 @@ struct ResponsePlanner {
                 body: data,
                 events: events,
                 journalID: selection.journalID,
-                redirect: redirect
+                redirect: redirect,
+                ending: response.dribble?.interruption.map { .failed($0.code) } ?? .finished
             )
         }
+    }
+
+    /// Answers with `response` and the body the test writes into `stream` (see ``StubStream``), which
+    /// this request takes; one that another request took first fails the request, as a problem of
+    /// the stub. A redirect is followed (or put to the delegate) as any other, its stream unused.
+    private func open(
+        _ stream: StubStream,
+        _ progress: inout Progress,
+        _ response: HTTPURLResponse,
+        _ selection: ChosenStub
+    ) -> Step {
+        let request = progress.request
+        let taken = stream.connect(
+            request,
+            registry: registry,
+            journalID: selection.journalID,
+            deliversChunks: inspection.delegateReceivesChunks
+        )
+        if let first = taken {
+            let error = StubError.streamTaken(
+                stream: stream.description,
+                request: RequestDelivery.line(request.method.rawValue, request.url),
+                first: RequestDelivery.line(first.method.rawValue, first.url)
+            )
+            registry.report(StubDiagnostic(severity: .error, source: selection.summary.source, message: error.message))
+            return finish(progress, [failure(error.urlError(for: request.url), at: progress.elapsed)])
+        }
+        let events: [DeliveryTimeline.Event] = [
+            .init(time: progress.elapsed, action: .receive(response)),
+            .init(time: progress.elapsed, action: .stream(stream)),
+        ]
+        return handOver(
+            &progress,
+            response,
+            body: Data(),
+            events: events,
+            journalID: selection.journalID,
+            redirect: nil,
+            ending: .inProgress
+        )
     }
 
     /// What the caller gets after the real server answered the request of `progress` (see
@@ -306,7 +354,8 @@ struct ResponsePlanner {
         body: Data,
         events: [DeliveryTimeline.Event],
         journalID: Int?,
-        redirect: Redirection?
+        redirect: Redirection?,
+        ending: ResponseEnding = .finished
     ) -> Step {
         if let redirect, let delegate = redirect.delegate {
             progress.pending = .redirect(
@@ -322,7 +371,7 @@ struct ResponsePlanner {
             return .needsUserCode
         }
         if let journalID {
-            registry.attach(response, body: body, toEntry: journalID)
+            registry.attach(response, body: body, toEntry: journalID, ending: ending)
         }
         return finish(progress, events)
     }
@@ -337,7 +386,13 @@ struct ResponsePlanner {
 
     /// The plan that ends with `events`, after those of the hops before.
     private func finish(_ progress: Progress, _ events: [DeliveryTimeline.Event]) -> Step {
-        .done(.events(progress.hops.isEmpty ? events : progress.hops + events, answeredBy: progress.answeredBy))
+        .done(
+            .events(
+                progress.hops.isEmpty ? events : progress.hops + events,
+                answeredBy: progress.answeredBy,
+                journalID: progress.journalID
+            )
+        )
     }
 
     /// The events delivering a response and its body, whole or in dribbled chunks, and the end of

@@ -28,6 +28,10 @@ enum StubError: Error, Sendable {
     case testEnded(test: String, request: String, virtualDeadline: Duration?, now: Duration?)
     /// The request reached the registry after its test had ended.
     case arrivedAfterTestEnded(test: String, request: String)
+    /// A stub answered `request` with `stream`, which answers `first` already.
+    case streamTaken(stream: String, request: String, first: String)
+    /// `request` was still reading `stream`, which the test had not ended, when its test ended.
+    case streamLeftOpen(test: String, request: String, stream: String)
 
     var code: URLError.Code {
         switch self {
@@ -36,7 +40,8 @@ enum StubError: Error, Sendable {
         case .unreadableBodyFile, .missingBodyFile: return .fileDoesNotExist
         case .tooManyRedirects: return .httpTooManyRedirects
         case .downloadTaskUnsupported: return .unsupportedURL
-        case .notIntercepting, .registryGone, .testEnded, .arrivedAfterTestEnded: return .resourceUnavailable
+        case .notIntercepting, .registryGone, .testEnded, .arrivedAfterTestEnded, .streamTaken, .streamLeftOpen:
+            return .resourceUnavailable
         case .stoppedByNetworkGuard: return .notConnectedToInternet
         }
     }
@@ -97,6 +102,16 @@ enum StubError: Error, Sendable {
                 "\(request) was still in flight when its test \(test) ended; "
                 + "await the work that makes the request (a Task { }, a completion handler) before the test "
                 + "returns, or give the scope more time with HTTPStubsScope.inFlightTimeout."
+        case let .streamTaken(stream, request, first):
+            return
+                "\(request) was answered with the \(stream), which already answers \(first); a stream answers "
+                + "one request: give each request its own StubStream (stub(_:responses:) with one .stream per "
+                + "request). An SSE client reconnects when a stream ends: end the responses with .status(204), "
+                + "which tells it to stop."
+        case let .streamLeftOpen(test, request, stream):
+            return
+                "\(request) was still reading the \(stream) when its test \(test) ended; end the stream with "
+                + "stream.finish() or stream.fail(_:) (or cancel the task that reads it) before the test returns."
         case let .arrivedAfterTestEnded(test, request):
             return
                 "\(request) arrived after its test \(test) had ended, so no test could check it; await the "

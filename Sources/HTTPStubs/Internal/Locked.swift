@@ -7,6 +7,7 @@ import Foundation
 /// - each registry's state (``StubRegistry``): stubs, use counts, scenarios, journal, observers, planning turns;
 /// - each request's loader (`RequestDelivery`): its delivery timeline;
 /// - each registry's requests in flight (`RequestFlights`);
+/// - each ``StubStream``'s state: what the test sent, how it ended;
 /// - each clock's state (``ManualStubClock``, ``ImmediateStubClock``) and each scheduled action
 ///   (`ReleasingTimer`);
 /// - the registry directory (`RegistryDirectory`), stub identities, live-loader count (on Apple
@@ -21,8 +22,10 @@ import Foundation
 /// The only locks taken while another is held: a loader's lock, held while it calls its
 /// URLProtocol client, takes the clock's lock and a scheduled action's lock (reading `now`,
 /// scheduling and cancelling wake-ups, telling a ``ManualStubClock`` where the request is; a clock
-/// never runs an action inside `schedule`, nor under its own lock) and its registry's
-/// `RequestFlights` lock (leaving it once answered). A clock the user writes is called there too,
+/// never runs an action inside `schedule`, nor under its own lock), its registry's
+/// `RequestFlights` lock (leaving it once answered), the lock of the ``StubStream`` it reads (taking
+/// what the test sent; a stream calls nothing under its lock) and, after releasing the stream's, its
+/// registry's state lock (journaling how the stream ended). A clock the user writes is called there too,
 /// so ``StubClock`` asks it never to run an action inside `schedule`.
 /// A protocol instance's `deinit` takes its loader's lock, then that `RequestFlights` lock (leaving
 /// the flights when its load never ended): so nothing releases an instance, or a task or wake-up

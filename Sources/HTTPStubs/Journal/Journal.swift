@@ -5,13 +5,17 @@ import Foundation
 ///
 /// Not thread-safe: it lives in the registry's state, under its lock.
 struct Journal {
-    /// The entries, oldest first; an entry's ``JournalEntry/id`` is its position from 1.
+    /// The entries, oldest first; an entry's ``JournalEntry/id`` is its position plus ``firstID``.
     private(set) var entries: [JournalEntry] = []
+    /// The id of the first entry: 1, and past the last entry forgotten when the journal is
+    /// cleared, so that an answer that ends after a clear (a stream, a delayed response) never
+    /// lands on a newer request's entry.
+    private var firstID = 1
 
     /// Journals a request and what became of it; returns the entry's id.
     @discardableResult
     mutating func append(_ request: InterceptedRequest, _ outcome: JournalEntry.Outcome) -> Int {
-        let id = entries.count + 1
+        let id = firstID + entries.count
         entries.append(JournalEntry(id: id, date: Date(), request: request, outcome: outcome))
         return id
     }
@@ -19,12 +23,22 @@ struct Journal {
     /// Remembers the response the request of entry `id` received; nothing when the journal was
     /// cleared since.
     mutating func attach(_ response: RecordedResponse, toEntry id: Int) {
-        guard entries.indices.contains(id - 1) else { return }
-        entries[id - 1].response = response
+        guard entries.indices.contains(id - firstID) else { return }
+        entries[id - firstID].response = response
     }
 
-    /// Forgets every entry.
+    /// Records how the response of entry `id` ended, and the body sent before: nothing when the
+    /// entry has no response, or the journal was cleared since.
+    mutating func endResponse(_ id: Int, body: Data, ending: ResponseEnding) {
+        let index = id - firstID
+        guard entries.indices.contains(index), entries[index].response != nil else { return }
+        entries[index].response?.body = body
+        entries[index].response?.ending = ending
+    }
+
+    /// Forgets every entry; the next one is numbered after the last one forgotten.
     mutating func removeAll() {
+        firstID += entries.count
         entries.removeAll()
     }
 }

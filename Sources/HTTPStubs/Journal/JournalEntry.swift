@@ -20,7 +20,8 @@ public struct JournalEntry: Sendable, Identifiable, CustomStringConvertible {
         case recorded(file: String)
     }
 
-    /// The entry's position in the journal, from 1.
+    /// The entry's number: 1 for the registry's first request, and so on. Clearing the journal
+    /// (``StubRegistry/clearJournal()``, ``StubRegistry/reset()``) does not start it again.
     public let id: Int
     /// When the request was intercepted.
     public let date: Date
@@ -62,8 +63,13 @@ public struct JournalEntry: Sendable, Identifiable, CustomStringConvertible {
 public struct RecordedResponse: Sendable {
     /// The response object the caller received.
     public let urlResponse: HTTPURLResponse
-    /// The body the caller received, whole (after any dribbling).
-    public let body: Data
+    /// The body the caller received, whole (after any dribbling); for a response that did not
+    /// finish (see ``ending``), the part sent before it ended, and for an open ``StubStream``, what
+    /// was sent when it ends (empty until then).
+    public internal(set) var body: Data
+    /// How the response ended: ``ResponseEnding/finished`` for most; an interrupted response, a
+    /// stream the client cancelled or one still open say so.
+    public internal(set) var ending: ResponseEnding = .finished
 
     /// The HTTP status code the caller received.
     public var status: Int { urlResponse.statusCode }

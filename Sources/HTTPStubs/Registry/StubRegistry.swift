@@ -417,9 +417,14 @@ public final class StubRegistry: Sendable {
     }
 
     /// Remembers the response a journaled request received.
-    func attach(_ response: HTTPURLResponse, body: Data, toEntry id: Int) {
-        let recorded = RecordedResponse(urlResponse: response, body: body)
+    func attach(_ response: HTTPURLResponse, body: Data, toEntry id: Int, ending: ResponseEnding = .finished) {
+        let recorded = RecordedResponse(urlResponse: response, body: body, ending: ending)
         state.withLock { $0.journal.attach(recorded, toEntry: id) }
+    }
+
+    /// Records how the response of the journal entry `id` ended, and the body sent before.
+    func endResponse(_ id: Int, body: Data, ending: ResponseEnding) {
+        state.withLock { $0.journal.endResponse(id, body: body, ending: ending) }
     }
 
     /// Tells the observers about a request, built only when there are observers.

@@ -24,6 +24,16 @@ public struct Dribble: Sendable, Hashable, CustomStringConvertible {
     let schedule: [Piece]?
     /// How the load ends instead of finishing, when it is interrupted.
     private(set) var interruption: Interruption?
+    /// The stream the test writes the body into, for ``StubResponse/stream(_:status:headers:)``.
+    private(set) var pushed: Pushed?
+
+    /// A ``StubStream``, compared by identity.
+    struct Pushed: Sendable, Hashable {
+        let stream: StubStream
+
+        static func == (lhs: Pushed, rhs: Pushed) -> Bool { lhs.stream === rhs.stream }
+        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(stream)) }
+    }
 
     /// A load that fails after its last piece (``StubResponse/interrupted(by:after:)``).
     struct Interruption: Sendable, Hashable {
@@ -48,6 +58,14 @@ public struct Dribble: Sendable, Hashable, CustomStringConvertible {
         schedule = nil
     }
 
+    /// The body the test writes into `stream`, piece by piece, when it chooses.
+    init(pushedBy stream: StubStream) {
+        chunks = 1
+        duration = .zero
+        schedule = nil
+        pushed = Pushed(stream: stream)
+    }
+
     /// A dribble of pieces of these sizes, each sent `after` the one before (or the response). The
     /// times add up, clamped to 100 years.
     init(pieces: [(size: Int, after: Duration)]) {
@@ -64,7 +82,7 @@ public struct Dribble: Sendable, Hashable, CustomStringConvertible {
     static let whole = Dribble(chunks: 1, over: .zero)
 
     /// Whether the body goes at once, with the response (``whole``, interrupted or not).
-    var isWhole: Bool { schedule == nil && chunks == 1 && duration == .zero }
+    var isWhole: Bool { schedule == nil && chunks == 1 && duration == .zero && pushed == nil }
 
     /// This dribble, ending with `interruption` instead of finishing.
     func interrupted(_ interruption: Interruption?) -> Dribble {
@@ -75,6 +93,7 @@ public struct Dribble: Sendable, Hashable, CustomStringConvertible {
 
     /// `5 chunks over 1000 ms`, `…, then URLError .networkConnectionLost after 100 ms`.
     public var description: String {
+        if let pushed { return "pushed by the \(pushed.stream)" }
         let pieces =
             schedule == nil
             ? "\(chunks) chunks over \(duration.milliseconds) ms"

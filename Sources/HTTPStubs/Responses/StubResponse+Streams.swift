@@ -43,6 +43,28 @@ extension StubResponse {
         )
     }
 
+    /// A response whose body the test writes while the client reads it (see ``StubStream``): the
+    /// response goes out when the request arrives, each ``StubStream/send(_:)-(ServerSentEvent)`` is a
+    /// chunk of its own, and the response ends when the test calls ``StubStream/finish()`` or
+    /// ``StubStream/fail(_:)``. `Content-Type: text/event-stream` unless the headers name another
+    /// type (`application/jsonl` for JSON Lines, say).
+    ///
+    /// A delay (``delayed(by:)``) holds the response back as for any other; dribbling and
+    /// ``interrupted(by:after:)`` do not apply (the test sends each chunk, and ends the stream with
+    /// ``StubStream/fail(_:)``).
+    public static func stream(_ stream: StubStream, status: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
+        var response = StubResponse(
+            .http(
+                status: status,
+                reason: nil,
+                headers: headers.defaulting("Content-Type", "text/event-stream"),
+                body: .empty
+            )
+        )
+        response.dribble = Dribble(pushedBy: stream)
+        return response
+    }
+
     /// Ends the response with `URLError(code)` (say `.networkConnectionLost`) `after` its body's last
     /// piece, instead of finishing it: a stream whose connection drops. A delegate receives the
     /// response and the pieces sent before, then the error; a completion handler or an `async` call
@@ -50,6 +72,13 @@ extension StubResponse {
     /// whole, with the response).
     public func interrupted(by code: URLError.Code, after: Duration = .zero) -> StubResponse {
         var copy = self
+        if let stream = dribble?.pushed?.stream {
+            copy.problems.append(
+                "interrupted(by:after:) does not apply to the response of the \(stream): end it with "
+                    + "stream.fail(.\(URLErrorNames.name(of: code))) instead"
+            )
+            return copy
+        }
         copy.dribble = (dribble ?? .whole).interrupted(
             Dribble.Interruption(code: code, after: min(max(after, .zero), .longestWait))
         )

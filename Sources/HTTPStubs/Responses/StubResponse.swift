@@ -38,7 +38,7 @@ public struct StubResponse: Sendable {
     /// How the body is spread over time; `nil` to send it at once.
     public var dribble: Dribble?
     /// Problems found while building the response (a value that could not be encoded, ...).
-    package private(set) var problems: [String] = []
+    package internal(set) var problems: [String] = []
 
     /// Whether answering runs a closure of the user's (a computed response).
     var runsUserCode: Bool {
@@ -279,6 +279,13 @@ public struct StubResponse: Sendable {
     /// Sends the body in `chunks` pieces spread over `duration` (see ``Dribble``).
     public func dribbled(chunks: Int, over duration: Duration) -> StubResponse {
         var copy = self
+        if let stream = dribble?.pushed?.stream {
+            copy.problems.append(
+                "dribbled(chunks:over:) does not apply to the response of the \(stream): the test sends each "
+                    + "chunk with stream.send(_:) when it chooses; remove it"
+            )
+            return copy
+        }
         copy.dribble = Dribble(chunks: chunks, over: duration)
         return copy
     }

@@ -3,7 +3,8 @@ import Dispatch
 /// A clock on which waiting takes no time: every scheduled action runs at once and ``now`` jumps to
 /// its deadline (never backwards). Within one request, delays, dribbles and timeouts keep their
 /// order and their outcome (a stub slower than the timeout still times out), but a test does not
-/// wait for them.
+/// wait for them: a request's response and the pieces of its body are delivered in one go, in
+/// order, each piece still a chunk of its own, and ``now`` moves to the last one's time.
 ///
 /// Actions that are waiting at the same moment run in deadline order, but the clock cannot know
 /// that another request is about to start: a request's delay is served as soon as it is scheduled.
@@ -30,6 +31,12 @@ public final class ImmediateStubClock: StubClock, @unchecked Sendable {
         _ = state.withLock { $0.pending.add(timer, at: deadline) }
         queue.async { [self] in runEarliest() }
         return timer
+    }
+
+    /// Moves ``now`` to `instant` (never backwards): a request delivered events due then without
+    /// scheduling a wake-up for each (see `RequestDelivery`).
+    func reach(_ instant: Duration) {
+        state.withLock { $0.now = max($0.now, instant) }
     }
 
     private func runEarliest() {

@@ -308,7 +308,7 @@ struct DeliveryTimelineTests {
         return try #require(error as? URLError, "\(error) is not a URLError", sourceLocation: sourceLocation)
     }
 
-    /// `receive <status>`, `load <text>`, `finish`, `fail <URLError code>`, `progress`.
+    /// `receive <status>`, `load <text>`, `finish`, `fail <URLError code>`, `progress`, `stream`.
     private func describe(_ action: DeliveryTimeline.Action) -> String {
         switch action {
         case let .receive(response): "receive \((response as? HTTPURLResponse)?.statusCode ?? -1)"
@@ -316,6 +316,7 @@ struct DeliveryTimelineTests {
         case .finish: "finish"
         case let .fail(error): "fail \((error as? URLError)?.code.rawValue ?? -1)"
         case .progress: "progress"
+        case .stream: "stream"
         }
     }
 }

@@ -65,6 +65,35 @@ struct EventStreamClientTests {
         }
     }
 
+    @Test(
+        "a pushed stream: the test sends each event while the client reads, drops the connection, and the client resumes"
+    )
+    func pushedStreamDropsAndResumes() async throws {
+        try await withHTTPStubs { (stubs: StubRegistry) async throws in
+            let first = StubStream()
+            let resumed = StubStream()
+            stubs.stub(.get("https://api.example.com/v1/stream"), .stream(first))
+            stubs.stub(.get("https://api.example.com/v1/stream").header("Last-Event-ID", "1"), .stream(resumed))
+            let client = EventStreamClient(
+                baseURL: URL(string: "https://api.example.com")!,
+                configuration: stubs.configuration()
+            )
+            var events = client.events("/v1/stream").makeAsyncIterator()
+            first.send(ServerSentEvent(data: "Hel", id: "1", retry: .seconds(1)))
+            #expect(try await events.next()?.data == "Hel")
+            first.fail(.networkConnectionLost)  // the connection drops
+            await #expect(throws: URLError.self) { try await events.next() }
+
+            var rest = client.events("/v1/stream", lastEventID: "1").makeAsyncIterator()
+            let request = try await resumed.waitForRequest()
+            #expect(request.headers["Last-Event-ID"] == "1")
+            resumed.send(ServerSentEvent(data: "lo", id: "2"))
+            #expect(try await rest.next()?.data == "lo")
+            resumed.finish()
+            #expect(try await rest.next() == nil)
+        }
+    }
+
     @Test("the parser reads lines split across chunks, CRLF and CR line ends, comments and multi-line data")
     func parserAcrossChunks() async throws {
         try await withHTTPStubs(clock: ImmediateStubClock()) { (stubs: StubRegistry) async throws in
