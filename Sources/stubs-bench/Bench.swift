@@ -53,7 +53,7 @@ struct Bench {
 struct Options {
     static let workloads = [
         "floor", "stub", "stub_10k", "loopback", "wiremock", "concurrent", "protocol", "files", "large_body",
-        "virtual_time", "template",
+        "virtual_time", "template", "streams",
     ]
 
     var json = false
@@ -73,6 +73,11 @@ struct Options {
     var largeBodyRuns = 3
     var virtualRequests = 1_000
     var virtualRounds = 3
+    /// The streams workload: rounds, and 1,000-event streams read per batch of each protocol; runs
+    /// of the 1,000 concurrent streams.
+    var streamRounds = 9
+    var streamsPerBatch = 40
+    var concurrentStreamRuns = 3
     /// The protocols-alone workload: batches per protocol, and requests per batch.
     var protocolBatches = 9
     var protocolBatchSize = 20_000
@@ -166,6 +171,9 @@ struct Options {
             fileRounds = 1
             largeBodyRuns = 1
             virtualRounds = 1
+            streamRounds = 3
+            streamsPerBatch = 5
+            concurrentStreamRuns = 1
             protocolBatches = 3
             protocolBatchSize = 5_000
             warmup = 50
@@ -287,6 +295,9 @@ struct Runner {
         try await measureRequests(&results)
         if options.runs("virtual_time") {
             try await measureVirtualTime(&results)
+        }
+        if options.runs("streams") {
+            try await measureStreams(&results)
         }
         if options.runs("files") {
             try measureFiles(&results)
@@ -678,6 +689,52 @@ struct Runner {
                     run.wallMilliseconds,
                     options.virtualRequests,
                     run.virtualSeconds
+                )
+            )
+        }
+    }
+
+    /// The long stream from the toolkit and from the floor, interleaved round by round (which goes
+    /// first alternates), as CPU per event; then the concurrent short streams, as wall time.
+    private func measureStreams(_ results: inout Results) async throws {
+        let stubReader = StreamReader()
+        let floorReader = StreamReader()
+        let (registry, stub) = Streams.stubSession(delegate: stubReader)
+        let floor = Streams.floorSession(delegate: floorReader)
+        defer {
+            stub.finishTasksAndInvalidate()
+            floor.finishTasksAndInvalidate()
+            withExtendedLifetime(registry) {}
+        }
+        let workloads = [("stream_stub_eps", stub, stubReader), ("stream_floor_eps", floor, floorReader)]
+        for (_, session, reader) in workloads { _ = try await Streams.read(2, session, reader) }  // warm-up
+        for round in 0..<options.streamRounds {
+            for (key, session, reader) in round % 2 == 0 ? workloads : workloads.reversed() {
+                let sample = try await measuringCPU {
+                    try await Streams.read(options.streamsPerBatch, session, reader)
+                }
+                results.add(key, sample)
+            }
+            progress(
+                String(
+                    format: "streams %d/%d: %.2f CPU µs per event (toolkit), %.2f (floor)",
+                    round + 1,
+                    options.streamRounds,
+                    results.samples["stream_stub_eps_cpu_us"]?.last ?? 0,
+                    results.samples["stream_floor_eps_cpu_us"]?.last ?? 0
+                )
+            )
+        }
+        for run in 0..<options.concurrentStreamRuns {
+            let wall = try await Streams.concurrentRun()
+            results.add("streams_concurrent_s", wall)
+            progress(
+                String(
+                    format: "concurrent streams %d/%d: %d streams, a third cancelled, in %.2f s; no instance left",
+                    run + 1,
+                    options.concurrentStreamRuns,
+                    Streams.concurrentCount,
+                    wall
                 )
             )
         }

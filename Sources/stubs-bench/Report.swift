@@ -13,6 +13,7 @@ enum Report {
         ("large_body_peak_mb", true, 120),
         ("virtual_time_wall_ms", true, 1_000),
         ("switches_over_floor", true, 0),
+        ("stream_event_cpu_ratio", true, 1.2),
     ]
 
     static func value(_ key: String, in results: Results) -> Double? {
@@ -25,6 +26,7 @@ enum Report {
         case "template_ratio": return results.ratio("template_literal_rps", "template_rps")
         case "template_ratio_unpinned": return results.ratio("template_literal_unpinned_rps", "template_unpinned_rps")
         case "switches_over_floor": return results.switchesOverFloor
+        case "stream_event_cpu_ratio": return results.ratio("stream_stub_eps_cpu_us", "stream_floor_eps_cpu_us")
         default: return results.median(key)
         }
     }
@@ -44,6 +46,8 @@ enum Report {
             ("floor_protocol_ns", 0), ("stub_protocol_ns", 0),
             ("floor_cold_protocol_ns", 0), ("stub_cold_protocol_ns", 0),
             ("template_protocol_ns", 0), ("template_literal_protocol_ns", 0),
+            ("stream_stub_eps", 0), ("stream_floor_eps", 0), ("stream_stub_eps_cpu_us", 3),
+            ("stream_floor_eps_cpu_us", 3), ("stream_event_cpu_ratio", 3), ("streams_concurrent_s", 3),
         ]
         // The WireMock keys are optional: present only when the wiremock workload ran.
         let wiremockRan = results.median("wiremock_rps") != nil
@@ -51,7 +55,7 @@ enum Report {
         for (key, decimals) in keys where wiremockRan || !key.hasPrefix("wiremock_") {
             members.append("  \(quote(key)): \(number(value(key, in: results), decimals: decimals))")
             // Each ratio also from CPU time, which other work on the machine moves much less.
-            if key.hasSuffix("_ratio") || key == "loopback_speedup" {
+            if (key.hasSuffix("_ratio") && !key.hasSuffix("_cpu_ratio")) || key == "loopback_speedup" {
                 members.append("  \(quote(key + "_cpu")): \(number(cpuRatio(key, in: results), decimals: 3))")
             }
             // The protocols alone also by their lowest batch, which noise moves less (see `Results.minimum`).
@@ -283,6 +287,27 @@ enum Report {
             lines.append(
                 "  (growth of VmHWM over VmRSS before the request, "
                     + "in a child process; the caller's own Data is 100 MiB)"
+            )
+        }
+        if let stub = results.median("stream_stub_eps_cpu_us"), let floor = results.median("stream_floor_eps_cpu_us") {
+            lines.append(
+                String(
+                    format: "a %d-event SSE stream to a delegate, ImmediateStubClock: %.2f CPU µs per event "
+                        + "(floor protocol, same chunks: %.2f)",
+                    Streams.eventCount,
+                    stub,
+                    floor
+                )
+            )
+        }
+        if let wall = results.median("streams_concurrent_s") {
+            lines.append(
+                String(
+                    format: "%d concurrent StubStreams, a third cancelled by their client: %.2f s wall, "
+                        + "every task ended, no protocol instance left",
+                    Streams.concurrentCount,
+                    wall
+                )
             )
         }
         if let wall = results.median("virtual_time_wall_ms") {
