@@ -730,7 +730,8 @@ struct Runner {
             results.add("streams_concurrent_s", wall)
             progress(
                 String(
-                    format: "concurrent streams %d/%d: %d streams, a third cancelled, in %.2f s; no instance left",
+                    format:
+                        "concurrent streams %d/%d: %d streams, about a third cancelled at random, in %.2f s; no instance left",
                     run + 1,
                     options.concurrentStreamRuns,
                     Streams.concurrentCount,

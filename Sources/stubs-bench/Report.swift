@@ -303,7 +303,8 @@ enum Report {
         if let wall = results.median("streams_concurrent_s") {
             lines.append(
                 String(
-                    format: "%d concurrent StubStreams, a third cancelled by their client: %.2f s wall, "
+                    format:
+                        "%d concurrent StubStreams, about a third cancelled by their client at random: %.2f s wall, "
                         + "every task ended, no protocol instance left",
                     Streams.concurrentCount,
                     wall

@@ -6,11 +6,11 @@ import Dispatch
 /// wait for them: a request's response and the pieces of its body are delivered in one go, in
 /// order, each piece still a chunk of its own, and ``now`` moves to the last one's time.
 ///
-/// Actions that are waiting at the same moment run in deadline order, but the clock cannot know
-/// that another request is about to start: a request's delay is served as soon as it is scheduled.
-/// So the relative order of *overlapping* requests is not modelled (a 2 s stub started just before
-/// a 1 s stub usually answers first), like `ImmediateClock` in swift-clocks. To test what happens
-/// while requests overlap, use ``ManualStubClock`` and advance it.
+/// A request's delay is served as soon as the request starts loading: the relative order of
+/// *overlapping* requests is not modelled (a 2 s stub started just before a 1 s stub answers
+/// first), like `ImmediateClock` in swift-clocks. Other actions scheduled on the clock (a computed
+/// response's own waits, say) run in deadline order among those waiting at the same moment. To test
+/// what happens while requests overlap, use ``ManualStubClock`` and advance it.
 public final class ImmediateStubClock: StubClock, @unchecked Sendable {
     // Invariant: `state` is only touched under its lock; actions run on `queue`, one at a time.
     private let state = Locked((now: Duration.zero, pending: PendingActions()))

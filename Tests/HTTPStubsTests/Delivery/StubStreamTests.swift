@@ -206,6 +206,26 @@ struct StubStreamTests {
         #expect(response.body == Data("data: read\n\n".utf8), "what the client received")
     }
 
+    @Test("a client that suspends its task is not cancelling it: what is sent meanwhile arrives once it resumes")
+    func suspendedReader() async throws {
+        let stubs = StubRegistry()
+        let stream = StubStream()
+        stubs.stub(.get(Self.url), .stream(stream))
+        let (recorder, task) = Self.startReading(stubs)
+        _ = try await stream.waitForRequest(timeout: .seconds(patience))
+        stream.send(ServerSentEvent(data: "one"))
+        try await waitUntil { recorder.texts.count == 1 }
+        task.suspend()
+        #expect(stream.send(ServerSentEvent(data: "two")), "the stream stays open")
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(stream.ending == .inProgress)
+        task.resume()
+        try await waitUntil { recorder.texts.count == 2 }
+        stream.finish()
+        #expect(await recorder.result().error == nil)
+        #expect(stream.ending == .finished)
+    }
+
     @Test("a client that cancels while a delayed stream's response waits is seen by the stream too")
     func cancellationBeforeTheResponse() async throws {
         let clock = ManualStubClock()

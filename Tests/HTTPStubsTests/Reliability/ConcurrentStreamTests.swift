@@ -7,8 +7,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Issue 41: many short `StubStream`s at once, each read by a delegate, some cancelled by their
-/// client mid-stream: every task completes (no hang), every stream ends as its client saw it, and no
+/// Issue 41: many short `StubStream`s at once, each read by a delegate, about a third cancelled by
+/// their client mid-stream, chosen at random (seeded, so that a failure can be replayed): every task completes (no hang), every stream ends as its client saw it, and no
 /// protocol instance outlives its request. The main suite runs 200 (so that the thread sanitizer
 /// run covers it); the reliability run, 1,000.
 ///
@@ -16,13 +16,13 @@ import FoundationNetworking
 /// completion can crash or deadlock swift-corelibs-foundation 6.3 whatever the protocol (#5412).
 @Suite("Concurrent streams")
 struct ConcurrentStreamTests {
-    @Test("200 concurrent short streams, a third cancelled by their client mid-stream", .timeLimit(.minutes(5)))
+    @Test("200 concurrent short streams, some cancelled by their client mid-stream", .timeLimit(.minutes(5)))
     func twoHundredStreams() async throws {
         try await Self.run(streams: 200, seed: 41)
     }
 
     @Test(
-        "1,000 concurrent short streams, a third cancelled by their client mid-stream",
+        "1,000 concurrent short streams, some cancelled by their client mid-stream",
         .enabled(if: reliabilitySuitesEnabled, "heavy: run with HTTPSTUBS_RELIABILITY=1 (.ci/run does)"),
         .timeLimit(.minutes(5))
     )
@@ -45,7 +45,11 @@ struct ConcurrentStreamTests {
         let baseline = RequestDelivery.liveCount
         var random = SeededGenerator(seed: seed)
         let plans = (0..<count).map { index in
-            Plan(index: index, events: Int.random(in: 1...5, using: &random), cancels: index % 3 == 0)
+            Plan(
+                index: index,
+                events: Int.random(in: 1...5, using: &random),
+                cancels: Int.random(in: 0..<3, using: &random) == 0
+            )
         }
         let streams = plans.map { _ in StubStream() }
         for plan in plans {
