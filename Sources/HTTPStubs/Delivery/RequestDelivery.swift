@@ -869,14 +869,11 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         let queued = stream.listen {
             guard let self = loader.value, let task = task.value, task.state == .running, self.departForWake()
             else { return }
-            // Not on the caller's thread: the test may send from anywhere, a delegate's queue included.
-            let wake = UncheckedSendable(value: (self, task))
-            DispatchQueue.global().async { wake.value.0.resumeOrCountBack(wake.value.1) }
+            self.resumeElsewhere(task)
         }
         guard queued else { return }
         state.resumesOnTheWay += 1
-        let wake = UncheckedSendable(value: (self, task))
-        DispatchQueue.global().async { wake.value.0.resumeOrCountBack(wake.value.1.value) }
+        resumeElsewhere(task.value)
         #else
         // Apple's URL loading system accepts client calls from any thread.
         let deliver: @Sendable () -> Void = {
@@ -895,6 +892,15 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         DispatchQueue.global().async(execute: deliver)
         #endif
     }
+
+    #if canImport(FoundationNetworking)
+    /// ``resumeOrCountBack(_:)`` on another thread: the caller may hold this loader's lock, or be
+    /// the test sending from anywhere (a delegate's queue included).
+    private func resumeElsewhere(_ task: URLSessionTask?) {
+        let wake = UncheckedSendable(value: (self, task))
+        DispatchQueue.global().async { wake.value.0.resumeOrCountBack(wake.value.1) }
+    }
+    #endif
 
     private func scheduleWake(at deadline: Duration, _ urlProtocol: URLProtocol) -> WakeTimer {
         #if canImport(FoundationNetworking)

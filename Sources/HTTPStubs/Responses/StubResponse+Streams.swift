@@ -71,14 +71,13 @@ extension StubResponse {
     /// gets the error. Applies to `.events`, `.chunks`, dribbled bodies and any other body (sent
     /// whole, with the response).
     public func interrupted(by code: URLError.Code, after: Duration = .zero) -> StubResponse {
-        var copy = self
-        if let stream = dribble?.pushed?.stream {
-            copy.problems.append(
-                "interrupted(by:after:) does not apply to the response of the \(stream): end it with "
-                    + "stream.fail(.\(URLErrorNames.name(of: code))) instead"
-            )
-            return copy
+        if let refused = refusedByStream(
+            "interrupted(by:after:)",
+            fix: "end it with stream.fail(.\(URLErrorNames.name(of: code))) instead"
+        ) {
+            return refused
         }
+        var copy = self
         copy.dribble = (dribble ?? .whole).interrupted(
             Dribble.Interruption(code: code, after: min(max(after, .zero), .longestWait))
         )

@@ -38,7 +38,7 @@ public struct StubResponse: Sendable {
     /// How the body is spread over time; `nil` to send it at once.
     public var dribble: Dribble?
     /// Problems found while building the response (a value that could not be encoded, ...).
-    package internal(set) var problems: [String] = []
+    package private(set) var problems: [String] = []
 
     /// Whether answering runs a closure of the user's (a computed response).
     var runsUserCode: Bool {
@@ -264,6 +264,15 @@ public struct StubResponse: Sendable {
         return copy
     }
 
+    /// This response with a problem saying that `modifier` does not apply to it, and `fix`, when it
+    /// is a ``StubStream``'s (see ``stream(_:status:headers:)``); `nil` for any other.
+    func refusedByStream(_ modifier: String, fix: String) -> StubResponse? {
+        guard let stream = dribble?.pushed?.stream else { return nil }
+        var copy = self
+        copy.problems.append("\(modifier) does not apply to the response of the \(stream): \(fix)")
+        return copy
+    }
+
     /// Delays the answer by a fixed duration.
     public func delayed(by delay: Duration) -> StubResponse {
         delayed(.fixed(delay))
@@ -278,14 +287,13 @@ public struct StubResponse: Sendable {
 
     /// Sends the body in `chunks` pieces spread over `duration` (see ``Dribble``).
     public func dribbled(chunks: Int, over duration: Duration) -> StubResponse {
-        var copy = self
-        if let stream = dribble?.pushed?.stream {
-            copy.problems.append(
-                "dribbled(chunks:over:) does not apply to the response of the \(stream): the test sends each "
-                    + "chunk with stream.send(_:) when it chooses; remove it"
-            )
-            return copy
+        if let refused = refusedByStream(
+            "dribbled(chunks:over:)",
+            fix: "the test sends each chunk with stream.send(_:) when it chooses; remove it"
+        ) {
+            return refused
         }
+        var copy = self
         copy.dribble = Dribble(chunks: chunks, over: duration)
         return copy
     }

@@ -98,14 +98,7 @@ public final class StubStream: Sendable, CustomStringConvertible {
     /// ended (the test finished or failed it, the client cancelled, its test ended).
     @discardableResult
     public func send(_ data: Data) -> Bool {
-        let wake = state.withLock { state -> (@Sendable () -> Void)?? in
-            guard !state.closed else { return nil }
-            state.queued.append(data)
-            return .some(Self.takeWake(&state))
-        }
-        guard let wake else { return false }
-        wake?()
-        return true
+        accept { $0.queued.append(data) }
     }
 
     /// Completes the response after what was sent. Returns `false` when the stream had ended already.
@@ -123,23 +116,25 @@ public final class StubStream: Sendable, CustomStringConvertible {
     }
 
     private func close(_ end: End) -> Bool {
-        let wake = state.withLock { state -> (@Sendable () -> Void)?? in
-            guard !state.closed else { return nil }
+        accept { state in
             state.closed = true
             state.end = end
-            return .some(Self.takeWake(&state))
         }
-        guard let wake else { return false }
-        wake?()
-        return true
     }
 
-    /// The listener to call (outside the lock) after something was queued, unless it was called
-    /// and the delivery has not taken what is queued since.
-    private static func takeWake(_ state: inout State) -> (@Sendable () -> Void)? {
-        guard let listener = state.listener, !state.wakePending else { return nil }
-        state.wakePending = true
-        return listener
+    /// Queues what `change` adds unless the stream has ended (returns whether it had not), then
+    /// wakes the delivery, outside the lock, unless it was woken and has not taken what is queued
+    /// since.
+    private func accept(_ change: (inout State) -> Void) -> Bool {
+        let (accepted, wake) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+            guard !state.closed else { return (false, nil) }
+            change(&state)
+            guard let listener = state.listener, !state.wakePending else { return (true, nil) }
+            state.wakePending = true
+            return (true, listener)
+        }
+        wake?()
+        return accepted
     }
 
     // MARK: Read by the test
