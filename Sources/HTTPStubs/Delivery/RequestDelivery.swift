@@ -527,14 +527,14 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         switch chosen {
         case let .planned(planned):
             wakeAfterPlanning(planned, urlProtocol)
-        case let .needsUserCode(.planner(progress), _) where !isAbandoned:
+        case let .needsUserCode(.planner(progress), _) where !failedWhilePlanning:
             let planner = ResponsePlanner(registry: registry, inspection: read.inspection)
             wakeAfterPlanning(
                 planned(await planner.plan(from: progress), read, planner, for: urlProtocol),
                 urlProtocol
             )
         case .needsUserCode:
-            wakeAfterPlanning(nil, urlProtocol)  // its test ended: it has failed already
+            wakeAfterPlanning(nil, urlProtocol)  // it failed meanwhile (test ended, timed out)
         }
     }
 
@@ -572,9 +572,11 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         UncheckedSendable(value: self)
     }
 
-    /// Whether the request's test ended, failing it, before it was planned.
-    private var isAbandoned: Bool {
-        withState { $0.abandoned != nil }
+    /// Whether the load failed while the user's code planned it: its test ended (``abandon(with:)``)
+    /// or its timeout ran out (``planningTimedOut(after:url:)``). It then chooses no stub: a stub
+    /// chosen afterwards would count a use and journal an answer that no one receives.
+    private var failedWhilePlanning: Bool {
+        withState { $0.abandoned != nil || $0.timeline != nil }
     }
 
     /// Keeps what planning found; call under the lock.
@@ -1032,20 +1034,20 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
 
     /// Tells the observers and chooses the stubs from `step`, in the request's turn (see
     /// ``PlanningTurns``), running the user's observers and matchers; what is left (a computed
-    /// response, a redirect question) is left pending. Nothing is chosen for a request whose test
-    /// ended meanwhile.
+    /// response, a redirect question) is left pending. Nothing is chosen for a request that failed
+    /// meanwhile (see ``failedWhilePlanning``).
     private func choose(
         _ read: ReadRequest,
         for urlProtocol: URLProtocol,
         from step: Step,
         registry: StubRegistry
     ) -> PlanOutcome {
-        guard !isAbandoned else { return .needsUserCode(step, registry) }
+        guard !failedWhilePlanning else { return .needsUserCode(step, registry) }
         var progress: ResponsePlanner.Progress
         switch step {
         case .observers:
             registry.notifyObservers { read.observed() }
-            guard !isAbandoned else { return .needsUserCode(step, registry) }
+            guard !failedWhilePlanning else { return .needsUserCode(step, registry) }
             if let refused = refuseDownload(read, registry) { return .planned(refused) }
             progress = ResponsePlanner.Progress(request: read.request)
         case let .planner(saved):

@@ -168,7 +168,10 @@ import FoundationNetworking
                     observed.set()
                 }
                 stubID.value = registry.stub(.get("https://api.example.com/slow-observer"), .text("answered"))
-                registry.makeSession().dataTask(with: URL(string: "https://api.example.com/slow-observer")!).resume()
+                // A timeout beyond the test's: this test is about the end of the test, not the timeout.
+                var request = URLRequest(url: URL(string: "https://api.example.com/slow-observer")!)
+                request.timeoutInterval = patience * 2
+                registry.makeSession().dataTask(with: request).resume()
                 try await waitUntil { observing.isSet }  // the test ends while the observer runs
             }
         }

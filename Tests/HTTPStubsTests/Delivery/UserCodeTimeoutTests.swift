@@ -156,6 +156,31 @@ struct UserCodeTimeoutTests {
         #expect(observerCompletion.urlError?.code == .timedOut, "got \(observerCompletion)")
     }
 
+    @Test(
+        "an observer that returns after its request timed out leaves the stubs unused: the next request gets the first answer"
+    )
+    func observerReturningAfterTheTimeout() async throws {
+        let gate = Gate()
+        defer { gate.open() }
+        let stubs = StubRegistry()
+        let once = stubs.stub(.get("https://api.example.com/sequence"), responses: [.text("first"), .text("second")])
+        let blocking = Locked(true)
+        stubs.observeRequests { _ in
+            if blocking.value { gate.pass() }
+        }
+        let session = stubs.makeSession()
+        let timedOut = try await Self.send(session, Self.slowRequest("/sequence"))
+        #expect(timedOut.urlError?.code == .timedOut, "got \(timedOut)")
+
+        blocking.value = false
+        gate.open()  // the observer returns, after the request failed
+        try await Task.sleep(for: .milliseconds(200))  // time enough to choose a stub, were it to
+        #expect(stubs.useCount(of: once) == 0)
+        #expect(!stubs.journal.contains { $0.stub != nil })
+        let next = try await Self.send(session, Self.slowRequest("/sequence", timeout: patience))
+        #expect(next.text == "first")
+    }
+
     @Test("a computed response within the timeout answers, and later requests are not held up by one that timed out")
     func inTimeAfterATimeout() async throws {
         let gate = Gate()
