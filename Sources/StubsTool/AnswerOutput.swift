@@ -1,5 +1,6 @@
 import Foundation
 import HTTPStubs
+import HTTPStubsFiles
 
 /// What `stubs match` prints of an answer's secrets: masked as near-miss reports mask them
 /// (`<redacted:1a2b3c>`: secret headers, secret values in the body, and every value the request

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPStubs
+import HTTPStubsFiles
 
 /// `stubs import-har FILE.har --into ROOT`
 enum ImportHARCommand {

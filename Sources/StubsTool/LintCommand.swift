@@ -1,4 +1,5 @@
 import HTTPStubs
+import HTTPStubsFiles
 
 /// `stubs lint PATH...`
 enum LintCommand {

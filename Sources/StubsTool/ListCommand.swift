@@ -1,5 +1,6 @@
 import Foundation
 import HTTPStubs
+import HTTPStubsFiles
 
 /// `stubs list PATH...`
 enum ListCommand {

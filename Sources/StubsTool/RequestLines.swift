@@ -1,5 +1,6 @@
 import Foundation
 import HTTPStubs
+import HTTPStubsFiles
 
 /// One line of the JSON Lines requests of `stubs match --requests`.
 enum RequestLines {

@@ -1,4 +1,5 @@
 import HTTPStubs
+import HTTPStubsFiles
 
 /// The flags of `stubs lint` and `stubs match` that choose which stubs are response templates
 /// (``StubTemplating``). They are named as WireMock's standalone server names them, so that a

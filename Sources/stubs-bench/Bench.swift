@@ -1,5 +1,6 @@
 import Foundation
 import HTTPStubs
+import HTTPStubsFiles
 import LoopbackHTTP
 
 #if canImport(FoundationNetworking)
@@ -7,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// `stubs-bench`: how fast the toolkit answers through URLSession, next to the floor URLSession
-/// imposes and to a real loopback HTTP server. See BENCHMARKS.md.
+/// imposes and to a real loopback HTTP server. See BENCHMARKS.md, "What each number means".
 @main
 struct Bench {
     static func main() async {

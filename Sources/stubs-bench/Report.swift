@@ -1,5 +1,6 @@
 import Foundation
 import HTTPStubs
+import HTTPStubsFiles
 
 /// The two outputs: a table for people, one JSON object for scripts.
 enum Report {

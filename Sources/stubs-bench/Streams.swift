@@ -1,5 +1,6 @@
 import Foundation
 import HTTPStubs
+import HTTPStubsFiles
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

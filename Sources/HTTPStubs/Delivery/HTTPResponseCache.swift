@@ -29,7 +29,7 @@ final class HTTPResponseCache: Sendable {
 
     /// The events of the literal answer handed out last, and the URL they answered. A class: an
     /// optional struct with a `URL` (a resilient type) is tested and copied through its type's
-    /// metadata (BENCHMARKS.md, issue 19). It holds its stub's answer, body included, until another
+    /// metadata (BENCHMARKS.md, "Copies through type metadata"). It holds its stub's answer, body included, until another
     /// literal answer replaces it, even after the stub is removed: one body per registry at most.
     final class LastAnswer: Sendable {
         /// Held, so that no other answer can take its identity while it is kept.

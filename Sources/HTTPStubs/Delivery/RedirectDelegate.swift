@@ -12,7 +12,7 @@ import FoundationNetworking
 ///
 /// A class, so that a planning step that may meet a redirect holds one reference: an optional
 /// struct with an existential inside is copied and destroyed through its type's metadata, on
-/// every request (BENCHMARKS.md, issue 19).
+/// every request (BENCHMARKS.md, "Copies through type metadata").
 final class RedirectDelegate: @unchecked Sendable {
     // Invariant: the fields are only read, and URLSession's task, session and delegate may be
     // called from any thread.

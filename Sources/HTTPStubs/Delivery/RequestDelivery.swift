@@ -78,7 +78,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         set { withUnsafeMutablePointerToHeader { Self.field(Offset.flightSlot, of: $0).pointee = newValue } }
     }
 
-    fileprivate struct State {
+    struct State {
         var timeline: DeliveryTimeline?
         var planned = false
         var start = Duration.zero
@@ -111,7 +111,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         /// The protocol instance, held from `startLoading` until the load ends or `stopLoading`: the
         /// instance owns this loader, so the reference is strong only while the load runs, and the
         /// cycle ends with it. Not a weak reference: one gives the instance a side table, which
-        /// makes each of the retains and releases URLSession makes of it slower (BENCHMARKS.md).
+        /// makes each of the retains and releases URLSession makes of it slower (BENCHMARKS.md, "Side tables").
         /// Only used under the loader's lock, on the queues URLSession calls the protocol on (see
         /// `scheduleWake`).
         var urlProtocol: URLProtocol?
@@ -133,8 +133,8 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
 
     /// A scheduled wake-up's timer, boxed: most loads have none, and an optional existential is
     /// tested, copied and assigned (even `nil` over `nil`) through its type's value witnesses,
-    /// which a class reference is not (BENCHMARKS.md, issue 19).
-    fileprivate final class WakeTimer: Sendable {
+    /// which a class reference is not (BENCHMARKS.md, "Copies through type metadata").
+    final class WakeTimer: Sendable {
         private let timer: any StubClockTimer
 
         init(_ timer: any StubClockTimer) {
@@ -166,8 +166,8 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     /// A class, as ``Abandonment`` and ``WakeTimer`` are: every load tests, takes and drops the
     /// optional field that holds one, and most hold none. An optional struct with a `URLRequest`
     /// or a `URL` (resilient types of Foundation) is tested, copied and destroyed through its
-    /// type's metadata; a class reference is not (BENCHMARKS.md, issue 19).
-    fileprivate final class Deferred {
+    /// type's metadata; a class reference is not (BENCHMARKS.md, "Copies through type metadata").
+    final class Deferred {
         let read: ReadRequest
         let step: Step
         let registry: StubRegistry
@@ -184,7 +184,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
 
     /// Why the load was abandoned: its test ended, failing it with ``error`` (a class: see
     /// ``Deferred``).
-    fileprivate final class Abandonment: Sendable {
+    final class Abandonment: Sendable {
         let error: StubError
 
         init(_ error: StubError) {
@@ -203,7 +203,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     }
 
     /// Counts a loader made (`1`) or gone (`-1`). On Linux an atomic counter: a lock taken twice
-    /// for every request by every thread showed in the request's cost (BENCHMARKS.md, issue 19).
+    /// for every request by every thread showed in the request's cost (BENCHMARKS.md, "Locks and allocations").
     /// `Atomic` needs macOS 15 and its peers, later than the package's platforms, so they keep the lock.
     private static func countLive(_ change: Int) {
         #if os(Linux)
@@ -328,7 +328,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         return true
     }
 
-    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+    func withState<Result>(_ body: (inout State) -> Result) -> Result {
         // Only `state` is accessed: `flightSlot`, beside it, is the flights' to touch meanwhile.
         withLockedValue { body(&Self.field(Offset.state, of: $0).pointee) }
     }
@@ -429,7 +429,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     /// What runs inside `startLoading` delays the caller: the last client call there resumes the
     /// caller, whose thread then needs the work queue for its next request, and the longer the
     /// work-queue thread has run, the likelier the caller preempts it and has to wait for it (two
-    /// context switches more; BENCHMARKS.md, issue 19). Planned here, the same work runs on the
+    /// context switches more; BENCHMARKS.md, "Planning inside resume()"). Planned here, the same work runs on the
     /// caller's thread before it waits for the answer. Like planning inside `startLoading`, it
     /// runs none of the user's code: where planning needs some, it stops, and `startLoading`
     /// hands it over (see the type's documentation). Requests that are recorded, or served on a
@@ -568,7 +568,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     /// The loader, for a closure that runs elsewhere to capture. As a `ManagedBuffer` (its fields
     /// share an allocation with its lock) it cannot be declared `Sendable`, but it is safe to share:
     /// see the invariant at the top of the type.
-    private var shared: UncheckedSendable<RequestDelivery> {
+    var shared: UncheckedSendable<RequestDelivery> {
         UncheckedSendable(value: self)
     }
 
@@ -764,13 +764,13 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
         }
     }
 
-    private var clock: any StubClock {
+    var clock: any StubClock {
         registry?.clock ?? SystemStubClock()
     }
 
     /// Tells the client what is due. Its bookkeeping comes first: the call that ends the load lets
     /// URLSession start the caller's next request, which waits for this queue while `startLoading`
-    /// still runs, so nothing is left to do after it (BENCHMARKS.md, context switches).
+    /// still runs, so nothing is left to do after it (BENCHMARKS.md, "Where a microsecond costs most").
     private func deliverDue(_ urlProtocol: URLProtocol, _ state: inout State) {
         guard !state.stopped else { return }
         if let end = state.heldEnd {
@@ -904,7 +904,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     }
     #endif
 
-    private func scheduleWake(at deadline: Duration, _ urlProtocol: URLProtocol) -> WakeTimer {
+    func scheduleWake(at deadline: Duration, _ urlProtocol: URLProtocol) -> WakeTimer {
         #if canImport(FoundationNetworking)
         // Re-enter through the task so that the client is called on the task's own queue.
         let task = UncheckedSendable(value: urlProtocol.task)  // URLSessionTask is thread-safe.
@@ -931,7 +931,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     }
 
     /// The request as URLSession hands it to the protocol, read once inside `startLoading`.
-    fileprivate struct ReadRequest {
+    struct ReadRequest {
         let urlRequest: URLRequest
         private(set) var inspection: TaskInspection
         let body: Data?
@@ -994,7 +994,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     }
 
     /// Where planning goes on with the user's code: at telling the observers, or at a hop.
-    fileprivate enum Step {
+    enum Step {
         case observers
         case planner(ResponsePlanner.Progress)
     }
@@ -1093,107 +1093,13 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
 
     /// What planning found: the timeline (`nil` while the answer is being recorded), the request
     /// as read, and the stub that answers it.
-    fileprivate struct Planned {
+    struct Planned {
         let timeline: DeliveryTimeline?
         let request: InterceptedRequest
         let answeringStub: StubSummary?
         /// The journal entry of the answer (kept by the load when the answer takes time: see
         /// ``State/journalID``).
         var journalID: Int? = nil
-    }
-
-    /// Sends the request of `progress`, which no stub answers, to the real server, records the
-    /// exchange, and delivers the real answer unchanged once it arrives (waking the task as a
-    /// delay does). A redirect is recorded as such and then followed by the planner, as a stubbed
-    /// one is, so every hop is recorded.
-    private func record(
-        _ progress: ResponsePlanner.Progress,
-        planner: ResponsePlanner,
-        timeout: TimeInterval?,
-        for urlProtocol: URLProtocol
-    ) {
-        let registry = planner.registry
-        let request = progress.request
-        let target = UncheckedSendable(value: urlProtocol)  // only used under this loader's lock.
-        let loader = shared
-        let deliver: @Sendable (ResponsePlanner.Plan) -> Void = { plan in
-            loader.value.deliverRecorded(plan, url: request.url, planner: planner, timeout: timeout, for: target.value)
-        }
-        LiveRequest.send(request, timeout: timeout) { result in
-            let outcome: StubRecorder.Outcome
-            switch result {
-            case let .success((response, body)): outcome = .response(response, body)
-            case let .failure(error): outcome = .failure((error as? URLError)?.code ?? .unknown)
-            }
-            if let recorder = registry.recorder {
-                do {
-                    let id = registry.record(request, .recorded(file: try recorder.record(request, outcome: outcome)))
-                    if case let .response(response, body) = outcome {
-                        registry.attach(response, body: body, toEntry: id)
-                    }
-                } catch {
-                    registry.record(request, .passedThrough)
-                    // The recorder's own errors say what to do; a Foundation file error is put in words.
-                    let problem =
-                        FileFailure.posixCode(of: error) == nil
-                        ? "\(error)" : FileFailure.writeProblem(error, alternative: "record into another folder")
-                    registry.report(
-                        StubDiagnostic(
-                            severity: .error,
-                            source: .file(recorder.root.path),
-                            message:
-                                "the answer to \(request) could not be recorded into \(recorder.root.path): \(problem)"
-                        )
-                    )
-                }
-            }
-            switch result {
-            case let .success((response, body)):
-                var progress = progress
-                if let plan = planner.plan(afterLive: response, body: body, from: &progress) {
-                    deliver(plan)
-                } else {
-                    // A redirect: following it may run the user's code (the delegate, matchers).
-                    registry.runUserCode { [progress] in deliver(await planner.plan(from: progress)) }
-                }
-            case let .failure(error):
-                loader.value.deliverRecorded([.fail(error)], url: request.url, for: target.value)
-            }
-        }
-    }
-
-    /// Delivers what the plan after a recorded answer brings: records the next hop when no stub
-    /// answers it either.
-    private func deliverRecorded(
-        _ plan: ResponsePlanner.Plan,
-        url: URL,
-        planner: ResponsePlanner,
-        timeout: TimeInterval?,
-        for urlProtocol: URLProtocol
-    ) {
-        switch plan {
-        case let .record(next):
-            record(next, planner: planner, timeout: timeout, for: urlProtocol)
-        case let .events(events, _, _):
-            deliverRecorded(events.map(\.action), url: url, for: urlProtocol)
-        }
-    }
-
-    /// Delivers what recording brought back, waking the task as a delay does.
-    private func deliverRecorded(_ actions: [DeliveryTimeline.Action], url: URL, for urlProtocol: URLProtocol) {
-        withState { state in
-            guard state.abandoned == nil else { return }  // its test ended: it already failed
-            let now = clock.now - state.start
-            state.timeline = DeliveryTimeline(
-                events: actions.map { .init(time: now, action: $0) },
-                timeout: nil,
-                url: url
-            )
-            guard !state.stopped else { return }
-            state.timer?.cancel()
-            state.wake = clock.now
-            state.timer = scheduleWake(at: clock.now, urlProtocol)
-        }
     }
 
     /// The request body: the body an upload task carries, else `httpBody`, else the body stream

@@ -23,7 +23,7 @@ final class RequestFlights: Sendable {
     private struct State {
         /// Held strongly, from `join` until `remove`: a loader leaves when its load ends, and at the
         /// latest when its protocol instance, which owns it, goes away. Not a weak reference: one
-        /// gives every loader a side table to allocate and free (BENCHMARKS.md, allocations). In no
+        /// gives every loader a side table to allocate and free (BENCHMARKS.md, "Side tables"). In no
         /// order: each loader knows its position, so joining appends and leaving moves the last loader
         /// into the gap, without hashing (a dictionary by identity showed in the protocols-alone profile).
         var loaders: [RequestDelivery] = []

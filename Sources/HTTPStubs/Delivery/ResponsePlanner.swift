@@ -21,7 +21,7 @@ struct ResponsePlanner {
         case events([DeliveryTimeline.Event], answeredBy: StubSummary?, journalID: Int?)
         /// The real server's answer to the request of this progress (no stub answered it and
         /// the registry records); ``plan(afterLive:body:from:)`` goes on from it. Boxed, so that
-        /// a plan, returned and moved at every step, stays small (BENCHMARKS.md, copies).
+        /// a plan, returned and moved at every step, stays small (BENCHMARKS.md, "Copies through type metadata").
         indirect case record(Progress)
     }
 

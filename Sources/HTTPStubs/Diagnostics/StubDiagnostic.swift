@@ -77,4 +77,10 @@ public struct StubFileError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         diagnostics.map(\.description).joined(separator: "\n")
     }
+
+    package init(
+        diagnostics: [StubDiagnostic]
+    ) {
+        self.diagnostics = diagnostics
+    }
 }

@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// The failures the toolkit itself causes, each turned into the `URLError` a client receives.
 /// Every description says what happened and how to fix it.
-enum StubError: Error, Sendable {
+package enum StubError: Error, Sendable {
     case unmatched(UnmatchedRequestReport)
     /// Testing the request against the stub at `stub` spent the request's work budget (see
     /// ``WorkBudget``): `request` is its line, secrets masked.
@@ -121,7 +121,7 @@ enum StubError: Error, Sendable {
 
     /// The `URLError` a client receives, carrying the message and the failing URL; `"\(error)"`
     /// prints the message first (see ``MessageFirstError``), `localizedDescription` is the message.
-    func urlError(for url: URL?) -> URLError {
+    package func urlError(for url: URL?) -> URLError {
         MessageFirstError.urlError(code, message: message, url: url)
     }
 }

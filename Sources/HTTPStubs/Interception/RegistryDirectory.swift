@@ -4,7 +4,7 @@ enum RegistryDirectory {
     /// A registry, weakly, and its pass-through policy (``StubRegistry/passThrough`` reads and
     /// writes it here: `canInit` then needs the registry itself only when the policy is not
     /// `.never`). A class: a weak reference in a struct is copied (its side table retained and
-    /// released) to be read, twice per request (BENCHMARKS.md, issue 19). Only touched under the
+    /// released) to be read, twice per request (BENCHMARKS.md, "Side tables"). Only touched under the
     /// directory's lock.
     private final class Entry {
         weak var registry: StubRegistry?

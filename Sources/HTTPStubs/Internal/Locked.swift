@@ -38,7 +38,7 @@ import Foundation
 /// run their suites under `--sanitize=thread`. The mutex and the state share one allocation (an
 /// `NSLock` is one or two more: two on Linux), and the state is reached through a pointer, which
 /// the runtime's exclusivity checks do not watch: the lock already guarantees exclusive access, and
-/// a request takes a dozen of these locks (BENCHMARKS.md, issue 19). `package`: HTTPStubsTesting
+/// a request takes a dozen of these locks (BENCHMARKS.md, "Locks and allocations"). `package`: HTTPStubsTesting
 /// uses it too.
 package struct Locked<State>: @unchecked Sendable {
     // Invariant: the state lives in `storage`, which only `withLock` touches, holding its mutex.

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// `URLError.Code` names as written in Swift (`notConnectedToInternet`), for stub files and messages.
-enum URLErrorNames {
+package enum URLErrorNames {
     private static let codes: [String: URLError.Code] = [
         "unknown": .unknown, "cancelled": .cancelled, "badURL": .badURL, "timedOut": .timedOut,
         "unsupportedURL": .unsupportedURL, "cannotFindHost": .cannotFindHost,
@@ -32,12 +32,12 @@ enum URLErrorNames {
     ]
 
     /// The code with this name.
-    static func code(named name: String) -> URLError.Code? {
+    package static func code(named name: String) -> URLError.Code? {
         codes[name]
     }
 
     /// The name of a code, such as `notConnectedToInternet`, or its number.
-    static func name(of code: URLError.Code) -> String {
+    package static func name(of code: URLError.Code) -> String {
         codes.first { $0.value == code }?.key ?? "\(code.rawValue)"
     }
 }

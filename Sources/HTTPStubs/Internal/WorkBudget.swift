@@ -14,45 +14,45 @@ import Foundation
 ///
 /// A unit is about a tenth of a microsecond of work in a debug build, or a byte a helper makes;
 /// ``Cost`` says what each kind of work charges.
-final class WorkBudget: Sendable {
+package final class WorkBudget: Sendable {
     /// What each kind of work charges, in units.
-    enum Cost {
+    package enum Cost {
         /// A progress report of ICU's regular expression engine (every few thousand steps of
         /// backtracking, about 0.2 ms): a budget lasts about 3,000, about 0.7 s.
         static let regexTick = 6_000
         /// A subschema applied to a value by a JSON schema (about 10 µs in a debug build): a
         /// budget lasts about 200,000, a 20,000-element array of objects of five members.
-        static let schemaStep = 100
+        package static let schemaStep = 100
         /// Two array elements compared while pairing arrays in any order (`ignoreArrayOrder`), once
         /// elements equal as values are paired.
         static let comparison = 80
         /// A value a JSONPath expression visits (about 4 µs in a debug build): a budget lasts
         /// about 500,000.
-        static let pathNode = 40
+        package static let pathNode = 40
         /// An XML element read, built by libxml2, compared or printed (about 3 µs in a debug
         /// build): a budget lasts about 650,000.
-        static let xmlElement = 30
+        package static let xmlElement = 30
         /// An XML attribute read or compared, and each node an XPath expression may visit (an
         /// upper bound charged before libxml2, which cannot be interrupted, evaluates it).
-        static let xmlVisit = 2
+        package static let xmlVisit = 2
         /// A call of a template helper, besides what it reads and makes: its arguments, its
         /// result and the setup a helper does on each call (compiling a regular expression or an
         /// XPath, parsing a small document), about 10 µs in a debug build.
-        static let helperCall = 100
+        package static let helperCall = 100
         /// An element of a list, or an entry of a map, that a template helper makes (`range`,
         /// `arrayAdd`, `parseJson`): about the bytes it takes.
-        static let listElement = 32
+        package static let listElement = 32
         /// A byte of JSON or XML a template helper parses, or prints from a parsed tree.
-        static let parsedByte = 2
+        package static let parsedByte = 2
         /// A date or number formatter a template helper makes (ICU's: about 100 µs in a debug build).
-        static let formatter = 1_000
+        package static let formatter = 1_000
         /// A comparison of two values by a template helper that sorts (`jsonSort`).
-        static let sortComparison = 10
+        package static let sortComparison = 10
         /// A character a template helper draws at random (`randomValue`).
-        static let randomCharacter = 10
+        package static let randomCharacter = 10
         /// An element a template block helper renders its body for (`each`), besides the body's
         /// own work: the element's variables (`@index`, `@first`, …) and scope.
-        static let blockIteration = 60
+        package static let blockIteration = 60
     }
 
     /// The units a budget starts with: about two seconds of work in a debug build, and at most
@@ -60,13 +60,13 @@ final class WorkBudget: Sendable {
     static let standardLimit = 20_000_000
 
     /// Why a budget ran out: the work that spent its last unit.
-    struct Exhaustion: Sendable, Equatable, CustomStringConvertible {
+    package struct Exhaustion: Sendable, Equatable, CustomStringConvertible {
         /// What was working when the budget ran out, such as `the regular expression '(a|aa)+'`.
         let activity: String
         /// The units the budget started with.
         let limit: Int
 
-        var description: String {
+        package var description: String {
             "\(activity) spent the request's work budget (\(limit) units, about two seconds of work "
                 + "or 20 MB of text) before it finished"
         }
@@ -78,19 +78,19 @@ final class WorkBudget: Sendable {
     private let state: Locked<(remaining: Int, exhaustion: Exhaustion?)>
 
     /// A budget of `limit` units.
-    init(limit: Int = WorkBudget.standardLimit) {
+    package init(limit: Int = WorkBudget.standardLimit) {
         self.limit = limit
         state = Locked((limit, nil))
     }
 
     /// Why the budget ran out, or `nil` while it has units left.
-    var exhaustion: Exhaustion? {
+    package var exhaustion: Exhaustion? {
         state.withLock { $0.exhaustion }
     }
 
     /// Takes `units` from the budget: `false` when it does not hold them, and from then on for
     /// every call (the first activity that ran out is the one kept).
-    func spend(_ units: Int, on activity: @autoclosure () -> String) -> Bool {
+    package func spend(_ units: Int, on activity: @autoclosure () -> String) -> Bool {
         let spent = state.withLock { state -> Bool? in
             guard state.exhaustion == nil else { return false }
             guard units <= state.remaining else { return nil }
@@ -117,7 +117,7 @@ final class WorkBudget: Sendable {
     /// calls, and a budget is only made when some work charges one (a regular expression that
     /// runs long, a JSON schema, a JSONPath expression), which literal stubs never do. The work a
     /// budget bounds is synchronous, so it runs on the thread that opened the scope.
-    static var current: WorkBudget? {
+    package static var current: WorkBudget? {
         guard let slot = pthread_getspecific(slotKey) else { return nil }
         if slot != unmade { return Unmanaged<WorkBudget>.fromOpaque(slot).takeUnretainedValue() }
         let budget = WorkBudget()
@@ -134,7 +134,7 @@ final class WorkBudget: Sendable {
     }
 
     /// Runs `body` with this budget as ``current``.
-    func install<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func install<Result>(_ body: () throws -> Result) rethrows -> Result {
         let outer = pthread_getspecific(Self.slotKey)
         pthread_setspecific(Self.slotKey, Unmanaged.passUnretained(self).toOpaque())
         defer { pthread_setspecific(Self.slotKey, outer) }
@@ -158,7 +158,7 @@ final class WorkBudget: Sendable {
     /// Runs `body` with ``current``, or, outside any scope, with a new budget installed for the
     /// duration of `body`: what a single evaluation outside a request (a user calling
     /// `RequestPattern.matches(_:)` directly) is bounded by.
-    static func metering<Result>(_ body: (WorkBudget) throws -> Result) rethrows -> Result {
+    package static func metering<Result>(_ body: (WorkBudget) throws -> Result) rethrows -> Result {
         if let current { return try body(current) }
         let budget = WorkBudget()
         return try budget.install { try body(budget) }

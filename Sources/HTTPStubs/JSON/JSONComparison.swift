@@ -8,10 +8,10 @@ package struct JSONComparisonOptions: Sendable, Hashable {
     package var ignoreExtraMembers: Bool
     /// Whether actual arrays may have more elements than expected ones: after them, or anywhere
     /// when order is ignored. WireMock's `ignoreExtraElements` sets it with `ignoreExtraMembers`.
-    var ignoreExtraArrayElements = false
+    package var ignoreExtraArrayElements = false
     /// The JsonUnit placeholders among the expected string values, by their text: set for WireMock's
     /// `equalToJson` only, so that an expected string means itself everywhere else.
-    var placeholders: [String: JSONUnitPlaceholder] = [:]
+    package var placeholders: [String: JSONUnitPlaceholder] = [:]
 
     /// Creates options; the defaults compare strictly.
     package init(ignoreArrayOrder: Bool = false, ignoreExtraMembers: Bool = false) {

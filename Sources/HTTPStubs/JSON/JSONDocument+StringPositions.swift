@@ -5,7 +5,7 @@ extension JSONDocument {
     /// written (both counted as ``TemplateSourceLocation`` counts them: Unicode scalars, `\n`,
     /// `\r\n` and a lone `\r` ending a line), reading the string's escapes; `nil` when there is no
     /// string there. A position just past the last character is the closing quote.
-    func location(inString path: JSONPath, line: Int, column: Int) -> JSONSourceLocation? {
+    package func location(inString path: JSONPath, line: Int, column: Int) -> JSONSourceLocation? {
         guard let start = offset(of: path) else { return nil }
         return withRawBytes { bytes -> Int? in
             guard start < bytes.count, bytes[start] == UInt8(ascii: "\"") || bytes[start] == UInt8(ascii: "'")

@@ -1,12 +1,12 @@
 import Foundation
 
 /// A parsed JSON document that remembers where each value and object key was written.
-struct JSONDocument: Sendable {
+package struct JSONDocument: Sendable {
     /// The parsed value.
-    let root: JSONValue
+    package let root: JSONValue
     /// Paths of object members whose key already appeared in the same object;
     /// the last occurrence wins, so linters should warn about these.
-    let duplicateKeys: [JSONPath]
+    package let duplicateKeys: [JSONPath]
     /// The source, for computing columns on demand.
     private let data: Data
     /// The line breaks of `data`.
@@ -28,18 +28,18 @@ struct JSONDocument: Sendable {
 
     /// Where the value at `path` starts, or `nil` when the document has no such value.
     /// For a duplicated key this is its last occurrence, the one that `root` holds.
-    func location(of path: JSONPath) -> JSONSourceLocation? {
+    package func location(of path: JSONPath) -> JSONSourceLocation? {
         offsets.value(at: path).map { location(ofOffset: $0.valueOffset) }
     }
 
     /// Where the key of the object member at `path` is written, or `nil` when there is no such member.
-    func keyLocation(of path: JSONPath) -> JSONSourceLocation? {
+    package func keyLocation(of path: JSONPath) -> JSONSourceLocation? {
         offsets.value(at: path)?.keyOffset.map(location(ofOffset:))
     }
 
     /// Where the text after the value starts, when the WireMock dialect left some unread, with its
     /// first characters (at most 20) to quote in a message.
-    var unreadText: (location: JSONSourceLocation, start: String)? {
+    package var unreadText: (location: JSONSourceLocation, start: String)? {
         guard let unreadOffset else { return nil }
         let start = String(decoding: data[(data.startIndex + unreadOffset)...].prefix(20), as: UTF8.self)
         return (location(ofOffset: unreadOffset), start)

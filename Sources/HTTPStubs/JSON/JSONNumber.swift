@@ -73,16 +73,16 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
 /// The value of a JSON number literal in a unique form: `0.digits × 10^exponent`,
 /// with no leading or trailing zeros in `digits` (zero has no digits).
-struct CanonicalDecimal: Hashable {
+package struct CanonicalDecimal: Hashable {
     /// Whether the value is below zero (zero is never negative).
-    let isNegative: Bool
+    package let isNegative: Bool
     /// The significant ASCII digits.
-    let digits: [UInt8]
+    package let digits: [UInt8]
     /// The power of ten; saturates for absurd exponents beyond ±2^40.
-    let exponent: Int
+    package let exponent: Int
 
     /// Reads `text`, which must follow the JSON number grammar.
-    init(_ text: String) {
+    package init(_ text: String) {
         var isNegative = false
         var digits: [UInt8] = []
         var pointPosition = 0

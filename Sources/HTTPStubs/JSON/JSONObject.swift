@@ -55,7 +55,7 @@ public struct JSONObject: Sendable, Hashable {
     }
 
     /// Each key once, in order of first appearance, with the value of its last occurrence.
-    var uniqueMembers: [JSONMember] {
+    package var uniqueMembers: [JSONMember] {
         guard repeatsAKey else { return members }
         var indexOfKey: [String: Int] = [:]
         var unique: [JSONMember] = []

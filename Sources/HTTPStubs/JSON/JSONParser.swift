@@ -5,9 +5,9 @@ import Foundation
 /// Containers are tracked on an explicit stack, so deeply nested input yields an
 /// error instead of overflowing the call stack, and every byte is visited a
 /// bounded number of times, so parsing is linear.
-struct JSONParser {
+package struct JSONParser {
     /// What the parser accepts beyond RFC 8259.
-    enum Dialect {
+    package enum Dialect {
         /// RFC 8259 exactly: one value, double-quoted strings, no comments.
         case strict
         /// JSON as WireMock reads stub mappings (Jackson with `ALLOW_COMMENTS` and

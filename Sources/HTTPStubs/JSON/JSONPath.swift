@@ -1,8 +1,8 @@
 /// The address of a value inside a JSON document, rendered like
 /// `$.request.headers['Content-Type'].equalTo` or `$.mappings[3].response`.
-struct JSONPath: Hashable, Sendable, CustomStringConvertible {
+package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     /// One step from a container to one of its children.
-    enum Component: Hashable, Sendable {
+    package enum Component: Hashable, Sendable {
         /// The member of an object with this key.
         case key(String)
         /// The element of an array at this zero-based index.
@@ -10,23 +10,23 @@ struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The steps from the root, outermost first.
-    var components: [Component]
+    package var components: [Component]
 
     /// The path of the root value, `$`.
-    static let root = JSONPath([])
+    package static let root = JSONPath([])
 
     /// Creates a path from its steps.
-    init(_ components: [Component]) {
+    package init(_ components: [Component]) {
         self.components = components
     }
 
     /// This path extended by one step.
-    func appending(_ component: Component) -> JSONPath {
+    package func appending(_ component: Component) -> JSONPath {
         JSONPath(components + [component])
     }
 
     /// The path in JSONPath notation: dots for identifier-like keys, quoted brackets otherwise.
-    var description: String {
+    package var description: String {
         var text = "$"
         for component in components {
             switch component {

@@ -1,14 +1,14 @@
 /// A position in a JSON document.
-struct JSONSourceLocation: Hashable, Sendable, CustomStringConvertible {
+package struct JSONSourceLocation: Hashable, Sendable, CustomStringConvertible {
     /// The 1-based line.
-    let line: Int
+    package let line: Int
     /// The 1-based column, counted in Unicode scalars.
-    let column: Int
+    package let column: Int
     /// The 0-based byte offset.
     let offset: Int
 
     /// The location as `line:column`.
-    var description: String {
+    package var description: String {
         "\(line):\(column)"
     }
 }

@@ -19,7 +19,7 @@ import Foundation
 /// `any-array` and `missing-or-null` are WireMock 3's (JsonUnit 3 and later); WireMock 2 compares
 /// them literally. A string that looks like a placeholder but is none of these (a typo, text
 /// around it, `${json-unit.matches:…}`) is refused, since it would silently never match.
-enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
+package enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
     /// `${json-unit.ignore}`: any value.
     case ignore
     /// `${json-unit.ignore-element}`: any value, or none.
@@ -38,9 +38,9 @@ enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
     case regex(RegularExpression)
 
     /// Why a string that looks like a placeholder cannot be used, and how to fix it.
-    struct Problem: Error, Sendable {
+    package struct Problem: Error, Sendable {
         /// The message.
-        let message: String
+        package let message: String
     }
 
     /// The placeholders a file may use, for messages.
@@ -54,7 +54,7 @@ enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
     ///   - place: Where it was written (`file:line:column`), for a regular expression's problems.
     /// - Returns: The placeholder, or `nil` for an ordinary string.
     /// - Throws: ``Problem`` for a string that looks like a placeholder but is not one WireMock honours.
-    static func parse(_ text: String, writtenAt place: String) throws(Problem) -> JSONUnitPlaceholder? {
+    package static func parse(_ text: String, writtenAt place: String) throws(Problem) -> JSONUnitPlaceholder? {
         if text == "${json-unit.ignore}" || text == "#{json-unit.ignore}" { return .ignore }
         if text == "${json-unit.ignore-element}" { return .ignoreElement }
         guard text.contains("${json-unit") || text.contains("#{json-unit") else { return nil }
@@ -144,7 +144,7 @@ enum JSONUnitPlaceholder: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What the placeholder accepts, for messages: `any string`, `a string matching /[0-9]+/`.
-    var description: String {
+    package var description: String {
         switch self {
         case .ignore: "any value (${json-unit.ignore})"
         case .ignoreElement: "any value or none (${json-unit.ignore-element})"

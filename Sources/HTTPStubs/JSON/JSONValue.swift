@@ -41,7 +41,7 @@ extension JSONValue {
     }
 
     /// Parses `data` in `dialect` and records the source location of every value and object key.
-    static func parseDocument(
+    package static func parseDocument(
         _ data: Data,
         dialect: JSONParser.Dialect = .strict
     ) throws(JSONParseError) -> JSONDocument {
@@ -84,7 +84,7 @@ extension JSONValue {
 
     /// A scalar's text: a string as it is, a number as written, `true` or `false`; `nil` for null,
     /// arrays and objects. It is how WireMock (Jackson) reads a scalar where it expects text.
-    var scalarText: String? {
+    package var scalarText: String? {
         switch self {
         case let .string(text): text
         case let .number(number): number.text

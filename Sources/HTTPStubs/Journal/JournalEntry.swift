@@ -84,7 +84,7 @@ public struct RecordedResponse: Sendable {
 public struct StubSummary: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// The fields, in one immutable box: a summary is copied into every journal entry, answer and
     /// plan of the requests its stub answers, and a copy is then one reference rather than the
-    /// half dozen strings of a ``StubSource`` (BENCHMARKS.md, copies).
+    /// half dozen strings of a ``StubSource`` (BENCHMARKS.md, "Copies through type metadata").
     private let storage: Storage
 
     /// The stub's identity, as ``StubRegistry/stub(_:_:priority:expecting:fileID:filePath:line:column:)`` returned it.

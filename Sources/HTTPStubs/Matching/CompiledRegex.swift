@@ -12,12 +12,12 @@ import Foundation
 /// repetitions such as `(.*a){20}`) are bounded when they run: every search charges the request's
 /// ``WorkBudget`` as ICU reports its progress (every few thousand steps), and gives up, finding
 /// no match, once the budget is spent.
-struct CompiledRegex: @unchecked Sendable {
+package struct CompiledRegex: @unchecked Sendable {
     // Invariant (why `@unchecked Sendable` holds): `expression` is an immutable NSRegularExpression,
     // documented as safe to use from several threads, and never exposed.
 
     /// How much of a text a match must cover.
-    enum Extent: Sendable {
+    package enum Extent: Sendable {
         /// The whole text, as Java's `Matcher.matches()`.
         case wholeText
         /// Any part of the text, as Java's `Matcher.find()`.
@@ -25,7 +25,7 @@ struct CompiledRegex: @unchecked Sendable {
     }
 
     /// Why a pattern was refused.
-    enum Refusal: Error, Sendable, Equatable {
+    package enum Refusal: Error, Sendable, Equatable {
         /// The group (as written) is repeated without bound while repeating inside itself.
         case backtracking(group: String)
         /// The pattern does not compile; `reason` says why, as far as can be told.
@@ -33,7 +33,7 @@ struct CompiledRegex: @unchecked Sendable {
 
         /// What is wrong and what to do, after `the regular expression PATTERN` (backtracking)
         /// or after `invalid regular expression PATTERN:` (invalid).
-        var explanation: String {
+        package var explanation: String {
             switch self {
             case let .backtracking(group):
                 "repeats a group that itself repeats ('\(group)'), which can make matching take exponential "
@@ -45,7 +45,7 @@ struct CompiledRegex: @unchecked Sendable {
         }
 
         /// The whole message for `pattern`, written at `place` (a source line, a file and JSON path).
-        func message(pattern: String, at place: String) -> String {
+        package func message(pattern: String, at place: String) -> String {
             switch self {
             case .backtracking: "the regular expression '\(pattern)' at \(place) \(explanation)"
             case .invalid: "invalid regular expression '\(pattern)' at \(place): \(explanation)"
@@ -54,12 +54,12 @@ struct CompiledRegex: @unchecked Sendable {
     }
 
     /// The pattern as written.
-    let pattern: String
+    package let pattern: String
     private let expression: NSRegularExpression
 
     /// Compiles `pattern` after the safety checks.
     /// - Throws: ``Refusal`` when the pattern does not compile or could backtrack for ever.
-    init(_ pattern: String, extent: Extent, ignoringCase: Bool = false) throws(Refusal) {
+    package init(_ pattern: String, extent: Extent, ignoringCase: Bool = false) throws(Refusal) {
         let written = extent == .wholeText ? "\\A(?:\(pattern))\\z" : pattern
         let options: NSRegularExpression.Options = ignoringCase ? [.caseInsensitive] : []
         guard let expression = try? NSRegularExpression(pattern: written, options: options) else {
@@ -74,13 +74,13 @@ struct CompiledRegex: @unchecked Sendable {
 
     /// Whether the pattern matches `text` (the whole of it for ``Extent/wholeText``); `false` when
     /// the search spent the work budget first.
-    func matches(_ text: String) -> Bool {
+    package func matches(_ text: String) -> Bool {
         firstMatch(in: text) != nil
     }
 
     /// The groups of the first match in `text` (group 0 is the whole match; an unmatched group
     /// is empty), or `nil` when there is none (or the search spent the work budget first).
-    func groups(in text: String) -> [String]? {
+    package func groups(in text: String) -> [String]? {
         guard let match = firstMatch(in: text) else { return nil }
         return (0..<match.numberOfRanges).map { index in
             Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
@@ -91,7 +91,7 @@ struct CompiledRegex: @unchecked Sendable {
     /// (Java's `Matcher.find()` in a loop: an empty match moves on by one character). Each match is
     /// charged to ``WorkBudget/current`` for what it holds, as a long search is: the search stops
     /// when the budget is spent, with the matches found so far.
-    func allGroups(in text: String) -> [[String]] {
+    package func allGroups(in text: String) -> [[String]] {
         var found: [[String]] = []
         var budget: WorkBudget?
         let range = NSRange(text.startIndex..., in: text)

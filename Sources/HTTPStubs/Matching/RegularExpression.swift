@@ -23,7 +23,7 @@ public struct RegularExpression: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Compiles a pattern; `place` names where it was written (a source line, a file and JSON path).
-    init(_ pattern: String, writtenAt place: String) {
+    package init(_ pattern: String, writtenAt place: String) {
         self.pattern = pattern
         do {
             self.compiled = try CompiledRegex(pattern, extent: .wholeText)

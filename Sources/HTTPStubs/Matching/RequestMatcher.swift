@@ -51,7 +51,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     let readsBody: Bool
     /// What the matcher tests (`path`, `header Accept`), when a report can name it on its own and
     /// let the verdict say the rest: `✗ path: expected "/users/42", got "/users/43"`.
-    var subject: String?
+    package var subject: String?
     /// The exact path the matcher requires, when it requires one: lets a registry index its stubs.
     var literalPath: String?
     /// How the matcher is written on a pattern, when a report can write it into a stub to paste.
@@ -81,7 +81,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         self.init(part: part, description: description, evaluate: evaluate, problems: [], runsUserCode: true)
     }
 
-    init(
+    package init(
         part: Part,
         description: String,
         evaluate: @escaping @Sendable (InterceptedRequest) -> MatchVerdict,

@@ -2,7 +2,7 @@
 ///
 /// A string literal means equality: `.header("Accept", "application/json")`.
 public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
-    indirect enum Kind: Sendable, Hashable {
+    package indirect enum Kind: Sendable, Hashable {
         case equal(String, caseInsensitive: Bool)
         case contains(String)
         case doesNotContain(String)
@@ -16,7 +16,7 @@ public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, Expres
         case not(StringMatcher)
     }
 
-    let kind: Kind
+    package let kind: Kind
 
     init(_ kind: Kind) {
         self.kind = kind
@@ -115,7 +115,7 @@ public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, Expres
     }
 
     /// ``distance(to:)`` for a value already known not to match, without testing it again.
-    func distance(toMismatch value: String) -> Double {
+    package func distance(toMismatch value: String) -> Double {
         switch kind {
         case let .equal(expected, caseInsensitive):
             return caseInsensitive
@@ -149,7 +149,7 @@ public struct StringMatcher: Sendable, Hashable, CustomStringConvertible, Expres
 
     /// What a report says was expected: the quoted value for equality (`"/users/42"`), so that
     /// `expected "/users/42"` does not read `expected = "/users/42"`; the description otherwise.
-    var expectation: String {
+    package var expectation: String {
         if case let .equal(expected, caseInsensitive) = kind {
             return caseInsensitive ? "\(quoted(expected)) (ignoring case)" : quoted(expected)
         }

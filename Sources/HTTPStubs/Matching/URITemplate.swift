@@ -8,10 +8,10 @@
 /// `/users/{id}`, anchored at both ends, each variable as long as it can be), but on the path's
 /// UTF-8 bytes by a small backtracking matcher: through `NSRegularExpression` matching a template
 /// cost more than the rest of choosing a stub.
-struct URITemplate: Sendable {
+package struct URITemplate: Sendable {
     let template: String
-    let variables: [String]
-    let problem: String?
+    package let variables: [String]
+    package let problem: String?
     /// The template cut into literal text and variables; empty when there is a ``problem``.
     private let pieces: [Piece]
 
@@ -25,7 +25,7 @@ struct URITemplate: Sendable {
         case rest
     }
 
-    init(_ template: String) {
+    package init(_ template: String) {
         self.template = template
         var pieces: [Piece] = []
         var variables: [String] = []
@@ -76,7 +76,7 @@ struct URITemplate: Sendable {
     }
 
     /// The captured variables when `path` fits the template, otherwise `nil`.
-    func match(_ path: String) -> [String: String]? {
+    package func match(_ path: String) -> [String: String]? {
         guard problem == nil else { return nil }
         var path = path
         return path.withUTF8 { bytes -> [String: String]? in

@@ -46,7 +46,7 @@ package enum LogMasking {
     /// value while a report is built (see ``masking(_:_:)``); unchanged outside one. Text over
     /// 64 KiB, which a message only ever shows the start of, is masked in its first 16 KiB when
     /// `cut` (loosely, since the cut may leave no structure to read).
-    static func beforeCutting(_ text: String, cut: Bool = true) -> String {
+    package static func beforeCutting(_ text: String, cut: Bool = true) -> String {
         guard let scope else { return text }
         var masked: String
         if cut, text.utf8.count > 64 << 10 {

@@ -18,7 +18,7 @@ extension Redaction {
     ///   (see ``LooseTextRedaction``): a body that cannot be parsed is not "not secret".
     ///
     /// A body sent with a `Content-Encoding` is redacted by ``redactedBody(_:contentType:contentEncoding:)``.
-    func redactedBody(
+    package func redactedBody(
         _ body: Data,
         contentType: String?,
         with replacement: SecretReplacement = .placeholder,
@@ -55,7 +55,7 @@ extension Redaction {
     }
 
     /// What ``redactedBody(_:contentType:contentEncoding:)`` makes of a body.
-    enum EncodedBody: Equatable {
+    package enum EncodedBody: Equatable {
         /// The body as sent, redacted in place (it had no `Content-Encoding`, or no secret).
         case asSent(Data)
         /// The body decoded from its `Content-Encoding` and redacted: it held a secret, which the
@@ -68,7 +68,7 @@ extension Redaction {
 
     /// A body sent with `contentEncoding` (`gzip`, `deflate`, …), redacted: decoded, then redacted
     /// as ``redactedBody(_:contentType:with:nesting:)`` redacts the decoded body.
-    func redactedBody(_ body: Data, contentType: String?, contentEncoding: String?) -> EncodedBody {
+    package func redactedBody(_ body: Data, contentType: String?, contentEncoding: String?) -> EncodedBody {
         guard redactsAnything, !body.isEmpty, let contentEncoding, Self.isEncoding(contentEncoding) else {
             return .asSent(redactedBody(body, contentType: contentType))
         }
@@ -90,7 +90,7 @@ extension Redaction {
 
     /// Whether a body with this `Content-Type` is `application/x-www-form-urlencoded`: when it says
     /// so, or when there is none, because URLSession sends a body without one as a form.
-    static func isForm(_ contentType: String?) -> Bool {
+    package static func isForm(_ contentType: String?) -> Bool {
         guard let contentType else { return true }
         return mediaType(contentType) == "application/x-www-form-urlencoded"
     }

@@ -7,13 +7,17 @@ extension Redaction {
     /// `Referer`, `Link: <…>; rel="next"`, `Refresh: 0; url=…`, any header holding a URL) has its
     /// URLs' secrets replaced as in a request URL: an OAuth redirect carries its code and tokens in
     /// the query or the fragment.
-    func redactedHeader(_ name: String, _ value: String, with replacement: SecretReplacement = .placeholder) -> String {
+    package func redactedHeader(
+        _ name: String,
+        _ value: String,
+        with replacement: SecretReplacement = .placeholder
+    ) -> String {
         if isSecret(name, at: .header) || isSecretValue(value) { return replacement.replacing(value) }
         return redactedValue(value, with: replacement)
     }
 
     /// `url` with its secrets replaced (see ``redactedURLText(_:with:nesting:)``).
-    func redactedURL(_ url: URL) -> URL {
+    package func redactedURL(_ url: URL) -> URL {
         // Only whole values are replaced, by letters, or encoded again, so the text stays a URL.
         URL(string: redactedURLText(url.absoluteString, with: .placeholder)) ?? url
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which secrets are replaced before recorded traffic is written to disk, by recording
-/// (``StubRegistry/replay(_:relativeTo:mode:redaction:)``), by the HAR export
+/// (`StubRegistry.replay(_:relativeTo:mode:redaction:)`, HTTPStubsFiles), by the HAR export
 /// (``StubRegistry/journalAsHAR(redaction:)``) and by `stubs import-har`;
 /// ``UnmatchedRequestReport``, `stubs match` and `stubs list` mask what the default redaction
 /// replaces.

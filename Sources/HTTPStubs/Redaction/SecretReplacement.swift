@@ -7,7 +7,7 @@
 /// the same mask throughout one test run or one `stubs` command, and a mask in a CI log cannot be
 /// checked against a guessed password anywhere else. A `Bearer` or `Basic` credential keeps its
 /// scheme: `Bearer <redacted:1a2b3c>`.
-enum SecretReplacement: Sendable {
+package enum SecretReplacement: Sendable {
     /// ``Redaction/placeholder``.
     case placeholder
     /// `<redacted:1a2b3c>`.
@@ -55,7 +55,7 @@ enum SecretReplacement: Sendable {
 }
 
 /// The secrets a ``SecretReplacement/noting(_:)`` redaction replaced.
-final class SecretCollector: Sendable {
+package final class SecretCollector: Sendable {
     private let secrets = Locked<Set<String>>([])
 
     /// Notes one secret; a `Bearer` or `Basic` credential is noted with its token alone too.

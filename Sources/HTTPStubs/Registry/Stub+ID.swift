@@ -6,7 +6,7 @@ extension Stub {
     /// the same (two stubs made on one line, in a loop or a helper, have the same name but different
     /// identities), so it can be kept to look a stub up.
     /// ``StubRegistry/stub(_:_:priority:expecting:fileID:filePath:line:column:)``, ``StubRegistry/add(_:)``
-    /// and ``StubRegistry/load(_:templating:)-(String...,StubTemplating)`` return it; ``StubRegistry/remove(_:)`` and
+    /// and `StubRegistry.load(_:templating:)` (HTTPStubsFiles) return it; ``StubRegistry/remove(_:)`` and
     /// ``StubRegistry/useCount(of:)`` take it, and ``StubSummary/id`` names the stub that answered a request.
     public struct ID: Hashable, Sendable, CustomStringConvertible {
         /// The stub's source, as reports print it.

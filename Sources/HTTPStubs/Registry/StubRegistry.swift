@@ -41,8 +41,10 @@ public final class StubRegistry: Sendable {
     /// The clock and generator response templates read (``templateEnvironment(state:clock:)``).
     let templateEnvironment: TemplateEnvironment
 
-    /// The registry's storage. Besides this file, only the selection step (``StubSelection`` and
-    /// its ``CandidateWalk``) reads and writes it, under the lock.
+    /// The registry's storage, read and written under the lock by: this file and
+    /// `StubRegistry+Templates.swift` (the generator, the templates' date); the selection step
+    /// (``StubSelection`` and its ``CandidateWalk``: stubs, scenarios, the journal); the planning
+    /// turns (`PlanningTurns.swift`); and the sessions' origins (`StubRegistry+Sessions.swift`).
     struct State {
         /// The stubs, in the order WireMock tries them: priority (1 first), then newest first.
         var index = StubIndex()
@@ -53,8 +55,9 @@ public final class StubRegistry: Sendable {
         var observers: [@Sendable (URLRequest) -> Void] = []
         var userCodeHost: UserCodeHost?
         var issueHandler: @Sendable (StubDiagnostic) -> Void = StubRegistry.printIssue
-        var recorder: StubRecorder?
-        var replayRoot: String?
+        var recorder: (any ExchangeRecorder)?
+        /// What the near-miss report says about recording (see ``StubRegistry/setRecording(_:hint:)``).
+        var unmatchedHint: (@Sendable () -> String)?
         /// The calendar time templates' `now` reads at the clock instant `clockMark`; `nil`
         /// for the system clock's real time (see ``StubRegistry/setTemplateDate(_:)``).
         var templateTime: (date: Date, clockMark: Duration)?
@@ -229,7 +232,7 @@ public final class StubRegistry: Sendable {
     }
 
     /// Hands an issue to the issue handler.
-    func report(_ issue: StubDiagnostic) {
+    package func report(_ issue: StubDiagnostic) {
         state.withLock { $0.issueHandler }(issue)
     }
 
@@ -462,15 +465,17 @@ public final class StubRegistry: Sendable {
     }
 
     /// The recorder that unmatched requests go to, when the registry records.
-    var recorder: StubRecorder? {
+    var recorder: (any ExchangeRecorder)? {
         state.withLock { $0.recorder }
     }
 
-    /// Sets what happens to unmatched requests when replaying from stub files.
-    func setRecording(_ recorder: StubRecorder?, replayRoot: String?) {
+    /// Sets what happens to unmatched requests when replaying from stub files: the `recorder` they
+    /// go to (none: they fail), and the `hint` the near-miss report ends with (how to record them),
+    /// worked out for each report, outside the registry's lock.
+    package func setRecording(_ recorder: (any ExchangeRecorder)?, hint: (@Sendable () -> String)?) {
         state.withLock { state in
             state.recorder = recorder
-            state.replayRoot = replayRoot
+            state.unmatchedHint = hint
         }
     }
 }

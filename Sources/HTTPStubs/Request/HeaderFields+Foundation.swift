@@ -8,7 +8,7 @@ import FoundationNetworking
 extension HeaderFields {
     /// The header fields of a response (`allHeaderFields`), sorted by name so the order is stable;
     /// none without a response.
-    init(of response: HTTPURLResponse?) {
+    package init(of response: HTTPURLResponse?) {
         var headers = HeaderFields()
         for (name, value) in (response?.allHeaderFields ?? [:]).sorted(by: { "\($0.key)" < "\($1.key)" }) {
             headers.add("\(name)", "\(value)")
@@ -17,7 +17,7 @@ extension HeaderFields {
     }
 
     /// The fields in order, each value replaced by `transform(name, value)`.
-    func mappingValues(_ transform: (_ name: String, _ value: String) -> String) -> HeaderFields {
+    package func mappingValues(_ transform: (_ name: String, _ value: String) -> String) -> HeaderFields {
         HeaderFields(fields.map { Field(name: $0.name, value: transform($0.name, $0.value)) })
     }
 }

@@ -148,7 +148,7 @@ public struct InterceptedRequest: Sendable, CustomStringConvertible {
     /// and for `Host`, when the request sets none, the one URLSession sends: the URL's host and,
     /// when it is not the scheme's default, its port (`api.example.com`, `localhost:8080`). Header
     /// matchers test these values, so a stub file that matches `Host` works as against a server.
-    func sentValues(ofHeader name: String) -> [String] {
+    package func sentValues(ofHeader name: String) -> [String] {
         let values = headers.values(for: name)
         guard values.isEmpty, name.caseInsensitiveCompare("Host") == .orderedSame, !host.isEmpty else { return values }
         let bracketed = host.contains(":") ? "[\(host)]" : host

@@ -2,15 +2,15 @@ import Foundation
 
 /// The parts of a `multipart/*` request body: what WireMock's `multipartPatterns` match and what
 /// response templates read as `request.parts`.
-enum MultipartBody {
-    struct Part {
-        let headers: HeaderFields
-        let body: Data
+package enum MultipartBody {
+    package struct Part {
+        package let headers: HeaderFields
+        package let body: Data
     }
 
     /// The parts, or none when the request is not multipart or its body cannot be split. The body
     /// is split at its delimiters in one pass (see ``BytePattern``), however many parts it has.
-    static func parts(of request: InterceptedRequest) -> [Part] {
+    package static func parts(of request: InterceptedRequest) -> [Part] {
         guard let contentType = request.header("Content-Type"), contentType.lowercased().hasPrefix("multipart/"),
             let boundary = boundary(in: contentType), let body = request.body
         else { return [] }

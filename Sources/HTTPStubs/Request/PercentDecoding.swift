@@ -1,10 +1,10 @@
 /// Percent-decoding (`%2F` → `/`) on UTF-8 bytes, with the answers of Foundation's
 /// `removingPercentEncoding`, without its round trip through `NSString` on Linux (which made it
 /// the costliest step of matching a path template or reading a query).
-enum PercentDecoding {
+package enum PercentDecoding {
     /// `text` with each `%XX` replaced by the byte it stands for; `nil` when a `%` is not followed
     /// by two hexadecimal digits, or when the decoded bytes are not UTF-8.
-    static func decode(_ text: some StringProtocol) -> String? {
+    package static func decode(_ text: some StringProtocol) -> String? {
         let utf8 = text.utf8
         // Most text has no escape: looked for in the contiguous bytes when there are some, since
         // the generic search steps through the view one code unit at a time.
@@ -31,7 +31,7 @@ enum PercentDecoding {
     /// A name or value of form text (`application/x-www-form-urlencoded`, a URL query) decoded:
     /// `+` is a space, and the percent-escapes are decoded, or all kept as written when one of them
     /// is invalid (as Java's lenient readers and WireMock do).
-    static func decodeForm(_ text: some StringProtocol) -> String {
+    package static func decodeForm(_ text: some StringProtocol) -> String {
         guard text.utf8.contains(UInt8(ascii: "+")) else { return decode(text) ?? String(text) }
         let spaced = String(decoding: text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
         return decode(spaced) ?? spaced

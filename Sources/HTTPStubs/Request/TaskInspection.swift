@@ -28,7 +28,7 @@ struct TaskInspection: @unchecked Sendable {
     /// The answers, read at once for planning elsewhere than on the work queue. A class, so that
     /// an inspection is two plain references: every request copies and destroys its inspection
     /// with the planner that holds it, and an optional struct with a delegate inside is copied and
-    /// destroyed through its type's metadata (BENCHMARKS.md, issue 19).
+    /// destroyed through its type's metadata (BENCHMARKS.md, "Copies through type metadata").
     private final class Captured: Sendable {
         let isAsyncCall: Bool
         let delegateReceivesChunks: Bool
@@ -186,7 +186,7 @@ struct TaskInspection: @unchecked Sendable {
     ///
     /// Found by walking the mirrors once per type and label; after that, the place found (how many
     /// superclasses up, which child) is read directly, since reflecting every child of a task to
-    /// find one was the costliest step of a request (BENCHMARKS.md). The label is checked again at
+    /// find one was the costliest step of a request (BENCHMARKS.md, "Planning inside resume()"). The label is checked again at
     /// the place, so a place that no longer holds it falls back to the walk.
     private static func field(_ label: String, of subject: Any) -> Any? {
         let key = FieldKey(type: ObjectIdentifier(type(of: subject)), label: label)

@@ -22,7 +22,7 @@ public struct ResponseBody: Sendable, Hashable, CustomStringConvertible {
 
     /// A body file of a stub root, whose path `url` was resolved (no symbolic link left in it) and
     /// found inside `__files` at load: read only while that still holds.
-    static func stubRootFile(_ url: URL) -> ResponseBody { ResponseBody(source: .stubRootFile(url)) }
+    package static func stubRootFile(_ url: URL) -> ResponseBody { ResponseBody(source: .stubRootFile(url)) }
 
     /// No body.
     public static let empty = ResponseBody.data(Data())

@@ -67,7 +67,7 @@ struct ResponseResolution {
                 }
             case .computedAsync:
                 return nil
-            case let .templated(template, modifiers):
+            case let .rendered(template, modifiers):
                 content = Self.render(template, modifiers: modifiers, for: chosen, registry: registry)
             }
         }
@@ -77,7 +77,7 @@ struct ResponseResolution {
     /// and generator; a template that fails answers 500 as WireMock does, and the failure is
     /// reported.
     private static func render(
-        _ template: TemplatedResponse,
+        _ template: any RenderedResponse,
         modifiers: [StubResponse.HTTPModifier],
         for chosen: ChosenStub,
         registry: StubRegistry

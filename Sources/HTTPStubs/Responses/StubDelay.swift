@@ -32,7 +32,7 @@ public struct StubDelay: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// This delay plus a fixed duration.
-    func adding(_ duration: Duration) -> StubDelay {
+    package func adding(_ duration: Duration) -> StubDelay {
         var copy = self
         copy.offset += max(duration, .zero)
         return copy

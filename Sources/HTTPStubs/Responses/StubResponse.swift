@@ -18,19 +18,20 @@ import FoundationNetworking
 /// .computed { request in .json(User(id: request.pathParameters["id"]!)) }
 /// ```
 public struct StubResponse: Sendable {
-    enum Content: Sendable {
+    package enum Content: Sendable {
         case http(status: Int, reason: String?, headers: HeaderFields, body: ResponseBody)
         case failure(any Error)
         case computed(@Sendable (InterceptedRequest) throws -> StubResponse)
         case computedAsync(@Sendable (InterceptedRequest) async throws -> StubResponse)
-        /// A response rendered from templates for each request, then changed by the modifiers.
-        case templated(TemplatedResponse, modifiers: [HTTPModifier])
+        /// A response rendered for each request (response templates), then changed by the modifiers.
+        case rendered(any RenderedResponse, modifiers: [HTTPModifier])
         /// A response object given as is, as hand-rolled `URLProtocolStub`s take it.
         case urlResponse(URLResponse?, data: Data?)
     }
 
     /// A change to an HTTP response's status, reason, headers or body.
-    typealias HTTPModifier = @Sendable (inout Int, inout String?, inout HeaderFields, inout ResponseBody) -> Void
+    package typealias HTTPModifier =
+        @Sendable (inout Int, inout String?, inout HeaderFields, inout ResponseBody) -> Void
 
     var content: Content
     /// The delay before the response (or error) is delivered; `nil` for none.
@@ -44,11 +45,11 @@ public struct StubResponse: Sendable {
     var runsUserCode: Bool {
         switch content {
         case .computed, .computedAsync: return true
-        case .http, .failure, .urlResponse, .templated: return false
+        case .http, .failure, .urlResponse, .rendered: return false
         }
     }
 
-    init(_ content: Content, problems: [String] = []) {
+    package init(_ content: Content, problems: [String] = []) {
         self.content = content
         self.problems = problems
     }
@@ -111,50 +112,6 @@ public struct StubResponse: Sendable {
 
     private static func json(data: Data, status: Int, headers: HeaderFields) -> StubResponse {
         http(status: status, headers: headers.defaulting("Content-Type", "application/json"), body: .data(data))
-    }
-
-    /// A body rendered for each request from a WireMock-style Handlebars template, with the
-    /// same engine, helpers and request model as stub files with
-    /// `"transformers": ["response-template"]`; header values may be templates too.
-    /// `Content-Type: text/plain; charset=utf-8` unless the headers name one.
-    ///
-    /// ```swift
-    /// .template(#"{"id": "{{request.path.[1]}}", "name": "{{jsonPath request.body '$.name'}}"}"#,
-    ///           headers: ["Content-Type": "application/json"])
-    /// ```
-    ///
-    /// The template is parsed here: one that does not parse, or calls a helper that does not
-    /// exist, makes a response that fails with `URLError(.cannotParseResponse)` and is reported,
-    /// with the line that wrote it, when the stub is added. A template that fails for a request
-    /// answers 500 naming the error, as WireMock does, and is reported to the issue handler. For
-    /// logic a template cannot express, use `.computed { request in … }`.
-    ///
-    /// `{{ }}` HTML-escapes what it prints, as WireMock 2.x does; write `{{{ }}}` where a value must
-    /// print as it is (WireMock 3's default for `{{ }}`, which stub files get with
-    /// ``StubTemplating/withoutEscaping``).
-    public static func template(
-        _ text: String,
-        status: Int = 200,
-        headers: HeaderFields = [:],
-        fileID: StaticString = #fileID,
-        line: UInt = #line,
-        column: UInt = #column
-    ) -> StubResponse {
-        let origin = "\(fileID):\(line):\(column)"
-        do throws(TemplateSyntaxError) {
-            let headers = headers.defaulting("Content-Type", "text/plain; charset=utf-8")
-            var parts: [(name: String, value: TemplatedResponse.Part)] = []
-            for field in headers.fields {
-                parts.append((field.name, try .parsing(field.value, origin: "\(origin) (header \(field.name))")))
-            }
-            let body = try TemplatedResponse.Part.parsing(text, origin: origin)
-            let response = TemplatedResponse(status: status, headers: parts, body: .text(body))
-            return StubResponse(.templated(response, modifiers: []))
-        } catch {
-            let problem =
-                "the template at \(origin) cannot be used (its line:column \(error.location)): \(error.message)"
-            return StubResponse(.failure(StubError.brokenStub(problem).urlError(for: nil)), problems: [problem])
-        }
     }
 
     /// A file's contents as the body, read when the stub answers. A file that cannot be read then
@@ -256,8 +213,8 @@ public struct StubResponse: Sendable {
             copy.content = .computed { request in try responder(request).modifyingHTTP(modifier, change) }
         case let .computedAsync(responder):
             copy.content = .computedAsync { request in try await responder(request).modifyingHTTP(modifier, change) }
-        case let .templated(template, modifiers):
-            copy.content = .templated(template, modifiers: modifiers + [change])
+        case let .rendered(template, modifiers):
+            copy.content = .rendered(template, modifiers: modifiers + [change])
         case .failure, .urlResponse:
             copy.problems.append("\(modifier) does not apply to \(summary), which is not an HTTP response; remove it")
         }
@@ -309,7 +266,7 @@ public struct StubResponse: Sendable {
             return "error \(error)"
         case .computed, .computedAsync:
             return "computed response"
-        case let .templated(template, _):
+        case let .rendered(template, _):
             return "\(template.status) templated response"
         case let .urlResponse(response, data):
             let status = (response as? HTTPURLResponse)?.statusCode
@@ -320,7 +277,7 @@ public struct StubResponse: Sendable {
 
 extension HeaderFields {
     /// These headers with `name: value` added when no field has that name.
-    func defaulting(_ name: String, _ value: String) -> HeaderFields {
+    package func defaulting(_ name: String, _ value: String) -> HeaderFields {
         guard !contains(name) else { return self }
         var copy = self
         copy.add(name, value)

@@ -103,7 +103,7 @@ struct StubIndex {
     private var nextOrder = 0
     /// The path looked up last and its candidates, until the index changes: most requests ask
     /// for the path the one before asked for (a test calling one endpoint, polling, retries), and
-    /// comparing two paths costs a fraction of hashing one (BENCHMARKS.md, issue 19).
+    /// comparing two paths costs a fraction of hashing one (BENCHMARKS.md, "Kept from the request before").
     private var lastPath: String?
     private var lastCandidates: [Entry] = []
 

@@ -152,16 +152,18 @@ struct StubSelection {
     /// answering now, and, when the registry replays a stub root, how to record the request.
     /// `nil` when `declinesUserCode` and some stub's test runs a closure of the user's.
     private func unmatchedReport(for request: InterceptedRequest, declinesUserCode: Bool) -> UnmatchedRequestReport? {
-        typealias Snapshot = (candidates: [(stub: Stub, notes: [String])], replayRoot: String?, sessions: [StubSource])
+        typealias Snapshot = (
+            candidates: [(stub: Stub, notes: [String])], hint: (@Sendable () -> String)?, sessions: [StubSource]
+        )
         let snapshot = state.withLock { state -> Snapshot? in
             if declinesUserCode && state.index.all.contains(where: \.runsUserCode) { return nil }
             let candidates = state.index.all.map { entry in
                 (stub: entry.stub, notes: StubBlocker.notes(for: entry, scenarios: state.scenarios))
             }
-            return (candidates, state.replayRoot, state.sessionOrigins ?? [])
+            return (candidates, state.unmatchedHint, state.sessionOrigins ?? [])
         }
-        guard let (candidates, replayRoot, sessions) = snapshot else { return nil }
-        let hint = replayRoot.map(RecordingHint.unrecorded(replayRoot:))
+        guard let (candidates, unmatchedHint, sessions) = snapshot else { return nil }
+        let hint = unmatchedHint?()
         // A budget of its own: the report tests every stub again. What spends it reads as a miss.
         return WorkBudget.scope {
             UnmatchedRequestReport(request: request, candidates: candidates, sessionOrigins: sessions, hint: hint)

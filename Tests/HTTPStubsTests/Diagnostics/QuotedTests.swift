@@ -1,6 +1,9 @@
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// How messages quote a value: the plain text most values are, and everything that must be escaped or cut.
 @Suite struct QuotedTests {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// Foundation's file errors ("NSCocoaErrorDomain error 512" on Linux) put in words: the system's
 /// reason, `errno`, the path, and what to do.

@@ -1,6 +1,9 @@
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 private let strict = JSONComparisonOptions()
 private let anyOrder = JSONComparisonOptions(ignoreArrayOrder: true)

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// The error thrown when parsing `text`, or `nil` when it parses.
 private func parseError(_ text: String) -> JSONParseError? {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPStubs
+import HTTPStubsFiles
 import Testing
 
 #if canImport(FoundationNetworking)

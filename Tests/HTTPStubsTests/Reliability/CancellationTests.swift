@@ -3,6 +3,9 @@ import Foundation
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// Input whose cost grew faster than its size: a minified mapping file (locations used to count
 /// columns from the start of its one line), a HAR whose small gzip body inflates to 1 GiB, and

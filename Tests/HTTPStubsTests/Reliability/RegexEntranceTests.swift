@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// Every regular expression in a stub — a matcher, a JSONPath filter's `=~`, a JSON schema's
 /// `pattern`, XMLUnit's placeholder delimiters and `${xmlunit.matchesRegex(…)}` — is compiled by

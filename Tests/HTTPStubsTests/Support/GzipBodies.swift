@@ -1,6 +1,9 @@
 import Foundation
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// Gzip bodies built by hand for the inflate tests: a "bomb" of zeros, and a stored (uncompressed)
 /// member whose bytes a test can corrupt.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPStubs
+import HTTPStubsFiles
 
 /// The set-up the recording tests share: a temporary stub root (``RecordingRoot``, its `stubs`
 /// folder not created yet) and a ``RecordingServer`` to record from, given to `body`; the root is

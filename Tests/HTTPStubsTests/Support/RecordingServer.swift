@@ -69,7 +69,9 @@ final class RecordingServer: Sendable {
         request(method, path, body: Data(form.utf8), contentType: "application/x-www-form-urlencoded")
     }
 
-    /// A request to `path` on this server with this body and `Content-Type`, with a short timeout.
+    /// A request to `path` on this server with this body and `Content-Type`, timing out after
+    /// ``patience``: a bound, not a speed (under the thread sanitizer, with the suite and a child
+    /// run sharing two cores, the server's answer to a recorded request took more than 10 s).
     func request(
         _ method: String,
         _ path: String,
@@ -77,7 +79,7 @@ final class RecordingServer: Sendable {
         contentType: String?,
         headers: [String: String] = [:]
     ) -> URLRequest {
-        var request = URLRequest(url: URL(string: base + path)!, timeoutInterval: 10)
+        var request = URLRequest(url: URL(string: base + path)!, timeoutInterval: patience)
         request.httpMethod = method
         request.httpBody = body
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }

@@ -1,6 +1,9 @@
 import Foundation
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// A secret planted in a request, a response or a stub, unique to one place: its text is
 /// `hunter2-` and 16 hex digits, and its ``jwt`` carries it in its payload (the marker then shows

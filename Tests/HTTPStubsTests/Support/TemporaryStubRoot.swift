@@ -1,6 +1,9 @@
 import Foundation
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// A WireMock stub root (`mappings/` and `__files/`) in a fresh temporary folder, deleted when the
 /// value is released.

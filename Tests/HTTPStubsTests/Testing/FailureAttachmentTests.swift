@@ -1,5 +1,6 @@
 import Foundation
 import HTTPStubs
+import HTTPStubsFiles
 import Testing
 
 // The proof runs this test executable again as a child, which only Linux does here: on macOS the

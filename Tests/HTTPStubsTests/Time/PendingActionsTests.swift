@@ -1,6 +1,9 @@
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// The queue both virtual clocks take their actions from: earliest deadline first, and at one
 /// deadline the order of scheduling.

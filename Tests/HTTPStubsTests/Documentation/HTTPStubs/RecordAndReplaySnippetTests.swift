@@ -1,5 +1,6 @@
 import Foundation
 import HTTPStubs
+import HTTPStubsFiles
 import HTTPStubsTesting
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The Swift code of `Sources/HTTPStubs/HTTPStubs.docc/RecordAndReplay.md`, run as the article says
+/// The Swift code of `Sources/HTTPStubsFiles/HTTPStubsFiles.docc/RecordAndReplay.md`, run as the article says
 /// it runs. `Recordings/Repositories` beside this file is the checked-in recording the article's
 /// tests replay (excluded from the target in `Package.swift`); with it present, `.once` only
 /// replays and nothing reaches the network.

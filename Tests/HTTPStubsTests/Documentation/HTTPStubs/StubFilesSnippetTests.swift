@@ -6,7 +6,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The Swift code of `Sources/HTTPStubs/HTTPStubs.docc/StubFiles.md`, run as the article says it runs.
+/// The Swift code of `Sources/HTTPStubsFiles/HTTPStubsFiles.docc/StubFiles.md`, run as the article says it runs.
 @Suite("Docs: StubFiles")
 struct StubFilesSnippetTests {
     /// The package root, which `swift test` runs in: the article's paths are relative to it.

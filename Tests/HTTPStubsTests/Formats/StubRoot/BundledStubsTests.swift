@@ -1,6 +1,7 @@
 import ExampleClients
 import Foundation
 import HTTPStubs
+import HTTPStubsFiles
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// How actual date-time values are read, checked against `java.time` itself: each row is a format
 /// (empty for WireMock's default parsers), a value, and what OpenJDK 17.0.15 made of it when parsed

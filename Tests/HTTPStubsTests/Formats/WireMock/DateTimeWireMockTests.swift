@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// The date-time operators against WireMock 3 itself: WireMock 3's own `BeforeDateTimePattern`,
 /// `AfterDateTimePattern`, `EqualToDateTimePattern`, `AbstractDateTimePattern`, `DateTimeParser`,

@@ -1,6 +1,9 @@
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// Tests for the Jayway-compatible `JSONPathExpression` behind `matchesJsonPath`.
 @Suite struct JSONPathExpressionTests {

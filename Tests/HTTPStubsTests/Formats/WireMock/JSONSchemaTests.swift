@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -543,13 +546,13 @@ struct JSONSchemaTests {
         "values are read as WireMock's Jackson reads them: comments, single quotes, text after the value ignored, but not after a bare number"
     )
     func jacksonReading() {
-        #expect(WireMockMappingReader.jacksonValue("{'a': 1} // note") == ["a": 1])
-        #expect(WireMockMappingReader.jacksonValue(#"{"a": 1} trailing"#) == ["a": 1])
-        #expect(WireMockMappingReader.jacksonValue("12 34") == 12)
-        #expect(WireMockMappingReader.jacksonValue("10a") == nil)
-        #expect(WireMockMappingReader.jacksonValue("true1") == nil)
-        #expect(WireMockMappingReader.jacksonValue("not json") == nil)
-        #expect(WireMockMappingReader.jacksonValue(#""s"x"#) == "s")
+        #expect(JSONValue.jacksonValue("{'a': 1} // note") == ["a": 1])
+        #expect(JSONValue.jacksonValue(#"{"a": 1} trailing"#) == ["a": 1])
+        #expect(JSONValue.jacksonValue("12 34") == 12)
+        #expect(JSONValue.jacksonValue("10a") == nil)
+        #expect(JSONValue.jacksonValue("true1") == nil)
+        #expect(JSONValue.jacksonValue("not json") == nil)
+        #expect(JSONValue.jacksonValue(#""s"x"#) == "s")
     }
 
     @Test(

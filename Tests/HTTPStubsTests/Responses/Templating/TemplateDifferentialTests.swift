@@ -1,6 +1,9 @@
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// Templates rendered by handlebars.java 4.3.1 as shaded in WireMock 2.35.1's standalone jar
 /// (`Handlebars.compileInline(…).apply(…)` with a Jackson-read context; `wiremock` mode through

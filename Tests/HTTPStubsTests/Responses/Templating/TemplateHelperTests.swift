@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// What the WireMock fixture does not pin: the seam (`isTemplate`, located unknown-helper errors),
 /// the environment (fixed clock, seeded and misbehaving random sources, path parameters), and

@@ -1,6 +1,9 @@
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// Inputs the random garbage test found: a path ending in `../` or `./` at the very end of the text.
 @Suite("Templating: lexer edge cases")

@@ -1,6 +1,9 @@
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// The grammar of handlebars.java 4.x as the parser reads it: the tree it builds, the located
 /// errors it reports (line:column, 1-based, in Unicode scalars) and what it refuses on purpose.

@@ -1,6 +1,9 @@
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// Rendering: helpers (arguments, escaping of their results, blocks), the limits that stop a
 /// hostile template, located render errors, and the values' Java printing.

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// The shortcut render (``TemplateShortcut``) against the general one: the same bytes, the same
 /// errors and the same draws from the random source, for generated and adversarial requests,

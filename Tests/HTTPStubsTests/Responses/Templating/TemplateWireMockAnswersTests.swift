@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// Every case of `Tests/Fixtures/Templates/wiremock-answers.jsonl` (what real WireMock 2.35.1
 /// answered, or for 3.x features the case's `wiremock3` expectation) whose template is the

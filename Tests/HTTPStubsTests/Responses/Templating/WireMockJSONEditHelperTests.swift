@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import HTTPStubs
+@testable import HTTPStubsFiles
+@testable import HTTPStubsLanguages
+@testable import HTTPStubsTemplates
 
 /// WireMock 3's `arrayAdd`, `arrayRemove`, `jsonMerge`, `jsonRemove`, `jsonArrayAdd` and `jsonSort`,
 /// ported case by case from wiremock/wiremock's unit tests (`ArrayAddHelperTest`,
