@@ -533,9 +533,25 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
                 planned(await planner.plan(from: progress), read, planner, for: urlProtocol),
                 urlProtocol
             )
+        case .needsUserCode(.observers, _) where withState({ $0.abandoned == nil }):
+            // It timed out before a stub was chosen: journaled as refused, so the journal still
+            // holds every request the registry intercepted.
+            registry.record(read.request, .refused(reason: Self.planningTimeoutMessage(read)))
+            wakeAfterPlanning(nil, urlProtocol)
         case .needsUserCode:
             wakeAfterPlanning(nil, urlProtocol)  // it failed meanwhile (test ended, timed out)
         }
+    }
+
+    /// What a request whose timeout ran out while the user's code planned it fails with.
+    private static func planningTimeoutMessage(after timeout: Duration) -> String {
+        "The request timed out: the stub's response had not been computed after \(timeout.seconds) s, "
+            + "the request's timeout (a computed response, custom matcher or request observer was still running)."
+    }
+
+    /// ``planningTimeoutMessage(after:)`` for `read`, whose timeout ran out.
+    private static func planningTimeoutMessage(_ read: ReadRequest) -> String {
+        planningTimeoutMessage(after: timeout(of: read.urlRequest, read.inspection) ?? .zero)
     }
 
     /// The request's timeout ran out while the user's code was planning it: it fails with
@@ -544,9 +560,7 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     private func planningTimedOut(after timeout: Duration, url: URL) {
         let error = MessageFirstError.urlError(
             .timedOut,
-            message:
-                "The request timed out: the stub's response had not been computed after \(timeout.seconds) s, "
-                + "the request's timeout (a computed response, custom matcher or request observer was still running).",
+            message: Self.planningTimeoutMessage(after: timeout),
             url: url
         )
         withState { state in
@@ -573,8 +587,10 @@ final class RequestDelivery: LockedBuffer<RequestDelivery.Parts> {
     }
 
     /// Whether the load failed while the user's code planned it: its test ended (``abandon(with:)``)
-    /// or its timeout ran out (``planningTimedOut(after:url:)``). It then chooses no stub: a stub
-    /// chosen afterwards would count a use and journal an answer that no one receives.
+    /// or its timeout ran out (``planningTimedOut(after:url:)``). A request that failed while an
+    /// observer ran then chooses no stub: a stub chosen afterwards would count a use and journal an
+    /// answer that no one receives. (A custom matcher that outlives the timeout is inside choosing:
+    /// the stub it lets through is still chosen.)
     private var failedWhilePlanning: Bool {
         withState { $0.abandoned != nil || $0.timeline != nil }
     }

@@ -1,7 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// Turns a HAR capture into a WireMock stub root: `mappings/*.json` and `__files/*`, which the
 /// toolkit's loader and WireMock 3 can serve (WireMock 2 also can, unless a mapping needs

@@ -1,7 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// When requests that no stub answers are sent to the real server and recorded into stub files.
 ///

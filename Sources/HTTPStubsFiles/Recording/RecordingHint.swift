@@ -1,7 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// What the near-miss report tells about recording, for a registry that replays a stub root.
 enum RecordingHint {

@@ -1,7 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 extension StubRegistry {
     /// Replays the stub root at `root` and, in a recording mode, records what its stubs do not

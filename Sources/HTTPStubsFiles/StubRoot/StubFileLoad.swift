@@ -1,6 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// What loading stub files produced: the stubs, in load order, and every diagnostic.
 package struct StubFileLoad: Sendable {

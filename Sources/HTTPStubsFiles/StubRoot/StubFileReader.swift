@@ -1,7 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// Reads one stub file's JSON, keeping what a diagnostic needs to point at the right place: the
 /// core each format's reader shares (``WireMockMappingReader``, ``HARReader``). A format's own

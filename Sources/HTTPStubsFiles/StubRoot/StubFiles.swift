@@ -1,7 +1,6 @@
 import Foundation
 import HTTPStubs
 import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// Loads stub files: WireMock stub roots (`mappings/**/*.json` + `__files/`), folders of mapping
 /// files, single mapping files, and HAR captures.

@@ -1,7 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 extension StubRegistry {
     /// Loads stub files (WireMock stub roots, mapping files, HAR captures) and adds their stubs,

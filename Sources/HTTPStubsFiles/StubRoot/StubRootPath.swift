@@ -1,7 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// Where a file the toolkit writes into a stub root goes (recording, `stubs import-har`), proven to
 /// stay inside the root before anything is written.

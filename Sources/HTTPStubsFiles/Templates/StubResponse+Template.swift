@@ -1,4 +1,5 @@
 import HTTPStubs
+import HTTPStubsLanguages
 import HTTPStubsTemplates
 
 extension StubResponse {

@@ -1,6 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// Which stubs of a load render their responses as templates (WireMock's Handlebars response
 /// templating), and whether `{{ }}` tags HTML-escape what they print:

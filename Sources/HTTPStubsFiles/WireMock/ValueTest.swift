@@ -1,7 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// A test on one text value read from a stub file: WireMock's `StringValuePattern` and
 /// `ContentPattern` (`{"equalTo": "x"}`, `{"matchesJsonPath": "$.id"}`, …).

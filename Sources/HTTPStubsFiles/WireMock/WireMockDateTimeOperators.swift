@@ -1,7 +1,6 @@
 import Foundation
 import HTTPStubs
 import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// WireMock 3's date-time operators read from stub files (`before`, `after`, `equalToDateTime` and
 /// their modifiers), with the operand checks WireMock makes when it loads a mapping, and a few it

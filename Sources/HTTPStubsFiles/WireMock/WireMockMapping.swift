@@ -1,7 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// Reads WireMock stub mapping files: one mapping object, or `{"mappings": [ … ]}`.
 extension WireMockMappingReader {

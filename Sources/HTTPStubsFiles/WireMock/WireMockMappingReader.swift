@@ -1,7 +1,6 @@
 import Foundation
 import HTTPStubs
 import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// Reads WireMock stub mapping files (one mapping, or `{"mappings": [ … ]}`) as WireMock does:
 /// integers may be written as strings, as Jackson reads them, and date-time operators read "now"

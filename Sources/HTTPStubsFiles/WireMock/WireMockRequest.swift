@@ -1,7 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// Reads a WireMock `request` object into a ``RequestPattern``.
 extension WireMockMappingReader {

@@ -1,7 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
-import HTTPStubsTemplates
 
 /// Reads a WireMock `response` object into a ``StubResponse``.
 extension WireMockMappingReader {

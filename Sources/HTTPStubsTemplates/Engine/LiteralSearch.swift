@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A search for text within text, character for character, in time linear in both
 /// (Knuth–Morris–Pratt over UTF-8 bytes): what the helpers that find text (`contains`, `replace`,

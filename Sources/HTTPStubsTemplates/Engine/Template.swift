@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A parsed Handlebars template, ready to render many times: parse once when a stub loads
 /// (``TemplateParser``), render per request (``TemplateRenderer``).

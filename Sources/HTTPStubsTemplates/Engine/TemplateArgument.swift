@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A parameter or hash value of a tag: `"text"`, `'text'`, `1`, `-2.5`, `true`, a path, or a
 /// subexpression `(helper …)`.

@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A block: `{{#name params}}body{{else}}inverse{{/name}}`, or an inverted section
 /// `{{^name}}body{{/name}}`.

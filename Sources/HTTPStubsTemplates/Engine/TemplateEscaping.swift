@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// The HTML escaping of `{{ }}` tags: handlebars.java's `EscapingStrategy.HTML_ENTITY`, which
 /// WireMock uses by default.

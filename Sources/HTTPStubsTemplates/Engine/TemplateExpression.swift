@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// The inside of a tag: a name or path, then positional parameters, then `key=value` hash
 /// arguments (`{{jsonPath request.body '$.id' default='none'}}`).

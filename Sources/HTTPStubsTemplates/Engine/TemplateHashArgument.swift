@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// One `key=value` argument of a tag.
 struct TemplateHashArgument: Sendable, Hashable {

@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A helper a template can call by name (`{{upper name}}`, `{{#each items}}…{{/each}}`).
 ///

@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// What a tag's name means, decided when the template is prepared (``Template/prepared(with:)``)
 /// rather than by looking the name up in the table of helpers on every render.

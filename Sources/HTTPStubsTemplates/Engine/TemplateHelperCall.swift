@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// One call of a helper: its arguments, the context it runs in and, for a block, its body and
 /// inverse (the part after `{{else}}`), which the helper renders zero or more times.

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// How WireMock prints JSON values: objects as Jackson's default pretty printer writes them
 /// (`{\n  "a" : 1,\n  "b" : [ 1, 2 ]\n}`, `{ }`, null members dropped, as `JsonData` does) and lists

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A Java object of WireMock's request model that is neither a plain string, list nor map, so that
 /// it prints, indexes and compares as WireMock's does: `request.path` (a `UrlPath`: a list of

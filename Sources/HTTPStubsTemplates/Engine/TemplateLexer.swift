@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// Splits a template into text, comments and tags as handlebars.java 4.x's ANTLR lexer
 /// (`HbsLexer.g4`) does, then applies whitespace control (`WhiteSpaceControl.java`).

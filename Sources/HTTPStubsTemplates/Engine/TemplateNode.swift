@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// One piece of a parsed template. Indirect, so that a render stepping through the nodes copies
 /// one reference per node rather than every part of its expression.

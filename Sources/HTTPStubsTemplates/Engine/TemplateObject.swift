@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A map of a template's data model that keeps its keys in insertion order, as the `LinkedHashMap`s
 /// WireMock builds do: `{{#each}}` visits entries and printing lists them in that order. Lookup by key

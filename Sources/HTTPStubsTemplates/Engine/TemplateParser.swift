@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// Parses Handlebars templates with handlebars.java 4.x's grammar (`HbsParser.g4`), as WireMock
 /// configures it: no standalone-line removal (WireMock leaves `prettyPrint` off, so a line holding

@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A path of a tag (`request.path.[0]`, `../name`, `@index`, `this`), compiled the way
 /// handlebars.java's `PathCompiler` compiles it, so that lookups walk the same steps.

@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A template that could not be rendered for a request: a limit was reached, a helper failed, or
 /// a tag calls a helper that is not registered. Located at the tag that failed.

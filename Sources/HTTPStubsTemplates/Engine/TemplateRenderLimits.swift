@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// Bounds on one rendering, so that a hostile or mistaken template (nested loops over a large
 /// body, a helper that renders its body many times) fails with a located error instead of

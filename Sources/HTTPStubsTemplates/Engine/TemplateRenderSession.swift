@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// The state of one rendering (the counters the limits check) and the rules of handlebars.java
 /// 4.x for each node:

@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// Renders parsed templates against a context, with a table of helpers: the per-request half of
 /// templating (parse once at load with ``TemplateParser``, render here per request).

@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// One level of handlebars.java's context stack: the value `this` refers to, the level it was
 /// entered from, and the data variables (`@index`, `@key`, …) set when it was entered.

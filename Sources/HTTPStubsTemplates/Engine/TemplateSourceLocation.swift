@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// Where something is in a template's source: the 1-based line and the 1-based column counted in
 /// Unicode scalars (a tab is one column). `\n`, `\r\n` and a lone `\r` each end a line.

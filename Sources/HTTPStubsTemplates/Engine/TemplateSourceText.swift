@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A template's source as Unicode scalars, with the line starts needed to turn an offset into a
 /// ``TemplateSourceLocation``.

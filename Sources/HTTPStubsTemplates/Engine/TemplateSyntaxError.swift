@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A template that cannot be loaded: it does not parse, or it calls a helper the toolkit does not
 /// implement. The message says what is wrong and how to fix it; `description` is

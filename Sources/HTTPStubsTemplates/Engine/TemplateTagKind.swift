@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// How a tag opens.
 enum TemplateTagKind: Sendable, Hashable {

@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A token inside a tag (between `{{` and `}}`), as handlebars.java's lexer splits it in its `VAR`
 /// mode: the longest match wins, and on a tie the keyword wins over a name (`true`, `false`,

@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A top-level token of a template: text, a comment, or a whole tag with its inner tokens.
 struct TemplateToken: Sendable {

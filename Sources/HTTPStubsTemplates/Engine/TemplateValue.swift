@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A value a template reads or a helper returns: the data model of the template engine.
 ///

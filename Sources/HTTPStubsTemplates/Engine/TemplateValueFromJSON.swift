@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 extension TemplateValue {
     /// `json` as WireMock's Jackson reads it into Java objects (`Map`, `List`, `Integer`, `Long`,

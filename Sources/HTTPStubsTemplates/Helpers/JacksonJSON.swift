@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// JSON as WireMock 3's JSON-editing helpers read and write it, with Jackson and WireMock's object
 /// mapper (`Json.getObjectMapper()`: `USE_BIG_DECIMAL_FOR_FLOATS`, `WRITE_BIGDECIMAL_AS_PLAIN`,

@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// Numbers printed as Java prints them, for number literals in templates (`{{helper 1.50}}`
 /// passes `1.5`): handlebars.java reads a literal with `Integer.parseInt`, else

@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// handlebars.java's built-in helpers that WireMock templates use: `if`, `unless`, `each`, `with`,
 /// `lookup` and `log`, with the Java behaviour (see each function). The first parameter is the value the

@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// WireMock 3's list helpers `arrayAdd` and `arrayRemove` (`ArrayAddHelper`, `ArrayRemoveHelper`):
 /// a copy of the list with a value inserted or removed at `position` (`start`, `end`, the default,

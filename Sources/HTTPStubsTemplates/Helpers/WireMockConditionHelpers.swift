@@ -1,6 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// handlebars.java's `ConditionalHelpers` (`eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `and`, `or`,
 /// `not`), its `NumberHelper` (`isEven`, `isOdd`, `stripes`) and WireMock's `contains` and

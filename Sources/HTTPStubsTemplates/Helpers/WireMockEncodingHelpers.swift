@@ -1,6 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// WireMock's `base64` (`decode=true`, `padding=false`, block form), `urlEncode` (`decode=true`;
 /// `application/x-www-form-urlencoded` as Java's `URLEncoder` writes it) and `formData` (a form

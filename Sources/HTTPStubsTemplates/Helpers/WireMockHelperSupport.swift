@@ -1,6 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// What WireMock's helpers share: reading parameters as Java does, failing as a Java exception
 /// does (a render error, WireMock's 500), and WireMock's in-band `[ERROR: …]` answers.

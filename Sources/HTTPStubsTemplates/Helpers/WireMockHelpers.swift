@@ -1,5 +1,4 @@
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// The helpers a WireMock response template may call: handlebars.java's built-ins
 /// (``TemplateBuiltinHelpers``) and WireMock's own, by name.

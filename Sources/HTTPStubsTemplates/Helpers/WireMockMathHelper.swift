@@ -1,6 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// WireMock's `math` helper (`MathsHelper`): `{{math a op b}}` with `+ - * x / %`, on
 /// `BigDecimal`s. Integers stay integers (`10 '/' 3` is `3`), and a decimal result keeps the

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// WireMock's remaining helpers: `systemValue` (refused for every key, as WireMock's default
 /// `SystemKeyAuthoriser` refuses all but `wiremock.*`, which the toolkit has none of), `hostname`

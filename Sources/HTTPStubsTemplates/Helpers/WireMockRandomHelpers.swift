@@ -1,6 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// WireMock's random helpers, drawing from the environment's random source (seedable):
 /// `randomValue` (`length=`, `type=` `ALPHANUMERIC` (default), `ALPHABETIC`, `NUMERIC`,

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// handlebars.java's `StringHelpers` that WireMock registers (`upper`, `lower`, `capitalize`,
 /// `capitalizeFirst`, `abbreviate`, `center`, `ljust`, `rjust`, `cut`, `defaultIfEmpty`, `join`,

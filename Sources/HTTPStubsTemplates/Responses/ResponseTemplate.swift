@@ -1,6 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A response template (WireMock's Handlebars dialect) parsed once, rendered per request.
 ///
@@ -35,7 +34,7 @@ package final class ResponseTemplate: Sendable {
     /// Parses `text` as WireMock does (only the span between the first `{{` and the last `}}` is
     /// Handlebars) and checks that every helper it calls exists. Throws ``TemplateSyntaxError``
     /// located within `text` (line and column), for an unknown helper too. Without `escapesHTML`,
-    /// `{{ }}` prints values unescaped (``StubTemplating/withoutEscaping``).
+    /// `{{ }}` prints values unescaped (`StubTemplating.withoutEscaping`, HTTPStubsFiles).
     package static func parse(_ text: String, escapesHTML: Bool = true) throws(TemplateSyntaxError) -> ResponseTemplate
     {
         let template = try TemplateParser.parse(text, literalOuterText: true, escapesHTML: escapesHTML)

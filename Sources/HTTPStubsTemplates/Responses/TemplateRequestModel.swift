@@ -1,6 +1,5 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// WireMock's request model (`RequestTemplateModel`, `RequestLine`, `UrlPath`, `ListOrSingle`) as a
 /// ``TemplateValue``, printing as WireMock prints it:

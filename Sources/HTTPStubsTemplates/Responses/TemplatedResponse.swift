@@ -1,10 +1,9 @@
 import Foundation
 import HTTPStubs
-import HTTPStubsLanguages
 
 /// A response whose parts are response templates, parsed when the stub loads and rendered for
 /// each request it answers: WireMock's `"transformers": ["response-template"]`, global templating,
-/// and ``StubResponse/template(_:status:headers:fileID:line:column:)``.
+/// and `StubResponse.template(_:status:headers:fileID:line:column:)` (HTTPStubsFiles).
 package final class TemplatedResponse: RenderedResponse {
     /// A piece of the response: text served as written, or a template rendered per request.
     package enum Part: Sendable {

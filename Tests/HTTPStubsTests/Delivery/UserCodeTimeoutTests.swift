@@ -176,7 +176,13 @@ struct UserCodeTimeoutTests {
         gate.open()  // the observer returns, after the request failed
         try await Task.sleep(for: .milliseconds(200))  // time enough to choose a stub, were it to
         #expect(stubs.useCount(of: once) == 0)
-        #expect(!stubs.journal.contains { $0.stub != nil })
+        // Journaled all the same, as refused, saying why.
+        #expect(stubs.journal.count == 1)
+        guard case let .refused(reason)? = stubs.journal.first?.outcome else {
+            Issue.record("expected a refused entry, got \(stubs.journal)")
+            return
+        }
+        #expect(reason.contains("timed out"), "\(reason)")
         let next = try await Self.send(session, Self.slowRequest("/sequence", timeout: patience))
         #expect(next.text == "first")
     }

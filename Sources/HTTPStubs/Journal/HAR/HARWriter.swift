@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Writes HAR 1.2 documents from the HAR model that ``HARReader`` reads into (``HARExchange``),
+/// Writes HAR 1.2 documents from the HAR model that `HARReader` (HTTPStubsFiles) reads into (``HARExchange``),
 /// so reading and writing agree on what an entry holds.
 ///
 /// Secrets are replaced while writing, as `redaction` says: header values, query parameters, the
